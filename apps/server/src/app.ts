@@ -1,0 +1,171 @@
+/**
+ * Builds the server instance from a context (configuration, database, providers, clock).
+ * Tests build it too and call it with `inject`. Plugins in a fixed order: external, then app,
+ * then the modules' routes (each `modules/<name>/routes.ts`), then the single-page app.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { registerErrorHandling, sendError } from './http/errors.ts';
+
+export interface ModuleRoutes {
+  default: (app: FastifyInstance, ctx: AppContext) => Promise<void> | void;
+}
+
+/** Request bodies are small JSON documents; anything larger is refused (decisions.md section 7). */
+export const BODY_LIMIT = 64 * 1024;
+
+const API_PREFIXES = ['/v2/', '/v2', '/sandbox', '/docs', '/healthz', '/version.json'];
+
+/** Log lines carry no secrets: no headers with tokens, no bodies, no query strings. */
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[hidden]' },
+    serializers: {
+      req: (req: { method: string; url: string; id: string }) => ({
+        id: req.id,
+        method: req.method,
+        path: req.url.split('?')[0],
+      }),
+    },
+  };
+}
+
+export async function buildApp(
+  ctx: AppContext,
+  options: { logger?: boolean } = {},
+): Promise<FastifyInstance> {
+  const { config } = ctx;
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    // Per-request lines only at debug: at info the log is about events, not traffic.
+    logController: new LogController({
+      disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    }),
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  // Keep the raw JSON text beside the parsed body: provider webhooks are signed over the exact bytes.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT },
+    (request, body, done) => {
+      (request as { rawBody?: string }).rawBody = body as string;
+      parseJson(request, body as string, done);
+    },
+  );
+  await app.register(formbody, { bodyLimit: BODY_LIMIT });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        mediaSrc: ["'self'", 'blob:'],
+        workerSrc: ["'self'", 'blob:'],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // HSTS only where the server is reached over HTTPS in production.
+    strictTransportSecurity: config.production ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'E-Wallet API',
+        version: config.appVersion,
+        description: 'Generated from packages/contract',
+      },
+      components: {
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <auth_token>' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await ctx.db.query('SELECT 1');
+    return { status: 'ok', database: ctx.db.kind };
+  });
+
+  // The start-up version check (spec section 4) must never read a cached answer.
+  app.get('/version.json', { schema: { hide: true } }, async (_request, reply) => {
+    reply
+      .header('Cache-Control', 'no-cache, no-store, must-revalidate')
+      .header('Pragma', 'no-cache')
+      .header('Expires', '0');
+    return { version: config.appVersion };
+  });
+
+  for (const routes of await moduleRoutes()) await routes.default(app, ctx);
+
+  const webDist = config.WEB_DIST;
+  const hasWeb = !!webDist && existsSync(`${webDist}/index.html`);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      // One route per built file; everything else falls through to the app's index.html.
+      wildcard: false,
+      index: false,
+      setHeaders: (res, path) => {
+        res.header(
+          'Cache-Control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isApi =
+      API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) || path === '/v2';
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !isApi && !/\.[a-z0-9]+$/i.test(path);
+    if (hasWeb && wantsPage) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return sendError(request, reply, 'NOT_FOUND');
+  });
+
+  return app;
+}
+
+/** Every `modules/<name>/routes.ts`, in name order. */
+async function moduleRoutes(): Promise<ModuleRoutes[]> {
+  const dir = fileURLToPath(new URL('./modules/', import.meta.url));
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(`${dir}${entry.name}/routes.ts`))
+    .map((entry) => entry.name)
+    .sort();
+  return Promise.all(names.map((name) => import(`./modules/${name}/routes.ts`) as Promise<ModuleRoutes>));
+}

@@ -1,0 +1,104 @@
+/**
+ * Every setting of the server, read from the environment and validated at start.
+ * A bad value stops start-up with one clear line naming the variable.
+ */
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const secret = z.string().min(16, 'must be at least 16 characters');
+
+const Env = z.object({
+  WALLET_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** The address people reach the server at; provider pages redirect back to it. */
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Server secret of the PIN's keyed hash; never stored in the database (decisions.md section 7). */
+  PIN_KEY: secret.optional(),
+  PIN_KEY_VERSION: z.coerce.number().int().min(1).default(1),
+  /** Shared secret of provider webhooks' HMAC signatures. */
+  WEBHOOK_SECRET: secret.optional(),
+  SMS_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  PAYMENTS_PROVIDER: z.enum(['sandbox', 'yookassa']).default('sandbox'),
+  PAYOUTS_PROVIDER: z.enum(['sandbox', 'yookassa']).default('sandbox'),
+  KYC_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  YOOKASSA_API_URL: z.url().default('https://api.yookassa.ru/v3'),
+  YOOKASSA_SHOP_ID: z.string().optional(),
+  YOOKASSA_SECRET_KEY: z.string().optional(),
+  /** Seconds a sandbox payout takes to settle. */
+  SANDBOX_PAYOUT_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
+  BRAND: z.enum(['e-wallet', 'grok']).default('e-wallet'),
+  /** The built single-page app to serve; empty to serve none. */
+  WEB_DIST: z.string().optional(),
+  /** Trust X-Forwarded-For from a proxy in front (per-address limits read the client address). */
+  TRUST_PROXY: bool.default(false),
+  /** Caps per client address: SMS codes per hour. */
+  SMS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
+});
+
+export type Env = z.infer<typeof Env>;
+
+export interface Config extends Env {
+  PIN_KEY: string;
+  WEBHOOK_SECRET: string;
+  PUBLIC_URL: string;
+  appVersion: string;
+  production: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Development keys: fine for a laptop and the sandbox, refused in production. */
+const DEV_PIN_KEY = 'dev-only-pin-key-change-me-0001';
+const DEV_WEBHOOK_SECRET = 'dev-only-webhook-secret-0001';
+
+export function loadConfig(
+  source: Record<string, string | undefined> = process.env,
+  appVersion = '0.0.1',
+): Config {
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid setting ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const env = parsed.data;
+  const production = env.WALLET_ENV === 'production';
+  if (production) {
+    if (!env.PIN_KEY) throw new ConfigError('Invalid setting PIN_KEY: required when WALLET_ENV=production');
+    if (!env.WEBHOOK_SECRET)
+      throw new ConfigError('Invalid setting WEBHOOK_SECRET: required when WALLET_ENV=production');
+    if (!env.DATABASE_URL)
+      throw new ConfigError('Invalid setting DATABASE_URL: required when WALLET_ENV=production');
+    for (const name of ['SMS_PROVIDER', 'PAYMENTS_PROVIDER', 'PAYOUTS_PROVIDER', 'KYC_PROVIDER'] as const) {
+      if (env[name] === 'sandbox')
+        throw new ConfigError(
+          `Invalid setting ${name}: sandbox providers are refused when WALLET_ENV=production`,
+        );
+    }
+  }
+  if (
+    (env.PAYMENTS_PROVIDER === 'yookassa' || env.PAYOUTS_PROVIDER === 'yookassa') &&
+    !env.YOOKASSA_SECRET_KEY
+  ) {
+    throw new ConfigError('Invalid setting YOOKASSA_SECRET_KEY: required with the yookassa provider');
+  }
+  return {
+    ...env,
+    PIN_KEY: env.PIN_KEY ?? DEV_PIN_KEY,
+    WEBHOOK_SECRET: env.WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET,
+    PUBLIC_URL: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),
+    appVersion: process.env.APP_VERSION ?? appVersion,
+    production,
+  };
+}

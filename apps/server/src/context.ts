@@ -1,0 +1,20 @@
+/**
+ * What every module gets: the configuration, the database, the providers and the clock.
+ * Built once per server instance (tests build their own).
+ */
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { SmsProvider } from './providers/sms/sms-provider.ts';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  sms: SmsProvider;
+}

@@ -1,0 +1,33 @@
+/**
+ * Opens what a server instance needs: the database (migrated), the providers chosen by
+ * configuration, and background workers. Returns the context and how to stop it.
+ */
+import type { Config } from './config.ts';
+import { type AppContext, type Clock, systemClock } from './context.ts';
+import { openDb } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { createSmsProvider } from './providers/sms/index.ts';
+
+export interface RunningContext extends AppContext {
+  stop(): Promise<void>;
+}
+
+export async function createContext(
+  config: Config,
+  options: { clock?: Clock; dataDir?: string } = {},
+): Promise<RunningContext> {
+  const db = await openDb({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: options.dataDir ?? config.DATA_DIR,
+    poolSize: config.DB_POOL_SIZE,
+  });
+  await migrate(db);
+  const clock = options.clock ?? systemClock;
+  const ctx: AppContext = { config, db, clock, sms: createSmsProvider(config, db, clock) };
+  return {
+    ...ctx,
+    async stop() {
+      await db.close();
+    },
+  };
+}

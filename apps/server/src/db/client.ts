@@ -1,0 +1,134 @@
+/**
+ * The database behind one small interface: embedded PGlite (PostgreSQL in WebAssembly) by default,
+ * a PostgreSQL server when DATABASE_URL is set. Same SQL, same migrations, same results:
+ * BIGINT comes back as bigint, timestamps as Date.
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  query<T extends object = Row>(
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<{ rows: T[]; rowCount: number }>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs `work` in one transaction. On PostgreSQL a serialization failure or deadlock is retried
+   * with the whole callback, so `work` must be free of outside side effects.
+   */
+  tx<T>(
+    work: (q: Queryable) => Promise<T>,
+    options?: { isolation?: 'read committed' | 'serializable' },
+  ): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL error codes we act on. */
+export const PG = {
+  uniqueViolation: '23505',
+  checkViolation: '23514',
+  foreignKeyViolation: '23503',
+  serializationFailure: '40001',
+  deadlock: '40P01',
+} as const;
+
+/** The PostgreSQL error code of an error from either driver. */
+export function pgCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+const INT8 = 20;
+
+function bigintParam(value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+export async function openPglite(dataDir: string | 'memory'): Promise<Db> {
+  if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  const lite = new PGlite(dataDir === 'memory' ? undefined : dataDir, {
+    parsers: { [INT8]: (value: string) => BigInt(value) },
+    serializers: { [INT8]: (value: unknown) => String(value) },
+  });
+  await lite.waitReady;
+  const queryable = (target: PGlite | Transaction): Queryable => ({
+    async query<T extends object>(sql: string, params: readonly unknown[] = []) {
+      const result = await target.query<T>(sql, params.map(bigintParam));
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+    async exec(sql: string) {
+      await target.exec(sql);
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...queryable(lite),
+    // PGlite is one session: its transactions run one at a time, so none can conflict.
+    tx: (work) => lite.transaction((t) => work(queryable(t))),
+    close: () => lite.close(),
+  };
+}
+
+export async function openPostgres(url: string, poolSize: number): Promise<Db> {
+  const typeOverrides = new pg.TypeOverrides();
+  typeOverrides.setTypeParser(INT8, (value: string) => BigInt(value));
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: typeOverrides });
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const queryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T extends object>(sql: string, params: readonly unknown[] = []) {
+      const result = await target.query<T>(sql, params.map(bigintParam) as unknown[]);
+      return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
+    },
+    async exec(sql: string) {
+      await target.query(sql);
+    },
+  });
+  const db: Db = {
+    kind: 'postgres',
+    ...queryable(pool),
+    async tx(work, options) {
+      for (let attempt = 1; ; attempt++) {
+        const client = await pool.connect();
+        try {
+          await client.query(
+            options?.isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN',
+          );
+          const result = await work(queryable(client));
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {});
+          const code = pgCode(error);
+          const retryable = code === PG.serializationFailure || code === PG.deadlock;
+          if (!retryable || attempt >= 8) throw error;
+          await new Promise((resolve) => setTimeout(resolve, Math.min(50, 2 ** attempt) * Math.random()));
+        } finally {
+          client.release();
+        }
+      }
+    },
+    close: () => pool.end(),
+  };
+  await db.query('SELECT 1');
+  return db;
+}
+
+export function openDb(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Db> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 20)
+    : openPglite(options.dataDir);
+}

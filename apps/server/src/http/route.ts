@@ -1,0 +1,112 @@
+/**
+ * Binds one call of the contract's table to its handler: the contract's schemas validate the
+ * request and shape the answer (and feed OpenAPI), the token is checked for 'token' calls,
+ * and the handler gets a typed request. Modules register every route through this.
+ */
+import {
+  type AnswerOf,
+  type BodyOut,
+  type CallName,
+  calls,
+  ErrorBody,
+  type Language,
+  type ParamsOut,
+  type QueryOut,
+} from '@e-wallet/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { findSession, type SessionRef } from '../modules/sessions/tokens.ts';
+import { languageOf } from './errors.ts';
+
+export interface CallRequest<N extends CallName> {
+  body: BodyOut<N>;
+  query: QueryOut<N>;
+  params: ParamsOut<N>;
+  /** The signed-in session: present on every 'token' call. */
+  auth: SessionRef;
+  language: Language;
+  ip: string;
+  userAgent: string;
+  /** The client's Idempotency-Key header, on money-moving calls. */
+  idempotencyKey: string | null;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+const sessions = new WeakMap<FastifyRequest, SessionRef>();
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
+
+function tokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Token\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** The session of a request's `Authorization: Token ...` header, or INVALID_TOKEN. */
+export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<SessionRef> {
+  const token = tokenOf(request);
+  const session = token ? await findSession(ctx.db, token, ctx.clock.now()) : null;
+  if (!session) throw new AppError('INVALID_TOKEN');
+  return session;
+}
+
+export function route<N extends CallName>(
+  app: FastifyInstance,
+  ctx: AppContext,
+  name: N,
+  handler: (call: CallRequest<N>) => Promise<AnswerOf<N>>,
+  options: { status?: number } = {},
+): void {
+  const call = calls[name];
+  const schema: Record<string, unknown> = {
+    operationId: name,
+    summary: call.summary,
+    tags: [call.tag],
+    response: { [options.status ?? 200]: call.answer, '4XX': ErrorBody },
+  };
+  if ('body' in call) schema.body = call.body;
+  if ('query' in call) schema.querystring = call.query;
+  if ('params' in call) schema.params = call.params;
+  if (call.access === 'token') schema.security = [{ token: [] }];
+
+  app.route({
+    method: call.method,
+    url: call.path,
+    schema,
+    // The token is checked before the body is validated: a caller without one learns nothing more.
+    preValidation:
+      call.access === 'token'
+        ? async (request) => {
+            sessions.set(request, await authenticate(ctx, request));
+          }
+        : undefined,
+    handler: async (request, reply) => {
+      const auth = sessions.get(request) ?? (null as unknown as SessionRef);
+      let idempotencyKey: string | null = null;
+      if ('idempotent' in call && call.idempotent) {
+        const header = request.headers['idempotency-key'];
+        if (header !== undefined) {
+          if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header))
+            throw new AppError('IDEMPOTENCY_KEY_INVALID');
+          idempotencyKey = header;
+        }
+      }
+      const answer = await handler({
+        body: request.body as BodyOut<N>,
+        query: request.query as QueryOut<N>,
+        params: request.params as ParamsOut<N>,
+        auth,
+        language: languageOf(request),
+        ip: request.ip,
+        userAgent: String(request.headers['user-agent'] ?? ''),
+        idempotencyKey,
+        request,
+        reply,
+      });
+      reply.code(options.status ?? 200);
+      return answer;
+    },
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Starts the server: reads and validates the environment, opens the database (PGlite in DATA_DIR,
+ * or PostgreSQL with DATABASE_URL), applies migrations, listens, and shuts down gracefully.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createContext } from './create-context.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(
+      { WEB_DIST: fileURLToPath(new URL('../../web/dist', import.meta.url)), ...process.env },
+      pkg.version,
+    );
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const ctx = await createContext(config);
+  const app = await buildApp(ctx);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await ctx.stop();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ host: config.HOST, port: config.PORT });
+  app.log.info(
+    { database: ctx.db.kind, version: config.appVersion, env: config.WALLET_ENV, brand: config.BRAND },
+    `E-Wallet is listening on ${config.PUBLIC_URL}`,
+  );
+}
+
+await main();

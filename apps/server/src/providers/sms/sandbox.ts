@@ -1,0 +1,42 @@
+/**
+ * The sandbox SMS gateway: instead of a phone, messages land in an outbox table that the
+ * `/sandbox/sms` page reads (decisions.md section 5). Honest and observable, never a stub.
+ */
+import type { Clock } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import type { SmsProvider } from './sms-provider.ts';
+
+export interface OutboxMessage {
+  phone: string;
+  text: string;
+  code: string;
+  created_at: Date;
+}
+
+export class SandboxSmsProvider implements SmsProvider {
+  readonly id = 'sandbox';
+  readonly #db: Db;
+  readonly #clock: Clock;
+
+  constructor(db: Db, clock: Clock) {
+    this.#db = db;
+    this.#clock = clock;
+  }
+
+  async send(message: { phone: string; text: string; code: string }): Promise<void> {
+    await this.#db.query(
+      'INSERT INTO sandbox_sms_outbox (phone, text, code, created_at) VALUES ($1, $2, $3, $4)',
+      [message.phone, message.text, message.code, this.#clock.now()],
+    );
+  }
+
+  /** Newest first; one phone's messages, or the latest of all. */
+  async outbox(phone?: string, limit = 50): Promise<OutboxMessage[]> {
+    const { rows } = await this.#db.query<OutboxMessage & { id: bigint }>(
+      `SELECT phone, text, code, created_at FROM sandbox_sms_outbox
+       WHERE ($1::text IS NULL OR phone = $1::text) ORDER BY id DESC LIMIT $2`,
+      [phone ?? null, limit],
+    );
+    return rows;
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * Stable error codes of the API and their user-facing messages in both languages.
+ * Failure answers are always `{status: "error", code, message}` with HTTP 4xx (decisions.md section 4).
+ */
+
+export const LANGUAGES = ['ru', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+type Texts = { http: number; ru: string; en: string };
+
+export const ERRORS = {
+  VALIDATION_ERROR: { http: 400, ru: 'Проверьте введённые данные', en: 'Please check the data you entered' },
+  FIELD_INVALID: { http: 400, ru: 'Проверьте поле «{field}»', en: 'Please check the field “{field}”' },
+  FIELD_REQUIRED: { http: 400, ru: 'Заполните поле «{field}»', en: 'Please fill in the field “{field}”' },
+  INVALID_JSON: { http: 400, ru: 'Запрос не удалось прочитать', en: 'The request could not be read' },
+  PAYLOAD_TOO_LARGE: { http: 413, ru: 'Слишком большой запрос', en: 'The request is too large' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    http: 415,
+    ru: 'Неподдерживаемый формат запроса',
+    en: 'Unsupported request format',
+  },
+  NOT_FOUND: { http: 404, ru: 'Не найдено', en: 'Not found' },
+  METHOD_NOT_ALLOWED: { http: 405, ru: 'Метод не поддерживается', en: 'Method not allowed' },
+  RATE_LIMITED: {
+    http: 429,
+    ru: 'Слишком много запросов. Попробуйте позже',
+    en: 'Too many requests. Please try again later',
+  },
+  INTERNAL_ERROR: {
+    http: 500,
+    ru: 'Что-то пошло не так. Попробуйте позже',
+    en: 'Something went wrong. Please try again later',
+  },
+
+  INVALID_TOKEN: { http: 401, ru: 'Войдите снова', en: 'Please sign in again' },
+  PHONE_TAKEN: {
+    http: 409,
+    ru: 'Этот номер уже зарегистрирован. Войдите в кошелёк',
+    en: 'This number is already registered. Please sign in',
+  },
+  EMAIL_TAKEN: {
+    http: 409,
+    ru: 'Этот e-mail уже используется',
+    en: 'This e-mail is already in use',
+  },
+  PHONE_NOT_REGISTERED: {
+    http: 404,
+    ru: 'Номер не зарегистрирован. Сначала зарегистрируйтесь',
+    en: 'This number is not registered. Please register first',
+  },
+  REGISTRATION_NOT_FOUND: {
+    http: 404,
+    ru: 'Регистрация для этого номера не начата',
+    en: 'No registration was started for this number',
+  },
+  CODE_INVALID: { http: 400, ru: 'Неверный код', en: 'Wrong code' },
+  CODE_EXPIRED: {
+    http: 400,
+    ru: 'Срок действия кода истёк. Запросите новый код',
+    en: 'The code has expired. Please request a new one',
+  },
+  CODE_TRIES_EXCEEDED: {
+    http: 400,
+    ru: 'Слишком много неверных попыток. Запросите новый код',
+    en: 'Too many wrong attempts. Please request a new code',
+  },
+  CODE_RESEND_TOO_SOON: {
+    http: 429,
+    ru: 'Новый код можно запросить через {seconds} с',
+    en: 'You can request a new code in {seconds} s',
+  },
+  SMS_LIMIT_PHONE: {
+    http: 429,
+    ru: 'Слишком много кодов на этот номер. Попробуйте через час',
+    en: 'Too many codes for this number. Please try again in an hour',
+  },
+  SMS_LIMIT_ADDRESS: {
+    http: 429,
+    ru: 'Слишком много запросов кодов. Попробуйте позже',
+    en: 'Too many code requests. Please try again later',
+  },
+  PIN_ALREADY_SET: { http: 409, ru: 'PIN-код уже установлен', en: 'The PIN is already set' },
+  PIN_NOT_SET: { http: 409, ru: 'Сначала установите PIN-код', en: 'Please set your PIN first' },
+  PIN_INVALID: {
+    http: 400,
+    ru: 'Неверный PIN-код. Осталось попыток: {left}',
+    en: 'Wrong PIN. Attempts left: {left}',
+  },
+  PIN_LOCKED: {
+    http: 423,
+    ru: 'Операции заблокированы после неверных PIN-кодов. Попробуйте через {minutes} мин',
+    en: 'Operations are locked after wrong PINs. Please try again in {minutes} min',
+  },
+  PIN_SAME: {
+    http: 400,
+    ru: 'Новый PIN-код совпадает со старым',
+    en: 'The new PIN is the same as the old one',
+  },
+
+  CURRENCY_NOT_SUPPORTED: {
+    http: 400,
+    ru: 'Валюта не поддерживается',
+    en: 'This currency is not supported',
+  },
+  CURRENCY_NOT_ALLOWED: {
+    http: 400,
+    ru: 'Операция доступна только в рублях',
+    en: 'This operation is available in roubles only',
+  },
+  ACCOUNT_EXISTS: {
+    http: 409,
+    ru: 'Счёт в этой валюте уже открыт',
+    en: 'An account in this currency is already open',
+  },
+  ACCOUNT_NOT_FOUND: { http: 404, ru: 'Счёт не найден', en: 'Account not found' },
+  AMOUNT_INVALID: { http: 400, ru: 'Введите сумму числом', en: 'Please enter the amount as a number' },
+  AMOUNT_NOT_POSITIVE: {
+    http: 400,
+    ru: 'Сумма должна быть больше нуля',
+    en: 'The amount must be greater than zero',
+  },
+  AMOUNT_TOO_PRECISE: {
+    http: 400,
+    ru: 'Не больше {digits} знаков после запятой',
+    en: 'At most {digits} digits after the decimal point',
+  },
+  AMOUNT_TOO_LARGE: { http: 400, ru: 'Слишком большая сумма', en: 'The amount is too large' },
+  INSUFFICIENT_FUNDS: {
+    http: 409,
+    ru: 'Недостаточно средств на счёте',
+    en: 'Insufficient funds in the account',
+  },
+  LIMIT_BALANCE: {
+    http: 409,
+    ru: 'Превышен лимит остатка на счёте для вашего уровня идентификации: {limit}',
+    en: 'This exceeds the balance limit of your identification level: {limit}',
+  },
+  LIMIT_MONTHLY: {
+    http: 409,
+    ru: 'Превышен месячный лимит расходов для вашего уровня идентификации: {limit}, осталось {left}',
+    en: 'This exceeds the monthly spending limit of your identification level: {limit}, {left} left',
+  },
+  TOPUP_NOT_ALLOWED: {
+    http: 403,
+    ru: 'Пополнение кошелька недоступно, пожалуйста, пройдите идентификацию.',
+    en: 'Wallet top-up is unavailable, please complete identification.',
+  },
+  WITHDRAWAL_NOT_ALLOWED: {
+    http: 403,
+    ru: 'Вывод средств недоступен, пожалуйста, пройдите идентификацию.',
+    en: 'Withdrawals are unavailable, please complete identification.',
+  },
+  TRANSFER_NOT_ALLOWED: {
+    http: 403,
+    ru: 'Переводы другим пользователям недоступны, пожалуйста, пройдите идентификацию.',
+    en: 'Transfers to other users are unavailable, please complete identification.',
+  },
+  CARD_INVALID: { http: 400, ru: 'Проверьте номер карты', en: 'Please check the card number' },
+  RECIPIENT_NOT_FOUND: {
+    http: 404,
+    ru: 'Получатель с таким номером не найден',
+    en: 'No recipient with this number',
+  },
+  RECIPIENT_SELF: {
+    http: 400,
+    ru: 'Нельзя перевести деньги самому себе',
+    en: 'You cannot send money to yourself',
+  },
+  IDEMPOTENCY_KEY_INVALID: {
+    http: 400,
+    ru: 'Некорректный ключ идемпотентности',
+    en: 'Invalid idempotency key',
+  },
+  IDEMPOTENCY_CONFLICT: {
+    http: 409,
+    ru: 'Этот запрос уже выполнялся с другими данными',
+    en: 'This request was already made with different data',
+  },
+  ORDER_NOT_FOUND: { http: 404, ru: 'Заказ не найден', en: 'Order not found' },
+  OPERATION_NOT_FOUND: { http: 404, ru: 'Операция не найдена', en: 'Operation not found' },
+  SESSION_NOT_FOUND: { http: 404, ru: 'Сеанс не найден', en: 'Session not found' },
+  NOTIFICATION_NOT_FOUND: { http: 404, ru: 'Уведомление не найдено', en: 'Notification not found' },
+  VERIFICATION_ACTIVE: {
+    http: 409,
+    ru: 'Проверка уже идёт. Обновите статус',
+    en: 'A verification is already in progress. Please refresh its status',
+  },
+  VERIFICATION_NOT_NEEDED: {
+    http: 409,
+    ru: 'У вас уже максимальный уровень идентификации',
+    en: 'You already have the highest identification level',
+  },
+  VERIFICATION_NOT_FOUND: { http: 404, ru: 'Проверка не найдена', en: 'Verification not found' },
+  WEBHOOK_SIGNATURE_INVALID: { http: 401, ru: 'Неверная подпись', en: 'Invalid signature' },
+  QR_UNSUPPORTED: {
+    http: 400,
+    ru: 'Оплата по QR-коду временно недоступна, приносим извинения за доставленные неудобства.',
+    en: 'QR code payment is temporarily unavailable, we apologize for any inconvenience caused.',
+  },
+  QR_INVALID: { http: 400, ru: 'QR-код содержит ошибку: {reason}', en: 'The QR code is invalid: {reason}' },
+  PROVIDER_UNAVAILABLE: {
+    http: 503,
+    ru: 'Сервис временно недоступен. Попробуйте позже',
+    en: 'The service is temporarily unavailable. Please try again later',
+  },
+} as const satisfies Record<string, Texts>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export type ErrorParams = Record<string, string | number>;
+
+/** The user-facing message of a code in a language, with `{name}` placeholders filled in. */
+export function errorMessage(code: ErrorCode, language: Language = 'ru', params: ErrorParams = {}): string {
+  const template: string = ERRORS[code][language];
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
+export function httpStatusOf(code: ErrorCode): number {
+  return ERRORS[code].http;
+}
+
+/** Field names of requests as a person reads them, for FIELD_INVALID / FIELD_REQUIRED. */
+export const FIELD_LABELS: Record<string, Record<Language, string>> = {
+  first_name: { ru: 'Имя', en: 'First name' },
+  last_name: { ru: 'Фамилия', en: 'Last name' },
+  email: { ru: 'E-mail', en: 'E-mail' },
+  phone: { ru: 'Телефон', en: 'Phone' },
+  confirm_code: { ru: 'Код', en: 'Code' },
+  pin_code: { ru: 'PIN-код', en: 'PIN' },
+  pin: { ru: 'PIN-код', en: 'PIN' },
+  old_pin: { ru: 'Старый PIN-код', en: 'Old PIN' },
+  new_pin: { ru: 'Новый PIN-код', en: 'New PIN' },
+  amount: { ru: 'Сумма', en: 'Amount' },
+  currency_code: { ru: 'Валюта', en: 'Currency' },
+  pan: { ru: 'Карта', en: 'Card' },
+  order: { ru: 'Заказ', en: 'Order' },
+  account: { ru: 'Счёт', en: 'Account' },
+  qr: { ru: 'QR-код', en: 'QR code' },
+  cursor: { ru: 'Страница', en: 'Page' },
+  limit: { ru: 'Количество', en: 'Count' },
+  date_from: { ru: 'Дата начала', en: 'Start date' },
+  date_to: { ru: 'Дата окончания', en: 'End date' },
+  ordering: { ru: 'Сортировка', en: 'Ordering' },
+  id: { ru: 'Идентификатор', en: 'Identifier' },
+  ids: { ru: 'Уведомления', en: 'Notifications' },
+};
+
+export function fieldLabel(field: string, language: Language): string {
+  return FIELD_LABELS[field]?.[language] ?? field;
+}
+
+/** Picks the answer language from an Accept-Language header; Russian unless English is preferred. */
+export function languageFrom(acceptLanguage: string | undefined | null): Language {
+  if (!acceptLanguage) return 'ru';
+  const ranked = acceptLanguage
+    .split(',')
+    .map((part) => {
+      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const weight = q ? Number(q.slice(2)) : 1;
+      return { tag: tag.slice(0, 2), weight: Number.isFinite(weight) ? weight : 0 };
+    })
+    .filter((entry) => entry.tag === 'ru' || entry.tag === 'en')
+    .sort((a, b) => b.weight - a.weight);
+  return ranked[0]?.tag === 'en' ? 'en' : 'ru';
+}

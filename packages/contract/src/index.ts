@@ -1,0 +1,4 @@
+export * from './calls.ts';
+export * from './errors.ts';
+export * from './money.ts';
+export * from './schemas.ts';

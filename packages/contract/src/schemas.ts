@@ -1,0 +1,286 @@
+/**
+ * Request and answer shapes of every call (wallet-spec.md section 7 and decisions.md section 4).
+ * Requests are strict: an unknown field is an error, never silently ignored.
+ */
+import { z } from 'zod';
+import { ACCOUNT_CURRENCIES, CURRENCY_EXPONENTS } from './money.ts';
+
+// ---------- building blocks ----------
+
+/** E.164: a plus, then 8 to 15 digits; the app sends dial code plus digits only. */
+export const Phone = z.string().regex(/^\+[1-9]\d{7,14}$/);
+export const Email = z.email().max(254);
+export const PersonName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[\p{L}\p{M}][\p{L}\p{M}' .-]*$/u);
+export const Code = z.string().regex(/^\d{4}$/);
+export const Pin = z.string().regex(/^\d{4}$/);
+export const CurrencyCodeSchema = z.enum(
+  Object.keys(CURRENCY_EXPONENTS) as [keyof typeof CURRENCY_EXPONENTS],
+);
+export const AccountCurrencySchema = z.enum(ACCOUNT_CURRENCIES);
+/** A decimal string on the wire ("1500.00"); the currency decides how many digits are allowed. */
+export const Amount = z.string().min(1).max(32);
+/** Amounts in answers: signed decimal strings with the currency's digits. */
+export const AmountOut = z.string();
+export const Id = z.string().regex(/^[0-9a-f-]{36}$/i);
+export const DateTime = z.iso.datetime({ offset: true });
+/** A date-range bound in a query: a date (YYYY-MM-DD) or a date-time. */
+export const DateBound = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+export const Cursor = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]+$/);
+export const Limit = z.string().regex(/^(?:[1-9]|[1-9]\d|100)$/);
+
+export const Status = z.enum(['success', 'error']);
+export const StatusMessage = z.object({ status: z.literal('success'), message: z.string().optional() });
+export const ErrorBody = z.object({ status: z.literal('error'), code: z.string(), message: z.string() });
+export const Empty = z.strictObject({});
+
+export function page<T extends z.ZodType>(item: T) {
+  return z.object({ results: z.array(item), next: z.string().nullable() });
+}
+
+// ---------- auth ----------
+
+export const RegisterRequest = z.strictObject({
+  first_name: PersonName,
+  last_name: PersonName,
+  phone: Phone,
+  email: Email,
+});
+export const SendCodeAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  resend_after: z.number().int().describe('seconds until a new code may be requested'),
+});
+export const PhoneConfirmRequest = z.strictObject({ phone: Phone, confirm_code: Code });
+export const TokenAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  auth_token: z.string(),
+});
+export const SetPinRequest = z.strictObject({ pin_code: Pin });
+export const SendCodeRequest = z.strictObject({ phone: Phone });
+export const LoginRequest = z.strictObject({ phone: Phone, confirm_code: Code });
+
+export const IdentificationLevelName = z.enum(['anonymous', 'simplified', 'full']);
+export const VerificationStatus = z.enum(['pending', 'in_review', 'aborted', 'complete']);
+export const ActiveIdentification = z.object({
+  id: z.string(),
+  status: VerificationStatus,
+  reason: z.string().nullable(),
+  target_level: IdentificationLevelName,
+  created_at: DateTime,
+});
+export const Limits = z.object({
+  currency_code: z.literal('RUB'),
+  balance_max: AmountOut,
+  monthly_outgoing_max: AmountOut.nullable(),
+  monthly_outgoing_used: AmountOut,
+  monthly_outgoing_left: AmountOut.nullable(),
+});
+export const AuthInfo = z.object({
+  first_name: z.string(),
+  last_name: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  registered_at: DateTime,
+  has_pin: z.boolean(),
+  identification_level: z.object({ name: IdentificationLevelName, ask_for_next: z.boolean() }),
+  active_identification: ActiveIdentification.nullable(),
+  is_topup_allowed: z.boolean(),
+  is_withdrawal_allowed: z.boolean(),
+  is_transfer_allowed: z.boolean(),
+  limits: Limits,
+});
+
+export const Session = z.object({
+  id: Id,
+  created_at: DateTime,
+  last_used_at: DateTime,
+  user_agent: z.string(),
+  current: z.boolean(),
+});
+export const PinChangeRequest = z.strictObject({ old_pin: Pin, new_pin: Pin });
+export const PinVerifyRequest = z.strictObject({ pin: Pin });
+
+// ---------- wallet ----------
+
+export const Account = z.object({
+  id: Id,
+  currency_code: CurrencyCodeSchema,
+  balance: AmountOut,
+  created_at: DateTime,
+});
+export const WalletList = z.object({
+  results: z.array(z.object({ id: z.string(), accounts: z.array(Account) })),
+  next: z.string().nullable(),
+});
+export const OpenAccountRequest = z.strictObject({ currency_code: AccountCurrencySchema });
+export const IdParams = z.strictObject({ id: Id });
+
+export const TransactionType = z.enum(['topup', 'withdrawal', 'payment', 'other']);
+export const Transaction = z.object({
+  id: Id,
+  account_id: Id,
+  amount: AmountOut.describe('signed: negative for money out'),
+  currency_code: CurrencyCodeSchema,
+  description: z.string(),
+  created_at: DateTime,
+  wallet_transaction_type: TransactionType,
+  kind: z.string(),
+  status: z.enum(['pending', 'complete', 'failed']),
+});
+export const TransactionQuery = z.strictObject({
+  ordering: z.enum(['-created_at', 'created_at']).optional(),
+  account: Id.optional(),
+  date_from: DateBound.optional(),
+  date_to: DateBound.optional(),
+  cursor: Cursor.optional(),
+  limit: Limit.optional(),
+});
+export const TransactionPage = page(Transaction);
+
+export const StatQuery = z.strictObject({
+  account: Id.optional(),
+  currency_code: CurrencyCodeSchema.optional(),
+  date_from: DateBound.optional(),
+  date_to: DateBound.optional(),
+});
+export const StatEntry = z.object({
+  wallet_transaction_type: TransactionType,
+  amount: AmountOut,
+  percent: z.number(),
+  count: z.number().int(),
+});
+export const StatAnswer = z.object({
+  results: z.array(StatEntry),
+  next: z.null(),
+  currency_code: CurrencyCodeSchema,
+  total: AmountOut,
+});
+
+export const Notification = z.object({
+  id: Id,
+  created_at: DateTime,
+  message: z.string(),
+  kind: z.string(),
+  is_read: z.boolean(),
+});
+export const NotificationQuery = z.strictObject({ cursor: Cursor.optional(), limit: Limit.optional() });
+export const NotificationPage = z.object({
+  results: z.array(Notification),
+  next: z.string().nullable(),
+  unread: z.number().int(),
+});
+export const NotificationReadRequest = z.strictObject({ ids: z.array(Id).max(100).optional() });
+
+// ---------- identification ----------
+
+export const UpgradeAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string().optional(),
+  verification_url: z.string(),
+  active_identification: ActiveIdentification,
+});
+export const IdentificationStatusAnswer = z.object({
+  status: z.literal('success'),
+  identification_level: z.object({ name: IdentificationLevelName, ask_for_next: z.boolean() }),
+  active_identification: ActiveIdentification.nullable(),
+});
+
+// ---------- money in and out ----------
+
+export const Receipt = z.object({
+  id: Id,
+  kind: z.enum(['topup', 'withdrawal', 'transfer', 'payment']),
+  status: z.enum(['pending', 'complete', 'failed']),
+  amount: AmountOut,
+  currency_code: CurrencyCodeSchema,
+  created_at: DateTime,
+  description: z.string(),
+  counterparty: z.string().nullable(),
+  card: z.string().nullable().describe('masked card: first 6 and last 4 digits'),
+  failure_reason: z.string().nullable(),
+});
+
+export const TopUpRequest = z.strictObject({ amount: Amount, currency_code: CurrencyCodeSchema });
+export const TopUpAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  url: z.string(),
+  order: Id,
+});
+export const TopUpStatusQuery = z.strictObject({ order: Id });
+export const TopUpStatusAnswer = z.object({
+  status: z.enum(['pending', 'complete', 'failed']),
+  order: Id,
+  amount: AmountOut,
+  currency_code: CurrencyCodeSchema,
+});
+
+export const WithdrawalRequest = z.strictObject({
+  amount: Amount,
+  pan: z.string().max(32),
+  currency_code: CurrencyCodeSchema,
+  pin: Pin,
+});
+export const MoneyAnswer = z.object({ status: z.literal('success'), message: z.string(), receipt: Receipt });
+
+export const RecipientQuery = z.strictObject({ phone: Phone });
+export const Recipient = z.object({
+  status: z.literal('success'),
+  name: z.string().describe("masked: first name and the initial of the last name, such as 'Иван П.'"),
+  phone: Phone,
+});
+export const TransferRequest = z.strictObject({
+  phone: Phone,
+  amount: Amount,
+  currency_code: CurrencyCodeSchema,
+  pin: Pin,
+});
+export const QrPaymentRequest = z.strictObject({
+  qr: z.string().min(1).max(2000),
+  amount: Amount.optional(),
+  currency_code: CurrencyCodeSchema,
+  pin: Pin,
+});
+
+// ---------- provider callbacks and sandbox ----------
+
+export const PaymentWebhook = z.object({
+  event: z.enum(['payment.succeeded', 'payment.canceled']),
+  payment_id: z.string().max(100),
+  order: Id,
+  amount: AmountOut,
+  currency_code: CurrencyCodeSchema,
+  occurred_at: DateTime,
+});
+export const PayoutWebhook = z.object({
+  event: z.enum(['payout.succeeded', 'payout.canceled']),
+  payout_id: z.string().max(100),
+  reference: Id,
+  reason: z.string().max(500).nullable(),
+  occurred_at: DateTime,
+});
+export const KycWebhook = z.object({
+  event: z.enum(['verification.in_review', 'verification.approved', 'verification.rejected']),
+  verification_id: Id,
+  reason: z.string().max(500).nullable(),
+  sequence: z.number().int().nonnegative(),
+  occurred_at: DateTime,
+});
+export const WebhookAnswer = z.object({ status: z.literal('success') });
+
+export const SmsOutboxQuery = z.strictObject({ phone: Phone.optional() });
+export const SmsOutbox = z.object({
+  results: z.array(z.object({ phone: z.string(), text: z.string(), code: z.string(), created_at: DateTime })),
+});
+
+export const VersionFile = z.object({ version: z.string() });
+export const Health = z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) });
