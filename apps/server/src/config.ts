@@ -3,6 +3,7 @@
  * A bad value stops start-up with one clear line naming the variable.
  */
 import { z } from 'zod';
+import { LevelOverrides } from './modules/identification/levels.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const secret = z.string().min(16, 'must be at least 16 characters');
@@ -41,6 +42,17 @@ const Env = z.object({
   TRUST_PROXY: bool.default(false),
   /** Caps per client address: SMS codes per hour. */
   SMS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  /** Overrides of the identification levels' limits (JSON, roubles); see modules/identification/levels.ts. */
+  IDENTIFICATION_LIMITS: z
+    .string()
+    .refine((text) => {
+      try {
+        return LevelOverrides.safeParse(JSON.parse(text)).success;
+      } catch {
+        return false;
+      }
+    }, 'must be JSON like {"anonymous":{"balance_max":15000}}')
+    .optional(),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')

@@ -1,0 +1,89 @@
+/**
+ * Identification levels (decisions.md section 6, after Federal Law 161-FZ art. 10): what each level
+ * may do and how much. Amounts are RUB minor units. The defaults can be overridden with the
+ * IDENTIFICATION_LIMITS setting (JSON of the same shape, in roubles), validated at start.
+ */
+import { z } from 'zod';
+
+export const LEVELS = ['anonymous', 'simplified', 'full'] as const;
+export type LevelName = (typeof LEVELS)[number];
+
+export interface LevelRules {
+  /** Largest total balance across the user's accounts, RUB minor units. */
+  balanceMax: bigint;
+  /** Largest outgoing sum per calendar month, RUB minor units; null for no limit. */
+  monthlyOutgoingMax: bigint | null;
+  topup: boolean;
+  withdrawal: boolean;
+  /** Transfers to other people; payments to merchants (QR) are allowed at every level. */
+  transfer: boolean;
+}
+
+const rub = (roubles: number) => BigInt(roubles) * 100n;
+
+export const DEFAULT_LEVEL_RULES: Record<LevelName, LevelRules> = {
+  anonymous: {
+    balanceMax: rub(15_000),
+    monthlyOutgoingMax: rub(40_000),
+    topup: true,
+    withdrawal: false,
+    transfer: false,
+  },
+  simplified: {
+    balanceMax: rub(60_000),
+    monthlyOutgoingMax: rub(200_000),
+    topup: true,
+    withdrawal: true,
+    transfer: true,
+  },
+  full: { balanceMax: rub(600_000), monthlyOutgoingMax: null, topup: true, withdrawal: true, transfer: true },
+};
+
+const LevelOverride = z.strictObject({
+  balance_max: z.number().int().positive().optional(),
+  monthly_outgoing_max: z.number().int().positive().nullable().optional(),
+  topup: z.boolean().optional(),
+  withdrawal: z.boolean().optional(),
+  transfer: z.boolean().optional(),
+});
+export const LevelOverrides = z.strictObject({
+  anonymous: LevelOverride.optional(),
+  simplified: LevelOverride.optional(),
+  full: LevelOverride.optional(),
+});
+
+/** The rules in force: the defaults with the configured overrides applied. */
+export function levelRules(overridesJson?: string): Record<LevelName, LevelRules> {
+  if (!overridesJson) return DEFAULT_LEVEL_RULES;
+  const overrides = LevelOverrides.parse(JSON.parse(overridesJson));
+  const rules = { ...DEFAULT_LEVEL_RULES };
+  for (const level of LEVELS) {
+    const o = overrides[level];
+    if (!o) continue;
+    rules[level] = {
+      balanceMax: o.balance_max !== undefined ? rub(o.balance_max) : rules[level].balanceMax,
+      monthlyOutgoingMax:
+        o.monthly_outgoing_max === undefined
+          ? rules[level].monthlyOutgoingMax
+          : o.monthly_outgoing_max === null
+            ? null
+            : rub(o.monthly_outgoing_max),
+      topup: o.topup ?? rules[level].topup,
+      withdrawal: o.withdrawal ?? rules[level].withdrawal,
+      transfer: o.transfer ?? rules[level].transfer,
+    };
+  }
+  return rules;
+}
+
+/** The level above, or null at the top. */
+export function nextLevel(level: LevelName): LevelName | null {
+  const index = LEVELS.indexOf(level);
+  return LEVELS[index + 1] ?? null;
+}
+
+/** The first day of the calendar month of `now`, in Moscow time, when monthly limits reset. */
+export function monthStart(now: Date): Date {
+  const moscow = new Date(now.getTime() + 3 * 3_600_000);
+  return new Date(Date.UTC(moscow.getUTCFullYear(), moscow.getUTCMonth(), 1) - 3 * 3_600_000);
+}
