@@ -1,4 +1,5 @@
 export * from './calls.ts';
 export * from './errors.ts';
 export * from './money.ts';
+export * from './qr.ts';
 export * from './schemas.ts';
