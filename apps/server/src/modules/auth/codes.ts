@@ -1,0 +1,149 @@
+/**
+ * SMS codes (decisions.md section 7): four digits from a CSPRNG, valid 5 minutes, dead after 5
+ * wrong tries, a new one not before 60 s, at most 5 per phone per hour and a cap per client
+ * address. Only an HMAC of the code is stored; the code is never logged.
+ */
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import type { ErrorCode, Language } from '@e-wallet/contract';
+import type { Config } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { addressKey, hit } from '../limits/limits.ts';
+import { message } from './messages.ts';
+
+export const CODE_TTL_MS = 5 * 60_000;
+export const CODE_MAX_TRIES = 5;
+export const RESEND_AFTER_SECONDS = 60;
+export const SENDS_PER_PHONE_PER_HOUR = 5;
+const HOUR_SECONDS = 3600;
+
+export type CodePurpose = 'register' | 'login';
+
+const codeKeys = new WeakMap<Config, Buffer>();
+
+/** The key of the codes' HMAC, derived from the server secret PIN_KEY (never in the database). */
+function codeKey(config: Config): Buffer {
+  let key = codeKeys.get(config);
+  if (!key) {
+    key = createHmac('sha256', config.PIN_KEY).update('e-wallet/sms-code/v1').digest();
+    codeKeys.set(config, key);
+  }
+  return key;
+}
+
+export function hashCode(config: Config, phone: string, purpose: CodePurpose, code: string): Buffer {
+  return createHmac('sha256', codeKey(config)).update(`${purpose}\n${phone}\n${code}`).digest();
+}
+
+/**
+ * Serialises everything about one phone's codes and registration across instances until the
+ * transaction ends (PGlite is one session, so there it is a no-op that always succeeds).
+ */
+export async function lockPhone(q: Queryable, phone: string): Promise<void> {
+  await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`auth-phone:${phone}`]);
+}
+
+/**
+ * Checks the resend cooldown and the hourly caps, then stores a fresh code for the phone in place
+ * of any earlier one. Call inside a transaction holding lockPhone; deliver the answered code only
+ * after the transaction commits (the transaction may be retried; an SMS cannot be taken back).
+ */
+export async function issueCode(
+  q: Queryable,
+  ctx: AppContext,
+  input: { phone: string; purpose: CodePurpose; ip: string },
+): Promise<{ code: string }> {
+  const now = ctx.clock.now();
+  const previous = await q.query<{ sent_at: Date }>('SELECT sent_at FROM auth_codes WHERE phone = $1', [
+    input.phone,
+  ]);
+  const sentAt = previous.rows[0]?.sent_at;
+  if (sentAt) {
+    const waitMs = sentAt.getTime() + RESEND_AFTER_SECONDS * 1000 - now.getTime();
+    if (waitMs > 0) throw new AppError('CODE_RESEND_TOO_SOON', { seconds: Math.ceil(waitMs / 1000) });
+  }
+  const byAddress = await hit(
+    q,
+    `sms:address:${addressKey(input.ip)}`,
+    HOUR_SECONDS,
+    ctx.config.SMS_PER_ADDRESS_PER_HOUR,
+    now,
+  );
+  if (!byAddress.allowed) throw new AppError('SMS_LIMIT_ADDRESS');
+  const byPhone = await hit(q, `sms:phone:${input.phone}`, HOUR_SECONDS, SENDS_PER_PHONE_PER_HOUR, now);
+  if (!byPhone.allowed) throw new AppError('SMS_LIMIT_PHONE');
+
+  const code = String(randomInt(0, 10_000)).padStart(4, '0');
+  await q.query(
+    `INSERT INTO auth_codes (phone, purpose, code_hash, sent_at, expires_at, failed_tries)
+     VALUES ($1, $2, $3, $4, $5, 0)
+     ON CONFLICT (phone) DO UPDATE SET purpose = EXCLUDED.purpose, code_hash = EXCLUDED.code_hash,
+       sent_at = EXCLUDED.sent_at, expires_at = EXCLUDED.expires_at, failed_tries = 0`,
+    [
+      input.phone,
+      input.purpose,
+      hashCode(ctx.config, input.phone, input.purpose, code),
+      now,
+      new Date(now.getTime() + CODE_TTL_MS),
+    ],
+  );
+  return { code };
+}
+
+/** Sends a stored code by SMS in the person's language. If the gateway fails, the code is withdrawn. */
+export async function deliverCode(
+  ctx: AppContext,
+  input: { phone: string; purpose: CodePurpose; code: string; language: Language },
+): Promise<void> {
+  try {
+    await ctx.sms.send({
+      phone: input.phone,
+      text: message('smsCode', input.language, { code: input.code }),
+      code: input.code,
+    });
+  } catch (error) {
+    // Never log the code or the text: only the provider's failure.
+    const reason = error instanceof Error ? error.name : 'unknown';
+    await ctx.db
+      .query('DELETE FROM auth_codes WHERE phone = $1 AND code_hash = $2', [
+        input.phone,
+        hashCode(ctx.config, input.phone, input.purpose, input.code),
+      ])
+      .catch(() => {});
+    throw new AppError('PROVIDER_UNAVAILABLE', {}, `sms provider ${ctx.sms.id} failed: ${reason}`);
+  }
+}
+
+/**
+ * Checks a code inside a transaction holding lockPhone. A correct code is used up. A wrong one
+ * counts a try, so the caller must commit before answering the error (return, do not throw).
+ */
+export async function verifyCode(
+  q: Queryable,
+  ctx: AppContext,
+  input: { phone: string; purpose: CodePurpose; code: string },
+): Promise<ErrorCode | null> {
+  const now = ctx.clock.now();
+  const { rows } = await q.query<{
+    purpose: CodePurpose;
+    code_hash: Buffer;
+    expires_at: Date;
+    failed_tries: number;
+  }>('SELECT purpose, code_hash, expires_at, failed_tries FROM auth_codes WHERE phone = $1 FOR UPDATE', [
+    input.phone,
+  ]);
+  const stored = rows[0];
+  if (!stored || stored.purpose !== input.purpose) return 'CODE_INVALID';
+  if (stored.failed_tries >= CODE_MAX_TRIES) return 'CODE_TRIES_EXCEEDED';
+  if (stored.expires_at.getTime() <= now.getTime()) return 'CODE_EXPIRED';
+  const given = hashCode(ctx.config, input.phone, input.purpose, input.code);
+  const storedHash = Buffer.from(stored.code_hash);
+  if (storedHash.length === given.length && timingSafeEqual(storedHash, given)) {
+    await q.query('DELETE FROM auth_codes WHERE phone = $1', [input.phone]);
+    return null;
+  }
+  const tries = stored.failed_tries + 1;
+  await q.query('UPDATE auth_codes SET failed_tries = $2 WHERE phone = $1', [input.phone, tries]);
+  return tries >= CODE_MAX_TRIES ? 'CODE_TRIES_EXCEEDED' : 'CODE_INVALID';
+}

@@ -1,0 +1,27 @@
+/** Success messages of the auth calls and the SMS text, in both languages of the app. */
+import type { Language } from '@e-wallet/contract';
+
+const MESSAGES = {
+  codeSent: { ru: 'Код отправлен на номер {phone}', en: 'We have sent a code to {phone}' },
+  phoneConfirmed: { ru: 'Номер подтверждён', en: 'Your phone number is confirmed' },
+  pinSet: { ru: 'PIN-код установлен', en: 'Your PIN is set' },
+  signedIn: { ru: 'Вы вошли в кошелёк', en: 'You are signed in' },
+  signedOut: { ru: 'Вы вышли из кошелька', en: 'You are signed out' },
+  otherSessionsEnded: { ru: 'Все другие сеансы завершены', en: 'All other sessions are ended' },
+  sessionEnded: { ru: 'Сеанс завершён', en: 'The session is ended' },
+  pinChanged: { ru: 'PIN-код изменён', en: 'Your PIN is changed' },
+  pinCorrect: { ru: 'PIN-код верный', en: 'The PIN is correct' },
+  smsCode: {
+    ru: 'E-Wallet: код подтверждения {code}. Никому его не сообщайте.',
+    en: 'E-Wallet: your confirmation code is {code}. Do not share it with anyone.',
+  },
+} as const satisfies Record<string, Record<Language, string>>;
+
+export type MessageName = keyof typeof MESSAGES;
+
+export function message(name: MessageName, language: Language, params: Record<string, string> = {}): string {
+  const template: string = MESSAGES[name][language];
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    Object.hasOwn(params, key) ? params[key]! : whole,
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * The PIN (decisions.md section 7). Ten thousand values cannot be protected by a slow hash, so it
+ * is stored as HMAC-SHA-256(PIN_KEY, salt || pin) with a per-user random salt and the key's
+ * version, and guarded online: 5 wrong PINs in a row lock money operations for 15 minutes, 10
+ * revoke every session. The guard's state lives on the user's row and each check holds that row's
+ * lock, so concurrent requests on any number of instances are counted exactly.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Config } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { revokeAllSessions } from '../sessions/tokens.ts';
+
+export const PIN_LOCK_AFTER = 5;
+export const PIN_LOCK_MINUTES = 15;
+export const PIN_REVOKE_AFTER = 10;
+const SALT_BYTES = 16;
+
+/**
+ * The PIN key of a version. Only the current key is configured today; rotating means adding the
+ * old key under its version here and re-hashing on the next correct PIN.
+ */
+function pinKey(config: Config, version: number): string {
+  if (version !== config.PIN_KEY_VERSION) throw new Error(`PIN key version ${version} is not configured`);
+  return config.PIN_KEY;
+}
+
+export function pinHash(key: string, salt: Buffer, pin: string): Buffer {
+  return createHmac('sha256', key)
+    .update(Buffer.concat([salt, Buffer.from(pin, 'utf8')]))
+    .digest();
+}
+
+function newPinColumns(config: Config, pin: string): [Buffer, Buffer, number] {
+  const salt = randomBytes(SALT_BYTES);
+  return [pinHash(pinKey(config, config.PIN_KEY_VERSION), salt, pin), salt, config.PIN_KEY_VERSION];
+}
+
+/** Sets the PIN of a user who has none yet (right after registration); PIN_ALREADY_SET otherwise. */
+export async function setPin(ctx: AppContext, userId: string, pin: string): Promise<void> {
+  const [hash, salt, version] = newPinColumns(ctx.config, pin);
+  const { rowCount } = await ctx.db.query(
+    `UPDATE users SET pin_hash = $2, pin_salt = $3, pin_key_version = $4, pin_failures = 0, pin_locked_until = NULL
+     WHERE id = $1 AND pin_hash IS NULL`,
+    [userId, hash, salt, version],
+  );
+  if (rowCount === 0) throw new AppError('PIN_ALREADY_SET');
+}
+
+type PinOutcome =
+  | { kind: 'ok' }
+  | { kind: 'not_set' }
+  | { kind: 'locked'; minutes: number }
+  | { kind: 'wrong'; left: number }
+  | { kind: 'revoked' };
+
+/**
+ * Checks the PIN of a user for a money operation or an unlock. Throws PIN_NOT_SET, PIN_LOCKED
+ * {minutes}, PIN_INVALID {left}, or INVALID_TOKEN when the 10th wrong PIN in a row has just
+ * revoked every session of the user. A correct PIN resets the count.
+ */
+export async function checkPin(ctx: AppContext, userId: string, pin: string): Promise<void> {
+  const now = ctx.clock.now();
+  const outcome = await ctx.db.tx(async (q): Promise<PinOutcome> => {
+    const { rows } = await q.query<{
+      pin_hash: Buffer | null;
+      pin_salt: Buffer | null;
+      pin_key_version: number | null;
+      pin_failures: number;
+      pin_locked_until: Date | null;
+    }>(
+      `SELECT pin_hash, pin_salt, pin_key_version, pin_failures, pin_locked_until
+       FROM users WHERE id = $1 FOR UPDATE`,
+      [userId],
+    );
+    const user = rows[0];
+    if (!user?.pin_hash || !user.pin_salt || user.pin_key_version === null) return { kind: 'not_set' };
+    const lockedMs = (user.pin_locked_until?.getTime() ?? 0) - now.getTime();
+    if (lockedMs > 0) return { kind: 'locked', minutes: Math.ceil(lockedMs / 60_000) };
+
+    const stored = Buffer.from(user.pin_hash);
+    const given = pinHash(pinKey(ctx.config, user.pin_key_version), Buffer.from(user.pin_salt), pin);
+    if (stored.length === given.length && timingSafeEqual(stored, given)) {
+      if (user.pin_failures > 0 || user.pin_locked_until)
+        await q.query('UPDATE users SET pin_failures = 0, pin_locked_until = NULL WHERE id = $1', [userId]);
+      return { kind: 'ok' };
+    }
+
+    // Counted in a row, never reset by time: every 5th wrong PIN locks, every 10th also signs out.
+    const failures = user.pin_failures + 1;
+    const lock = failures % PIN_LOCK_AFTER === 0;
+    await q.query('UPDATE users SET pin_failures = $2, pin_locked_until = $3 WHERE id = $1', [
+      userId,
+      failures,
+      lock ? new Date(now.getTime() + PIN_LOCK_MINUTES * 60_000) : user.pin_locked_until,
+    ]);
+    if (failures % PIN_REVOKE_AFTER === 0) {
+      await revokeAllSessions(q, userId, now);
+      return { kind: 'revoked' };
+    }
+    if (lock) return { kind: 'locked', minutes: PIN_LOCK_MINUTES };
+    return { kind: 'wrong', left: PIN_LOCK_AFTER - (failures % PIN_LOCK_AFTER) };
+  });
+  // Thrown only after the transaction has committed the count.
+  switch (outcome.kind) {
+    case 'ok':
+      return;
+    case 'not_set':
+      throw new AppError('PIN_NOT_SET');
+    case 'locked':
+      throw new AppError('PIN_LOCKED', { minutes: outcome.minutes });
+    case 'wrong':
+      throw new AppError('PIN_INVALID', { left: outcome.left });
+    case 'revoked':
+      throw new AppError('INVALID_TOKEN', {}, 'sessions revoked after wrong PINs');
+  }
+}
+
+/** Changes the PIN after checking the old one (which counts toward the lock like any check). */
+export async function changePin(
+  ctx: AppContext,
+  userId: string,
+  oldPin: string,
+  newPin: string,
+): Promise<void> {
+  if (oldPin === newPin) throw new AppError('PIN_SAME');
+  await checkPin(ctx, userId, oldPin);
+  const [hash, salt, version] = newPinColumns(ctx.config, newPin);
+  await ctx.db.query('UPDATE users SET pin_hash = $2, pin_salt = $3, pin_key_version = $4 WHERE id = $1', [
+    userId,
+    hash,
+    salt,
+    version,
+  ]);
+}

@@ -1,0 +1,60 @@
+/** The auth calls of the contract's table (wallet-spec.md section 7, decisions.md sections 4 and 7). */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { route } from '../../http/route.ts';
+import { authInfo } from './info.ts';
+import { message } from './messages.ts';
+import { changePin, checkPin, setPin } from './pin.ts';
+import {
+  type ClientMeta,
+  confirmRegistration,
+  endOtherSessions,
+  endSession,
+  listSessions,
+  login,
+  logout,
+  register,
+  sendCode,
+} from './service.ts';
+
+export default function authRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const client = (call: { ip: string; userAgent: string; language: ClientMeta['language'] }): ClientMeta => ({
+    ip: call.ip,
+    userAgent: call.userAgent,
+    language: call.language,
+  });
+
+  route(app, ctx, 'register', (call) => register(ctx, call.body, client(call)));
+  route(app, ctx, 'registerConfirm', (call) => confirmRegistration(ctx, call.body, client(call)));
+  route(app, ctx, 'sendCode', (call) => sendCode(ctx, call.body.phone, client(call)));
+  route(app, ctx, 'login', (call) => login(ctx, call.body, client(call)));
+
+  route(app, ctx, 'setPin', async (call) => {
+    await setPin(ctx, call.auth.userId, call.body.pin_code);
+    return { status: 'success', message: message('pinSet', call.language) };
+  });
+  route(app, ctx, 'changePin', async (call) => {
+    await changePin(ctx, call.auth.userId, call.body.old_pin, call.body.new_pin);
+    return { status: 'success', message: message('pinChanged', call.language) };
+  });
+  route(app, ctx, 'verifyPin', async (call) => {
+    await checkPin(ctx, call.auth.userId, call.body.pin);
+    return { status: 'success', message: message('pinCorrect', call.language) };
+  });
+
+  route(app, ctx, 'authInfo', (call) => authInfo(ctx.db, ctx, call.auth.userId));
+
+  route(app, ctx, 'logout', async (call) => {
+    await logout(ctx, call.auth.sessionId);
+    return { status: 'success', message: message('signedOut', call.language) };
+  });
+  route(app, ctx, 'sessions', (call) => listSessions(ctx, call.auth.userId, call.auth.sessionId));
+  route(app, ctx, 'endOtherSessions', async (call) => {
+    await endOtherSessions(ctx, call.auth.userId, call.auth.sessionId);
+    return { status: 'success', message: message('otherSessionsEnded', call.language) };
+  });
+  route(app, ctx, 'endSession', async (call) => {
+    await endSession(ctx, call.auth.userId, call.params.id);
+    return { status: 'success', message: message('sessionEnded', call.language) };
+  });
+}

@@ -1,0 +1,558 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../src/modules/sessions/tokens.ts';
+import { lastCode, PERSON, registeredUser, wrongCode } from './auth-helpers.ts';
+import { databaseLabel, isErrorShape, startTestServer, type TestServer, uniquePhone } from './helpers.ts';
+
+const REGISTER = '/v2/wallet/auth/register';
+const CONFIRM = '/v2/wallet/auth/register/phone/confirm';
+const SET_PIN = '/v2/wallet/auth/register/set/pin';
+const SEND_CODE = '/v2/wallet/auth/send_code';
+const LOGIN = '/v2/wallet/auth/login';
+const INFO = '/v2/wallet/auth/info';
+const LOGOUT = '/v2/wallet/auth/logout';
+const SESSIONS = '/v2/wallet/auth/sessions';
+
+describe(`sign-up and sign-in (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // Each test speaks from its own address (X-Forwarded-For), so the per-address cap is tested on purpose only.
+    server = await startTestServer({ env: { TRUST_PROXY: 'true', SMS_PER_ADDRESS_PER_HOUR: '6' } });
+  });
+  afterAll(() => server.close());
+
+  let addressCounter = 0;
+  const newAddress = () => {
+    addressCounter += 1;
+    return { 'x-forwarded-for': `198.51.100.${addressCounter}` };
+  };
+
+  it('registers, confirms, sets the PIN, reads auth info, signs out: then the token is dead', async () => {
+    const phone = uniquePhone();
+    const headers = newAddress();
+    const started = await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers });
+    expect(started.status).toBe(200);
+    expect(started.body).toEqual({ status: 'success', message: expect.any(String), resend_after: 60 });
+    expect(started.body.message).toContain(phone);
+
+    const code = await lastCode(server, phone);
+    const confirmed = await server.call('POST', CONFIRM, { body: { phone, confirm_code: code }, headers });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toEqual({
+      status: 'success',
+      message: 'Номер подтверждён',
+      auth_token: expect.any(String),
+    });
+    const token = confirmed.body.auth_token;
+    expect(token.length).toBeGreaterThanOrEqual(43);
+
+    const before = await server.call('GET', INFO, { token });
+    expect(before.body.has_pin).toBe(false);
+
+    const pin = await server.call('POST', SET_PIN, { body: { pin_code: '2580' }, token });
+    expect(pin.status).toBe(200);
+    expect(pin.body.status).toBe('success');
+    const again = await server.call('POST', SET_PIN, { body: { pin_code: '1111' }, token });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('PIN_ALREADY_SET');
+
+    const info = await server.call('GET', INFO, { token });
+    expect(info.status).toBe(200);
+    expect(info.body).toEqual({
+      first_name: 'Иван',
+      last_name: 'Петров',
+      phone,
+      email: 'ivan@example.com',
+      registered_at: server.clock.now().toISOString(),
+      has_pin: true,
+      identification_level: { name: 'anonymous', ask_for_next: true },
+      active_identification: null,
+      is_topup_allowed: true,
+      is_withdrawal_allowed: false,
+      is_transfer_allowed: false,
+      limits: {
+        currency_code: 'RUB',
+        balance_max: '15000.00',
+        monthly_outgoing_max: '40000.00',
+        monthly_outgoing_used: '0.00',
+        monthly_outgoing_left: '40000.00',
+      },
+    });
+
+    const out = await server.call('POST', LOGOUT, { token });
+    expect(out.status).toBe(200);
+    expect(out.body.status).toBe('success');
+    for (const [method, url] of [
+      ['GET', INFO],
+      ['POST', LOGOUT],
+      ['GET', SESSIONS],
+    ] as const) {
+      const dead = await server.call(method, url, { token });
+      expect(dead.status).toBe(401);
+      expect(dead.body).toEqual({ status: 'error', code: 'INVALID_TOKEN', message: 'Войдите снова' });
+    }
+
+    // Sign in again with a new code.
+    const sent = await server.call('POST', SEND_CODE, { body: { phone }, headers });
+    expect(sent.status).toBe(200);
+    const login = await server.call('POST', LOGIN, {
+      body: { phone, confirm_code: await lastCode(server, phone) },
+    });
+    expect(login.status).toBe(200);
+    expect(login.body.auth_token).not.toBe(token);
+    expect((await server.call('GET', INFO, { token: login.body.auth_token })).body.phone).toBe(phone);
+  });
+
+  it('auth info follows the level table: simplified and full users, and configured overrides', async () => {
+    const { phone, token } = await registeredUser(server, { headers: newAddress() });
+    await server.ctx.db.query("UPDATE users SET identification_level = 'full' WHERE phone = $1", [phone]);
+    const full = (await server.call('GET', INFO, { token })).body;
+    expect(full.identification_level).toEqual({ name: 'full', ask_for_next: false });
+    expect(full.is_withdrawal_allowed && full.is_transfer_allowed && full.is_topup_allowed).toBe(true);
+    expect(full.limits.monthly_outgoing_max).toBeNull();
+    expect(full.limits.monthly_outgoing_left).toBeNull();
+    expect(full.limits.balance_max).toBe('600000.00');
+
+    await server.ctx.db.query("UPDATE users SET identification_level = 'simplified' WHERE phone = $1", [
+      phone,
+    ]);
+    const simplified = (await server.call('GET', INFO, { token })).body;
+    expect(simplified.identification_level).toEqual({ name: 'simplified', ask_for_next: true });
+    expect(simplified.limits.monthly_outgoing_max).toBe('200000.00');
+    expect(simplified.is_transfer_allowed).toBe(true);
+
+    const custom = await startTestServer({
+      env: { IDENTIFICATION_LIMITS: '{"anonymous":{"balance_max":1000,"withdrawal":true}}' },
+    });
+    try {
+      const user = await registeredUser(custom);
+      const info = (await custom.call('GET', INFO, { token: user.token })).body;
+      expect(info.limits.balance_max).toBe('1000.00');
+      expect(info.is_withdrawal_allowed).toBe(true);
+    } finally {
+      await custom.close();
+    }
+  });
+
+  it('refuses a second registration of a registered phone, sending nothing', async () => {
+    const { phone } = await registeredUser(server, { headers: newAddress() });
+    const outbox = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results
+      .length;
+    const again = await server.call('POST', REGISTER, {
+      body: { ...PERSON, phone, email: 'other@example.com' },
+      headers: newAddress(),
+    });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({
+      status: 'error',
+      code: 'PHONE_TAKEN',
+      message: 'Этот номер уже зарегистрирован. Войдите в кошелёк',
+    });
+    const confirm = await server.call('POST', CONFIRM, { body: { phone, confirm_code: '0000' } });
+    expect(confirm.body.code).toBe('PHONE_TAKEN');
+    expect(
+      (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results,
+    ).toHaveLength(outbox);
+    const { rows } = await server.ctx.db.query('SELECT email FROM users WHERE phone = $1', [phone]);
+    expect(rows).toEqual([{ email: 'ivan@example.com' }]);
+  });
+
+  it('answers an unknown phone with a clear error on login, send_code and confirm', async () => {
+    const phone = uniquePhone();
+    const login = await server.call('POST', LOGIN, { body: { phone, confirm_code: '1234' } });
+    expect(login.status).toBe(404);
+    expect(login.body).toEqual({
+      status: 'error',
+      code: 'PHONE_NOT_REGISTERED',
+      message: 'Номер не зарегистрирован. Сначала зарегистрируйтесь',
+    });
+    const send = await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() });
+    expect(send.status).toBe(404);
+    expect(send.body.code).toBe('PHONE_NOT_REGISTERED');
+    const confirm = await server.call('POST', CONFIRM, { body: { phone, confirm_code: '1234' } });
+    expect(confirm.status).toBe(404);
+    expect(confirm.body.code).toBe('REGISTRATION_NOT_FOUND');
+    const english = await server.call('POST', LOGIN, {
+      body: { phone, confirm_code: '1234' },
+      headers: { 'accept-language': 'en' },
+    });
+    expect(english.body.message).toBe('This number is not registered. Please register first');
+  });
+
+  it('send_code re-sends the registration code while a registration waits (register step 2)', async () => {
+    const phone = uniquePhone();
+    const headers = newAddress();
+    await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers });
+    const first = await lastCode(server, phone);
+    server.clock.advance(61_000);
+    const resent = await server.call('POST', SEND_CODE, { body: { phone }, headers });
+    expect(resent.status).toBe(200);
+    expect(resent.body.resend_after).toBe(60);
+    const second = await lastCode(server, phone);
+    const outbox = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results;
+    expect(outbox).toHaveLength(2);
+    // Only the newest code is alive.
+    if (first !== second) {
+      const old = await server.call('POST', CONFIRM, { body: { phone, confirm_code: first } });
+      expect(old.body.code).toBe('CODE_INVALID');
+    }
+    const confirmed = await server.call('POST', CONFIRM, { body: { phone, confirm_code: second } });
+    expect(confirmed.status).toBe(200);
+    // A login code cannot confirm a registration and the used code is gone.
+    const reuse = await server.call('POST', CONFIRM, { body: { phone, confirm_code: second } });
+    expect(reuse.body.code).toBe('PHONE_TAKEN');
+    const reuseLogin = await server.call('POST', LOGIN, { body: { phone, confirm_code: second } });
+    expect(reuseLogin.body.code).toBe('CODE_INVALID');
+  });
+
+  it('refuses a wrong code, and kills the code after 5 wrong tries', async () => {
+    const phone = uniquePhone();
+    await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers: newAddress() });
+    const code = await lastCode(server, phone);
+    const wrong = wrongCode(code);
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const answer = await server.call('POST', CONFIRM, { body: { phone, confirm_code: wrong } });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ status: 'error', code: 'CODE_INVALID', message: 'Неверный код' });
+    }
+    const fifth = await server.call('POST', CONFIRM, { body: { phone, confirm_code: wrong } });
+    expect(fifth.body.code).toBe('CODE_TRIES_EXCEEDED');
+    // Dead: even the right code no longer works.
+    const right = await server.call('POST', CONFIRM, { body: { phone, confirm_code: code } });
+    expect(right.status).toBe(400);
+    expect(right.body).toEqual({
+      status: 'error',
+      code: 'CODE_TRIES_EXCEEDED',
+      message: 'Слишком много неверных попыток. Запросите новый код',
+    });
+    expect((await server.ctx.db.query('SELECT 1 FROM users WHERE phone = $1', [phone])).rows).toHaveLength(0);
+
+    // A new code brings a fresh count of tries.
+    server.clock.advance(60_000);
+    await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() });
+    const fresh = await lastCode(server, phone);
+    expect(
+      (await server.call('POST', CONFIRM, { body: { phone, confirm_code: wrongCode(fresh) } })).body.code,
+    ).toBe('CODE_INVALID');
+    expect((await server.call('POST', CONFIRM, { body: { phone, confirm_code: fresh } })).status).toBe(200);
+  });
+
+  it('counts wrong login codes the same way', async () => {
+    const { phone } = await registeredUser(server, { headers: newAddress() });
+    server.clock.advance(60_000);
+    await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() });
+    const code = await lastCode(server, phone);
+    const codes: string[] = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      codes.push(
+        (await server.call('POST', LOGIN, { body: { phone, confirm_code: wrongCode(code) } })).body.code,
+      );
+    }
+    expect(codes).toEqual([
+      'CODE_INVALID',
+      'CODE_INVALID',
+      'CODE_INVALID',
+      'CODE_INVALID',
+      'CODE_TRIES_EXCEEDED',
+    ]);
+    expect((await server.call('POST', LOGIN, { body: { phone, confirm_code: code } })).body.code).toBe(
+      'CODE_TRIES_EXCEEDED',
+    );
+  });
+
+  it('refuses an expired code (valid 5 minutes)', async () => {
+    const { phone } = await registeredUser(server, { headers: newAddress() });
+    server.clock.advance(60_000);
+    await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() });
+    const code = await lastCode(server, phone);
+    server.clock.advance(5 * 60_000 - 1000);
+    // Still valid a second before the end: proven by a wrong try that is not "expired".
+    expect(
+      (await server.call('POST', LOGIN, { body: { phone, confirm_code: wrongCode(code) } })).body.code,
+    ).toBe('CODE_INVALID');
+    server.clock.advance(1000);
+    const expired = await server.call('POST', LOGIN, { body: { phone, confirm_code: code } });
+    expect(expired.status).toBe(400);
+    expect(expired.body).toEqual({
+      status: 'error',
+      code: 'CODE_EXPIRED',
+      message: 'Срок действия кода истёк. Запросите новый код',
+    });
+
+    const registering = uniquePhone();
+    await server.call('POST', REGISTER, { body: { ...PERSON, phone: registering }, headers: newAddress() });
+    const registrationCode = await lastCode(server, registering);
+    server.clock.advance(5 * 60_000);
+    expect(
+      (await server.call('POST', CONFIRM, { body: { phone: registering, confirm_code: registrationCode } }))
+        .body.code,
+    ).toBe('CODE_EXPIRED');
+  });
+
+  it('sends a new code not before 60 s, and says how long to wait', async () => {
+    const phone = uniquePhone();
+    const headers = newAddress();
+    expect((await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers })).status).toBe(200);
+    server.clock.advance(20_500);
+    const soon = await server.call('POST', SEND_CODE, { body: { phone }, headers });
+    expect(soon.status).toBe(429);
+    expect(soon.body).toEqual({
+      status: 'error',
+      code: 'CODE_RESEND_TOO_SOON',
+      message: 'Новый код можно запросить через 40 с',
+    });
+    const registerAgain = await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers });
+    expect(registerAgain.body.code).toBe('CODE_RESEND_TOO_SOON');
+    server.clock.advance(39_500);
+    expect((await server.call('POST', SEND_CODE, { body: { phone }, headers })).status).toBe(200);
+    const outbox = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results;
+    expect(outbox).toHaveLength(2);
+  });
+
+  it('sends at most 5 codes per phone per hour (a sliding hour)', async () => {
+    const phone = uniquePhone();
+    const sends: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const path = i === 0 ? REGISTER : SEND_CODE;
+      const body = i === 0 ? { ...PERSON, phone } : { phone };
+      sends.push((await server.call('POST', path, { body, headers: newAddress() })).status);
+      server.clock.advance(61_000);
+    }
+    expect(sends).toEqual([200, 200, 200, 200, 200]);
+    const sixth = await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() });
+    expect(sixth.status).toBe(429);
+    expect(sixth.body).toEqual({
+      status: 'error',
+      code: 'SMS_LIMIT_PHONE',
+      message: 'Слишком много кодов на этот номер. Попробуйте через час',
+    });
+    // The first send was 5 x 61 s ago; it leaves the hour at 3600 s.
+    server.clock.advance(3600_000 - 5 * 61_000 - 1000);
+    expect((await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() })).body.code).toBe(
+      'SMS_LIMIT_PHONE',
+    );
+    server.clock.advance(1000);
+    expect((await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() })).status).toBe(
+      200,
+    );
+  });
+
+  it('caps codes per client address (registration floods), other addresses unaffected', async () => {
+    const flooder = newAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push(
+        (await server.call('POST', REGISTER, { body: { ...PERSON, phone: uniquePhone() }, headers: flooder }))
+          .status,
+      );
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    const phone = uniquePhone();
+    const seventh = await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers: flooder });
+    expect(seventh.status).toBe(429);
+    expect(seventh.body).toEqual({
+      status: 'error',
+      code: 'SMS_LIMIT_ADDRESS',
+      message: 'Слишком много запросов кодов. Попробуйте позже',
+    });
+    // Refused: nothing kept, nothing sent.
+    expect(
+      (await server.ctx.db.query('SELECT 1 FROM pending_registrations WHERE phone = $1', [phone])).rows,
+    ).toEqual([]);
+    expect(
+      (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results,
+    ).toEqual([]);
+    // send_code is capped by the same counter.
+    const { phone: known } = await registeredUser(server, { headers: newAddress() });
+    server.clock.advance(60_000);
+    expect(
+      (await server.call('POST', SEND_CODE, { body: { phone: known }, headers: flooder })).body.code,
+    ).toBe('SMS_LIMIT_ADDRESS');
+    expect(
+      (await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers: newAddress() })).status,
+    ).toBe(200);
+    // An hour later the address may send again.
+    server.clock.advance(3600_000);
+    expect(
+      (await server.call('POST', REGISTER, { body: { ...PERSON, phone: uniquePhone() }, headers: flooder }))
+        .status,
+    ).toBe(200);
+  });
+
+  it('keeps IPv6 clients of one /64 under one cap', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 7; i++) {
+      const headers = { 'x-forwarded-for': `2001:db8:77:1::${i.toString(16)}` };
+      statuses.push(
+        (await server.call('POST', REGISTER, { body: { ...PERSON, phone: uniquePhone() }, headers })).status,
+      );
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+  });
+
+  it('never answers the code except in the sandbox outbox; stores code, PIN and token only hashed', async () => {
+    const phone = uniquePhone();
+    const headers = newAddress();
+    const answers: unknown[] = [];
+    answers.push((await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers })).body);
+    const code = await lastCode(server, phone);
+    const stored = await server.ctx.db.query<{ code_hash: Uint8Array }>(
+      'SELECT code_hash FROM auth_codes WHERE phone = $1',
+      [phone],
+    );
+    const codeHash = Buffer.from(stored.rows[0]!.code_hash);
+    expect(codeHash).toHaveLength(32);
+    expect(codeHash.toString('latin1')).not.toContain(code);
+    expect(codeHash.toString('hex')).not.toContain(Buffer.from(code).toString('hex'));
+    // Not a plain unkeyed hash of the code either.
+    for (const algorithm of ['sha256']) {
+      expect(codeHash.equals(createHmac(algorithm, '').update(code).digest())).toBe(false);
+    }
+
+    answers.push(
+      (await server.call('POST', CONFIRM, { body: { phone, confirm_code: wrongCode(code) } })).body,
+    );
+    const confirmed = await server.call('POST', CONFIRM, { body: { phone, confirm_code: code } });
+    answers.push(confirmed.body);
+    const token = confirmed.body.auth_token;
+    answers.push((await server.call('POST', SET_PIN, { body: { pin_code: '4826' }, token })).body);
+    answers.push((await server.call('GET', INFO, { token })).body);
+    answers.push((await server.call('GET', SESSIONS, { token })).body);
+    for (const answer of answers) {
+      // The phone itself may contain the digits; everything else must not.
+      expect(JSON.stringify(answer).replaceAll(phone, '')).not.toContain(code);
+    }
+    // The SMS says the code in Russian by default, in English when asked.
+    const sms = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results[0];
+    expect(sms).toEqual({
+      phone,
+      code,
+      text: `E-Wallet: код подтверждения ${code}. Никому его не сообщайте.`,
+      created_at: expect.any(String),
+    });
+    const english = uniquePhone();
+    await server.call('POST', REGISTER, {
+      body: { ...PERSON, phone: english },
+      headers: { ...newAddress(), 'accept-language': 'en-US,en;q=0.9' },
+    });
+    const englishCode = await lastCode(server, english);
+    const englishSms = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(english)}`)).body
+      .results[0];
+    expect(englishSms.text).toBe(
+      `E-Wallet: your confirmation code is ${englishCode}. Do not share it with anyone.`,
+    );
+
+    // Token: only its SHA-256 is stored.
+    const sessions = await server.ctx.db.query<{ token_hash: Uint8Array }>(
+      'SELECT s.token_hash FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.phone = $1',
+      [phone],
+    );
+    expect(sessions.rows).toHaveLength(1);
+    const tokenHash = Buffer.from(sessions.rows[0]!.token_hash);
+    expect(tokenHash.equals(hashToken(token))).toBe(true);
+    expect(tokenHash.toString('latin1')).not.toContain(token);
+
+    // PIN: HMAC-SHA-256(PIN_KEY, salt || pin) with a per-user salt and the key version.
+    const user = await server.ctx.db.query<{
+      pin_hash: Uint8Array;
+      pin_salt: Uint8Array;
+      pin_key_version: number;
+    }>('SELECT pin_hash, pin_salt, pin_key_version FROM users WHERE phone = $1', [phone]);
+    const row = user.rows[0]!;
+    const salt = Buffer.from(row.pin_salt);
+    expect(salt.length).toBeGreaterThanOrEqual(16);
+    expect(row.pin_key_version).toBe(1);
+    const expected = createHmac('sha256', server.config.PIN_KEY)
+      .update(Buffer.concat([salt, Buffer.from('4826')]))
+      .digest();
+    expect(Buffer.from(row.pin_hash).equals(expected)).toBe(true);
+    expect(Buffer.from(row.pin_hash).toString('latin1')).not.toContain('4826');
+    // Another user with the same PIN gets another salt and another hash.
+    const other = await registeredUser(server, { pin: '4826', headers: newAddress() });
+    const otherRow = (
+      await server.ctx.db.query<{ pin_hash: Uint8Array; pin_salt: Uint8Array }>(
+        'SELECT pin_hash, pin_salt FROM users WHERE phone = $1',
+        [other.phone],
+      )
+    ).rows[0]!;
+    expect(Buffer.from(otherRow.pin_salt).equals(salt)).toBe(false);
+    expect(Buffer.from(otherRow.pin_hash).equals(Buffer.from(row.pin_hash))).toBe(false);
+  });
+
+  it('lists sessions, ends other sessions, and ends one session by id but never another user’s', async () => {
+    const headers = newAddress();
+    const { phone, token: first } = await registeredUser(server, { headers });
+    server.clock.advance(61_000);
+    const signIn = async () => {
+      await server.call('POST', SEND_CODE, { body: { phone }, headers });
+      server.clock.advance(61_000);
+      const answer = await server.call('POST', LOGIN, {
+        body: { phone, confirm_code: await lastCode(server, phone) },
+        headers: { 'user-agent': 'Phone browser' },
+      });
+      return answer.body.auth_token as string;
+    };
+    const second = await signIn();
+    const third = await signIn();
+
+    const list = await server.call('GET', SESSIONS, { token: second });
+    expect(list.status).toBe(200);
+    expect(list.body.next).toBeNull();
+    expect(list.body.results).toHaveLength(3);
+    expect(list.body.results.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    const current = list.body.results.find((s: { current: boolean }) => s.current);
+    expect(current.user_agent).toBe('Phone browser');
+
+    // Someone else cannot end these sessions: answered as not found, and nothing is revoked.
+    const stranger = await registeredUser(server, { headers: newAddress() });
+    const target = list.body.results.find((s: { current: boolean }) => !s.current).id;
+    const foreign = await server.call('DELETE', `${SESSIONS}/${target}`, { token: stranger.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ status: 'error', code: 'SESSION_NOT_FOUND', message: 'Сеанс не найден' });
+    const missing = await server.call('DELETE', `${SESSIONS}/00000000-0000-4000-8000-000000000000`, {
+      token: second,
+    });
+    expect(missing.body.code).toBe('SESSION_NOT_FOUND');
+    const notUuid = await server.call('DELETE', `${SESSIONS}/${'-'.repeat(36)}`, { token: second });
+    expect(notUuid.body.code).toBe('SESSION_NOT_FOUND');
+    expect((await server.call('GET', SESSIONS, { token: second })).body.results).toHaveLength(3);
+
+    const ended = await server.call('DELETE', `${SESSIONS}/${target}`, { token: second });
+    expect(ended.status).toBe(200);
+    expect((await server.call('DELETE', `${SESSIONS}/${target}`, { token: second })).body.code).toBe(
+      'SESSION_NOT_FOUND',
+    );
+    expect((await server.call('GET', SESSIONS, { token: second })).body.results).toHaveLength(2);
+
+    const others = await server.call('DELETE', SESSIONS, { token: second });
+    expect(others.status).toBe(200);
+    expect((await server.call('GET', INFO, { token: second })).status).toBe(200);
+    for (const dead of [first, third]) {
+      expect((await server.call('GET', INFO, { token: dead })).body.code).toBe('INVALID_TOKEN');
+    }
+    const left = (await server.call('GET', SESSIONS, { token: second })).body.results;
+    expect(left).toHaveLength(1);
+    expect(left[0].current).toBe(true);
+    // The stranger was not touched.
+    expect((await server.call('GET', INFO, { token: stranger.token })).status).toBe(200);
+  });
+
+  it('serves the sandbox outbox newest first, for one phone or all, with ?phone=+7 as typed', async () => {
+    const phone = uniquePhone();
+    const headers = newAddress();
+    await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers });
+    server.clock.advance(61_000);
+    await server.call('POST', SEND_CODE, { body: { phone }, headers });
+    const typed = await server.call('GET', `/sandbox/sms?phone=${phone}`);
+    expect(typed.status).toBe(200);
+    expect(typed.body.results).toHaveLength(2);
+    const [newest, oldest] = typed.body.results;
+    expect(newest.created_at > oldest.created_at).toBe(true);
+    expect(newest.phone).toBe(phone);
+    const all = await server.call('GET', '/sandbox/sms');
+    expect(all.body.results[0].phone).toBe(phone);
+    const bad = await server.call('GET', '/sandbox/sms?phone=12345');
+    expect(bad.status).toBe(400);
+    expect(isErrorShape(bad.body)).toBe(true);
+  });
+});
