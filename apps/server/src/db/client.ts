@@ -59,7 +59,10 @@ function bigintParam(value: unknown): unknown {
 
 export async function openPglite(dataDir: string | 'memory'): Promise<Db> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
-  const lite = new PGlite(dataDir === 'memory' ? undefined : dataDir, {
+  // One options object: PGlite drops the second argument when the first (the data dir) is undefined,
+  // which left in-memory databases answering BIGINT as a lossy number.
+  const lite = new PGlite({
+    ...(dataDir === 'memory' ? {} : { dataDir }),
     parsers: { [INT8]: (value: string) => BigInt(value) },
     serializers: { [INT8]: (value: unknown) => String(value) },
   });
