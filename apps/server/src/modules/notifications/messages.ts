@@ -1,0 +1,46 @@
+/**
+ * The texts of notifications in both languages. A notification stores its key and parameters;
+ * the text is rendered when it is read, in the reader's language.
+ */
+import type { Language } from '@e-wallet/contract';
+
+export const NOTIFICATION_MESSAGES = {
+  registration: {
+    ru: 'Добро пожаловать в E-Wallet, {first_name}! Рублёвый счёт открыт.',
+    en: 'Welcome to E-Wallet, {first_name}! Your rouble account is open.',
+  },
+  money_in_topup: { ru: 'Кошелёк пополнен на {amount}', en: 'Your wallet was topped up with {amount}' },
+  money_in_transfer: { ru: 'Вам поступил перевод {amount}', en: 'You received a transfer of {amount}' },
+  money_in_refund: { ru: 'Возврат {amount}', en: 'Refund of {amount}' },
+  money_in: { ru: 'Зачисление {amount}', en: 'Incoming payment of {amount}' },
+  money_out_withdrawal: {
+    ru: 'Вывод {amount} на карту',
+    en: 'Withdrawal of {amount} to a card',
+  },
+  money_out_transfer: { ru: 'Перевод {amount}', en: 'Transfer of {amount}' },
+  money_out_payment: { ru: 'Оплата {amount}', en: 'Payment of {amount}' },
+  money_out_fee: { ru: 'Комиссия {amount}', en: 'Fee of {amount}' },
+  money_out: { ru: 'Списание {amount}', en: 'Outgoing payment of {amount}' },
+  money_returned: {
+    ru: 'Операция отменена, {amount} возвращены на счёт',
+    en: 'The operation was cancelled, {amount} returned to your account',
+  },
+  new_device: {
+    ru: 'Вход в кошелёк с нового устройства: {device}',
+    en: 'Sign-in to your wallet from a new device: {device}',
+  },
+} as const satisfies Record<string, Record<Language, string>>;
+
+export type NotificationMessageKey = keyof typeof NOTIFICATION_MESSAGES;
+
+export function isMessageKey(key: string): key is NotificationMessageKey {
+  return Object.hasOwn(NOTIFICATION_MESSAGES, key);
+}
+
+/** The text of a stored notification in a language, `{name}` placeholders filled from its parameters. */
+export function renderMessage(key: string, params: Record<string, string>, language: Language): string {
+  const template: string = isMessageKey(key) ? NOTIFICATION_MESSAGES[key][language] : key;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * Test-only money: funds a user's account through a real ledger transfer from the currency's
+ * 'adjustments' system account (never by editing balances), so every invariant of the ledger holds.
+ * For the tests of other modules: `await fund(server.ctx, userId, 150_000n)` gives 1500.00 RUB.
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { CurrencyCode } from '@e-wallet/contract';
+import type { AppContext } from '../src/context.ts';
+import type { Queryable } from '../src/db/client.ts';
+import { openAccount, systemAccount, type Transfer, transfer, userAccount } from '../src/ledger/index.ts';
+
+export async function fund(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  userId: string,
+  amount: bigint,
+  currency: CurrencyCode = 'RUB',
+): Promise<Transfer> {
+  return ctx.db.tx(async (q) => {
+    const at = ctx.clock.now();
+    const account = (await userAccount(q, userId, currency)) ?? (await openAccount(q, userId, currency, at));
+    const source = await systemAccount(q, currency, 'adjustments');
+    const result = await transfer(q, {
+      debit: source.id,
+      credit: account.id,
+      amount,
+      currency,
+      kind: 'topup',
+      idempotencyKey: `test-fund:${randomUUID()}`,
+      reference: { type: 'test_fund', id: userId },
+      description: { ru: 'Тестовое пополнение', en: 'Test top-up' },
+      at,
+    });
+    return result.transfer;
+  });
+}
+
+let userCounter = 0;
+/**
+ * A user row straight in the database, for ledger tests that need owners but not the sign-up flow.
+ * API tests of signed-in calls should register through the auth calls instead.
+ */
+export async function insertUser(
+  q: Queryable,
+  options: { openRub?: boolean; at?: Date } = {},
+): Promise<string> {
+  userCounter += 1;
+  const phone = `+7988${`${process.pid % 1000}${userCounter}`.padStart(7, '0').slice(-7)}`;
+  const { rows } = await q.query<{ id: string }>(
+    `INSERT INTO users (first_name, last_name, phone, email) VALUES ('Тест', 'Тестов', $1, $2) RETURNING id`,
+    [phone, `t${userCounter}.${process.pid}@example.com`],
+  );
+  const id = rows[0]!.id;
+  if (options.openRub !== false) await openAccount(q, id, 'RUB', options.at ?? new Date());
+  return id;
+}
+
+/**
+ * Checks the ledger's invariants over the whole database and returns what broke (empty when sound):
+ * every account's balances equal the sums of its entries and its last entry; posted balances of each
+ * currency sum to zero; pending debits equal pending credits per currency; no user account is below zero;
+ * every posted or voided hold has exactly one settlement per side.
+ */
+export async function ledgerViolations(q: Queryable): Promise<string[]> {
+  const problems: string[] = [];
+  const { rows: accounts } = await q.query<{
+    id: string;
+    balance: bigint;
+    pending_debits: bigint;
+    pending_credits: bigint;
+    version: bigint;
+    entry_balance: bigint | null;
+    entry_pending_debits: bigint | null;
+    entry_pending_credits: bigint | null;
+    entries: bigint;
+    last_balance: bigint | null;
+    last_version: bigint | null;
+  }>(
+    `SELECT a.id, a.balance, a.pending_debits, a.pending_credits, a.version,
+       coalesce(sum(e.amount) FILTER (WHERE e.phase IN ('single', 'post')), 0)::bigint AS entry_balance,
+       coalesce(sum(CASE WHEN e.amount < 0 AND e.phase = 'hold' THEN -e.amount
+                         WHEN e.amount < 0 AND e.phase IN ('post', 'void') THEN e.amount ELSE 0 END), 0)::bigint
+         AS entry_pending_debits,
+       coalesce(sum(CASE WHEN e.amount > 0 AND e.phase = 'hold' THEN e.amount
+                         WHEN e.amount > 0 AND e.phase IN ('post', 'void') THEN -e.amount ELSE 0 END), 0)::bigint
+         AS entry_pending_credits,
+       count(e.id)::bigint AS entries,
+       (SELECT balance_after FROM ledger_entries l WHERE l.account_id = a.id ORDER BY account_version DESC LIMIT 1)
+         AS last_balance,
+       (SELECT max(account_version) FROM ledger_entries l WHERE l.account_id = a.id) AS last_version
+     FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
+     GROUP BY a.id`,
+  );
+  for (const a of accounts) {
+    if (a.balance !== a.entry_balance)
+      problems.push(`account ${a.id}: balance ${a.balance} != entries ${a.entry_balance}`);
+    if (a.pending_debits !== a.entry_pending_debits)
+      problems.push(
+        `account ${a.id}: pending debits ${a.pending_debits} != entries ${a.entry_pending_debits}`,
+      );
+    if (a.pending_credits !== a.entry_pending_credits)
+      problems.push(
+        `account ${a.id}: pending credits ${a.pending_credits} != entries ${a.entry_pending_credits}`,
+      );
+    if (a.version !== a.entries)
+      problems.push(`account ${a.id}: version ${a.version} != ${a.entries} entries`);
+    if (a.entries > 0n && (a.last_balance !== a.balance || a.last_version !== a.version))
+      problems.push(`account ${a.id}: last entry does not keep the balance after it`);
+  }
+  const { rows: currencies } = await q.query<{
+    currency: string;
+    total: bigint;
+    debits: bigint;
+    credits: bigint;
+  }>(
+    `SELECT currency, sum(balance)::bigint AS total, sum(pending_debits)::bigint AS debits,
+       sum(pending_credits)::bigint AS credits FROM ledger_accounts GROUP BY currency`,
+  );
+  for (const c of currencies) {
+    if (c.total !== 0n) problems.push(`${c.currency}: balances sum to ${c.total}`);
+    if (c.debits !== c.credits)
+      problems.push(`${c.currency}: pending debits ${c.debits} != credits ${c.credits}`);
+  }
+  const { rows: negative } = await q.query<{ id: string }>(
+    'SELECT id FROM ledger_accounts WHERE user_id IS NOT NULL AND (balance < 0 OR balance - pending_debits < 0)',
+  );
+  for (const n of negative) problems.push(`user account ${n.id} is below zero`);
+  const { rows: settlements } = await q.query<{ id: string; status: string; settles: bigint }>(
+    `SELECT t.id, t.status, count(e.id) FILTER (WHERE e.phase IN ('post', 'void'))::bigint AS settles
+     FROM ledger_transfers t LEFT JOIN ledger_entries e ON e.transfer_id = t.id
+     WHERE t.is_hold GROUP BY t.id, t.status`,
+  );
+  for (const s of settlements) {
+    const expected = s.status === 'pending' ? 0n : 2n;
+    if (s.settles !== expected)
+      problems.push(`hold ${s.id} (${s.status}) has ${s.settles} settlement entries`);
+  }
+  return problems;
+}

@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  accountOf,
+  balanceOf,
+  hold,
+  LedgerError,
+  openAccount,
+  outgoingSince,
+  postHold,
+  systemAccount,
+  totalBalanceRub,
+  transfer,
+  transfersByReference,
+  userAccount,
+  voidHold,
+} from '../src/ledger/index.ts';
+import { monthStart } from '../src/modules/identification/levels.ts';
+import { fund, insertUser, ledgerViolations } from './fund.ts';
+import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
+
+describe(`ledger (${databaseLabel})`, () => {
+  let server: TestServer;
+  const tx = <T>(work: Parameters<TestServer['ctx']['db']['tx']>[0] & ((...a: any[]) => Promise<T>)) =>
+    server.ctx.db.tx(work) as Promise<T>;
+  const now = () => server.clock.now();
+  let key = 0;
+  const nextKey = () => `test:${process.pid}:${++key}`;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    expect(await ledgerViolations(server.ctx.db)).toEqual([]);
+    await server.close();
+  });
+
+  async function rubAccount(userId: string) {
+    return (await userAccount(server.ctx.db, userId, 'RUB'))!;
+  }
+
+  it('opens one account per user and currency and seeds the system accounts', async () => {
+    const userId = await tx((q) => insertUser(q, { at: now() }));
+    const usd = await tx((q) => openAccount(q, userId, 'USD', now()));
+    expect(usd).toMatchObject({ userId, currency: 'USD', balance: 0n, available: 0n, purpose: 'user' });
+    await expect(tx((q) => openAccount(q, userId, 'USD', now()))).rejects.toMatchObject({
+      code: 'ACCOUNT_EXISTS',
+    });
+    const clearing = await systemAccount(server.ctx.db, 'RUB', 'topup_clearing');
+    expect(clearing).toMatchObject({ userId: null, purpose: 'topup_clearing', currency: 'RUB' });
+    // Another user's account is invisible.
+    const other = await tx((q) => insertUser(q, { at: now() }));
+    expect(await accountOf(server.ctx.db, other, usd.id)).toBeNull();
+    expect((await accountOf(server.ctx.db, userId, usd.id))?.id).toBe(usd.id);
+  });
+
+  it('moves money between accounts with entries that keep the balance after them', async () => {
+    const alice = await tx((q) => insertUser(q, { at: now() }));
+    const bob = await tx((q) => insertUser(q, { at: now() }));
+    await fund(server.ctx, alice, 10_000n);
+    const a = await rubAccount(alice);
+    const b = await rubAccount(bob);
+    const result = await tx((q) =>
+      transfer(q, {
+        debit: a.id,
+        credit: b.id,
+        amount: 2_500n,
+        currency: 'RUB',
+        kind: 'transfer',
+        idempotencyKey: nextKey(),
+        reference: { type: 'transfer', id: 'x1' },
+        at: now(),
+      }),
+    );
+    expect(result.created).toBe(true);
+    expect(result.transfer).toMatchObject({ status: 'posted', amount: 2_500n, kind: 'transfer' });
+    expect((await balanceOf(server.ctx.db, a.id)).balance).toBe(7_500n);
+    expect((await balanceOf(server.ctx.db, b.id)).balance).toBe(2_500n);
+    const { rows } = await server.ctx.db.query<{ amount: bigint; balance_after: bigint }>(
+      'SELECT amount, balance_after FROM ledger_entries WHERE transfer_id = $1 ORDER BY amount',
+      [result.transfer.id],
+    );
+    expect(rows).toEqual([
+      { amount: -2_500n, balance_after: 7_500n },
+      { amount: 2_500n, balance_after: 2_500n },
+    ]);
+    expect((await transfersByReference(server.ctx.db, 'transfer', 'x1')).map((t) => t.id)).toEqual([
+      result.transfer.id,
+    ]);
+  });
+
+  it('refuses to take a user account below zero and writes nothing', async () => {
+    const alice = await tx((q) => insertUser(q, { at: now() }));
+    await fund(server.ctx, alice, 1_000n);
+    const a = await rubAccount(alice);
+    const sink = await systemAccount(server.ctx.db, 'RUB', 'external_payments');
+    const k = nextKey();
+    await expect(
+      tx((q) =>
+        transfer(q, {
+          debit: a.id,
+          credit: sink.id,
+          amount: 1_001n,
+          currency: 'RUB',
+          kind: 'payment',
+          idempotencyKey: k,
+          at: now(),
+        }),
+      ),
+    ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect((await balanceOf(server.ctx.db, a.id)).balance).toBe(1_000n);
+    const { rows } = await server.ctx.db.query('SELECT 1 FROM ledger_transfers WHERE idempotency_key = $1', [
+      k,
+    ]);
+    expect(rows).toHaveLength(0);
+    // The database itself refuses a negative user balance, whatever the code does.
+    await expect(
+      server.ctx.db.query('UPDATE ledger_accounts SET balance = -1 WHERE id = $1', [a.id]),
+    ).rejects.toSatisfy((e: any) => (e.code ?? e.cause?.code) === '23514');
+  });
+
+  it('a repeated idempotency key returns the first transfer and moves nothing', async () => {
+    const alice = await tx((q) => insertUser(q, { at: now() }));
+    await fund(server.ctx, alice, 5_000n);
+    const a = await rubAccount(alice);
+    const sink = await systemAccount(server.ctx.db, 'RUB', 'external_payments');
+    const input = {
+      debit: a.id,
+      credit: sink.id,
+      amount: 1_000n,
+      currency: 'RUB' as const,
+      kind: 'payment' as const,
+      idempotencyKey: nextKey(),
+      at: now(),
+    };
+    const first = await tx((q) => transfer(q, input));
+    const second = await tx((q) => transfer(q, input));
+    expect(second.created).toBe(false);
+    expect(second.transfer.id).toBe(first.transfer.id);
+    expect((await balanceOf(server.ctx.db, a.id)).balance).toBe(4_000n);
+    await expect(tx((q) => transfer(q, { ...input, amount: 999n }))).rejects.toMatchObject({
+      code: 'IDEMPOTENCY_CONFLICT',
+    });
+  });
+
+  it('refuses currency mixing, equal accounts and non-positive amounts', async () => {
+    const alice = await tx((q) => insertUser(q, { at: now() }));
+    const a = await rubAccount(alice);
+    const usdSink = await systemAccount(server.ctx.db, 'USD', 'fees');
+    const base = {
+      debit: a.id,
+      credit: usdSink.id,
+      amount: 1n,
+      currency: 'RUB' as const,
+      kind: 'fee' as const,
+      at: now(),
+    };
+    await expect(tx((q) => transfer(q, { ...base, idempotencyKey: nextKey() }))).rejects.toBeInstanceOf(
+      LedgerError,
+    );
+    await expect(
+      tx((q) => transfer(q, { ...base, credit: a.id, idempotencyKey: nextKey() })),
+    ).rejects.toBeInstanceOf(LedgerError);
+    await expect(
+      tx((q) => transfer(q, { ...base, amount: 0n, idempotencyKey: nextKey() })),
+    ).rejects.toBeInstanceOf(LedgerError);
+  });
+
+  it('a hold takes money out of the available balance; posting moves it once, voiding returns it once', async () => {
+    const alice = await tx((q) => insertUser(q, { at: now() }));
+    await fund(server.ctx, alice, 10_000n);
+    const a = await rubAccount(alice);
+    const payout = await systemAccount(server.ctx.db, 'RUB', 'payout_clearing');
+    const held = (amount: bigint) =>
+      tx((q) =>
+        hold(q, {
+          debit: a.id,
+          credit: payout.id,
+          amount,
+          currency: 'RUB',
+          kind: 'withdrawal',
+          idempotencyKey: nextKey(),
+          at: now(),
+        }),
+      );
+    const h1 = await held(3_000n);
+    expect(h1.transfer.status).toBe('pending');
+    expect(await balanceOf(server.ctx.db, a.id)).toMatchObject({ balance: 10_000n, available: 7_000n });
+    await expect(held(7_001n)).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+
+    const posted = await tx((q) => postHold(q, h1.transfer.id, now()));
+    expect(posted).toMatchObject({ changed: true, transfer: { status: 'posted' } });
+    const again = await tx((q) => postHold(q, h1.transfer.id, now()));
+    expect(again.changed).toBe(false);
+    await expect(tx((q) => voidHold(q, h1.transfer.id, now()))).rejects.toBeInstanceOf(LedgerError);
+    expect(await balanceOf(server.ctx.db, a.id)).toMatchObject({ balance: 7_000n, available: 7_000n });
+
+    const h2 = await held(2_000n);
+    expect((await balanceOf(server.ctx.db, a.id)).available).toBe(5_000n);
+    expect((await tx((q) => voidHold(q, h2.transfer.id, now()))).changed).toBe(true);
+    expect((await tx((q) => voidHold(q, h2.transfer.id, now()))).changed).toBe(false);
+    await expect(tx((q) => postHold(q, h2.transfer.id, now()))).rejects.toBeInstanceOf(LedgerError);
+    expect(await balanceOf(server.ctx.db, a.id)).toMatchObject({ balance: 7_000n, available: 7_000n });
+  });
+
+  it('counts monthly outgoing money (pending holds included, voided not) and the RUB balance', async () => {
+    const alice = await tx((q) => insertUser(q, { at: now() }));
+    await fund(server.ctx, alice, 100_000n);
+    const a = await rubAccount(alice);
+    const payout = await systemAccount(server.ctx.db, 'RUB', 'payout_clearing');
+    const ext = await systemAccount(server.ctx.db, 'RUB', 'external_payments');
+    const base = { debit: a.id, currency: 'RUB' as const, at: now() };
+    await tx((q) =>
+      transfer(q, { ...base, credit: ext.id, amount: 1_000n, kind: 'payment', idempotencyKey: nextKey() }),
+    );
+    await tx((q) =>
+      hold(q, { ...base, credit: payout.id, amount: 2_000n, kind: 'withdrawal', idempotencyKey: nextKey() }),
+    );
+    const voided = await tx((q) =>
+      hold(q, { ...base, credit: payout.id, amount: 4_000n, kind: 'withdrawal', idempotencyKey: nextKey() }),
+    );
+    await tx((q) => voidHold(q, voided.transfer.id, now()));
+    await tx((q) =>
+      transfer(q, { ...base, credit: ext.id, amount: 8_000n, kind: 'fee', idempotencyKey: nextKey() }),
+    );
+    expect(await outgoingSince(server.ctx.db, alice, monthStart(now()))).toBe(3_000n);
+    expect(await outgoingSince(server.ctx.db, alice, new Date(now().getTime() + 1))).toBe(0n);
+    // 100000 - 1000 - 8000 posted; the 2000 hold still counts until it is posted.
+    expect(await totalBalanceRub(server.ctx.db, alice)).toBe(91_000n);
+  });
+
+  it('transfers and entries cannot be changed or deleted', async () => {
+    const alice = await tx((q) => insertUser(q, { at: now() }));
+    const t = await fund(server.ctx, alice, 100n);
+    await expect(
+      server.ctx.db.query('UPDATE ledger_transfers SET amount = 1 WHERE id = $1', [t.id]),
+    ).rejects.toThrow(/immutable/);
+    await expect(
+      server.ctx.db.query('DELETE FROM ledger_entries WHERE transfer_id = $1', [t.id]),
+    ).rejects.toThrow(/immutable/);
+  });
+});
