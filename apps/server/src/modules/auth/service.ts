@@ -7,6 +7,8 @@ import type { AnswerOf, ErrorCode, Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { PG, pgCode, type Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { openAccount } from '../../ledger/index.ts';
+import { notifyNewDevice, notifyRegistration } from '../notifications/service.ts';
 import { createSession, revokeAllSessions, revokeSession, SESSION_IDLE_DAYS } from '../sessions/tokens.ts';
 import {
   type CodePurpose,
@@ -137,6 +139,9 @@ export async function confirmRegistration(
         [registration.first_name, registration.last_name, phone, registration.email, now],
       );
       await q.query('DELETE FROM pending_registrations WHERE phone = $1', [phone]);
+      // Every user has a RUB account from the start (ledger engineer's hook).
+      await openAccount(q, created.rows[0]!.id, 'RUB', now);
+      await notifyRegistration(q, created.rows[0]!.id, registration.first_name, now);
       const session = await createSession(q, created.rows[0]!.id, {
         userAgent: client.userAgent,
         ip: client.ip,
@@ -165,6 +170,8 @@ export async function login(
     if (!userId) return { error: 'PHONE_NOT_REGISTERED' };
     const wrong = await verifyCode(q, ctx, { phone, purpose: 'login', code: input.confirm_code });
     if (wrong) return { error: wrong };
+    // Before the session exists: a User-Agent without an earlier session is a new device.
+    await notifyNewDevice(q, userId, { userAgent: client.userAgent, at: ctx.clock.now() });
     const session = await createSession(q, userId, {
       userAgent: client.userAgent,
       ip: client.ip,
