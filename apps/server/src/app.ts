@@ -53,6 +53,10 @@ export async function buildApp(
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
     }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // The router's own refusals (a malformed %-escape, an over-long path parameter) in the error shape too.
+    frameworkErrors: (error, request, reply) => {
+      sendError(request, reply, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'NOT_FOUND' : 'VALIDATION_ERROR');
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -18,6 +18,17 @@ import {
 } from './service.ts';
 
 export default function authRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // The auth calls read JSON only. A browser may send a form or text/plain to any site without
+  // asking (no CORS preflight); refusing them keeps other sites from making visitors' browsers
+  // request SMS codes (SMS pumping from many addresses). An encapsulated scope keeps the
+  // server's other parsers (the sandbox pages' forms) as they are.
+  app.register(async (scoped) => {
+    scoped.removeContentTypeParser(['application/x-www-form-urlencoded', 'text/plain']);
+    authCalls(scoped, ctx);
+  });
+}
+
+function authCalls(app: FastifyInstance, ctx: AppContext): void {
   const client = (call: { ip: string; userAgent: string; language: ClientMeta['language'] }): ClientMeta => ({
     ip: call.ip,
     userAgent: call.userAgent,
