@@ -1,0 +1,283 @@
+/**
+ * The signed-in user's money as the app reads it: the wallet with its accounts, one account,
+ * the transaction history in cursor pages and statistics by transaction type. Reads the ledger's
+ * tables; writes only through the ledger (openAccount). Another user's account id answers
+ * ACCOUNT_NOT_FOUND exactly as a missing one does.
+ */
+import {
+  type AccountCurrency,
+  type AnswerOf,
+  type CurrencyCode,
+  formatAmount,
+  type Language,
+  type QueryOut,
+} from '@e-wallet/contract';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import {
+  type Account,
+  accountOf,
+  accountsOf,
+  type LocalText,
+  openAccount,
+  type SidedText,
+  type TransferKind,
+  type TransferStatus,
+} from '../../ledger/index.ts';
+
+type AccountView = AnswerOf<'account'>;
+type TransactionView = AnswerOf<'transactions'>['results'][number];
+type TransactionType = TransactionView['wallet_transaction_type'];
+
+export function accountView(account: Account): AccountView {
+  return {
+    id: account.id,
+    currency_code: account.currency,
+    // What the person can spend: held money has already left.
+    balance: formatAmount(account.available, account.currency),
+    created_at: account.createdAt.toISOString(),
+  };
+}
+
+export async function walletOf(q: Queryable, userId: string): Promise<AnswerOf<'wallet'>> {
+  const accounts = await accountsOf(q, userId);
+  return { results: [{ id: userId, accounts: accounts.map(accountView) }], next: null };
+}
+
+export async function openUserAccount(
+  ctx: AppContext,
+  userId: string,
+  currency: AccountCurrency,
+): Promise<AccountView> {
+  return accountView(await ctx.db.tx((q) => openAccount(q, userId, currency, ctx.clock.now())));
+}
+
+export async function ownAccount(q: Queryable, userId: string, accountId: string): Promise<Account> {
+  const account = await accountOf(q, userId, accountId);
+  if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
+  return account;
+}
+
+// ---------- history ----------
+
+export function transactionType(kind: TransferKind): TransactionType {
+  return kind === 'topup' || kind === 'withdrawal' || kind === 'payment' ? kind : 'other';
+}
+
+const KIND_TEXTS: Record<TransferKind, { debit: LocalText; credit: LocalText }> = {
+  topup: {
+    debit: { ru: 'Пополнение кошелька', en: 'Wallet top-up' },
+    credit: { ru: 'Пополнение кошелька', en: 'Wallet top-up' },
+  },
+  withdrawal: {
+    debit: { ru: 'Вывод на карту', en: 'Withdrawal to a card' },
+    credit: { ru: 'Вывод на карту', en: 'Withdrawal to a card' },
+  },
+  transfer: {
+    debit: { ru: 'Перевод', en: 'Transfer sent' },
+    credit: { ru: 'Входящий перевод', en: 'Transfer received' },
+  },
+  payment: { debit: { ru: 'Оплата', en: 'Payment' }, credit: { ru: 'Оплата', en: 'Payment' } },
+  refund: { debit: { ru: 'Возврат', en: 'Refund' }, credit: { ru: 'Возврат', en: 'Refund' } },
+  fee: { debit: { ru: 'Комиссия', en: 'Fee' }, credit: { ru: 'Комиссия', en: 'Fee' } },
+};
+
+const STATUS: Record<TransferStatus, TransactionView['status']> = {
+  pending: 'pending',
+  posted: 'complete',
+  voided: 'failed',
+};
+
+/**
+ * A date-range bound from a query: a date (YYYY-MM-DD, a UTC day) or a date-time. `date_from` starts
+ * at its instant (or the day's start); `date_to` includes its instant (or the whole day).
+ */
+export function rangeOf(query: { date_from?: string; date_to?: string }): {
+  from: Date | null;
+  to: Date | null;
+} {
+  const bound = (text: string | undefined, end: boolean): Date | null => {
+    if (!text) return null;
+    if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+      const day = new Date(`${text}T00:00:00.000Z`);
+      return end ? new Date(day.getTime() + 86_400_000) : day;
+    }
+    const instant = new Date(text);
+    return end ? new Date(instant.getTime() + 1) : instant;
+  };
+  return { from: bound(query.date_from, false), to: bound(query.date_to, true) };
+}
+
+interface Cursor {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(text: string): Cursor {
+  const [iso = '', id = '', ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(iso);
+  if (rest.length > 0 || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime()))
+    throw new AppError('FIELD_INVALID', { field: 'cursor' });
+  return { createdAt, id };
+}
+
+interface HistoryRow {
+  transfer_id: string;
+  account_id: string;
+  amount: bigint;
+  currency: CurrencyCode;
+  kind: TransferKind;
+  created_at: Date;
+  status: TransferStatus;
+  description: SidedText | null;
+}
+
+/** The conditions every history and statistics query shares: the user's opening entries, filtered. */
+function historyFilter(
+  userId: string,
+  filter: { accountId?: string; from: Date | null; to: Date | null; currency?: CurrencyCode },
+): { where: string[]; params: unknown[] } {
+  const params: unknown[] = [userId];
+  const where = ['e.user_id = $1', `e.phase IN ('single', 'hold')`];
+  if (filter.accountId) {
+    params.push(filter.accountId);
+    where.push(`e.account_id = $${params.length}`);
+  }
+  if (filter.currency) {
+    params.push(filter.currency);
+    where.push(`e.currency = $${params.length}`);
+  }
+  if (filter.from) {
+    params.push(filter.from);
+    where.push(`e.created_at >= $${params.length}`);
+  }
+  if (filter.to) {
+    params.push(filter.to);
+    where.push(`e.created_at < $${params.length}`);
+  }
+  return { where, params };
+}
+
+export const DEFAULT_PAGE = 20;
+
+export async function transactionsOf(
+  q: Queryable,
+  userId: string,
+  query: QueryOut<'transactions'>,
+  language: Language,
+): Promise<AnswerOf<'transactions'>> {
+  if (query.account) await ownAccount(q, userId, query.account);
+  const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE;
+  const descending = (query.ordering ?? '-created_at') === '-created_at';
+  const { where, params } = historyFilter(userId, { accountId: query.account, ...rangeOf(query) });
+  if (query.cursor) {
+    const after = decodeCursor(query.cursor);
+    params.push(after.createdAt, after.id);
+    where.push(
+      `(e.created_at, e.transfer_id) ${descending ? '<' : '>'} ($${params.length - 1}::timestamptz, $${params.length}::uuid)`,
+    );
+  }
+  params.push(limit + 1);
+  const direction = descending ? 'DESC' : 'ASC';
+  const { rows } = await q.query<HistoryRow>(
+    `SELECT e.transfer_id, e.account_id, e.amount, e.currency, e.kind, e.created_at, t.status, t.description
+     FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
+     WHERE ${where.join(' AND ')}
+     ORDER BY e.created_at ${direction}, e.transfer_id ${direction}
+     LIMIT $${params.length}`,
+    params,
+  );
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    results: page.map((row) => {
+      const side = row.amount < 0n ? 'debit' : 'credit';
+      const text = row.description?.[side] ?? KIND_TEXTS[row.kind][side];
+      return {
+        id: row.transfer_id,
+        account_id: row.account_id,
+        amount: formatAmount(row.amount, row.currency),
+        currency_code: row.currency,
+        description: text[language],
+        created_at: row.created_at.toISOString(),
+        wallet_transaction_type: transactionType(row.kind),
+        kind: row.kind,
+        status: STATUS[row.status],
+      };
+    }),
+    next:
+      rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.transfer_id }) : null,
+  };
+}
+
+// ---------- statistics ----------
+
+export const STAT_TYPES: TransactionType[] = ['topup', 'withdrawal', 'payment', 'other'];
+
+/**
+ * Whole percents of a total that add up to exactly 100 (largest remainder method; ties go to the
+ * earlier type). All zero when the total is zero.
+ */
+export function percents(amounts: bigint[]): number[] {
+  const total = amounts.reduce((sum, a) => sum + a, 0n);
+  if (total === 0n) return amounts.map(() => 0);
+  const floors = amounts.map((a) => (a * 100n) / total);
+  const remainders = amounts.map((a, index) => ({ index, rest: (a * 100n) % total }));
+  let left = 100n - floors.reduce((sum, f) => sum + f, 0n);
+  remainders.sort((a, b) => (b.rest > a.rest ? 1 : b.rest < a.rest ? -1 : a.index - b.index));
+  for (const { index } of remainders) {
+    if (left <= 0n) break;
+    floors[index]! += 1n;
+    left -= 1n;
+  }
+  return floors.map(Number);
+}
+
+/** Completed money by type over a range, in one currency (the account's, the asked one, or RUB). */
+export async function statOf(
+  q: Queryable,
+  userId: string,
+  query: QueryOut<'stat'>,
+): Promise<AnswerOf<'stat'>> {
+  const account = query.account ? await ownAccount(q, userId, query.account) : null;
+  if (account && query.currency_code && query.currency_code !== account.currency)
+    throw new AppError('FIELD_INVALID', { field: 'currency_code' });
+  const currency: CurrencyCode = account?.currency ?? query.currency_code ?? 'RUB';
+  const { where, params } = historyFilter(userId, { accountId: account?.id, currency, ...rangeOf(query) });
+  const { rows } = await q.query<{ kind: TransferKind; amount: bigint; count: number }>(
+    `SELECT e.kind, sum(abs(e.amount))::bigint AS amount, count(*)::integer AS count
+     FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
+     WHERE ${where.join(' AND ')} AND t.status = 'posted'
+     GROUP BY e.kind`,
+    params,
+  );
+  const byType = new Map<TransactionType, { amount: bigint; count: number }>(
+    STAT_TYPES.map((type) => [type, { amount: 0n, count: 0 }]),
+  );
+  for (const row of rows) {
+    const entry = byType.get(transactionType(row.kind))!;
+    entry.amount += BigInt(row.amount);
+    entry.count += row.count;
+  }
+  const amounts = STAT_TYPES.map((type) => byType.get(type)!.amount);
+  const shares = percents(amounts);
+  return {
+    results: STAT_TYPES.map((type, index) => ({
+      wallet_transaction_type: type,
+      amount: formatAmount(amounts[index]!, currency),
+      percent: shares[index]!,
+      count: byType.get(type)!.count,
+    })),
+    next: null,
+    currency_code: currency,
+    total: formatAmount(
+      amounts.reduce((sum, a) => sum + a, 0n),
+      currency,
+    ),
+  };
+}

@@ -1,0 +1,282 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hold, systemAccount, transfer, userAccount, voidHold } from '../src/ledger/index.ts';
+import { percents } from '../src/modules/wallet/service.ts';
+import { registeredUser } from './auth-helpers.ts';
+import { fund, ledgerViolations } from './fund.ts';
+import { databaseLabel, isErrorShape, startTestServer, type TestServer } from './helpers.ts';
+
+describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    expect(await ledgerViolations(server.ctx.db)).toEqual([]);
+    await server.close();
+  });
+
+  async function signedIn() {
+    const { token } = await registeredUser(server);
+    const info = await server.call('GET', '/v2/wallet', { token });
+    expect(info.status).toBe(200);
+    const rub = info.body.results[0].accounts[0];
+    const { rows } = await server.ctx.db.query<{ user_id: string }>(
+      'SELECT user_id FROM ledger_accounts WHERE id = $1',
+      [rub.id],
+    );
+    return { token, userId: rows[0]!.user_id, rubId: rub.id as string };
+  }
+
+  let key = 0;
+  const nextKey = () => `wallet-test:${process.pid}:${++key}`;
+
+  it('registration opens a RUB account; GET /v2/wallet and /v2/wallet/ answer it with a decimal balance', async () => {
+    const { token, userId, rubId } = await signedIn();
+    const first = await server.call('GET', '/v2/wallet', { token });
+    expect(first.body).toEqual({
+      results: [
+        {
+          id: userId,
+          accounts: [{ id: rubId, currency_code: 'RUB', balance: '0.00', created_at: expect.any(String) }],
+        },
+      ],
+      next: null,
+    });
+    await fund(server.ctx, userId, 150_000n);
+    const second = await server.call('GET', '/v2/wallet/', { token });
+    expect(second.status).toBe(200);
+    expect(second.body.results[0].accounts[0].balance).toBe('1500.00');
+    expect((await server.call('GET', '/v2/wallet')).status).toBe(401);
+  });
+
+  it('opens USD, EUR and IDR accounts once each', async () => {
+    const { token } = await signedIn();
+    const usd = await server.call('POST', '/v2/wallet/account', { token, body: { currency_code: 'USD' } });
+    expect(usd.status).toBe(201);
+    expect(usd.body).toMatchObject({ currency_code: 'USD', balance: '0.00' });
+    const again = await server.call('POST', '/v2/wallet/account', { token, body: { currency_code: 'USD' } });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('ACCOUNT_EXISTS');
+    expect(isErrorShape(again.body)).toBe(true);
+    const rub = await server.call('POST', '/v2/wallet/account', { token, body: { currency_code: 'RUB' } });
+    expect(rub.body.code).toBe('ACCOUNT_EXISTS');
+    const jpy = await server.call('POST', '/v2/wallet/account', { token, body: { currency_code: 'JPY' } });
+    expect(jpy.status).toBe(400);
+    for (const currency of ['IDR', 'EUR'])
+      expect(
+        (await server.call('POST', '/v2/wallet/account', { token, body: { currency_code: currency } }))
+          .status,
+      ).toBe(201);
+    const wallet = await server.call('GET', '/v2/wallet', { token });
+    expect(wallet.body.results[0].accounts.map((a: any) => a.currency_code)).toEqual([
+      'RUB',
+      'USD',
+      'EUR',
+      'IDR',
+    ]);
+  });
+
+  it("another user's account answers ACCOUNT_NOT_FOUND exactly like a missing one", async () => {
+    const alice = await signedIn();
+    const bob = await signedIn();
+    const own = await server.call('GET', `/v2/wallet/account/${alice.rubId}`, { token: alice.token });
+    expect(own.status).toBe(200);
+    expect(own.body.id).toBe(alice.rubId);
+    const foreign = await server.call('GET', `/v2/wallet/account/${alice.rubId}`, { token: bob.token });
+    const missing = await server.call('GET', '/v2/wallet/account/00000000-0000-4000-8000-000000000000', {
+      token: bob.token,
+    });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(missing.body);
+    expect(foreign.body.code).toBe('ACCOUNT_NOT_FOUND');
+    for (const path of [
+      `/v2/wallet/transaction?account=${alice.rubId}`,
+      `/v2/wallet/stat?account=${alice.rubId}`,
+    ]) {
+      const answer = await server.call('GET', path, { token: bob.token });
+      expect(answer.status).toBe(404);
+      expect(answer.body.code).toBe('ACCOUNT_NOT_FOUND');
+    }
+  });
+
+  it('pages through the history: every transaction exactly once, in order, both directions, with filters', async () => {
+    const alice = await signedIn();
+    const bob = await signedIn();
+    const start = server.clock.now();
+    // Several transactions share one instant, so the cursor's tie-break on id is exercised.
+    for (let i = 0; i < 7; i++) {
+      await fund(server.ctx, alice.userId, BigInt(1000 + i));
+      if (i % 3 === 0) server.clock.advance(60_000);
+    }
+    const bobRub = (await userAccount(server.ctx.db, bob.userId, 'RUB'))!;
+    for (let i = 0; i < 5; i++) {
+      await server.ctx.db.tx((q) =>
+        transfer(q, {
+          debit: alice.rubId,
+          credit: bobRub.id,
+          amount: 100n + BigInt(i),
+          currency: 'RUB',
+          kind: 'transfer',
+          idempotencyKey: nextKey(),
+          at: server.clock.now(),
+        }),
+      );
+      if (i % 2 === 0) server.clock.advance(1_000);
+    }
+    const all = async (query: string) => {
+      const seen: any[] = [];
+      let cursor: string | null = null;
+      for (let pages = 0; pages < 50; pages++) {
+        const page: any = await server.call(
+          'GET',
+          `/v2/wallet/transaction?${query}&limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+          { token: alice.token },
+        );
+        expect(page.status, JSON.stringify(page.body)).toBe(200);
+        expect(page.body.results.length).toBeLessThanOrEqual(3);
+        seen.push(...page.body.results);
+        cursor = page.body.next;
+        if (!cursor) break;
+      }
+      return seen;
+    };
+    const newest = await all('ordering=-created_at');
+    expect(newest).toHaveLength(12);
+    expect(new Set(newest.map((t) => t.id)).size).toBe(12);
+    const keys = newest.map((t) => `${t.created_at}|${t.id}`);
+    expect(keys).toEqual([...keys].sort().reverse());
+    const oldest = await all('ordering=created_at');
+    expect(oldest.map((t) => t.id)).toEqual(newest.map((t) => t.id).reverse());
+
+    const out = newest.filter((t) => t.kind === 'transfer');
+    expect(out.map((t) => t.amount).sort()).toEqual(['-1.00', '-1.01', '-1.02', '-1.03', '-1.04']);
+    expect(out.every((t) => t.wallet_transaction_type === 'other' && t.status === 'complete')).toBe(true);
+    const ins = newest.filter((t) => t.kind === 'topup');
+    expect(ins.every((t) => t.wallet_transaction_type === 'topup' && t.amount.startsWith('1'))).toBe(true);
+    expect(ins[0].description).toBe('Тестовое пополнение');
+    expect(out[0].description).toBe('Перевод');
+    const en = await server.call('GET', '/v2/wallet/transaction?limit=1', {
+      token: alice.token,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(en.body.results[0].description).toBe('Transfer sent');
+    const bobSees = await server.call('GET', '/v2/wallet/transaction', { token: bob.token });
+    expect(bobSees.body.results.map((t: any) => t.amount).sort()).toEqual([
+      '1.00',
+      '1.01',
+      '1.02',
+      '1.03',
+      '1.04',
+    ]);
+    expect(bobSees.body.results[0].description).toBe('Входящий перевод');
+
+    // Date range: only the first minute's top-ups.
+    const from = start.toISOString();
+    const to = new Date(start.getTime() + 59_999).toISOString();
+    const ranged = await all(`date_from=${from}&date_to=${to}`);
+    expect(ranged.map((t) => t.amount)).toEqual(['10.00']);
+    const today = start.toISOString().slice(0, 10);
+    expect((await all(`date_from=${today}&date_to=${today}`)).length).toBeGreaterThan(0);
+    expect(await all(`date_from=2000-01-01&date_to=2000-01-02`)).toEqual([]);
+    // Account filter: a USD account with no transactions has an empty history.
+    const usd = await server.call('POST', '/v2/wallet/account', {
+      token: alice.token,
+      body: { currency_code: 'USD' },
+    });
+    expect(await all(`account=${usd.body.id}`)).toEqual([]);
+    expect(await all(`account=${alice.rubId}`)).toHaveLength(12);
+
+    const bad = await server.call('GET', '/v2/wallet/transaction?cursor=bm9wZQ', { token: alice.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('FIELD_INVALID');
+  });
+
+  it('shows holds as pending, then failed when voided, with the money back', async () => {
+    const alice = await signedIn();
+    await fund(server.ctx, alice.userId, 10_000n);
+    server.clock.advance(1_000);
+    const payout = await systemAccount(server.ctx.db, 'RUB', 'payout_clearing');
+    const held = await server.ctx.db.tx((q) =>
+      hold(q, {
+        debit: alice.rubId,
+        credit: payout.id,
+        amount: 4_000n,
+        currency: 'RUB',
+        kind: 'withdrawal',
+        idempotencyKey: nextKey(),
+        at: server.clock.now(),
+      }),
+    );
+    const wallet = await server.call('GET', '/v2/wallet', { token: alice.token });
+    expect(wallet.body.results[0].accounts[0].balance).toBe('60.00');
+    let page = await server.call('GET', '/v2/wallet/transaction?limit=1', { token: alice.token });
+    expect(page.body.results[0]).toMatchObject({
+      amount: '-40.00',
+      status: 'pending',
+      wallet_transaction_type: 'withdrawal',
+    });
+    await server.ctx.db.tx((q) => voidHold(q, held.transfer.id, server.clock.now()));
+    page = await server.call('GET', '/v2/wallet/transaction?limit=1', { token: alice.token });
+    expect(page.body.results[0].status).toBe('failed');
+    expect(
+      (await server.call('GET', '/v2/wallet', { token: alice.token })).body.results[0].accounts[0].balance,
+    ).toBe('100.00');
+  });
+
+  it('statistics by type sum to the total and their percents to 100', async () => {
+    const alice = await signedIn();
+    // Sessions expire, so the clock stays near today: this day at 10:00 UTC, then two days later.
+    const day = server.clock.now().toISOString().slice(0, 10);
+    server.clock.set(new Date(`${day}T10:00:00Z`));
+    await fund(server.ctx, alice.userId, 100_000n);
+    const ext = await systemAccount(server.ctx.db, 'RUB', 'external_payments');
+    const payout = await systemAccount(server.ctx.db, 'RUB', 'payout_clearing');
+    const move = (credit: string, amount: bigint, kind: 'payment' | 'withdrawal' | 'fee') =>
+      server.ctx.db.tx((q) =>
+        transfer(q, {
+          debit: alice.rubId,
+          credit,
+          amount,
+          currency: 'RUB',
+          kind,
+          idempotencyKey: nextKey(),
+          at: server.clock.now(),
+        }),
+      );
+    await move(ext.id, 33_333n, 'payment');
+    await move(payout.id, 11_111n, 'withdrawal');
+    await move(ext.id, 1_000n, 'fee');
+    server.clock.advance(2 * 86_400_000);
+    await move(ext.id, 5_000n, 'payment');
+
+    const stat = await server.call('GET', `/v2/wallet/stat?date_from=${day}&date_to=${day}`, {
+      token: alice.token,
+    });
+    expect(stat.status).toBe(200);
+    expect(stat.body.currency_code).toBe('RUB');
+    const by = Object.fromEntries(stat.body.results.map((r: any) => [r.wallet_transaction_type, r]));
+    expect(by.topup.amount).toBe('1000.00');
+    expect(by.payment.amount).toBe('333.33');
+    expect(by.withdrawal.amount).toBe('111.11');
+    expect(by.other.amount).toBe('10.00');
+    expect(stat.body.total).toBe('1454.44');
+    expect(stat.body.results.reduce((s: number, r: any) => s + r.percent, 0)).toBe(100);
+    const cents = stat.body.results.reduce((s: bigint, r: any) => s + BigInt(r.amount.replace('.', '')), 0n);
+    expect(cents).toBe(145_444n);
+
+    const byAccount = await server.call('GET', `/v2/wallet/stat?account=${alice.rubId}`, {
+      token: alice.token,
+    });
+    expect(byAccount.body.total).toBe('1504.44');
+    const usd = await server.call('GET', '/v2/wallet/stat?currency_code=USD', { token: alice.token });
+    expect(usd.body).toMatchObject({ currency_code: 'USD', total: '0.00' });
+    expect(usd.body.results.every((r: any) => r.percent === 0)).toBe(true);
+  });
+
+  it('largest remainder percents always sum to 100', () => {
+    expect(percents([1n, 1n, 1n])).toEqual([34, 33, 33]);
+    expect(percents([0n, 0n])).toEqual([0, 0]);
+    expect(percents([5n, 0n, 0n, 0n])).toEqual([100, 0, 0, 0]);
+    expect(percents([1n, 2n, 3n, 994n]).reduce((a, b) => a + b, 0)).toBe(100);
+  });
+});
