@@ -7,23 +7,22 @@ import { type AnswerOf, formatAmount } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { type LevelName, levelRules, nextLevel } from '../identification/levels.ts';
+import { outgoingSince } from '../../ledger/index.ts';
+import { type LevelName, levelRules, monthStart, nextLevel } from '../identification/levels.ts';
+import { activeIdentification } from '../identification/service.ts';
 
 export type AuthInfo = AnswerOf<'authInfo'>;
 export type UserLimits = AuthInfo['limits'];
 
 /** The RUB limits of a user at a level: the caps and how much of this month's outgoing cap is used. */
 export async function limitsOf(
-  _q: Queryable,
+  q: Queryable,
   ctx: AppContext,
-  _userId: string,
+  userId: string,
   level: LevelName,
 ): Promise<UserLimits> {
   const rules = levelRules(ctx.config.IDENTIFICATION_LIMITS)[level];
-  // TODO(ledger engineer, apps/server/src/ledger): replace with the user's outgoing RUB-equivalent
-  // sum since monthStart(ctx.clock.now()) read from the ledger through `_q`. Until the ledger
-  // exists nothing can have been spent.
-  const used = 0n;
+  const used = await outgoingSince(q, userId, monthStart(ctx.clock.now()));
   const max = rules.monthlyOutgoingMax;
   const left = max === null ? null : max > used ? max - used : 0n;
   return {
@@ -63,8 +62,7 @@ export async function authInfo(q: Queryable, ctx: AppContext, userId: string): P
     registered_at: user.created_at.toISOString(),
     has_pin: user.has_pin,
     identification_level: { name: level, ask_for_next: nextLevel(level) !== null },
-    // The identification engineer fills this from their verifications table.
-    active_identification: null,
+    active_identification: await activeIdentification(q, userId),
     is_topup_allowed: rules.topup,
     is_withdrawal_allowed: rules.withdrawal,
     is_transfer_allowed: rules.transfer,

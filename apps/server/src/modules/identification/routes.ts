@@ -1,0 +1,36 @@
+/**
+ * Identification calls: upgrade to the next level, refresh the status, and the KYC provider's
+ * signed callback. The provider is created here, at boot, so a bad provider setting stops start-up.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { route } from '../../http/route.ts';
+import { kycProvider } from '../../providers/kyc/index.ts';
+import { registerSignedRoutes } from '../../providers/signature.ts';
+import { nextLevel } from './levels.ts';
+import { handleKycWebhook, identificationStatus, startUpgrade } from './service.ts';
+
+export default async function identificationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  kycProvider(ctx);
+
+  route(app, ctx, 'upgradeIdentification', async ({ auth }) => {
+    const { verificationUrl, verification } = await startUpgrade(ctx, auth.userId);
+    return { status: 'success', verification_url: verificationUrl, active_identification: verification };
+  });
+
+  route(app, ctx, 'identificationStatus', async ({ auth }) => {
+    const { level, verification } = await identificationStatus(ctx, auth.userId);
+    return {
+      status: 'success',
+      identification_level: { name: level, ask_for_next: nextLevel(level) !== null },
+      active_identification: verification,
+    };
+  });
+
+  await registerSignedRoutes(app, ctx, (scope) => {
+    route(scope, ctx, 'kycWebhook', async ({ body }) => {
+      await handleKycWebhook(ctx, body);
+      return { status: 'success' };
+    });
+  });
+}
