@@ -140,6 +140,11 @@ export const ERRORS = {
     ru: 'Превышен месячный лимит расходов для вашего уровня идентификации: {limit}, осталось {left}',
     en: 'This exceeds the monthly spending limit of your identification level: {limit}, {left} left',
   },
+  RECIPIENT_LIMIT_BALANCE: {
+    http: 409,
+    ru: 'Получатель не может принять эту сумму: она превысит лимит остатка его кошелька',
+    en: 'The recipient cannot accept this amount: it would exceed the balance limit of their wallet',
+  },
   TOPUP_NOT_ALLOWED: {
     http: 403,
     ru: 'Пополнение кошелька недоступно, пожалуйста, пройдите идентификацию.',

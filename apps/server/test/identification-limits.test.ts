@@ -1,0 +1,266 @@
+/**
+ * The level's limits on money calls (modules/identification/enforce.ts), at and just over each limit,
+ * on real ledger balances and outgoing sums (money comes in through the ledger's test funding helper).
+ */
+
+import { randomUUID } from 'node:crypto';
+import { errorMessage } from '@e-wallet/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../src/context.ts';
+import { AppError } from '../src/errors.ts';
+import { systemAccount, transfer, userAccount } from '../src/ledger/index.ts';
+import {
+  assertMayReceive,
+  assertMaySpend,
+  assertMayTopUp,
+  formatRub,
+  lockUsersInOrder,
+} from '../src/modules/identification/enforce.ts';
+import type { LevelName } from '../src/modules/identification/levels.ts';
+import { fund, insertUser } from './fund.ts';
+import { databaseLabel, startTestServer, TestClock, type TestServer, usePostgres } from './helpers.ts';
+
+const rub = (roubles: number, kopecks = 0) => BigInt(roubles) * 100n + BigInt(kopecks);
+
+describe('formatRub', () => {
+  it('formats like a Russian reader expects', () => {
+    expect(formatRub(rub(15_000))).toBe('15 000,00 ₽');
+    expect(formatRub(rub(600_000))).toBe('600 000,00 ₽');
+    expect(formatRub(rub(1_234_567, 5))).toBe('1 234 567,05 ₽');
+    expect(formatRub(1n)).toBe('0,01 ₽');
+    expect(formatRub(0n)).toBe('0,00 ₽');
+    expect(formatRub(rub(999, 99))).toBe('999,99 ₽');
+  });
+});
+
+describe(`identification limits (${databaseLabel})`, () => {
+  let server: TestServer;
+  let ctx: AppContext;
+  // Mid-month in Moscow, so "this month" is unambiguous.
+  const clock = new TestClock(Date.parse('2026-03-15T12:00:00Z'));
+  beforeAll(async () => {
+    server = await startTestServer({ clock });
+    ctx = server.ctx;
+  });
+  afterAll(() => server.close());
+
+  async function userAt(level: LevelName): Promise<string> {
+    const id = await insertUser(ctx.db, { at: clock.now() });
+    await ctx.db.query('UPDATE users SET identification_level = $2 WHERE id = $1', [id, level]);
+    return id;
+  }
+
+  /** Money out of the user's RUB account, as the ledger records a payment. */
+  async function spend(
+    userId: string,
+    amount: bigint,
+    kind: 'payment' | 'withdrawal' | 'transfer' = 'payment',
+  ) {
+    await ctx.db.tx(async (q) => {
+      const account = (await userAccount(q, userId, 'RUB'))!;
+      const sink = await systemAccount(q, 'RUB', 'external_payments');
+      await transfer(q, {
+        debit: account.id,
+        credit: sink.id,
+        amount,
+        currency: 'RUB',
+        kind,
+        idempotencyKey: `test-spend:${randomUUID()}`,
+        at: clock.now(),
+      });
+    });
+  }
+
+  async function failure(work: Promise<unknown>): Promise<AppError | null> {
+    try {
+      await work;
+      return null;
+    } catch (error) {
+      if (error instanceof AppError) return error;
+      throw error;
+    }
+  }
+
+  const topUp = (userId: string, amount: bigint, c: AppContext = ctx) =>
+    failure(ctx.db.tx((q) => assertMayTopUp(q, c, userId, amount, 'RUB')));
+  const spendCheck = (userId: string, kind: 'withdrawal' | 'transfer' | 'payment', amount: bigint) =>
+    failure(ctx.db.tx((q) => assertMaySpend(q, ctx, userId, kind, amount, 'RUB')));
+  const receive = (userId: string, amount: bigint) =>
+    failure(ctx.db.tx((q) => assertMayReceive(q, ctx, userId, amount, 'RUB')));
+
+  it('caps an anonymous balance at 15 000 ₽: at the cap passes, one kopeck over fails naming it', async () => {
+    const id = await userAt('anonymous');
+    expect(await topUp(id, rub(15_000))).toBeNull();
+    const over = await topUp(id, rub(15_000, 1));
+    expect(over?.code).toBe('LIMIT_BALANCE');
+    expect(over?.params).toEqual({ limit: '15 000,00 ₽' });
+    expect(errorMessage('LIMIT_BALANCE', 'ru', over!.params)).toBe(
+      'Превышен лимит остатка на счёте для вашего уровня идентификации: 15 000,00 ₽',
+    );
+    // With money already there, the room is what is left.
+    await fund(ctx, id, rub(10_000));
+    expect(await topUp(id, rub(5_000))).toBeNull();
+    expect((await topUp(id, rub(5_000, 1)))?.code).toBe('LIMIT_BALANCE');
+  });
+
+  it('caps simplified at 60 000 ₽ and full at 600 000 ₽', async () => {
+    const simplified = await userAt('simplified');
+    await fund(ctx, simplified, rub(59_000));
+    expect(await topUp(simplified, rub(1_000))).toBeNull();
+    const over = await topUp(simplified, rub(1_000, 1));
+    expect(over?.code).toBe('LIMIT_BALANCE');
+    expect(over?.params.limit).toBe('60 000,00 ₽');
+
+    const full = await userAt('full');
+    await fund(ctx, full, rub(599_999, 99));
+    expect(await topUp(full, 1n)).toBeNull();
+    const fullOver = await topUp(full, 2n);
+    expect(fullOver?.code).toBe('LIMIT_BALANCE');
+    expect(fullOver?.params.limit).toBe('600 000,00 ₽');
+  });
+
+  it('refuses a top-up where the level does not allow it (configured)', async () => {
+    const id = await userAt('anonymous');
+    const noTopUp = {
+      ...ctx,
+      config: { ...ctx.config, IDENTIFICATION_LIMITS: '{"anonymous":{"topup":false}}' },
+    };
+    expect((await topUp(id, 100n, noTopUp))?.code).toBe('TOPUP_NOT_ALLOWED');
+    // The configured caps are used too.
+    const lower = {
+      ...ctx,
+      config: { ...ctx.config, IDENTIFICATION_LIMITS: '{"anonymous":{"balance_max":100}}' },
+    };
+    expect(await topUp(id, rub(100), lower)).toBeNull();
+    expect((await topUp(id, rub(100, 1), lower))?.params).toEqual({ limit: '100,00 ₽' });
+  });
+
+  it('gives anonymous payments only: withdrawals and transfers are refused', async () => {
+    const id = await userAt('anonymous');
+    await fund(ctx, id, rub(1_000));
+    expect((await spendCheck(id, 'withdrawal', rub(10)))?.code).toBe('WITHDRAWAL_NOT_ALLOWED');
+    expect((await spendCheck(id, 'transfer', rub(10)))?.code).toBe('TRANSFER_NOT_ALLOWED');
+    expect(await spendCheck(id, 'payment', rub(10))).toBeNull();
+    for (const level of ['simplified', 'full'] as const) {
+      const other = await userAt(level);
+      expect(await spendCheck(other, 'withdrawal', rub(10))).toBeNull();
+      expect(await spendCheck(other, 'transfer', rub(10))).toBeNull();
+      expect(await spendCheck(other, 'payment', rub(10))).toBeNull();
+    }
+  });
+
+  it('limits anonymous outgoing to 40 000 ₽ a calendar month, counting what left this month', async () => {
+    const id = await userAt('anonymous');
+    await fund(ctx, id, rub(40_000));
+    await spend(id, rub(39_000));
+    expect(await spendCheck(id, 'payment', rub(1_000))).toBeNull();
+    const over = await spendCheck(id, 'payment', rub(1_000, 1));
+    expect(over?.code).toBe('LIMIT_MONTHLY');
+    expect(over?.params).toEqual({ limit: '40 000,00 ₽', left: '1 000,00 ₽' });
+    expect(errorMessage('LIMIT_MONTHLY', 'ru', over!.params)).toBe(
+      'Превышен месячный лимит расходов для вашего уровня идентификации: 40 000,00 ₽, осталось 1 000,00 ₽',
+    );
+    await spend(id, rub(1_000));
+    const none = await spendCheck(id, 'payment', 1n);
+    expect(none?.params).toEqual({ limit: '40 000,00 ₽', left: '0,00 ₽' });
+
+    // A new month (Moscow time) starts from zero.
+    const saved = clock.now();
+    clock.set(new Date('2026-03-31T20:59:59Z')); // 23:59:59 in Moscow, still March
+    expect((await spendCheck(id, 'payment', 1n))?.code).toBe('LIMIT_MONTHLY');
+    clock.set(new Date('2026-03-31T21:00:00Z')); // 1 April 00:00 in Moscow
+    expect(await spendCheck(id, 'payment', rub(40_000))).toBeNull();
+    expect((await spendCheck(id, 'payment', rub(40_000, 1)))?.code).toBe('LIMIT_MONTHLY');
+    clock.set(saved);
+  });
+
+  it('limits simplified outgoing to 200 000 ₽ a month for every kind, and full not at all', async () => {
+    const id = await userAt('simplified');
+    await fund(ctx, id, rub(200_000));
+    await spend(id, rub(100_000), 'withdrawal');
+    await spend(id, rub(50_000), 'transfer');
+    await spend(id, rub(49_999, 99), 'payment');
+    for (const kind of ['withdrawal', 'transfer', 'payment'] as const) {
+      expect(await spendCheck(id, kind, 1n)).toBeNull();
+      const over = await spendCheck(id, kind, 2n);
+      expect(over?.code).toBe('LIMIT_MONTHLY');
+      expect(over?.params).toEqual({ limit: '200 000,00 ₽', left: '0,01 ₽' });
+    }
+
+    const full = await userAt('full');
+    await fund(ctx, full, rub(600_000));
+    await spend(full, rub(600_000), 'withdrawal');
+    expect(await spendCheck(full, 'withdrawal', rub(1_000_000))).toBeNull();
+  });
+
+  it("caps what a recipient may receive at their level's balance limit, without naming it", async () => {
+    const id = await userAt('anonymous');
+    await fund(ctx, id, rub(14_999, 99));
+    expect(await receive(id, 1n)).toBeNull();
+    const over = await receive(id, 2n);
+    expect(over?.code).toBe('RECIPIENT_LIMIT_BALANCE');
+    expect(errorMessage('RECIPIENT_LIMIT_BALANCE', 'ru', over!.params)).not.toMatch(/15 000/);
+    const simplified = await userAt('simplified');
+    await fund(ctx, simplified, rub(59_999, 99));
+    expect(await receive(simplified, 1n)).toBeNull();
+    expect((await receive(simplified, 2n))?.code).toBe('RECIPIENT_LIMIT_BALANCE');
+  });
+
+  it('applies only the permission checks to other currencies (only RUB can enter or leave)', async () => {
+    const id = await userAt('anonymous');
+    await fund(ctx, id, rub(15_000));
+    expect(await failure(ctx.db.tx((q) => assertMayTopUp(q, ctx, id, rub(1_000_000), 'USD')))).toBeNull();
+    expect(
+      (await failure(ctx.db.tx((q) => assertMaySpend(q, ctx, id, 'transfer', rub(1), 'USD'))))?.code,
+    ).toBe('TRANSFER_NOT_ALLOWED');
+  });
+
+  it('serialises one person’s concurrent top-ups: only those within the cap get through', async () => {
+    const id = await userAt('anonymous');
+    // Five top-ups of 6 000 ₽ at once against a 15 000 ₽ cap: exactly two fit.
+    const attempts = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        failure(
+          ctx.db.tx(async (q) => {
+            await assertMayTopUp(q, ctx, id, rub(6_000), 'RUB');
+            const account = (await userAccount(q, id, 'RUB'))!;
+            const source = await systemAccount(q, 'RUB', 'adjustments');
+            await transfer(q, {
+              debit: source.id,
+              credit: account.id,
+              amount: rub(6_000),
+              currency: 'RUB',
+              kind: 'topup',
+              idempotencyKey: `test-topup:${randomUUID()}`,
+              at: clock.now(),
+            });
+          }),
+        ),
+      ),
+    );
+    expect(attempts.filter((a) => a === null)).toHaveLength(2);
+    expect(attempts.filter((a) => a?.code === 'LIMIT_BALANCE')).toHaveLength(3);
+    const { rows } = await ctx.db.query<{ balance: bigint }>(
+      "SELECT balance FROM ledger_accounts WHERE user_id = $1 AND currency = 'RUB'",
+      [id],
+    );
+    expect(rows[0]!.balance).toBe(rub(12_000));
+  });
+
+  it.runIf(usePostgres)('locks two people in one order, so opposite transfers do not deadlock', async () => {
+    const a = await userAt('simplified');
+    const b = await userAt('simplified');
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        ctx.db.tx(async (q) => {
+          const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
+          await lockUsersInOrder(q, [from, to]);
+          await assertMaySpend(q, ctx, from, 'transfer', 1n, 'RUB');
+          await assertMayReceive(q, ctx, to, 1n, 'RUB');
+          return true;
+        }),
+      ),
+    );
+    expect(results.every(Boolean)).toBe(true);
+  });
+});
