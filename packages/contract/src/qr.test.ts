@@ -71,7 +71,10 @@ describe('GOST R 56042-2014 payment codes', () => {
     const cp1251 = encodeSingleByte(text, 'windows-1251');
     expect(parseQr(cp1251)).toMatchObject({ kind: 'gost', name: 'ООО «Три кита»', bankName: 'ПАО Сбербанк' });
     // KOI8-R has no guillemets: a plain name.
-    const koi = encodeSingleByte(gost(`${BASE.replace('ООО «Три кита»', 'ИП Петров')}|Sum=100`, '3'), 'koi8-r');
+    const koi = encodeSingleByte(
+      gost(`${BASE.replace('ООО «Три кита»', 'ИП Петров')}|Sum=100`, '3'),
+      'koi8-r',
+    );
     expect(parseQr(koi)).toMatchObject({ kind: 'gost', name: 'ИП Петров', bankName: 'ПАО Сбербанк' });
     expect(parseQr(new TextEncoder().encode(gost(BASE, '2')))).toMatchObject({ kind: 'gost' });
   });
