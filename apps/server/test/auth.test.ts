@@ -1,6 +1,12 @@
 import { createHmac } from 'node:crypto';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import type { AppContext } from '../src/context.ts';
+import sandboxSmsRoutes from '../src/modules/sandbox-sms/routes.ts';
 import { hashToken } from '../src/modules/sessions/tokens.ts';
+import type { SmsProvider } from '../src/providers/sms/sms-provider.ts';
 import { lastCode, PERSON, registeredUser, wrongCode } from './auth-helpers.ts';
 import { databaseLabel, isErrorShape, startTestServer, type TestServer, uniquePhone } from './helpers.ts';
 
@@ -121,12 +127,25 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
     expect(simplified.limits.monthly_outgoing_max).toBe('200000.00');
     expect(simplified.is_transfer_allowed).toBe(true);
 
-    const custom = await startTestServer({
-      env: { IDENTIFICATION_LIMITS: '{"anonymous":{"balance_max":1000,"withdrawal":true}}' },
-    });
+    // Another instance on the same database with overridden level rules.
+    const custom = await buildApp(
+      {
+        ...server.ctx,
+        config: {
+          ...server.config,
+          IDENTIFICATION_LIMITS: '{"anonymous":{"balance_max":1000,"withdrawal":true}}',
+        },
+      },
+      { logger: false },
+    );
     try {
-      const user = await registeredUser(custom);
-      const info = (await custom.call('GET', INFO, { token: user.token })).body;
+      const user = await registeredUser(server, { headers: newAddress() });
+      const answer = await custom.inject({
+        method: 'GET',
+        url: INFO,
+        headers: { authorization: `Token ${user.token}` },
+      });
+      const info = JSON.parse(answer.body);
       expect(info.limits.balance_max).toBe('1000.00');
       expect(info.is_withdrawal_allowed).toBe(true);
     } finally {
@@ -554,5 +573,88 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
     const bad = await server.call('GET', '/sandbox/sms?phone=12345');
     expect(bad.status).toBe(400);
     expect(isErrorShape(bad.body)).toBe(true);
+  });
+});
+
+describe(`the sandbox outbox and other SMS providers (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  /** Another server instance on the same database with a changed context. */
+  async function appWith(change: Partial<AppContext>) {
+    const app = await buildApp({ ...server.ctx, ...change }, { logger: false });
+    await app.ready();
+    return app;
+  }
+
+  it('registers no /sandbox/sms route in production', async () => {
+    const register = async (production: boolean) => {
+      const app = Fastify();
+      app.setValidatorCompiler(validatorCompiler);
+      app.setSerializerCompiler(serializerCompiler);
+      sandboxSmsRoutes(app, { ...server.ctx, config: { ...server.config, production } });
+      await app.ready();
+      const has = app.hasRoute({ method: 'GET', url: '/sandbox/sms' });
+      await app.close();
+      return has;
+    };
+    expect(await register(false)).toBe(true);
+    expect(await register(true)).toBe(false);
+  });
+
+  it('has no /sandbox/sms with another SMS provider, and sends codes through that provider', async () => {
+    const sent: Array<{ phone: string; text: string; code: string }> = [];
+    const gateway: SmsProvider = {
+      id: 'test-gateway',
+      async send(sms) {
+        sent.push(sms);
+      },
+    };
+    const app = await appWith({ sms: gateway });
+    try {
+      const outbox = await app.inject({ method: 'GET', url: '/sandbox/sms' });
+      expect(outbox.statusCode).toBe(404);
+      expect(JSON.parse(outbox.body).code).toBe('NOT_FOUND');
+      const phone = uniquePhone();
+      const answer = await app.inject({ method: 'POST', url: REGISTER, payload: { ...PERSON, phone } });
+      expect(answer.statusCode).toBe(200);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.phone).toBe(phone);
+      expect(sent[0]!.text).toContain(sent[0]!.code);
+      expect(
+        (await app.inject({ method: 'POST', url: CONFIRM, payload: { phone, confirm_code: sent[0]!.code } }))
+          .statusCode,
+      ).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers PROVIDER_UNAVAILABLE when the gateway fails, and keeps no code', async () => {
+    const gateway: SmsProvider = {
+      id: 'broken-gateway',
+      async send() {
+        throw new Error('gateway down');
+      },
+    };
+    const app = await appWith({ sms: gateway });
+    try {
+      const phone = uniquePhone();
+      const answer = await app.inject({ method: 'POST', url: REGISTER, payload: { ...PERSON, phone } });
+      expect(answer.statusCode).toBe(503);
+      expect(JSON.parse(answer.body).code).toBe('PROVIDER_UNAVAILABLE');
+      expect((await server.ctx.db.query('SELECT 1 FROM auth_codes WHERE phone = $1', [phone])).rows).toEqual(
+        [],
+      );
+      // No cooldown was started by a code that never left: the person may try again at once.
+      expect(
+        (await app.inject({ method: 'POST', url: REGISTER, payload: { ...PERSON, phone } })).statusCode,
+      ).toBe(503);
+    } finally {
+      await app.close();
+    }
   });
 });
