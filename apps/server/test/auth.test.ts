@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { AppContext } from '../src/context.ts';
+import { sweepExpired } from '../src/modules/auth/sweep.ts';
 import sandboxSmsRoutes from '../src/modules/sandbox-sms/routes.ts';
 import { hashToken } from '../src/modules/sessions/tokens.ts';
 import type { SmsProvider } from '../src/providers/sms/sms-provider.ts';
@@ -554,6 +555,34 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
     expect(left[0].current).toBe(true);
     // The stranger was not touched.
     expect((await server.call('GET', INFO, { token: stranger.token })).status).toBe(200);
+  });
+
+  it('sweeps abandoned registrations, dead codes and spent rate-limit keys, and nothing alive', async () => {
+    const abandoned = uniquePhone();
+    await server.call('POST', REGISTER, { body: { ...PERSON, phone: abandoned }, headers: newAddress() });
+    server.clock.advance(25 * 3600_000);
+    const waiting = uniquePhone();
+    await server.call('POST', REGISTER, { body: { ...PERSON, phone: waiting }, headers: newAddress() });
+    const swept = await sweepExpired(server.ctx);
+    expect(swept.registrations).toBeGreaterThanOrEqual(1);
+    expect(swept.codes).toBeGreaterThanOrEqual(1);
+    expect(swept.rateLimits).toBeGreaterThanOrEqual(1);
+    const left = async (table: string, phone: string) =>
+      (await server.ctx.db.query(`SELECT 1 FROM ${table} WHERE phone = $1`, [phone])).rows.length;
+    expect([await left('pending_registrations', abandoned), await left('auth_codes', abandoned)]).toEqual([
+      0, 0,
+    ]);
+    expect([await left('pending_registrations', waiting), await left('auth_codes', waiting)]).toEqual([1, 1]);
+    const keys = await server.ctx.db.query<{ key: string }>('SELECT key FROM rate_limits');
+    expect(keys.rows.map((r) => r.key)).toContain(`sms:phone:${waiting}`);
+    expect(keys.rows.map((r) => r.key)).not.toContain(`sms:phone:${abandoned}`);
+    expect(
+      (
+        await server.call('POST', CONFIRM, {
+          body: { phone: waiting, confirm_code: await lastCode(server, waiting) },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('serves the sandbox outbox newest first, for one phone or all, with ?phone=+7 as typed', async () => {

@@ -19,6 +19,7 @@ import {
   verifyCode,
 } from './codes.ts';
 import { message } from './messages.ts';
+import { maybeSweep } from './sweep.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -53,6 +54,7 @@ async function sendCodeAnswer(
   client: ClientMeta,
 ): Promise<AnswerOf<'sendCode'>> {
   await deliverCode(ctx, { phone, purpose, code, language: client.language });
+  await maybeSweep(ctx);
   return {
     status: 'success',
     message: message('codeSent', client.language, { phone }),
