@@ -1,3 +1,5 @@
+import './shared/ui/theme.css';
+import './shared/i18n/i18n.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';

@@ -1,0 +1,156 @@
+/**
+ * Log in (spec sections 2 and 4): step 1 phone -> send code -> step 2 code -> login.
+ * Success stores the token and goes to '/'; an error answer shows the server's message and stays
+ * on the code. Back returns to the phone.
+ */
+import '../auth.css';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { usePending } from '../../../shared/hooks/use-pending.ts';
+import { ROUTES } from '../../../shared/routes.ts';
+import { useSessionStore } from '../../../shared/store/session-store.ts';
+import { Button } from '../../../shared/ui/button.tsx';
+import { ArrowLeftIcon } from '../../../shared/ui/icons.tsx';
+import { PhoneField } from '../../../shared/ui/phone-field.tsx';
+import { errorOf, failureMessage } from '../answers.ts';
+import { login } from '../api/login.ts';
+import { sendCode } from '../api/send-code.ts';
+import { CodeStep } from '../components/code-step.tsx';
+import { usePhone } from '../use-phone.ts';
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const session = useSessionStore();
+  const { language, phone, setPhone, e164, display, problem } = usePhone();
+  const [step, setStep] = useState<'phone' | 'code'>('phone');
+  const [phoneError, setPhoneError] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [runSendCode, sending] = usePending(sendCode);
+  const [runLogin, signingIn] = usePending(login);
+
+  /** Sends a code; answers whether the person can go on to the code entry. */
+  async function send(): Promise<boolean> {
+    const answer = await runSendCode({ phone: e164 });
+    const error = errorOf(answer);
+    session.setPhone(e164);
+    if (!error) {
+      session.toggleSendConfirmCode();
+      setCode('');
+      setCodeError(null);
+      setNote(step === 'code' ? t('auth.code.sent') : null);
+      return true;
+    }
+    // A code sent less than a minute ago is still valid: the cooldown is a note, not a wall.
+    if (error.code === 'CODE_RESEND_TOO_SOON') {
+      setNote(error.message);
+      return true;
+    }
+    if (step === 'code') setNote(error.message);
+    else setPhoneError(error.message);
+    return false;
+  }
+
+  async function submitPhone(event: FormEvent) {
+    event.preventDefault();
+    const found = problem();
+    setPhoneError(found ? t(`validation.${found}`) : null);
+    if (found || sending) return;
+    try {
+      if (await send()) setStep('code');
+    } catch (failure) {
+      setPhoneError(failureMessage(failure, t));
+    }
+  }
+
+  async function resend() {
+    setNote(null);
+    try {
+      await send();
+    } catch (failure) {
+      setNote(failureMessage(failure, t));
+    }
+  }
+
+  async function submitCode() {
+    setNote(null);
+    try {
+      const answer = await runLogin({ phone: e164, confirm_code: code });
+      const error = errorOf(answer);
+      if (error) {
+        setCodeError(error.message);
+        return;
+      }
+      if ('auth_token' in answer) session.setAuthToken(answer.auth_token);
+      navigate(ROUTES.Home, { replace: true });
+    } catch (failure) {
+      setCodeError(failureMessage(failure, t));
+    }
+  }
+
+  if (step === 'code') {
+    return (
+      <CodeStep
+        title={t('auth.login.codeTitle')}
+        text={t('auth.login.codeText')}
+        phone={display}
+        code={code}
+        onCodeChange={(next) => {
+          setCode(next);
+          if (codeError) setCodeError(null);
+        }}
+        error={codeError}
+        note={note}
+        submitLabel={t('auth.login.enter')}
+        onSubmit={submitCode}
+        submitting={signingIn}
+        onResend={resend}
+        resending={sending}
+        backLabel={t('auth.login.back')}
+        onBack={() => {
+          setNote(null);
+          setCodeError(null);
+          setStep('phone');
+        }}
+      />
+    );
+  }
+
+  return (
+    <form className="auth-page" onSubmit={submitPhone} noValidate>
+      <Link to={ROUTES.AuthIn} className="auth-back auth-mobile-only">
+        <ArrowLeftIcon />
+        {t('common.back')}
+      </Link>
+      <div className="auth-heading">
+        <h1 className="auth-title">{t('auth.login.title')}</h1>
+        <p className="auth-lead">{t('auth.login.phoneText')}</p>
+      </div>
+      <PhoneField
+        label={t('auth.register.phone')}
+        value={phone}
+        onChange={(next) => {
+          setPhone(next);
+          if (phoneError) setPhoneError(null);
+        }}
+        language={language}
+        error={phoneError}
+        hint={t('auth.login.phoneHelp')}
+        autoFocus
+      />
+      <div className="auth-actions">
+        <Button type="submit" block busy={sending}>
+          {t('auth.login.sendCode')}
+        </Button>
+      </div>
+      <p className="auth-footer">
+        {t('auth.login.noAccount')} <Link to={ROUTES.Register}>{t('auth.login.register')}</Link>
+      </p>
+    </form>
+  );
+}
+
+export default LoginPage;

@@ -1,0 +1,28 @@
+/** The phone being entered on an auth form: country (default by language), mask and digits. */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { defaultCountry } from '../../shared/phone/default-country.ts';
+import { applyMask, toE164 } from '../../shared/phone/masks.ts';
+import { initialPhoneValue, type PhoneValue } from '../../shared/ui/phone-field.tsx';
+import { checkPhone } from './validators.ts';
+
+export function useLanguage(): 'ru' | 'en' {
+  const { i18n } = useTranslation();
+  return i18n.language === 'en' ? 'en' : 'ru';
+}
+
+export function usePhone() {
+  const language = useLanguage();
+  const [phone, setPhone] = useState<PhoneValue>(() => initialPhoneValue(defaultCountry(language)));
+  const mask = phone.country.mask[phone.maskIndex] ?? phone.country.mask[0]!;
+  const e164 = toE164(phone.country.code, phone.digits);
+  return {
+    language,
+    phone,
+    setPhone,
+    e164,
+    /** '+7 (912)345-67-89' */
+    display: `${phone.country.code} ${applyMask(phone.digits, mask)}`,
+    problem: () => checkPhone(e164, phone.digits, mask),
+  };
+}

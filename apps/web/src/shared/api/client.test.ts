@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setSignedOutNavigation } from '../session/sign-out.ts';
+import { useSessionStore } from '../store/session-store.ts';
+import { ApiError } from './api-error.ts';
+import { callApi, pathOf } from './client.ts';
+import { callMoney, startMoneyAttempt } from './money-call.ts';
+import { queryClient } from './query-client.ts';
+
+function answer(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+const fetchMock = vi.fn<typeof fetch>();
+const goToAuth = vi.fn();
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  setSignedOutNavigation(goToAuth);
+  useSessionStore.setState({ authToken: 'token-1' });
+});
+afterEach(() => {
+  fetchMock.mockReset();
+  goToAuth.mockReset();
+  vi.unstubAllGlobals();
+});
+
+describe('callApi', () => {
+  it('sends JSON with the token, the language and the contract path', async () => {
+    fetchMock.mockResolvedValueOnce(answer(200, { status: 'success', message: 'ok' }));
+    await callApi('setPin', { body: { pin_code: '1234' } });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/v2/wallet/auth/register/set/pin');
+    expect(init?.method).toBe('POST');
+    const headers = init?.headers as Record<string, string>;
+    expect(headers.Authorization).toBe('Token token-1');
+    expect(headers['Accept-Language']).toBe('ru');
+    expect(headers['Content-Type']).toBe('application/json');
+    expect(JSON.parse(String(init?.body))).toEqual({ pin_code: '1234' });
+    expect(init?.signal).toBeUndefined();
+  });
+
+  it('fills path parameters and the query', () => {
+    expect(pathOf('account', { id: 'a/b' })).toBe('/v2/wallet/account/a%2Fb');
+    expect(pathOf('transactions', undefined, { ordering: '-created_at', cursor: undefined })).toBe(
+      '/v2/wallet/transaction?ordering=-created_at',
+    );
+  });
+
+  it('answers the error body for statuses the call tolerates', async () => {
+    const wrong = { status: 'error', code: 'CODE_INVALID', message: 'Неверный код' };
+    fetchMock.mockResolvedValueOnce(answer(400, wrong));
+    expect(await callApi('login', { body: { phone: '+79990000000', confirm_code: '0000' } })).toEqual(wrong);
+    fetchMock.mockResolvedValueOnce(answer(409, { status: 'error', code: 'PHONE_TAKEN', message: 'x' }));
+    expect(await callApi('register', { body: {} as never })).toMatchObject({ code: 'PHONE_TAKEN' });
+  });
+
+  it('throws for 5xx and for 4xx outside the tolerated range', async () => {
+    fetchMock.mockResolvedValueOnce(answer(500, { status: 'error', code: 'INTERNAL_ERROR', message: 'x' }));
+    await expect(callApi('register', { body: {} as never })).rejects.toBeInstanceOf(ApiError);
+    fetchMock.mockResolvedValueOnce(answer(404, { status: 'error', code: 'NOT_FOUND', message: 'Нет' }));
+    await expect(callApi('authInfo')).rejects.toMatchObject({ status: 404, answer: { code: 'NOT_FOUND' } });
+  });
+
+  it('turns INVALID_TOKEN into signing out: token cleared, cache emptied, sent to /auth', async () => {
+    queryClient.setQueryData(['auth-info'], { first_name: 'Анна' });
+    fetchMock.mockResolvedValueOnce(
+      answer(401, { status: 'error', code: 'INVALID_TOKEN', message: 'Войдите снова' }),
+    );
+    await expect(callApi('authInfo')).rejects.toMatchObject({ status: 401 });
+    expect(useSessionStore.getState().authToken).toBeNull();
+    expect(JSON.parse(localStorage.getItem('e-wallet-session')!).state.authToken).toBeNull();
+    expect(queryClient.getQueryData(['auth-info'])).toBeUndefined();
+    expect(goToAuth).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not sign out for other errors, nor twice for a stale answer', async () => {
+    fetchMock.mockResolvedValueOnce(answer(400, { status: 'error', code: 'CODE_INVALID', message: 'x' }));
+    await callApi('login', { body: { phone: '+79990000000', confirm_code: '0000' } });
+    expect(useSessionStore.getState().authToken).toBe('token-1');
+    useSessionStore.setState({ authToken: 'token-2' });
+    let release!: (response: Response) => void;
+    fetchMock.mockReturnValueOnce(new Promise((resolve) => (release = resolve)));
+    const pending = callApi('authInfo');
+    useSessionStore.setState({ authToken: 'token-3' });
+    release(answer(401, { status: 'error', code: 'INVALID_TOKEN', message: 'x' }));
+    await expect(pending).rejects.toBeInstanceOf(ApiError);
+    expect(useSessionStore.getState().authToken).toBe('token-3');
+    expect(goToAuth).not.toHaveBeenCalled();
+  });
+
+  it('reports a failure without an answer as status 0', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(callApi('authInfo')).rejects.toMatchObject({ status: 0 });
+    expect(log).toHaveBeenCalledWith('Unhandled Error', expect.any(TypeError));
+    log.mockRestore();
+  });
+});
+
+describe('money calls', () => {
+  it('send an Idempotency-Key that stays the same for every retry of one attempt', async () => {
+    fetchMock.mockImplementation(async () => answer(409, { status: 'error', code: 'X', message: 'x' }));
+    const attempt = startMoneyAttempt('withdrawal');
+    const body = { amount: '10.00', pan: '4111111111111111', currency_code: 'RUB' as const, pin: '1234' };
+    await attempt.send({ body });
+    await attempt.send({ body });
+    await callMoney('withdrawal', { body });
+    const keys = fetchMock.mock.calls.map(
+      ([, init]) => (init!.headers as Record<string, string>)['Idempotency-Key'],
+    );
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it('refuse a call that does not move money', () => {
+    expect(() => startMoneyAttempt('login')).toThrow();
+  });
+});
