@@ -321,8 +321,22 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
       code: 'CODE_RESEND_TOO_SOON',
       message: 'Новый код можно запросить через 40 с',
     });
-    const registerAgain = await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers });
-    expect(registerAgain.body.code).toBe('CODE_RESEND_TOO_SOON');
+    // Back to step 1 and on again with the same number (a corrected e-mail): the code already sent
+    // stays valid, nothing new is sent, and resend_after says how long 'send again' waits.
+    const registerAgain = await server.call('POST', REGISTER, {
+      body: { ...PERSON, phone, email: 'fixed@example.com' },
+      headers,
+    });
+    expect(registerAgain.status).toBe(200);
+    expect(registerAgain.body.resend_after).toBe(40);
+    expect(
+      (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results,
+    ).toHaveLength(1);
+    const { rows: pending } = await server.ctx.db.query(
+      'SELECT email FROM pending_registrations WHERE phone = $1',
+      [phone],
+    );
+    expect(pending).toEqual([{ email: 'fixed@example.com' }]);
     server.clock.advance(39_500);
     expect((await server.call('POST', SEND_CODE, { body: { phone }, headers })).status).toBe(200);
     const outbox = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results;

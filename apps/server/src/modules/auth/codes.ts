@@ -45,6 +45,28 @@ export async function lockPhone(q: Queryable, phone: string): Promise<void> {
 }
 
 /**
+ * Seconds until a new code may be sent, when a usable code of this purpose went out less than
+ * RESEND_AFTER_SECONDS ago (not dead, not expired); 0 otherwise.
+ */
+export async function recentCodeWait(
+  q: Queryable,
+  ctx: AppContext,
+  phone: string,
+  purpose: CodePurpose,
+): Promise<number> {
+  const now = ctx.clock.now();
+  const { rows } = await q.query<{ sent_at: Date }>(
+    `SELECT sent_at FROM auth_codes
+     WHERE phone = $1 AND purpose = $2 AND failed_tries < $3 AND expires_at > $4`,
+    [phone, purpose, CODE_MAX_TRIES, now],
+  );
+  const sentAt = rows[0]?.sent_at;
+  if (!sentAt) return 0;
+  const waitMs = sentAt.getTime() + RESEND_AFTER_SECONDS * 1000 - now.getTime();
+  return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
+}
+
+/**
  * Checks the resend cooldown and the hourly caps, then stores a fresh code for the phone in place
  * of any earlier one. Call inside a transaction holding lockPhone; deliver the answered code only
  * after the transaction commits (the transaction may be retried; an SMS cannot be taken back).

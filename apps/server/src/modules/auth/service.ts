@@ -16,6 +16,7 @@ import {
   issueCode,
   lockPhone,
   RESEND_AFTER_SECONDS,
+  recentCodeWait,
   verifyCode,
 } from './codes.ts';
 import { message } from './messages.ts';
@@ -62,17 +63,23 @@ async function sendCodeAnswer(
   };
 }
 
-/** Keeps the person's data until the phone is confirmed and sends the code. PHONE_TAKEN if registered. */
+/**
+ * Keeps the person's data until the phone is confirmed and sends the code. PHONE_TAKEN if registered.
+ * Coming back within the resend cooldown (step 2 'change number', then the same number again)
+ * updates the data and keeps the code just sent instead of refusing: no SMS goes out, and
+ * resend_after says how long until 'send again' works.
+ */
 export async function register(
   ctx: AppContext,
   registration: Registration,
   client: ClientMeta,
 ): Promise<AnswerOf<'register'>> {
   const { phone } = registration;
-  const { code } = await ctx.db.tx(async (q) => {
+  const { code, wait } = await ctx.db.tx(async (q) => {
     await lockPhone(q, phone);
     if (await userIdByPhone(q, phone)) throw new AppError('PHONE_TAKEN');
-    const issued = await issueCode(q, ctx, { phone, purpose: 'register', ip: client.ip });
+    const wait = await recentCodeWait(q, ctx, phone, 'register');
+    const issued = wait > 0 ? null : await issueCode(q, ctx, { phone, purpose: 'register', ip: client.ip });
     const now = ctx.clock.now();
     await q.query(
       `INSERT INTO pending_registrations (phone, first_name, last_name, email, created_at, updated_at)
@@ -81,8 +88,15 @@ export async function register(
          email = EXCLUDED.email, updated_at = EXCLUDED.updated_at`,
       [phone, registration.first_name, registration.last_name, registration.email, now],
     );
-    return issued;
+    return { code: issued?.code ?? null, wait };
   });
+  if (code === null) {
+    return {
+      status: 'success',
+      message: message('codeSent', client.language, { phone }),
+      resend_after: wait,
+    };
+  }
   return sendCodeAnswer(ctx, phone, 'register', code, client);
 }
 
