@@ -4,6 +4,7 @@
  */
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import type { PayoutsProvider } from './providers/payouts/payouts-provider.ts';
 import type { SmsProvider } from './providers/sms/sms-provider.ts';
 
 export interface Clock {
@@ -17,4 +18,5 @@ export interface AppContext {
   db: Db;
   clock: Clock;
   sms: SmsProvider;
+  payouts: PayoutsProvider;
 }

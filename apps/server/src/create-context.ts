@@ -6,6 +6,8 @@ import type { Config } from './config.ts';
 import { type AppContext, type Clock, systemClock } from './context.ts';
 import { openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { startPayoutWorker } from './modules/withdrawal/worker.ts';
+import { createPayoutsProvider } from './providers/payouts/index.ts';
 import { createSmsProvider } from './providers/sms/index.ts';
 
 export interface RunningContext extends AppContext {
@@ -23,10 +25,18 @@ export async function createContext(
   });
   await migrate(db);
   const clock = options.clock ?? systemClock;
-  const ctx: AppContext = { config, db, clock, sms: createSmsProvider(config, db, clock) };
+  const ctx: AppContext = {
+    config,
+    db,
+    clock,
+    sms: createSmsProvider(config, db, clock),
+    payouts: createPayoutsProvider(config, db, clock),
+  };
+  const payoutWorker = startPayoutWorker(ctx);
   return {
     ...ctx,
     async stop() {
+      await payoutWorker.stop();
       await db.close();
     },
   };

@@ -166,6 +166,11 @@ export const ERRORS = {
     ru: 'Получатель с таким номером не найден',
     en: 'No recipient with this number',
   },
+  RECIPIENT_ACCOUNT_MISSING: {
+    http: 409,
+    ru: 'У получателя нет счёта в этой валюте. Переведите в рублях',
+    en: 'The recipient has no account in this currency. Please send roubles',
+  },
   RECIPIENT_SELF: {
     http: 400,
     ru: 'Нельзя перевести деньги самому себе',
@@ -203,6 +208,11 @@ export const ERRORS = {
     en: 'QR code payment is temporarily unavailable, we apologize for any inconvenience caused.',
   },
   QR_INVALID: { http: 400, ru: 'QR-код содержит ошибку: {reason}', en: 'The QR code is invalid: {reason}' },
+  QR_SBP_UNAVAILABLE: {
+    http: 400,
+    ru: 'Оплата по QR-коду СБП доступна только через банк — участник СБП. Деньги не списаны.',
+    en: 'Paying an SBP QR code needs a bank that is a member of SBP. No money was taken.',
+  },
   PROVIDER_UNAVAILABLE: {
     http: 503,
     ru: 'Сервис временно недоступен. Попробуйте позже',

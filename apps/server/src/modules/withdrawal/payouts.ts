@@ -1,0 +1,313 @@
+/**
+ * Payouts: money leaving the wallet through the payouts provider, for a withdrawal to a card or a
+ * GOST QR payment to a bank account. One life for both:
+ *
+ *   openPayout(q, ctx, {...})        in the caller's transaction: holds the money (ledger hold from the
+ *                                    user's account to payout_clearing) and records the payout 'created'
+ *   submitPayout(ctx, payout, dest)  after that transaction committed: hands the destination (the full card
+ *                                    number, in memory only) to the provider; 'pending' once accepted
+ *   settlePayout(ctx, id, outcome)   the provider's answer (webhook, fetch, or a refusal): success posts the
+ *                                    hold, failure voids it (the money returns exactly once); repeats change nothing
+ *   handlePayoutWebhook(ctx, body)   the signed callback POST /v2/wallet/webhooks/payouts
+ *   reconcilePayouts(ctx)            the background worker's pass over open payouts (lost webhooks, lost submits)
+ *   payoutReceipt(q, userId, id, language)   the receipt; another user's payout is OPERATION_NOT_FOUND
+ *
+ * The ledger notifies the user when the money is held (money out) and when it returns (money returned).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type AnswerOf,
+  type BodyOut,
+  type CurrencyCode,
+  formatAmount,
+  type Language,
+} from '@e-wallet/contract';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { hold, type LocalText, postHold, systemAccount, userAccount, voidHold } from '../../ledger/index.ts';
+import {
+  type PayoutDestination,
+  PayoutRejected,
+  type PayoutState,
+  PayoutUnavailable,
+} from '../../providers/payouts/payouts-provider.ts';
+
+export type Receipt = AnswerOf<'withdrawalReceipt'>;
+export type PayoutPurpose = 'withdrawal' | 'payment';
+export type PayoutRecordStatus = 'created' | 'pending' | 'succeeded' | 'failed';
+
+/** How long an accepted payout waits before the worker asks the provider about it (a webhook may be lost). */
+export const PAYOUT_CHECK_AFTER_MS = 60_000;
+/** How long a payout may stay unsubmitted (the server stopped between the hold and the provider call). */
+export const PAYOUT_SUBMIT_GRACE_MS = 5 * 60_000;
+export const REASON_NOT_SUBMITTED = 'Выплата не была передана в банк. Деньги возвращены на счёт';
+export const REASON_PROVIDER_REJECTED = 'Выплата отклонена';
+
+export interface PayoutRow {
+  id: string;
+  user_id: string;
+  purpose: PayoutPurpose;
+  amount: bigint;
+  currency: CurrencyCode;
+  destination_type: PayoutDestination['type'];
+  destination: string;
+  payee_name: string | null;
+  hold_transfer_id: string;
+  provider: string;
+  provider_ref: string | null;
+  status: PayoutRecordStatus;
+  failure_reason: string | null;
+  created_at: Date;
+}
+
+const COLUMNS = `id, user_id, purpose, amount, currency, destination_type, destination, payee_name, hold_transfer_id,
+  provider, provider_ref, status, failure_reason, created_at`;
+
+export interface OpenPayoutInput {
+  userId: string;
+  purpose: PayoutPurpose;
+  amount: bigint;
+  currency: CurrencyCode;
+  destinationType: PayoutDestination['type'];
+  /** Masked card or bank account: never a full card number. */
+  destination: string;
+  payeeName: string | null;
+  payeeDetails: Record<string, string | null> | null;
+  /** What the user reads in the history. */
+  description: LocalText;
+}
+
+/** Holds the money and records the payout, in the caller's transaction (after its permission checks). */
+export async function openPayout(q: Queryable, ctx: AppContext, input: OpenPayoutInput): Promise<PayoutRow> {
+  if (/^\d{13,19}$/.test(input.destination)) throw new Error('a payout destination must be masked');
+  const at = ctx.clock.now();
+  const account = await userAccount(q, input.userId, input.currency);
+  if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
+  const clearing = await systemAccount(q, input.currency, 'payout_clearing');
+  const id = randomUUID();
+  const { transfer } = await hold(q, {
+    debit: account.id,
+    credit: clearing.id,
+    amount: input.amount,
+    currency: input.currency,
+    kind: input.purpose,
+    idempotencyKey: `payout:${id}`,
+    reference: { type: 'payout', id },
+    description: input.description,
+    at,
+  });
+  const { rows } = await q.query<PayoutRow>(
+    `INSERT INTO payouts (id, user_id, purpose, amount, currency, destination_type, destination, payee_name,
+       payee_details, hold_transfer_id, provider, status, created_at, updated_at, next_check_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13)
+     RETURNING ${COLUMNS}`,
+    [
+      id,
+      input.userId,
+      input.purpose,
+      input.amount,
+      input.currency,
+      input.destinationType,
+      input.destination,
+      input.payeeName,
+      input.payeeDetails,
+      transfer.id,
+      ctx.payouts.id,
+      at,
+      new Date(at.getTime() + PAYOUT_SUBMIT_GRACE_MS),
+    ],
+  );
+  return rows[0]!;
+}
+
+async function findPayout(q: Queryable, id: string, lock = false): Promise<PayoutRow | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const { rows } = await q.query<PayoutRow>(
+    `SELECT ${COLUMNS} FROM payouts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Records what the provider answered about an accepted payout; a final answer settles it. */
+async function applyProviderState(ctx: AppContext, payoutId: string, state: PayoutState): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.query(
+    `UPDATE payouts SET provider_ref = coalesce(provider_ref, $2),
+       status = CASE WHEN status = 'created' THEN 'pending' ELSE status END,
+       updated_at = $3, next_check_at = CASE WHEN status IN ('created', 'pending') THEN $4 ELSE next_check_at END
+     WHERE id = $1`,
+    [payoutId, state.providerId, now, new Date(now.getTime() + PAYOUT_CHECK_AFTER_MS)],
+  );
+  if (state.status === 'succeeded') await settlePayout(ctx, payoutId, { outcome: 'succeeded' });
+  if (state.status === 'canceled')
+    await settlePayout(ctx, payoutId, {
+      outcome: 'failed',
+      reason: state.reason ?? REASON_PROVIDER_REJECTED,
+    });
+}
+
+/**
+ * Hands the payout to the provider, after the hold was committed. A refusal releases the hold at once;
+ * an unknown outcome (network, 5xx) leaves the payout 'created' for the worker to find out.
+ * Never throws: the user's request has already succeeded (the money is held, the receipt says pending).
+ */
+export async function submitPayout(
+  ctx: AppContext,
+  payout: PayoutRow,
+  destination: PayoutDestination,
+  description: string,
+): Promise<void> {
+  try {
+    const state = await ctx.payouts.payout({
+      reference: payout.id,
+      idempotenceKey: `payout:${payout.id}`,
+      amount: payout.amount,
+      currency: payout.currency,
+      destination,
+      description,
+    });
+    await applyProviderState(ctx, payout.id, state);
+  } catch (error) {
+    if (error instanceof PayoutRejected) {
+      await settlePayout(ctx, payout.id, { outcome: 'failed', reason: REASON_PROVIDER_REJECTED });
+      return;
+    }
+    // Unknown outcome: the worker asks the provider later (error messages never carry the card number).
+    const detail = error instanceof PayoutUnavailable ? error.message : (error as Error).name;
+    console.warn(`payout ${payout.id} not confirmed by the provider: ${detail}`);
+  }
+}
+
+/**
+ * Settles a payout once: 'succeeded' posts its hold, 'failed' voids it. A repeat of the same outcome
+ * changes nothing; a contradicting late outcome is ignored (a settled payout never changes).
+ * Answers whether this call changed anything.
+ */
+export async function settlePayout(
+  ctx: AppContext,
+  payoutId: string,
+  result: { outcome: 'succeeded' } | { outcome: 'failed'; reason: string },
+  providerRef?: string,
+): Promise<boolean> {
+  return ctx.db.tx(async (q) => {
+    const payout = await findPayout(q, payoutId, true);
+    if (!payout) throw new AppError('OPERATION_NOT_FOUND');
+    if (payout.status === 'succeeded' || payout.status === 'failed') return false;
+    const at = ctx.clock.now();
+    if (result.outcome === 'succeeded') await postHold(q, payout.hold_transfer_id, at);
+    else await voidHold(q, payout.hold_transfer_id, at);
+    await q.query(
+      `UPDATE payouts SET status = $2, failure_reason = $3, provider_ref = coalesce(provider_ref, $4),
+         updated_at = $5, settled_at = $5, next_check_at = NULL WHERE id = $1`,
+      [payoutId, result.outcome, result.outcome === 'failed' ? result.reason : null, providerRef ?? null, at],
+    );
+    return true;
+  });
+}
+
+/** The provider's signed callback. Unknown payouts are OPERATION_NOT_FOUND (the provider may retry). */
+export async function handlePayoutWebhook(ctx: AppContext, body: BodyOut<'payoutsWebhook'>): Promise<void> {
+  const payout = await findPayout(ctx.db, body.reference);
+  if (!payout) throw new AppError('OPERATION_NOT_FOUND');
+  // A callback must name the provider's payout we know; before we stored it, the first one tells us.
+  if (payout.provider_ref !== null && payout.provider_ref !== body.payout_id)
+    throw new AppError('OPERATION_NOT_FOUND', {}, 'payout id does not match the reference');
+  if (body.event === 'payout.succeeded')
+    await settlePayout(ctx, payout.id, { outcome: 'succeeded' }, body.payout_id);
+  else
+    await settlePayout(
+      ctx,
+      payout.id,
+      { outcome: 'failed', reason: body.reason ?? REASON_PROVIDER_REJECTED },
+      body.payout_id,
+    );
+}
+
+/**
+ * One pass of the worker over open payouts whose check time has come: claimed with FOR UPDATE SKIP
+ * LOCKED and pushed forward, so two instances never ask about one at the same time. Accepted payouts
+ * are asked about (`fetch`); payouts never accepted are looked up by reference, and released when the
+ * provider never got them. Answers how many payouts it settled.
+ */
+export async function reconcilePayouts(ctx: AppContext, batch = 20): Promise<number> {
+  const now = ctx.clock.now();
+  const due = await ctx.db.tx(async (q) => {
+    const { rows } = await q.query<PayoutRow>(
+      `UPDATE payouts SET next_check_at = $2
+       WHERE id IN (SELECT id FROM payouts
+                    WHERE status IN ('created', 'pending') AND next_check_at <= $1 AND provider = $3
+                    ORDER BY next_check_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+       RETURNING ${COLUMNS}`,
+      [now, new Date(now.getTime() + PAYOUT_CHECK_AFTER_MS), ctx.payouts.id],
+    );
+    return rows;
+  });
+  let settled = 0;
+  for (const payout of due) {
+    try {
+      let state: PayoutState | null | undefined;
+      if (payout.provider_ref) state = await ctx.payouts.fetch(payout.provider_ref);
+      else state = ctx.payouts.findByReference ? await ctx.payouts.findByReference(payout.id) : undefined;
+      if (state === null) {
+        // The provider never received it: nothing was sent, the money goes back.
+        if (await settlePayout(ctx, payout.id, { outcome: 'failed', reason: REASON_NOT_SUBMITTED }))
+          settled += 1;
+      } else if (state === undefined) {
+        console.warn(`payout ${payout.id} was never confirmed by ${payout.provider}: needs an operator`);
+      } else if (state.status !== 'pending') {
+        await applyProviderState(ctx, payout.id, state);
+        settled += 1;
+      }
+    } catch (error) {
+      console.warn(`payout ${payout.id} check failed: ${(error as Error).name}`);
+    }
+  }
+  return settled;
+}
+
+// ---------- receipts ----------
+
+const RECEIPT_STATUS: Record<PayoutRecordStatus, Receipt['status']> = {
+  created: 'pending',
+  pending: 'pending',
+  succeeded: 'complete',
+  failed: 'failed',
+};
+
+export function payoutDescription(
+  payout: Pick<PayoutRow, 'purpose' | 'destination' | 'payee_name'>,
+): LocalText {
+  if (payout.purpose === 'withdrawal')
+    return { ru: `Вывод на карту ${payout.destination}`, en: `Withdrawal to card ${payout.destination}` };
+  const payee = payout.payee_name ?? payout.destination;
+  return { ru: `Оплата по QR-коду: ${payee}`, en: `QR payment: ${payee}` };
+}
+
+export function payoutReceiptOf(payout: PayoutRow, language: Language): Receipt {
+  return {
+    id: payout.id,
+    kind: payout.purpose,
+    status: RECEIPT_STATUS[payout.status],
+    amount: formatAmount(payout.amount, payout.currency),
+    currency_code: payout.currency,
+    created_at: payout.created_at.toISOString(),
+    description: payoutDescription(payout)[language],
+    counterparty: payout.payee_name,
+    card: payout.destination_type === 'bank_card' ? payout.destination : null,
+    failure_reason: payout.failure_reason,
+  };
+}
+
+/** The user's own payout (withdrawal or QR payment to a bank account); anyone else's is OPERATION_NOT_FOUND. */
+export async function payoutReceipt(
+  q: Queryable,
+  userId: string,
+  id: string,
+  language: Language,
+): Promise<Receipt> {
+  const payout = await findPayout(q, id);
+  if (!payout || payout.user_id !== userId) throw new AppError('OPERATION_NOT_FOUND');
+  return payoutReceiptOf(payout, language);
+}

@@ -1,0 +1,100 @@
+/** Shared steps of the money-out tests (withdrawal, transfer, QR payment): people with money, balances, webhooks. */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { LevelName } from '../src/modules/identification/levels.ts';
+import { signPayload } from '../src/providers/signature.ts';
+import { registeredUser } from './auth-helpers.ts';
+import { fund } from './fund.ts';
+import type { TestServer } from './helpers.ts';
+
+export const PIN = '1234';
+export const GOOD_CARD = '4111 1111 1111 1111';
+export const DECLINED_CARD = '4000 0000 0000 0002';
+/** Another valid (Luhn) card: succeeds in the sandbox. */
+export const OTHER_CARD = '5555 5555 5555 4444';
+
+export interface Person {
+  phone: string;
+  token: string;
+  userId: string;
+}
+
+/** A registered person with a PIN, at a level, with roubles (minor units) funded through the ledger. */
+export async function person(
+  server: TestServer,
+  options: { level?: LevelName; rub?: bigint; pin?: string } = {},
+): Promise<Person> {
+  const { phone, token } = await registeredUser(server, { pin: options.pin ?? PIN });
+  const { rows } = await server.ctx.db.query<{ id: string }>('SELECT id FROM users WHERE phone = $1', [
+    phone,
+  ]);
+  const userId = rows[0]!.id;
+  await server.ctx.db.query('UPDATE users SET identification_level = $2 WHERE id = $1', [
+    userId,
+    options.level ?? 'simplified',
+  ]);
+  if (options.rub) await fund(server.ctx, userId, options.rub);
+  return { phone, token, userId };
+}
+
+/** What the person sees as the balance of an account (available money), as a decimal string. */
+export async function balance(
+  server: TestServer,
+  who: Person,
+  currency = 'RUB',
+): Promise<string | undefined> {
+  const { status, body } = await server.call('GET', '/v2/wallet', { token: who.token });
+  expect(status).toBe(200);
+  return body.results[0].accounts.find((a: { currency_code: string }) => a.currency_code === currency)
+    ?.balance;
+}
+
+export function key(): string {
+  return `test-${randomUUID()}`;
+}
+
+export async function withdraw(
+  server: TestServer,
+  who: Person,
+  body: Partial<{ amount: string; pan: string; currency_code: string; pin: string }> = {},
+  idempotencyKey?: string,
+) {
+  return server.call('POST', '/v2/wallet/withdrawal', {
+    token: who.token,
+    body: { amount: '100.00', pan: GOOD_CARD, currency_code: 'RUB', pin: PIN, ...body },
+    headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+  });
+}
+
+/** A payouts webhook signed like the provider signs it. */
+export async function payoutWebhook(server: TestServer, payload: Record<string, unknown>, secret?: string) {
+  const body = JSON.stringify(payload);
+  return server.call('POST', '/v2/wallet/webhooks/payouts', {
+    body,
+    headers: { 'x-signature': signPayload(secret ?? server.config.WEBHOOK_SECRET, body, server.clock.now()) },
+  });
+}
+
+export async function notificationKinds(server: TestServer, who: Person): Promise<string[]> {
+  const { rows } = await server.ctx.db.query<{ message_key: string }>(
+    'SELECT message_key FROM notifications WHERE user_id = $1 ORDER BY created_at, id',
+    [who.userId],
+  );
+  return rows.map((r) => r.message_key);
+}
+
+/** Every row of every table of the database as text, searched for a string (secrets must never be stored). */
+export async function tablesContaining(server: TestServer, needle: string): Promise<string[]> {
+  const { rows: tables } = await server.ctx.db.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+  );
+  const found: string[] = [];
+  for (const { table_name } of tables) {
+    const { rows } = await server.ctx.db.query<{ n: number }>(
+      `SELECT count(*)::integer AS n FROM "${table_name}" t WHERE t::text LIKE $1`,
+      [`%${needle}%`],
+    );
+    if (rows[0]!.n > 0) found.push(table_name);
+  }
+  return found;
+}
