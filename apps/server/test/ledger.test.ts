@@ -30,8 +30,9 @@ describe(`ledger (${databaseLabel})`, () => {
     server = await startTestServer();
   });
   afterAll(async () => {
-    expect(await ledgerViolations(server.ctx.db)).toEqual([]);
+    const violations = await ledgerViolations(server.ctx.db);
     await server.close();
+    expect(violations).toEqual([]);
   });
 
   async function rubAccount(userId: string) {

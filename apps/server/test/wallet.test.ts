@@ -11,8 +11,9 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     server = await startTestServer();
   });
   afterAll(async () => {
-    expect(await ledgerViolations(server.ctx.db)).toEqual([]);
+    const violations = await ledgerViolations(server.ctx.db);
     await server.close();
+    expect(violations).toEqual([]);
   });
 
   async function signedIn() {

@@ -1,0 +1,218 @@
+/**
+ * Property-based tests (fast-check): random sequences of ledger operations run against the real
+ * database and against a tiny model; after every sequence the balances match the model and the
+ * ledger's invariants hold (balances = sums of entries, every currency sums to zero, no user account
+ * below zero, holds settled at most once). History pages and statistics are checked the same way.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  balanceOf,
+  hold,
+  postHold,
+  systemAccount,
+  type TransferInput,
+  transfer,
+  userAccount,
+  voidHold,
+} from '../src/ledger/index.ts';
+import { statOf, transactionsOf } from '../src/modules/wallet/service.ts';
+import { fund, insertUser, ledgerViolations } from './fund.ts';
+import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
+
+type Op =
+  | { type: 'fund'; user: number; amount: bigint }
+  | { type: 'transfer'; from: number; to: number; amount: bigint }
+  | { type: 'pay'; user: number; amount: bigint }
+  | { type: 'hold'; user: number; amount: bigint }
+  | { type: 'post'; hold: number }
+  | { type: 'void'; hold: number }
+  | { type: 'repeat'; op: number };
+
+const USERS = 3;
+const amount = fc.bigInt({ min: 1n, max: 5_000n });
+const user = fc.integer({ min: 0, max: USERS - 1 });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ type: fc.constant('fund' as const), user, amount }),
+  fc.record({ type: fc.constant('transfer' as const), from: user, to: user, amount }),
+  fc.record({ type: fc.constant('pay' as const), user, amount }),
+  fc.record({ type: fc.constant('hold' as const), user, amount }),
+  fc.record({
+    type: fc.constantFrom('post' as const, 'void' as const),
+    hold: fc.nat({ max: 20 }),
+  }) as fc.Arbitrary<Op>,
+  fc.record({ type: fc.constant('repeat' as const), op: fc.nat({ max: 40 }) }),
+);
+
+describe(`ledger properties (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    const violations = await ledgerViolations(server.ctx.db);
+    await server.close();
+    expect(violations).toEqual([]);
+  });
+
+  let key = 0;
+  const nextKey = () => `property-test:${process.pid}:${++key}`;
+  const now = () => server.clock.now();
+
+  it('random operation sequences keep balances equal to the model and every invariant', async () => {
+    const payments = await systemAccount(server.ctx.db, 'RUB', 'external_payments');
+    const payouts = await systemAccount(server.ctx.db, 'RUB', 'payout_clearing');
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), async (ops) => {
+        const users = await Promise.all(
+          Array.from({ length: USERS }, async () => {
+            const id = await server.ctx.db.tx((q) => insertUser(q, { at: now() }));
+            return { id, account: (await userAccount(server.ctx.db, id, 'RUB'))!.id };
+          }),
+        );
+        // The model: posted balance and held money per user, and the holds with their state.
+        const posted = users.map(() => 0n);
+        const held = users.map(() => 0n);
+        const holds: Array<{
+          id: string;
+          user: number;
+          amount: bigint;
+          state: 'pending' | 'posted' | 'voided';
+        }> = [];
+        const sent: Array<{ input: TransferInput; isHold: boolean }> = [];
+
+        for (const step of ops) {
+          server.clock.advance(1);
+          if (step.type === 'fund') {
+            await fund(server.ctx, users[step.user]!.id, step.amount);
+            posted[step.user]! += step.amount;
+            continue;
+          }
+          if (step.type === 'post' || step.type === 'void') {
+            const target = holds[step.hold % Math.max(1, holds.length)];
+            if (!target) continue;
+            const settle = step.type === 'post' ? postHold : voidHold;
+            const wanted = step.type === 'post' ? 'posted' : 'voided';
+            const attempt = server.ctx.db.tx((q) => settle(q, target.id, now()));
+            if (target.state === 'pending') {
+              expect((await attempt).changed).toBe(true);
+              target.state = wanted;
+              held[target.user]! -= target.amount;
+              if (wanted === 'posted') posted[target.user]! -= target.amount;
+            } else if (target.state === wanted) {
+              expect((await attempt).changed).toBe(false);
+            } else {
+              await expect(attempt).rejects.toThrow(/hold already/);
+            }
+            continue;
+          }
+          if (step.type === 'repeat') {
+            const first = sent[step.op % Math.max(1, sent.length)];
+            if (!first) continue;
+            const again = await server.ctx.db.tx((q) => (first.isHold ? hold : transfer)(q, first.input));
+            expect(again.created).toBe(false);
+            continue;
+          }
+          const from = step.type === 'transfer' ? step.from : step.user;
+          const to = step.type === 'transfer' ? step.to : null;
+          if (to === from) continue;
+          const isHold = step.type === 'hold';
+          const input: TransferInput = {
+            debit: users[from]!.account,
+            credit: to === null ? (isHold ? payouts.id : payments.id) : users[to]!.account,
+            amount: step.amount,
+            currency: 'RUB',
+            kind: isHold ? 'withdrawal' : step.type === 'pay' ? 'payment' : 'transfer',
+            idempotencyKey: nextKey(),
+            at: now(),
+          };
+          const attempt = server.ctx.db.tx((q) => (isHold ? hold : transfer)(q, input));
+          if (posted[from]! - held[from]! < step.amount) {
+            await expect(attempt).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+            continue;
+          }
+          const result = await attempt;
+          sent.push({ input, isHold });
+          if (isHold) {
+            held[from]! += step.amount;
+            holds.push({ id: result.transfer.id, user: from, amount: step.amount, state: 'pending' });
+          } else {
+            posted[from]! -= step.amount;
+            if (to !== null) posted[to]! += step.amount;
+          }
+        }
+
+        for (const [index, u] of users.entries()) {
+          const balance = await balanceOf(server.ctx.db, u.account);
+          expect(balance.balance).toBe(posted[index]);
+          expect(balance.pendingDebits).toBe(held[index]);
+          expect(balance.available >= 0n).toBe(true);
+        }
+        expect(await ledgerViolations(server.ctx.db)).toEqual([]);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('history pages of any size return every transaction exactly once; statistics sum to their total', async () => {
+    const owner = await server.ctx.db.tx((q) => insertUser(q, { at: now() }));
+    const account = (await userAccount(server.ctx.db, owner, 'RUB'))!.id;
+    const sink = await systemAccount(server.ctx.db, 'RUB', 'external_payments');
+    const ids: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ amount, gap: fc.constantFrom(0, 0, 1, 1000), out: fc.boolean() }), {
+          maxLength: 12,
+        }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.boolean(),
+        async (moves, pageSize, descending) => {
+          for (const move of moves) {
+            server.clock.advance(move.gap);
+            if (move.out) {
+              const available = (await balanceOf(server.ctx.db, account)).available;
+              if (available < move.amount) continue;
+              const { transfer: t } = await server.ctx.db.tx((q) =>
+                transfer(q, {
+                  debit: account,
+                  credit: sink.id,
+                  amount: move.amount,
+                  currency: 'RUB',
+                  kind: 'payment',
+                  idempotencyKey: nextKey(),
+                  at: now(),
+                }),
+              );
+              ids.push(t.id);
+            } else {
+              ids.push((await fund(server.ctx, owner, move.amount)).id);
+            }
+          }
+          const seen: string[] = [];
+          let cursor: string | undefined;
+          for (let pages = 0; pages <= ids.length + 1; pages++) {
+            const page = await transactionsOf(
+              server.ctx.db,
+              owner,
+              { limit: String(pageSize), cursor, ordering: descending ? '-created_at' : 'created_at' },
+              'ru',
+            );
+            expect(page.results.length).toBeLessThanOrEqual(pageSize);
+            seen.push(...page.results.map((t) => t.id));
+            if (!page.next) break;
+            cursor = page.next;
+          }
+          expect(seen.length).toBe(ids.length);
+          expect(new Set(seen)).toEqual(new Set(ids));
+
+          const stat = await statOf(server.ctx.db, owner, {});
+          const cents = (text: string) => BigInt(text.replace('.', ''));
+          expect(stat.results.reduce((sum, r) => sum + cents(r.amount), 0n)).toBe(cents(stat.total));
+          const percentSum = stat.results.reduce((sum, r) => sum + r.percent, 0);
+          expect(percentSum).toBe(cents(stat.total) === 0n ? 0 : 100);
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+});

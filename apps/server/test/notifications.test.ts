@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hold, postHold, systemAccount, transfer, voidHold } from '../src/ledger/index.ts';
+import { notify } from '../src/modules/notifications/service.ts';
+import { lastCode, registeredUser } from './auth-helpers.ts';
+import { fund, ledgerViolations } from './fund.ts';
+import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
+
+const PHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Version/18.0 Safari/604.1';
+const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
+
+describe(`notifications (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    const violations = await ledgerViolations(server.ctx.db);
+    await server.close();
+    expect(violations).toEqual([]);
+  });
+
+  async function signedIn(userAgent = PHONE_UA) {
+    const user = await registeredUser(server, { headers: { 'user-agent': userAgent } });
+    const { rows } = await server.ctx.db.query<{ id: string; rub: string }>(
+      `SELECT u.id, a.id AS rub FROM users u JOIN ledger_accounts a ON a.user_id = u.id AND a.currency = 'RUB'
+       WHERE u.phone = $1`,
+      [user.phone],
+    );
+    return { ...user, userId: rows[0]!.id, rubId: rows[0]!.rub };
+  }
+  const list = (token: string, query = '', language = 'ru') =>
+    server.call('GET', `/v2/wallet/user/notification${query}`, {
+      token,
+      headers: { 'accept-language': language },
+    });
+
+  let key = 0;
+  const nextKey = () => `notifications-test:${process.pid}:${++key}`;
+
+  it('greets a new user, in the language of the request', async () => {
+    const { token } = await signedIn();
+    const ru = await list(token);
+    expect(ru.status).toBe(200);
+    expect(ru.body).toMatchObject({ next: null, unread: 1 });
+    expect(ru.body.results).toEqual([
+      {
+        id: expect.any(String),
+        created_at: expect.any(String),
+        kind: 'registration',
+        is_read: false,
+        message: 'Добро пожаловать в E-Wallet, Иван! Рублёвый счёт открыт.',
+      },
+    ]);
+    const en = await list(token, '', 'en');
+    expect(en.body.results[0].message).toBe('Welcome to E-Wallet, Иван! Your rouble account is open.');
+  });
+
+  it('tells of money in and money out, and of held money that came back', async () => {
+    const alice = await signedIn();
+    const bob = await signedIn();
+    server.clock.advance(1_000);
+    await fund(server.ctx, alice.userId, 150_000n);
+    server.clock.advance(1_000);
+    await server.ctx.db.tx((q) =>
+      transfer(q, {
+        debit: alice.rubId,
+        credit: bob.rubId,
+        amount: 2_550n,
+        currency: 'RUB',
+        kind: 'transfer',
+        idempotencyKey: nextKey(),
+        at: server.clock.now(),
+      }),
+    );
+    server.clock.advance(1_000);
+    const payout = await systemAccount(server.ctx.db, 'RUB', 'payout_clearing');
+    const withdraw = (amount: bigint) =>
+      server.ctx.db.tx((q) =>
+        hold(q, {
+          debit: alice.rubId,
+          credit: payout.id,
+          amount,
+          currency: 'RUB',
+          kind: 'withdrawal',
+          idempotencyKey: nextKey(),
+          at: server.clock.now(),
+        }),
+      );
+    const h1 = await withdraw(10_000n);
+    await server.ctx.db.tx((q) => postHold(q, h1.transfer.id, server.clock.now()));
+    server.clock.advance(1_000);
+    const h2 = await withdraw(20_000n);
+    server.clock.advance(1_000);
+    await server.ctx.db.tx((q) => voidHold(q, h2.transfer.id, server.clock.now()));
+
+    const messages = (await list(alice.token)).body.results.map((n: any) => `${n.kind}: ${n.message}`);
+    expect(messages).toEqual([
+      'money_in: Операция отменена, 200.00 ₽ возвращены на счёт',
+      'money_out: Вывод 200.00 ₽ на карту',
+      'money_out: Вывод 100.00 ₽ на карту',
+      'money_out: Перевод 25.50 ₽',
+      'money_in: Кошелёк пополнен на 1500.00 ₽',
+      'registration: Добро пожаловать в E-Wallet, Иван! Рублёвый счёт открыт.',
+    ]);
+    const bobs = (await list(bob.token, '', 'en')).body.results.map((n: any) => n.message);
+    expect(bobs[0]).toBe('You received a transfer of 25.50 ₽');
+  });
+
+  it('tells of a sign-in from a new device only', async () => {
+    const user = await signedIn(PHONE_UA);
+    const signIn = async (userAgent: string) => {
+      const headers = { 'user-agent': userAgent };
+      server.clock.advance(61_000);
+      expect(
+        (await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone: user.phone }, headers }))
+          .status,
+      ).toBe(200);
+      const login = await server.call('POST', '/v2/wallet/auth/login', {
+        body: { phone: user.phone, confirm_code: await lastCode(server, user.phone) },
+        headers,
+      });
+      expect(login.status, JSON.stringify(login.body)).toBe(200);
+    };
+    await signIn(PHONE_UA);
+    await signIn(DESKTOP_UA);
+    await signIn(DESKTOP_UA);
+    const kinds = (await list(user.token)).body.results.map((n: any) => `${n.kind}: ${n.message}`);
+    expect(kinds).toEqual([
+      'new_device: Вход в кошелёк с нового устройства: Chrome, Windows',
+      'registration: Добро пожаловать в E-Wallet, Иван! Рублёвый счёт открыт.',
+    ]);
+  });
+
+  it('pages newest first with every notification exactly once, and marks them read', async () => {
+    const user = await signedIn();
+    for (let i = 0; i < 9; i++) {
+      await server.ctx.db.tx((q) =>
+        notify(q, user.userId, 'money_in', 'money_in', { amount: `${i}` }, server.clock.now()),
+      );
+      if (i % 2 === 0) server.clock.advance(1);
+    }
+    const seen: any[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await list(user.token, `?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.status).toBe(200);
+      expect(page.body.unread).toBe(10);
+      seen.push(...page.body.results);
+      cursor = page.body.next;
+    } while (cursor);
+    expect(seen).toHaveLength(10);
+    expect(new Set(seen.map((n) => n.id)).size).toBe(10);
+
+    const two = seen.slice(0, 2).map((n) => n.id);
+    const read = await server.call('POST', '/v2/wallet/user/notification/read', {
+      token: user.token,
+      body: { ids: two },
+    });
+    expect(read.status).toBe(200);
+    expect(read.body.status).toBe('success');
+    const after = await list(user.token, '?limit=2');
+    expect(after.body.unread).toBe(8);
+    expect(after.body.results.every((n: any) => n.is_read)).toBe(true);
+
+    // Someone else's notification is as unknown as a missing one, and nothing is marked.
+    const other = await signedIn();
+    const theirs = (await list(other.token)).body.results[0].id;
+    const refused = await server.call('POST', '/v2/wallet/user/notification/read', {
+      token: user.token,
+      body: { ids: [seen[3].id, theirs] },
+    });
+    expect(refused.status).toBe(404);
+    expect(refused.body.code).toBe('NOTIFICATION_NOT_FOUND');
+    expect((await list(user.token)).body.unread).toBe(8);
+    expect((await list(other.token)).body.unread).toBe(1);
+
+    await server.call('POST', '/v2/wallet/user/notification/read', { token: user.token, body: {} });
+    expect((await list(user.token)).body.unread).toBe(0);
+    expect((await list(other.token)).body.unread).toBe(1);
+  });
+});
