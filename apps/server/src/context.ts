@@ -4,6 +4,7 @@
  */
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import type { PaymentsProvider } from './providers/payments/payments-provider.ts';
 import type { PayoutsProvider } from './providers/payouts/payouts-provider.ts';
 import type { SmsProvider } from './providers/sms/sms-provider.ts';
 
@@ -18,5 +19,6 @@ export interface AppContext {
   db: Db;
   clock: Clock;
   sms: SmsProvider;
+  payments: PaymentsProvider;
   payouts: PayoutsProvider;
 }

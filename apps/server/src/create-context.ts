@@ -7,6 +7,7 @@ import { type AppContext, type Clock, systemClock } from './context.ts';
 import { openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { startPayoutWorker } from './modules/withdrawal/worker.ts';
+import { createPaymentsProvider } from './providers/payments/index.ts';
 import { createPayoutsProvider } from './providers/payouts/index.ts';
 import { createSmsProvider } from './providers/sms/index.ts';
 
@@ -30,6 +31,7 @@ export async function createContext(
     db,
     clock,
     sms: createSmsProvider(config, db, clock),
+    payments: createPaymentsProvider(config, db, clock),
     payouts: createPayoutsProvider(config, db, clock),
   };
   const payoutWorker = startPayoutWorker(ctx);

@@ -1,0 +1,89 @@
+/**
+ * The sandbox payments provider's hosted page (decisions.md section 5), only outside production:
+ *   GET  /sandbox/pay/:id   the payment: merchant, amount, a card number field, pay or cancel
+ *   POST /sandbox/pay/:id   form-encoded `card` and `action=pay|decline`: records the outcome by test card
+ *                           (cards.ts), notifies the wallet by signed webhook and answers 303 to the order's
+ *                           return url (/wallet/payments/finish?order=<id>); an invalid card answers the
+ *                           form again (400) with the error
+ * The webhook goes through this server's own HTTP stack (in-process), so it passes the same signature
+ * check as any callback. Nothing of the card is kept but its last four digits.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { cardDigits, sandboxCardOutcome } from '../../providers/payments/cards.ts';
+import { type SandboxPayment, SandboxPaymentsProvider } from '../../providers/payments/sandbox.ts';
+import { ACTION_ERROR, CARD_ERROR, decidedPage, formPage, notFoundPage } from './page.ts';
+
+function html(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
+}
+
+function field(body: unknown, name: string, max = 100): string {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value.slice(0, max) : '';
+}
+
+/** The order's return url, relative when it points at this server (the browser stays on its origin). */
+function returnPath(ctx: AppContext, payment: SandboxPayment): string {
+  const origin = new URL(ctx.config.PUBLIC_URL).origin;
+  try {
+    const url = new URL(payment.return_url);
+    if (url.origin === origin) return `${url.pathname}${url.search}`;
+    return url.toString();
+  } catch {
+    return '/';
+  }
+}
+
+export default function sandboxPayRoutes(app: FastifyInstance, ctx: AppContext): void {
+  if (ctx.config.production) return;
+  const provider = ctx.payments;
+  if (!(provider instanceof SandboxPaymentsProvider)) return;
+
+  provider.setTransport(async ({ path, headers, body }) => {
+    const response = await app.inject({ method: 'POST', url: path, headers, payload: body });
+    if (response.statusCode >= 300) {
+      app.log.warn({ status: response.statusCode }, 'sandbox payments webhook was not accepted');
+    }
+    return response.statusCode;
+  });
+
+  app.get<{ Params: { id: string } }>(
+    '/sandbox/pay/:id',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const payment = await provider.payment(request.params.id);
+      if (!payment) return html(reply, 404, notFoundPage());
+      if (payment.status !== 'pending')
+        return html(reply, 200, decidedPage(payment, returnPath(ctx, payment)));
+      return html(reply, 200, formPage(payment));
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/sandbox/pay/:id',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const payment = await provider.payment(request.params.id);
+      if (!payment) return html(reply, 404, notFoundPage());
+      // A repeated submit of a decided payment (a second click, the back button) changes nothing.
+      if (payment.status !== 'pending') return reply.redirect(returnPath(ctx, payment), 303);
+      const action = field(request.body, 'action');
+      if (action === 'decline') {
+        await provider.decide(payment.id, { action: 'decline', cardLast4: null, reason: 'canceled_by_user' });
+        return reply.redirect(returnPath(ctx, payment), 303);
+      }
+      if (action !== 'pay') return html(reply, 400, formPage(payment, ACTION_ERROR));
+      const digits = cardDigits(field(request.body, 'card', 40));
+      if (!digits) return html(reply, 400, formPage(payment, CARD_ERROR));
+      const cardLast4 = digits.slice(-4);
+      await provider.decide(
+        payment.id,
+        sandboxCardOutcome(digits) === 'declined'
+          ? { action: 'decline', cardLast4, reason: 'card_declined' }
+          : { action: 'pay', cardLast4 },
+      );
+      return reply.redirect(returnPath(ctx, payment), 303);
+    },
+  );
+}

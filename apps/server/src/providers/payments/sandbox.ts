@@ -1,0 +1,173 @@
+/**
+ * The sandbox payments provider (decisions.md section 5): a complete provider living in this server.
+ * Its payments are rows of sandbox_payments; its hosted page /sandbox/pay/:id (modules/sandbox-pay)
+ * takes a test card and pays or declines. It then notifies the wallet like a real provider, by a
+ * signed webhook to POST /v2/wallet/webhooks/payments (payment.succeeded or payment.canceled), and
+ * sends the browser to the order's return url. A lost callback is not lost for good: `fetch` answers
+ * the same outcome, and the wallet asks it while an order is still pending.
+ */
+import { type CurrencyCode, formatAmount } from '@e-wallet/contract';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { SIGNATURE_HEADER, signPayload } from '../signature.ts';
+import type {
+  CreatedPayment,
+  CreatePaymentInput,
+  PaymentReport,
+  PaymentStatus,
+  PaymentsProvider,
+} from './payments-provider.ts';
+
+export const PAYMENTS_WEBHOOK_PATH = '/v2/wallet/webhooks/payments';
+
+/** Sends one webhook request; answers the HTTP status (0 when it could not be sent). */
+export type WebhookTransport = (request: {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}) => Promise<number>;
+
+export interface SandboxPayment {
+  id: string;
+  order_id: string;
+  amount: bigint;
+  currency: CurrencyCode;
+  description: string;
+  return_url: string;
+  status: PaymentStatus;
+  card_last4: string | null;
+  cancellation_reason: string | null;
+  created_at: Date;
+}
+
+export type SandboxDecision =
+  | { action: 'pay'; cardLast4: string }
+  | { action: 'decline'; cardLast4: string | null; reason: 'card_declined' | 'canceled_by_user' };
+
+const COLUMNS =
+  'id, order_id, amount, currency, description, return_url, status, card_last4, cancellation_reason, created_at';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class SandboxPaymentsProvider implements PaymentsProvider {
+  readonly id = 'sandbox';
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #secret: string;
+  #transport: WebhookTransport;
+
+  constructor(config: Config, db: Db, clock: Clock) {
+    if (config.production)
+      throw new Error('The sandbox payments provider is refused when WALLET_ENV=production');
+    this.#db = db;
+    this.#clock = clock;
+    this.#secret = config.WEBHOOK_SECRET;
+    // Over HTTP to this server's public address, unless the sandbox page installs an in-process one.
+    this.#transport = async ({ path, headers, body }) => {
+      const response = await fetch(`${config.PUBLIC_URL}${path}`, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      return response.status;
+    };
+  }
+
+  /** How webhooks travel; the sandbox page module sets an in-process one that still goes through the route. */
+  setTransport(transport: WebhookTransport): void {
+    this.#transport = transport;
+  }
+
+  async create(input: CreatePaymentInput): Promise<CreatedPayment> {
+    const now = this.#clock.now();
+    // The order id is the idempotence key: a second create answers the first payment.
+    await this.#db.query(
+      `INSERT INTO sandbox_payments (order_id, amount, currency, description, return_url, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (order_id) DO NOTHING`,
+      [input.orderId, input.amount, input.currency, input.description.slice(0, 128), input.returnUrl, now],
+    );
+    const { rows } = await this.#db.query<SandboxPayment>(
+      `SELECT ${COLUMNS} FROM sandbox_payments WHERE order_id = $1`,
+      [input.orderId],
+    );
+    const payment = rows[0]!;
+    // Relative: the page is served by this same server, so the browser stays on the app's origin.
+    return { paymentId: payment.id, url: `/sandbox/pay/${payment.id}`, status: payment.status };
+  }
+
+  async payment(id: string): Promise<SandboxPayment | null> {
+    if (!UUID.test(id)) return null;
+    const { rows } = await this.#db.query<SandboxPayment>(
+      `SELECT ${COLUMNS} FROM sandbox_payments WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async fetch(paymentId: string): Promise<PaymentReport> {
+    const payment = await this.payment(paymentId);
+    if (!payment) throw new Error(`sandbox payment ${paymentId} does not exist`);
+    return {
+      paymentId: payment.id,
+      orderId: payment.order_id,
+      status: payment.status,
+      amount: BigInt(payment.amount),
+      currency: payment.currency,
+    };
+  }
+
+  /**
+   * The payer's decision on the hosted page. Answers null when the payment is no longer open (nothing
+   * changes); otherwise records the outcome, notifies the wallet and answers the decided payment.
+   */
+  async decide(id: string, decision: SandboxDecision): Promise<SandboxPayment | null> {
+    const now = this.#clock.now();
+    const succeeded = decision.action === 'pay';
+    const { rows } = await this.#db.query<SandboxPayment>(
+      `UPDATE sandbox_payments SET status = $2, card_last4 = $3, cancellation_reason = $4, updated_at = $5
+       WHERE id = $1 AND status = 'pending' RETURNING ${COLUMNS}`,
+      [
+        id,
+        succeeded ? 'succeeded' : 'canceled',
+        decision.cardLast4,
+        decision.action === 'decline' ? decision.reason : null,
+        now,
+      ],
+    );
+    const decided = rows[0];
+    if (!decided) return null;
+    await this.notify(decided);
+    return decided;
+  }
+
+  /** The signed request of the payment's callback, exactly as it is sent. */
+  signedWebhook(payment: SandboxPayment): { path: string; headers: Record<string, string>; body: string } {
+    const now = this.#clock.now();
+    const body = JSON.stringify({
+      event: payment.status === 'succeeded' ? 'payment.succeeded' : 'payment.canceled',
+      payment_id: payment.id,
+      order: payment.order_id,
+      amount: formatAmount(BigInt(payment.amount), payment.currency),
+      currency_code: payment.currency,
+      occurred_at: now.toISOString(),
+    });
+    return {
+      path: PAYMENTS_WEBHOOK_PATH,
+      headers: {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER]: signPayload(this.#secret, body, now),
+      },
+      body,
+    };
+  }
+
+  /** Sends the callback; a failure leaves the outcome fetchable (the wallet reconciles pending orders). */
+  async notify(payment: SandboxPayment): Promise<number> {
+    try {
+      return await this.#transport(this.signedWebhook(payment));
+    } catch {
+      return 0;
+    }
+  }
+}

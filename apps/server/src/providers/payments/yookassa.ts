@@ -1,0 +1,178 @@
+/**
+ * YooKassa (API v3) as the payments provider. What it uses of the API:
+ *   POST {YOOKASSA_API_URL}/payments      Basic auth shopId:secretKey, an Idempotence-Key header (our
+ *        order id), {amount: {value: '100.00', currency: 'RUB'}, capture: true,
+ *        confirmation: {type: 'redirect', return_url}, description, metadata: {order_id}};
+ *        answers the payment with confirmation.confirmation_url, where the person pays.
+ *   GET  {YOOKASSA_API_URL}/payments/{id} the payment's current state.
+ * Notifications (payment.succeeded, payment.canceled) are POSTed to
+ * /v2/wallet/webhooks/payments/yookassa. They are not signed, so, as YooKassa documents, a notification
+ * is only a hint: the payment named in it is fetched from the API and only that answer is believed.
+ */
+import { type CurrencyCode, formatAmount, isCurrencyCode, parseAmount } from '@e-wallet/contract';
+import { z } from 'zod';
+import { type Config, ConfigError } from '../../config.ts';
+import type {
+  CreatedPayment,
+  CreatePaymentInput,
+  PaymentReport,
+  PaymentStatus,
+  PaymentsProvider,
+} from './payments-provider.ts';
+import { PaymentsProviderError } from './payments-provider.ts';
+
+export const YOOKASSA_WEBHOOK_PATH = '/v2/wallet/webhooks/payments/yookassa';
+const TIMEOUT_MS = 10_000;
+
+const YooKassaPayment = z.object({
+  id: z.string().min(1).max(100),
+  status: z.string(),
+  amount: z.object({ value: z.string().max(32), currency: z.string().max(3) }),
+  confirmation: z.object({ type: z.string(), confirmation_url: z.url().optional() }).optional(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+type YooKassaPayment = z.infer<typeof YooKassaPayment>;
+
+/** A notification's body; only the payment id in it is used (then fetched). */
+export const YooKassaNotification = z.object({
+  type: z.literal('notification'),
+  event: z.string().max(100),
+  object: z.object({ id: z.string().min(1).max(100) }),
+});
+
+/** The payment does not exist at YooKassa (a forged or misrouted notification). */
+export class PaymentNotFoundError extends PaymentsProviderError {}
+
+/** The one place YooKassa's statuses become ours. */
+export function mapYooKassaStatus(status: string): PaymentStatus {
+  switch (status) {
+    case 'pending':
+    // We create payments with capture: true, so this is brief; the money is not ours until 'succeeded'.
+    case 'waiting_for_capture':
+      return 'pending';
+    case 'succeeded':
+      return 'succeeded';
+    case 'canceled':
+      return 'canceled';
+    default:
+      throw new PaymentsProviderError(
+        `unknown YooKassa payment status ${JSON.stringify(status).slice(0, 40)}`,
+      );
+  }
+}
+
+export interface YooKassaOptions {
+  apiUrl: string;
+  shopId: string;
+  secretKey: string;
+}
+
+/** Checks the settings at boot: a bad one stops start-up with a line naming it. */
+export function yooKassaOptions(config: Config): YooKassaOptions {
+  const shopId = config.YOOKASSA_SHOP_ID ?? '';
+  const secretKey = config.YOOKASSA_SECRET_KEY ?? '';
+  if (!/^\d{1,20}$/.test(shopId)) throw new ConfigError('Invalid setting YOOKASSA_SHOP_ID: required, digits');
+  if (secretKey.length < 8) throw new ConfigError('Invalid setting YOOKASSA_SECRET_KEY: required');
+  const apiUrl = config.YOOKASSA_API_URL.replace(/\/$/, '');
+  if (config.production && !apiUrl.startsWith('https://'))
+    throw new ConfigError('Invalid setting YOOKASSA_API_URL: must be https:// in production');
+  return { apiUrl, shopId, secretKey };
+}
+
+export class YooKassaPaymentsProvider implements PaymentsProvider {
+  readonly id = 'yookassa';
+  readonly #options: YooKassaOptions;
+  readonly #authorization: string;
+
+  constructor(options: YooKassaOptions) {
+    this.#options = options;
+    this.#authorization = `Basic ${Buffer.from(`${options.shopId}:${options.secretKey}`).toString('base64')}`;
+  }
+
+  async #request(
+    method: 'GET' | 'POST',
+    path: string,
+    init: { body?: unknown; idempotenceKey?: string } = {},
+  ) {
+    let response: Response;
+    try {
+      response = await fetch(`${this.#options.apiUrl}${path}`, {
+        method,
+        headers: {
+          Authorization: this.#authorization,
+          Accept: 'application/json',
+          ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+          ...(init.idempotenceKey ? { 'Idempotence-Key': init.idempotenceKey } : {}),
+        },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new PaymentsProviderError(`YooKassa ${method} ${path}: ${(error as Error).name}`);
+    }
+    const text = await response.text().catch(() => '');
+    if (response.status === 404) throw new PaymentNotFoundError(`YooKassa ${method} ${path}: not found`);
+    if (!response.ok) throw new PaymentsProviderError(`YooKassa ${method} ${path}: HTTP ${response.status}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new PaymentsProviderError(`YooKassa ${method} ${path}: not JSON`);
+    }
+    const parsed = YooKassaPayment.safeParse(json);
+    if (!parsed.success) throw new PaymentsProviderError(`YooKassa ${method} ${path}: unexpected answer`);
+    return parsed.data;
+  }
+
+  #report(payment: YooKassaPayment): PaymentReport {
+    const currency = payment.amount.currency;
+    if (!isCurrencyCode(currency)) throw new PaymentsProviderError(`YooKassa: unknown currency ${currency}`);
+    const amount = parseAmount(payment.amount.value, currency);
+    if (!amount.ok) throw new PaymentsProviderError('YooKassa: unreadable amount');
+    const orderId = payment.metadata?.order_id;
+    return {
+      paymentId: payment.id,
+      orderId: typeof orderId === 'string' ? orderId : null,
+      status: mapYooKassaStatus(payment.status),
+      amount: amount.minor,
+      currency: currency as CurrencyCode,
+    };
+  }
+
+  async create(input: CreatePaymentInput): Promise<CreatedPayment> {
+    const payment = await this.#request('POST', '/payments', {
+      idempotenceKey: input.orderId,
+      body: {
+        amount: { value: formatAmount(input.amount, input.currency), currency: input.currency },
+        capture: true,
+        confirmation: { type: 'redirect', return_url: input.returnUrl },
+        description: input.description.slice(0, 128),
+        metadata: { order_id: input.orderId },
+      },
+    });
+    const report = this.#report(payment);
+    const url = payment.confirmation?.confirmation_url;
+    if (!url || report.amount !== input.amount || report.currency !== input.currency)
+      throw new PaymentsProviderError('YooKassa: the created payment does not match the order');
+    return { paymentId: payment.id, url, status: report.status };
+  }
+
+  async fetch(paymentId: string): Promise<PaymentReport> {
+    return this.#report(await this.#request('GET', `/payments/${encodeURIComponent(paymentId)}`));
+  }
+
+  /**
+   * Reads a notification and answers what YooKassa itself says about its payment (fetched). A body that
+   * is not a notification, or names a payment YooKassa does not have, is refused (null).
+   */
+  async verifyNotification(body: unknown): Promise<PaymentReport | null> {
+    const parsed = YooKassaNotification.safeParse(body);
+    if (!parsed.success) return null;
+    try {
+      return await this.fetch(parsed.data.object.id);
+    } catch (error) {
+      if (error instanceof PaymentNotFoundError) return null;
+      throw error;
+    }
+  }
+}
