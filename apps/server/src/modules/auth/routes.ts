@@ -1,6 +1,7 @@
 /** The auth calls of the contract's table (wallet-spec.md section 7, decisions.md sections 4 and 7). */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { isAppError } from '../../errors.ts';
 import { route } from '../../http/route.ts';
 import { authInfo } from './info.ts';
 import { message } from './messages.ts';
@@ -35,9 +36,25 @@ function authCalls(app: FastifyInstance, ctx: AppContext): void {
     language: call.language,
   });
 
-  route(app, ctx, 'register', (call) => register(ctx, call.body, client(call)));
+  // An SMS gateway failure is the operator's business: logged with the provider, never the code or text.
+  const reportingGateway = async <T>(
+    call: { request: FastifyRequest },
+    send: () => Promise<T>,
+  ): Promise<T> => {
+    try {
+      return await send();
+    } catch (error) {
+      if (isAppError(error) && error.code === 'PROVIDER_UNAVAILABLE')
+        call.request.log.warn({ provider: ctx.sms.id, reason: error.message }, 'SMS provider failed');
+      throw error;
+    }
+  };
+
+  route(app, ctx, 'register', (call) => reportingGateway(call, () => register(ctx, call.body, client(call))));
   route(app, ctx, 'registerConfirm', (call) => confirmRegistration(ctx, call.body, client(call)));
-  route(app, ctx, 'sendCode', (call) => sendCode(ctx, call.body.phone, client(call)));
+  route(app, ctx, 'sendCode', (call) =>
+    reportingGateway(call, () => sendCode(ctx, call.body.phone, client(call))),
+  );
   route(app, ctx, 'login', (call) => login(ctx, call.body, client(call)));
 
   route(app, ctx, 'setPin', async (call) => {
