@@ -12,7 +12,10 @@ import type { RouteName } from '../shared/routes.ts';
 import { AuthLayout } from './auth-layout/auth-layout.tsx';
 
 const HomeLayout = lazy(() => import('./home-layout/home-layout.tsx'));
-const HomePage = lazy(() => import('./pages/home-page.tsx'));
+const HomePage = lazy(() => import('../features/wallet/pages/home-page.tsx'));
+const HistoryPage = lazy(() => import('../features/history/pages/history-page.tsx'));
+const WalletPage = lazy(() => import('../features/wallet/pages/wallet-page.tsx'));
+const WalletIdPage = lazy(() => import('../features/wallet/pages/wallet-id-page.tsx'));
 const PlaceholderPage = lazy(() => import('./pages/placeholder-page.tsx'));
 const AuthInPage = lazy(() => import('../features/auth/pages/auth-in-page.tsx'));
 const LoginPage = lazy(() => import('../features/auth/pages/login-page.tsx'));
@@ -33,9 +36,9 @@ export const routes: RouteObject[] = [
     element: <HomeLayout />,
     children: [
       named('Home', { index: true, element: <HomePage /> }),
-      named('History', { path: 'history', element: placeholder('History') }),
-      named('Wallet', { path: 'wallet', element: placeholder('Wallet') }),
-      named('WalletId', { path: 'wallet/:id', element: placeholder('WalletId') }),
+      named('History', { path: 'history', element: <HistoryPage /> }),
+      named('Wallet', { path: 'wallet', element: <WalletPage /> }),
+      named('WalletId', { path: 'wallet/:id', element: <WalletIdPage /> }),
       named('WalletPaymentsFinish', {
         path: 'wallet/payments/finish',
         element: placeholder('WalletPaymentsFinish'),

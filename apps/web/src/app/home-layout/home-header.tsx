@@ -25,6 +25,7 @@ export function HomeHeader() {
         <button
           type="button"
           className="button button--ghost home-header__logout"
+          aria-label={t('layout.logout')}
           onClick={() => logout.mutate()}
           disabled={logout.isPending}
         >

@@ -1,38 +1,91 @@
 /**
- * The signed-in area (spec 'Home layout'). For now a shell: the header and the page. The route
+ * The signed-in area (wallet-spec.md 'Home layout'): the header with navigation and notifications,
+ * the page on the left and the profile panel on the right (below the page on a phone). The route
  * guard lives here: without an auth token the home layout redirects to AuthIn (spec section 2).
- * Next: navigation, notifications and the profile panel go beside <HomeHeader> and the page.
+ * Navigating closes the notifications, which also lifts their scroll lock.
  */
 import './home-layout.css';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { useLogout } from '../../features/auth/api/logout.ts';
+import { IdentificationSummary } from '../../features/profile/components/identification-summary.tsx';
+import { ProfilePanel } from '../../features/profile/components/profile-panel.tsx';
 import { queryClient } from '../../shared/api/query-client.ts';
 import { useSessionStore } from '../../shared/store/session-store.ts';
 import { ErrorBoundary } from '../error-boundary.tsx';
 import { PageSpinner } from '../page-spinner.tsx';
-import { HomeHeader } from './home-header.tsx';
+import { LayoutHeader } from './layout-header.tsx';
+
+const PROFILE_ID = 'profile-panel';
 
 export function HomeLayout() {
   const token = useSessionStore((state) => state.authToken);
-  const { pathname } = useLocation();
   if (!token) return <Navigate to="/auth" replace />;
   return (
     <QueryClientProvider client={queryClient}>
-      <div className="home-layout">
-        <HomeHeader />
-        <div className="home-layout__body">
-          <main className="home-layout__content">
-            <ErrorBoundary key={pathname}>
-              <Suspense fallback={<PageSpinner />}>
-                <Outlet />
-              </Suspense>
-            </ErrorBoundary>
-          </main>
-        </div>
-      </div>
+      <SignedInArea />
     </QueryClientProvider>
   );
+}
+
+function SignedInArea() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const logout = useLogout();
+  const [notificationsOpen, setNotificationsOpen] = useState(false);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the point of a new path
+  useEffect(() => {
+    setNotificationsOpen(false);
+  }, [pathname]);
+
+  const showProfile = () => {
+    const panel = document.getElementById(PROFILE_ID);
+    panel?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    panel?.focus({ preventScroll: true });
+  };
+
+  return (
+    <div className="home-layout">
+      <a className="skip-link" href="#main-content">
+        {t('nav.skip')}
+      </a>
+      <LayoutHeader
+        notificationsOpen={notificationsOpen}
+        onNotificationsOpenChange={setNotificationsOpen}
+        onShowProfile={showProfile}
+        profileId={PROFILE_ID}
+      />
+      <div className="home-layout__body">
+        <main id="main-content" className="home-layout__content" tabIndex={-1}>
+          <ErrorBoundary key={pathname}>
+            <Suspense fallback={<PageSpinner />}>
+              <Outlet />
+            </Suspense>
+          </ErrorBoundary>
+        </main>
+        <div className="home-layout__side">
+          <ProfilePanel
+            id={PROFILE_ID}
+            onLogout={() => logout.mutate()}
+            loggingOut={logout.isPending}
+            identification={<IdentificationSummary />}
+            policy={__BRAND__ === 'grok' ? <PolicySlot /> : null}
+          />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The policy block's place for the brand 'grok' (wallet-spec.md 'Home layout'): the policy
+ * feature replaces this with its links, company line and restricted regions.
+ */
+function PolicySlot() {
+  return null;
 }
 
 export default HomeLayout;

@@ -1,4 +1,5 @@
 import type { Texts } from './ru.ts';
+import { moneyEn } from './money-texts.ts';
 
 /** English texts. The `Texts` type makes a missing key a compile error; i18n.test.ts checks both ways. */
 export const en: Texts = {
@@ -111,4 +112,6 @@ export const en: Texts = {
     noResults: 'Nothing found',
     mask: 'Number format',
   },
+  // The money screens (wallet, history, accounts, layout panels).
+  ...moneyEn,
 };

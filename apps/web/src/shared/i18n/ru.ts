@@ -1,4 +1,5 @@
 /** Russian texts: the active language (spec section 9). Every key exists in en.ts too (i18n.test.ts). */
+import { moneyRu } from './money-texts.ts';
 export const ru = {
   common: {
     continue: 'Продолжить',
@@ -109,6 +110,8 @@ export const ru = {
     noResults: 'Ничего не найдено',
     mask: 'Формат номера',
   },
+  // The money screens (wallet, history, accounts, layout panels).
+  ...moneyRu,
 } as const;
 
 /** The shape every language must have: same keys, any strings. */

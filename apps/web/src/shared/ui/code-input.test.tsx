@@ -80,6 +80,15 @@ describe('CodeInput', () => {
     expect([1, 2, 3, 4].map((n) => box(n).tabIndex)).toEqual([-1, 0, -1, -1]);
   });
 
+  it('overwrites a filled code typed again from the first box, even with the same digits', async () => {
+    const user = userEvent.setup();
+    render(<Harness initial="1234" />);
+    await user.click(box(1));
+    await user.keyboard('1235');
+    expect(screen.getByTestId('value').textContent).toBe('1235');
+    expect(document.activeElement).toBe(box(4));
+  });
+
   it('fills every box from a pasted code', async () => {
     const user = userEvent.setup();
     render(<Harness />);

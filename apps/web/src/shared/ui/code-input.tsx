@@ -98,7 +98,11 @@ export function CodeInput({
       // Out of the code as a whole, never box to box.
       return;
     }
-    if (event.key === 'Backspace' && !cells[index]) {
+    if (/^\d$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      // A typed digit replaces the box's digit even when it is the same one (no change event then).
+      event.preventDefault();
+      fill(index, event.key);
+    } else if (event.key === 'Backspace' && !cells[index]) {
       event.preventDefault();
       boxes.current[index - 1]?.focus();
     } else if (event.key === 'ArrowLeft') {

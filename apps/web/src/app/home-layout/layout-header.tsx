@@ -1,0 +1,78 @@
+/**
+ * The header of the signed-in area (wallet-spec.md 'Home layout'): the avatar links home, the
+ * greeting names the user, the navigation highlights the current route (aria-current), and the
+ * bell opens the notifications. On a phone the navigation sits at the bottom of the screen and a
+ * profile button leads to the profile panel, which then follows the page.
+ */
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink } from 'react-router';
+import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
+import { initialOf } from '../../shared/format/person.ts';
+import { useAuthInfo } from '../../shared/api/auth-info.ts';
+import { pathTo, type RouteName } from '../../shared/routes.ts';
+import { CardsIcon, ClockIcon, GearIcon, HomeIcon, QrIcon } from '../../shared/ui/money-icons.tsx';
+
+const NAVIGATION: { name: RouteName & ('Home' | 'Wallet' | 'Payment' | 'History' | 'Settings'); Icon: typeof HomeIcon }[] =
+  [
+    { name: 'Home', Icon: HomeIcon },
+    { name: 'Wallet', Icon: CardsIcon },
+    { name: 'Payment', Icon: QrIcon },
+    { name: 'History', Icon: ClockIcon },
+    { name: 'Settings', Icon: GearIcon },
+  ];
+
+export interface LayoutHeaderProps {
+  notificationsOpen: boolean;
+  onNotificationsOpenChange: (open: boolean) => void;
+  onShowProfile: () => void;
+  profileId: string;
+}
+
+export function LayoutHeader({
+  notificationsOpen,
+  onNotificationsOpenChange,
+  onShowProfile,
+  profileId,
+}: LayoutHeaderProps) {
+  const { t } = useTranslation();
+  const { data: user } = useAuthInfo();
+  return (
+    <header className="home-header">
+      <div className="home-header__inner">
+        <Link to={pathTo('Home')} className="home-header__avatar" aria-label={t('layout.home')}>
+          <span aria-hidden="true">{user ? initialOf(user.first_name) : ''}</span>
+        </Link>
+        <div className="home-header__greeting">
+          <p className="home-header__hello" data-testid="greeting">
+            {user ? t('layout.greeting', { name: user.first_name }) : t('layout.greetingAnonymous')}
+          </p>
+          <p className="home-header__subtitle">{t('layout.subtitle')}</p>
+        </div>
+        <nav className="home-nav" aria-label={t('nav.label')}>
+          <ul className="home-nav__list">
+            {NAVIGATION.map(({ name, Icon }) => (
+              <li key={name}>
+                <NavLink to={pathTo(name)} end={name === 'Home'} className="home-nav__link">
+                  <Icon className="home-nav__icon" />
+                  <span className="home-nav__label">{t(`nav.${name}`)}</span>
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="home-header__tools">
+          <NotificationBell open={notificationsOpen} onOpenChange={onNotificationsOpenChange} />
+          <button
+            type="button"
+            className="home-header__profile"
+            aria-label={t('profile.open')}
+            aria-controls={profileId}
+            onClick={onShowProfile}
+          >
+            <span aria-hidden="true">{user ? initialOf(user.first_name) : ''}</span>
+          </button>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * History (wallet-spec.md 'History', decisions.md section 1): the range picker, the carousel that
+ * chooses the account, the payment buttons, the statistics chart (SVG from GET /v2/wallet/stat) and
+ * list, and the transactions in pages. Statistics are per currency, so both follow the chosen account.
+ */
+import '../history.css';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAccounts } from '../../../shared/api/wallet.ts';
+import { type DayRange, presetRange, rangeQuery } from '../../../shared/money/date-range.ts';
+import { AreaBoundary, AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
+import { DateRangePicker } from '../../../shared/ui/date-range-picker.tsx';
+import { PaymentActions } from '../../../shared/ui/payment-actions.tsx';
+import { StatSection } from '../../../shared/ui/stats.tsx';
+import { TransactionList } from '../../../shared/ui/transaction-list.tsx';
+import { WalletCarousel } from '../../../shared/ui/wallet-carousel.tsx';
+
+export function HistoryPage() {
+  const { t } = useTranslation();
+  const [range, setRange] = useState<DayRange>(() => presetRange('thisMonth', new Date()));
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const accounts = useAccounts();
+  const accountId =
+    accounts.data?.find((account) => account.id === chosenId)?.id ?? accounts.data?.[0]?.id ?? null;
+  const filter = { account: accountId ?? undefined, ...rangeQuery(range) };
+
+  return (
+    <div className="home-page money-page">
+      <div className="history-head">
+        <h1 className="home-page__title">{t('history.title')}</h1>
+        <DateRangePicker value={range} onChange={setRange} />
+      </div>
+      <AreaBoundary onRetry={() => accounts.refetch()}>
+        {accounts.isPending ? (
+          <AreaLoading rows={1} />
+        ) : accounts.isError ? (
+          <AreaError onRetry={() => accounts.refetch()} />
+        ) : (
+          <WalletCarousel
+            accounts={accounts.data}
+            selectedId={accountId}
+            onSelect={(account) => setChosenId(account.id)}
+          />
+        )}
+      </AreaBoundary>
+      <PaymentActions />
+      {accountId && (
+        <>
+          <section className="panel" aria-labelledby="stats-title">
+            <h2 id="stats-title" className="panel__title panel__title--spaced">
+              {t('stats.title')}
+            </h2>
+            <AreaBoundary>
+              <StatSection filter={filter} variant="list" />
+            </AreaBoundary>
+          </section>
+          <section className="panel" aria-labelledby="history-transactions-title">
+            <h2 id="history-transactions-title" className="panel__title panel__title--spaced">
+              {t('transactions.title')}
+            </h2>
+            <AreaBoundary>
+              <TransactionList filter={filter} emptyText={t('transactions.emptyRange')} />
+            </AreaBoundary>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
+
+export default HistoryPage;

@@ -1,0 +1,41 @@
+/**
+ * The wallet carousel's parameters (wallet-spec.md section 9): 1.4 slides per view, 2 from a
+ * width of 920 px, a gap of 16 px, about 500 ms per move, no loop.
+ */
+import type useEmblaCarousel from 'embla-carousel-react';
+
+export type EmblaOptions = NonNullable<Parameters<typeof useEmblaCarousel>[0]>;
+
+export const CAROUSEL = {
+  slidesPerView: 1.4,
+  wideSlidesPerView: 2,
+  wideFrom: 920,
+  gap: 16,
+  speedMs: 500,
+  loop: false,
+} as const;
+
+/**
+ * A slide's width for a number of slides per view, as CSS: the container less the gaps that fall
+ * inside the view, divided by the slides per view (Swiper's formula, which the spec's numbers
+ * come from).
+ */
+export function slideWidth(perView: number, gap: number): string {
+  const gaps = Math.round((perView - 1) * gap * 100) / 100;
+  return `calc((100% - ${gaps}px) / ${perView})`;
+}
+
+/**
+ * Embla's duration is not in milliseconds: it is the length of its scroll animation in frames of
+ * its physics, about 16-17 ms each at 60 Hz, so 500 ms is a duration of 30.
+ */
+export function emblaDuration(ms: number): number {
+  return Math.round(ms / (1000 / 60));
+}
+
+export const emblaOptions: EmblaOptions = {
+  loop: CAROUSEL.loop,
+  align: 'start',
+  containScroll: 'trimSnaps',
+  duration: emblaDuration(CAROUSEL.speedMs),
+};

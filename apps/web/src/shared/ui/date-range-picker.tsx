@@ -1,0 +1,169 @@
+/**
+ * The date-range picker (wallet-spec.md 'History', sections 5 and 9): hidden until asked for; start
+ * and end days with Russian month names; presets Today to Last Year; a 6-week calendar; cancel and
+ * apply. A start after the end is swapped and future days cannot be picked (money/date-range.ts).
+ */
+import 'react-day-picker/style.css';
+import './money-ui.css';
+import { clsx } from 'clsx';
+import { useEffect, useId, useRef, useState } from 'react';
+import { DayPicker } from 'react-day-picker';
+import { enGB } from 'react-day-picker/locale/en-GB';
+import { ru } from 'react-day-picker/locale/ru';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../format/date.ts';
+import { currentLanguage } from '../i18n/i18n.ts';
+import {
+  type DayRange,
+  isDisabledDay,
+  pickDay,
+  presetOf,
+  presetRange,
+  RANGE_PRESETS,
+  type RangeDraft,
+} from '../money/date-range.ts';
+import { CalendarIcon, ChevronRightIcon } from './money-icons.tsx';
+
+export interface DateRangePickerProps {
+  value: DayRange;
+  onChange: (range: DayRange) => void;
+  /** "Now", for tests; defaults to the clock. */
+  now?: Date;
+}
+
+export function DateRangePicker({ value, onChange, now: fixedNow }: DateRangePickerProps) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState<RangeDraft>({ start: value.from, end: value.to, picking: 'start' });
+  const [month, setMonth] = useState(value.to);
+  const panelId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const now = fixedNow ?? new Date();
+
+  const openPicker = () => {
+    setDraft({ start: value.from, end: value.to, picking: 'start' });
+    setMonth(value.to);
+    setOpen(true);
+  };
+  const close = () => {
+    setOpen(false);
+    toggleRef.current?.focus();
+  };
+  const apply = () => {
+    onChange({ from: draft.start, to: draft.end });
+    close();
+  };
+
+  useEffect(() => {
+    if (open) panelRef.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+  }, [open]);
+
+  const from = formatDate(value.from, language);
+  const to = formatDate(value.to, language);
+  const activePreset = presetOf({ from: draft.start, to: draft.end }, now);
+
+  return (
+    <div className="range-picker">
+      <button
+        ref={toggleRef}
+        type="button"
+        className="range-picker__toggle"
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label={t('range.change', { from, to })}
+        onClick={() => (open ? close() : openPicker())}
+        data-testid="range-toggle"
+      >
+        <CalendarIcon />
+        <span className="range-picker__value">
+          <span>{from}</span>
+          <span aria-hidden="true"> — </span>
+          <span>{to}</span>
+        </span>
+      </button>
+      <div
+        ref={panelRef}
+        id={panelId}
+        className="range-picker__panel"
+        role="group"
+        aria-label={t('range.label')}
+        hidden={!open}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            event.stopPropagation();
+            close();
+          }
+        }}
+      >
+        {open && (
+          <>
+            <div className="range-picker__bounds">
+              <div className={clsx('range-picker__bound', draft.picking === 'start' && 'is-picking')}>
+                <span className="range-picker__bound-label">{t('range.start')}</span>
+                <span className="range-picker__bound-value" data-testid="range-start">
+                  {formatDate(draft.start, language)}
+                </span>
+              </div>
+              <ChevronRightIcon className="range-picker__arrow" />
+              <div className={clsx('range-picker__bound', draft.picking === 'end' && 'is-picking')}>
+                <span className="range-picker__bound-label">{t('range.end')}</span>
+                <span className="range-picker__bound-value" data-testid="range-end">
+                  {formatDate(draft.end, language)}
+                </span>
+              </div>
+            </div>
+            <div className="range-picker__body">
+              <fieldset className="range-picker__presets">
+                <legend className="visually-hidden">{t('range.presets')}</legend>
+                {RANGE_PRESETS.map((preset, index) => (
+                  <button
+                    key={preset}
+                    type="button"
+                    className="range-picker__preset"
+                    aria-pressed={activePreset === preset}
+                    data-autofocus={index === 0 ? true : undefined}
+                    onClick={() => {
+                      const range = presetRange(preset, now);
+                      setDraft({ start: range.from, end: range.to, picking: 'start' });
+                      setMonth(range.to);
+                    }}
+                  >
+                    {t(`range.names.${preset}`)}
+                  </button>
+                ))}
+              </fieldset>
+              <div className="range-picker__calendar">
+                <p className="range-picker__hint" aria-live="polite">
+                  {draft.picking === 'start' ? t('range.pickStart') : t('range.pickEnd')}
+                </p>
+                <DayPicker
+                  mode="range"
+                  locale={language === 'ru' ? ru : enGB}
+                  weekStartsOn={1}
+                  fixedWeeks
+                  showOutsideDays
+                  month={month}
+                  onMonthChange={setMonth}
+                  endMonth={now}
+                  selected={{ from: draft.start, to: draft.end }}
+                  disabled={(day: Date) => isDisabledDay(day, now)}
+                  onSelect={(_range, day) => setDraft((current) => pickDay(current, day, now))}
+                />
+              </div>
+            </div>
+            <div className="range-picker__actions">
+              <button type="button" className="button button--ghost" onClick={close}>
+                {t('range.cancel')}
+              </button>
+              <button type="button" className="button button--primary" onClick={apply}>
+                {t('range.apply')}
+              </button>
+            </div>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * A list of transactions with the spec's display rules (section 4): by the sign of the amount,
+ * zero is an 'operation', negative a 'withdrawal' in red with '-', positive a 'topup' with '+';
+ * each with its long date and time in Russian. Loading, error and empty states are its own.
+ */
+import './money-ui.css';
+import { clsx } from 'clsx';
+import { useTranslation } from 'react-i18next';
+import type { Transaction, TransactionFilter } from '../api/transactions.ts';
+import { useTransactions } from '../api/transactions.ts';
+import { formatDateTime } from '../format/date.ts';
+import { formatSignedMoney } from '../format/money.ts';
+import { currentLanguage } from '../i18n/i18n.ts';
+import { transactionLook } from '../money/transaction-display.ts';
+import { AreaError, AreaLoading } from './area.tsx';
+import { ArrowDownIcon, ArrowUpIcon, DotsIcon } from './money-icons.tsx';
+
+const LOOK_ICONS = { operation: DotsIcon, withdrawal: ArrowUpIcon, topup: ArrowDownIcon };
+
+export function TransactionRow({ transaction }: { transaction: Transaction }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const look = transactionLook(transaction.amount);
+  const Icon = LOOK_ICONS[look];
+  return (
+    <li className={clsx('transaction', `transaction--${look}`)} data-look={look}>
+      <span className="transaction__icon">
+        <Icon />
+      </span>
+      <span className="transaction__main">
+        <span className="transaction__description">{transaction.description}</span>
+        <span className="transaction__meta">
+          <span className="transaction__look">{t(`transactions.looks.${look}`)}</span>
+          {' · '}
+          <time dateTime={transaction.created_at}>{formatDateTime(transaction.created_at, language)}</time>
+        </span>
+      </span>
+      <span className="transaction__side">
+        <span className="transaction__amount" data-testid="transaction-amount">
+          {formatSignedMoney(transaction.amount, transaction.currency_code, language)}
+        </span>
+        {transaction.status !== 'complete' && (
+          <span className={`transaction__status transaction__status--${transaction.status}`}>
+            {t(`transactions.status.${transaction.status}`)}
+          </span>
+        )}
+      </span>
+    </li>
+  );
+}
+
+export interface TransactionListProps {
+  filter: TransactionFilter;
+  /** Offer 'show more' when the server has another page. */
+  paged?: boolean;
+  /** The empty message for a chosen range rather than for a new wallet. */
+  emptyText?: string;
+}
+
+export function TransactionList({ filter, paged = true, emptyText }: TransactionListProps) {
+  const { t } = useTranslation();
+  const query = useTransactions(filter);
+  if (query.isPending) return <AreaLoading rows={3} />;
+  if (query.isError && !query.data) return <AreaError message={t('transactions.error')} onRetry={() => query.refetch()} />;
+  const transactions = query.data.pages.flatMap((page) => page.results);
+  if (transactions.length === 0)
+    return <p className="area-state area-state--empty">{emptyText ?? t('transactions.empty')}</p>;
+  return (
+    <div className="transactions">
+      <ul className="transactions__list" aria-label={t('transactions.title')}>
+        {transactions.map((transaction) => (
+          <TransactionRow key={`${transaction.id}:${transaction.account_id}`} transaction={transaction} />
+        ))}
+      </ul>
+      {query.isFetchNextPageError && (
+        <AreaError message={t('transactions.error')} onRetry={() => query.fetchNextPage()} />
+      )}
+      {paged && query.hasNextPage && (
+        <button
+          type="button"
+          className="button button--ghost transactions__more"
+          onClick={() => query.fetchNextPage()}
+          disabled={query.isFetchingNextPage}
+          aria-busy={query.isFetchingNextPage || undefined}
+        >
+          {query.isFetchingNextPage && <span className="spinner" aria-hidden="true" />}
+          {t('transactions.more')}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * The wallet carousel (wallet-spec.md section 9): the user's accounts with currency symbols and
+ * balances, 1.4 slides per view (2 from 920 px), gap 16 px, about 500 ms per move, no loop.
+ * Slides link to their account page, or, with `onSelect`, choose the account a page shows.
+ */
+import './money-ui.css';
+import { clsx } from 'clsx';
+import useEmblaCarousel from 'embla-carousel-react';
+import { type CSSProperties, useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { WalletAccount } from '../api/wallet.ts';
+import { formatMoney } from '../format/money.ts';
+import { currentLanguage } from '../i18n/i18n.ts';
+import { CAROUSEL, emblaOptions, slideWidth } from '../money/carousel-config.ts';
+import { pathTo } from '../routes.ts';
+import { CurrencyBadge } from './currency-badge.tsx';
+import { ChevronLeftIcon, ChevronRightIcon } from './money-icons.tsx';
+
+export interface WalletCarouselProps {
+  accounts: WalletAccount[];
+  /** With a handler the slides are buttons choosing an account; without, links to the account page. */
+  onSelect?: (account: WalletAccount) => void;
+  selectedId?: string | null;
+  label?: string;
+}
+
+const sizes = {
+  '--slide-width': slideWidth(CAROUSEL.slidesPerView, CAROUSEL.gap),
+  '--slide-width-wide': slideWidth(CAROUSEL.wideSlidesPerView, CAROUSEL.gap),
+  '--slide-gap': `${CAROUSEL.gap}px`,
+} as CSSProperties;
+
+export function WalletCarousel({ accounts, onSelect, selectedId, label }: WalletCarouselProps) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const [viewportRef, embla] = useEmblaCarousel(emblaOptions);
+  const [canPrev, setCanPrev] = useState(false);
+  const [canNext, setCanNext] = useState(false);
+
+  const update = useCallback(() => {
+    if (!embla) return;
+    setCanPrev(embla.canScrollPrev());
+    setCanNext(embla.canScrollNext());
+  }, [embla]);
+
+  useEffect(() => {
+    if (!embla) return;
+    update();
+    embla.on('select', update).on('reInit', update).on('resize', update);
+    return () => {
+      embla.off('select', update).off('reInit', update).off('resize', update);
+    };
+  }, [embla, update]);
+
+  // Keyboard focus on a slide out of view brings it into view.
+  const focusSlide = (index: number) => {
+    if (embla && !embla.slidesInView().includes(index)) embla.scrollTo(index);
+  };
+
+  return (
+    <section className="wallet-carousel" aria-roledescription="carousel" aria-label={label ?? t('accounts.carousel')}>
+      <div className="wallet-carousel__viewport" ref={viewportRef} style={sizes}>
+        <ul className="wallet-carousel__track">
+          {accounts.map((account, index) => {
+            const money = formatMoney(account.balance, account.currency_code, language);
+            const body = (
+              <>
+                <span className="account-card__top">
+                  <CurrencyBadge currency={account.currency_code} size={40} />
+                  <span className="account-card__currency">{account.currency_code}</span>
+                </span>
+                <span className="account-card__label">{t('accounts.balance')}</span>
+                <span className="account-card__balance" data-testid="account-balance">
+                  {money}
+                </span>
+              </>
+            );
+            const className = clsx(
+              'account-card',
+              `account-card--${account.currency_code.toLowerCase()}`,
+              onSelect && selectedId === account.id && 'account-card--selected',
+            );
+            return (
+              <li
+                key={account.id}
+                className="wallet-carousel__slide"
+                aria-roledescription="slide"
+                aria-label={t('accounts.slide', { index: index + 1, total: accounts.length })}
+                data-currency={account.currency_code}
+              >
+                {onSelect ? (
+                  <button
+                    type="button"
+                    className={className}
+                    aria-pressed={selectedId === account.id}
+                    onClick={() => onSelect(account)}
+                    onFocus={() => focusSlide(index)}
+                  >
+                    <span className="visually-hidden">
+                      {t('accounts.select', { currency: account.currency_code })}.{' '}
+                    </span>
+                    {body}
+                  </button>
+                ) : (
+                  <Link
+                    to={pathTo('WalletId', { id: account.id })}
+                    className={className}
+                    onFocus={() => focusSlide(index)}
+                  >
+                    <span className="visually-hidden">
+                      {t('accounts.open', { currency: account.currency_code })}.{' '}
+                    </span>
+                    {body}
+                  </Link>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+      {(canPrev || canNext) && (
+        <div className="wallet-carousel__controls">
+          <button
+            type="button"
+            className="icon-button wallet-carousel__arrow"
+            onClick={() => embla?.scrollPrev()}
+            disabled={!canPrev}
+            aria-label={t('accounts.previous')}
+          >
+            <ChevronLeftIcon />
+          </button>
+          <button
+            type="button"
+            className="icon-button wallet-carousel__arrow"
+            onClick={() => embla?.scrollNext()}
+            disabled={!canNext}
+            aria-label={t('accounts.next')}
+          >
+            <ChevronRightIcon />
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
