@@ -35,6 +35,23 @@ export async function fund(
   });
 }
 
+/** The id of the user registered with a phone (API tests know the phone from `registeredUser`). */
+export async function userIdOfPhone(ctx: Pick<AppContext, 'db'>, phone: string): Promise<string> {
+  const { rows } = await ctx.db.query<{ id: string }>('SELECT id FROM users WHERE phone = $1', [phone]);
+  if (!rows[0]) throw new Error(`no user with phone ${phone}`);
+  return rows[0].id;
+}
+
+/** Funds the RUB (or given) account of the user registered with a phone. */
+export async function fundPhone(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  phone: string,
+  amount: bigint,
+  currency: CurrencyCode = 'RUB',
+): Promise<Transfer> {
+  return fund(ctx, await userIdOfPhone(ctx, phone), amount, currency);
+}
+
 let userCounter = 0;
 /**
  * A user row straight in the database, for ledger tests that need owners but not the sign-up flow.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../src/db/client.ts';
 import {
   accountOf,
   balanceOf,
@@ -15,6 +16,7 @@ import {
   voidHold,
 } from '../src/ledger/index.ts';
 import { monthStart } from '../src/modules/identification/levels.ts';
+import { transactionsOf } from '../src/modules/wallet/service.ts';
 import { fund, insertUser, ledgerViolations } from './fund.ts';
 import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
 
@@ -227,6 +229,44 @@ describe(`ledger (${databaseLabel})`, () => {
     expect(await outgoingSince(server.ctx.db, alice, new Date(now().getTime() + 1))).toBe(0n);
     // 100000 - 1000 - 8000 posted; the 2000 hold still counts until it is posted.
     expect(await totalBalanceRub(server.ctx.db, alice)).toBe(91_000n);
+  });
+
+  it('a history page is an ordered index range: no sort, whatever the table holds', async () => {
+    const alice = await tx((q) => insertUser(q, { at: now() }));
+    const account = await rubAccount(alice);
+    const plans: string[] = [];
+    // Runs the wallet's own history query under EXPLAIN, with scans that could hide a missing index disabled.
+    await server.ctx.db.tx(async (q) => {
+      await q.query('SET LOCAL enable_seqscan = off');
+      await q.query('SET LOCAL enable_bitmapscan = off');
+      const explaining: Queryable = {
+        exec: (sql) => q.exec(sql),
+        async query<T extends object>(sql: string, params?: readonly unknown[]) {
+          if (!sql.includes('FROM ledger_entries e')) return q.query<T>(sql, params);
+          const { rows } = await q.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+          plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
+          return { rows: [] as T[], rowCount: 0 };
+        },
+      };
+      const cursor = Buffer.from(`${now().toISOString()}|${account.id}`).toString('base64url');
+      await transactionsOf(
+        explaining,
+        alice,
+        { ordering: '-created_at', cursor, date_from: '2024-01-01' },
+        'ru',
+      );
+      await transactionsOf(explaining, alice, { ordering: 'created_at', account: account.id }, 'ru');
+      await outgoingSince(explaining, alice, monthStart(now()));
+    });
+    if (process.env.SHOW_PLANS) console.info(plans.join('\n\n'));
+    expect(plans).toHaveLength(3);
+    expect(plans[0]).toContain('ledger_entries_user_history');
+    expect(plans[1]).toMatch(/ledger_entries_(account|user)_history/);
+    expect(plans[2]).toMatch(/ledger_entries_(account|user)_history/);
+    for (const plan of plans.slice(0, 2)) {
+      expect(plan).toContain('Limit');
+      expect(plan).not.toMatch(/\bSort\b/);
+    }
   });
 
   it('transfers and entries cannot be changed or deleted', async () => {

@@ -25,6 +25,7 @@
  *   accountsOf(q, userId): Promise<Account[]>                         RUB, USD, EUR, IDR order
  *   systemAccount(q, currency, purpose): Promise<Account>
  *   balanceOf(q, accountId): Promise<Balance>
+ *   lockAccounts(q, accountIds): Promise<Account[]>   lock before a limit check that must not race
  *   transfer(q, TransferInput): Promise<TransferResult>              posted at once
  *   hold(q, TransferInput): Promise<TransferResult>                  pending
  *   postHold(q, holdId, at): Promise<SettleResult>
@@ -292,7 +293,7 @@ export async function balanceOf(q: Queryable, accountId: string): Promise<Balanc
 // ---------- transfers ----------
 
 /** Locks the accounts in sorted id order, the one order every transaction uses, so none deadlock. */
-async function lockAccounts(q: Queryable, ids: string[]): Promise<Map<string, AccountRow>> {
+async function lockRows(q: Queryable, ids: string[]): Promise<Map<string, AccountRow>> {
   const sorted = [...new Set(ids)].sort();
   const locked = new Map<string, AccountRow>();
   // One statement per row keeps the lock order explicit, whatever plan the database picks.
@@ -305,6 +306,15 @@ async function lockAccounts(q: Queryable, ids: string[]): Promise<Map<string, Ac
     locked.set(id, rows[0]);
   }
   return locked;
+}
+
+/**
+ * Locks accounts (sorted by id, as every ledger call does) for the rest of the caller's transaction.
+ * A limit check that must not race (monthly outgoing, balance cap) locks the accounts of the coming
+ * transfer first, reads, then calls `transfer`/`hold`, which re-lock them at no cost.
+ */
+export async function lockAccounts(q: Queryable, ids: string[]): Promise<Account[]> {
+  return [...(await lockRows(q, ids)).values()].map(toAccount);
 }
 
 export async function transferByKey(q: Queryable, idempotencyKey: string): Promise<Transfer | null> {
@@ -405,7 +415,7 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
   const early = await repeat();
   if (early) return early;
 
-  const locked = await lockAccounts(q, [input.debit, input.credit]);
+  const locked = await lockRows(q, [input.debit, input.credit]);
   // A concurrent call with the same key may have committed while this one waited for the locks.
   const late = await repeat();
   if (late) return late;
@@ -518,7 +528,7 @@ async function settle(
 ): Promise<SettleResult> {
   const current = await findTransfer(q, holdId);
   if (!current?.isHold) throw new LedgerError('hold not found', holdId);
-  const locked = await lockAccounts(q, [current.debitAccountId, current.creditAccountId]);
+  const locked = await lockRows(q, [current.debitAccountId, current.creditAccountId]);
   // Under the account locks no other settlement of this hold can run; read its status again.
   const { rows } = await q.query<TransferRow>('SELECT * FROM ledger_transfers WHERE id = $1 FOR UPDATE', [
     holdId,
