@@ -509,6 +509,46 @@ describe(`top-up (${databaseLabel})`, () => {
     expect((await orderStatus(server, token, stuck[0]!.id)).body.status).toBe('failed');
   });
 
+  it('a crash between the provider and our database: the callback still finds and credits the order', async () => {
+    const { token, userId } = await newUser(server);
+    const real = server.ctx.payments;
+    // The provider made the payment but its answer never reached the order (as if the process died).
+    server.ctx.payments = {
+      id: 'sandbox',
+      create: async (input) => {
+        await real.create(input);
+        throw new Error('socket hang up');
+      },
+      fetch: (id) => real.fetch(id),
+    };
+    try {
+      expect((await topUp(server, token, '75.00', { key: 'crash-key-0001' })).status).toBe(503);
+    } finally {
+      server.ctx.payments = real;
+    }
+    const { rows } = await server.ctx.db.query<{ id: string; provider_payment_id: string | null }>(
+      'SELECT id, provider_payment_id FROM topup_orders WHERE user_id = $1',
+      [userId],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.provider_payment_id).toBeNull();
+    const order = rows[0]!.id;
+    const payment = await paymentOf(order);
+    // The person cannot have the url yet, but the provider's callback (or a later pay) must still credit.
+    const res = await submitCard(server, `/sandbox/pay/${payment.id}`, { card: PAYS, action: 'pay' });
+    expect(res.statusCode).toBe(303);
+    expect(await balance(server, userId)).toBe(7_500n);
+    const after = await server.ctx.db.query<{ status: string; provider_payment_id: string }>(
+      'SELECT status, provider_payment_id FROM topup_orders WHERE id = $1',
+      [order],
+    );
+    expect(after.rows[0]).toEqual({ status: 'complete', provider_payment_id: payment.id });
+    // The retry with the same key answers the same order with the same payment.
+    const retry = await started(server, token, '75.00', 'crash-key-0001');
+    expect(retry.order).toBe(order);
+    expect(retry.url).toBe(`/sandbox/pay/${payment.id}`);
+  });
+
   it('the sandbox page does not exist in production', () => {
     const registered: string[] = [];
     const fakeApp = {

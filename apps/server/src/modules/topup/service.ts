@@ -180,7 +180,9 @@ async function ensurePayment(ctx: AppContext, orderId: string): Promise<TopUpOrd
   const order = await orderById(ctx.db, orderId);
   if (!order) throw new Error(`top-up order ${orderId} vanished`);
   if (order.payment_url) return order;
-  if (order.status !== 'pending' || order.provider !== ctx.payments.id)
+  // A finished order is only asked again for a payment the provider already has (creating is idempotent
+  // by order id, so that answers the same payment): a failed order never gets a new one.
+  if ((order.status !== 'pending' && !order.provider_payment_id) || order.provider !== ctx.payments.id)
     throw new AppError('PROVIDER_UNAVAILABLE', {}, `order ${order.id} has no payment and cannot get one`);
   let created: Awaited<ReturnType<AppContext['payments']['create']>>;
   try {
