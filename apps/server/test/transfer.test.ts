@@ -1,0 +1,239 @@
+/**
+ * Transfers between wallet users through the API: recipient lookup (masked name only), the journey
+ * seen from both sides, PIN, level permissions and limits on both sides, currencies, idempotency.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RECIPIENT_LOOKUPS } from '../src/modules/transfer/service.ts';
+import { fund } from './fund.ts';
+import { databaseLabel, startTestServer, TestClock, type TestServer, uniquePhone } from './helpers.ts';
+import { expectLedgerSound } from './invariants.ts';
+import { balance, key, notificationKinds, type Person, PIN, person } from './withdrawal-helpers.ts';
+
+const rub = (roubles: number) => BigInt(roubles) * 100n;
+
+describe(`transfers (${databaseLabel})`, () => {
+  let server: TestServer;
+  const clock = new TestClock(Date.parse('2026-03-15T12:00:00Z'));
+  beforeAll(async () => {
+    server = await startTestServer({ clock });
+  });
+  afterAll(() => server.close());
+  afterEach(() => expectLedgerSound(server));
+
+  function send(
+    from: Person,
+    to: string,
+    body: Partial<{ amount: string; currency_code: string; pin: string }> = {},
+    idempotencyKey?: string,
+  ) {
+    return server.call('POST', '/v2/wallet/transfer', {
+      token: from.token,
+      body: { phone: to, amount: '100.00', currency_code: 'RUB', pin: PIN, ...body },
+      headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+    });
+  }
+
+  it('finds a recipient by phone and shows only a masked name', async () => {
+    const ivan = await person(server);
+    const petr = await person(server);
+    const found = await server.call(
+      'GET',
+      `/v2/wallet/transfer/recipient?phone=${encodeURIComponent(petr.phone)}`,
+      {
+        token: ivan.token,
+      },
+    );
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual({ status: 'success', name: 'Иван П.', phone: petr.phone });
+
+    const unknown = await server.call(
+      'GET',
+      `/v2/wallet/transfer/recipient?phone=${encodeURIComponent(uniquePhone())}`,
+      { token: ivan.token },
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('RECIPIENT_NOT_FOUND');
+    const self = await server.call(
+      'GET',
+      `/v2/wallet/transfer/recipient?phone=${encodeURIComponent(ivan.phone)}`,
+      {
+        token: ivan.token,
+      },
+    );
+    expect(self.status).toBe(400);
+    expect(self.body.code).toBe('RECIPIENT_SELF');
+    const bad = await server.call('GET', '/v2/wallet/transfer/recipient?phone=123', { token: ivan.token });
+    expect(bad.status).toBe(400);
+    const signedOut = await server.call(
+      'GET',
+      `/v2/wallet/transfer/recipient?phone=${encodeURIComponent(petr.phone)}`,
+    );
+    expect(signedOut.status).toBe(401);
+  });
+
+  it('limits lookups per sender, so nobody walks the phone book', async () => {
+    const ivan = await person(server);
+    for (let i = 1; i < RECIPIENT_LOOKUPS.max; i++) {
+      await server.call('GET', `/v2/wallet/transfer/recipient?phone=${encodeURIComponent(uniquePhone())}`, {
+        token: ivan.token,
+      });
+    }
+    const last = await server.call(
+      'GET',
+      `/v2/wallet/transfer/recipient?phone=${encodeURIComponent(uniquePhone())}`,
+      {
+        token: ivan.token,
+      },
+    );
+    expect(last.body.code).toBe('RECIPIENT_NOT_FOUND');
+    const refused = await server.call(
+      'GET',
+      `/v2/wallet/transfer/recipient?phone=${encodeURIComponent(uniquePhone())}`,
+      { token: ivan.token },
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    clock.advance(RECIPIENT_LOOKUPS.windowSeconds * 1000 + 1000);
+  });
+
+  it('moves the money; both sides see it in balances, history and notifications', async () => {
+    const ivan = await person(server, { rub: rub(1000) });
+    const petr = await person(server);
+    const sent = await send(ivan, petr.phone, { amount: '250.50' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body).toMatchObject({
+      status: 'success',
+      message: 'Перевод выполнен',
+      receipt: {
+        kind: 'transfer',
+        status: 'complete',
+        amount: '250.50',
+        currency_code: 'RUB',
+        counterparty: 'Иван П.',
+        card: null,
+        failure_reason: null,
+      },
+    });
+    expect(await balance(server, ivan)).toBe('749.50');
+    expect(await balance(server, petr)).toBe('250.50');
+
+    const senderHistory = await server.call('GET', '/v2/wallet/transaction', { token: ivan.token });
+    expect(senderHistory.body.results.find((t: { kind: string }) => t.kind === 'transfer')).toMatchObject({
+      id: sent.body.receipt.id,
+      amount: '-250.50',
+      kind: 'transfer',
+      status: 'complete',
+      description: 'Перевод: Иван П.',
+    });
+    const recipientHistory = await server.call('GET', '/v2/wallet/transaction', { token: petr.token });
+    expect(recipientHistory.body.results[0]).toMatchObject({
+      id: sent.body.receipt.id,
+      amount: '250.50',
+      kind: 'transfer',
+      description: 'Перевод от Иван П.',
+    });
+    // The ledger notifies each side once: no second notification from the transfer module.
+    expect((await notificationKinds(server, ivan)).filter((k) => k.startsWith('money_')).sort()).toEqual([
+      'money_in_topup',
+      'money_out_transfer',
+    ]);
+    expect((await notificationKinds(server, petr)).filter((k) => k.startsWith('money_'))).toEqual([
+      'money_in_transfer',
+    ]);
+    const seen = await server.call('GET', '/v2/wallet/user/notification', { token: petr.token });
+    expect(seen.body.results.map((n: { message: string }) => n.message)).toContain(
+      'Вам поступил перевод 250.50 ₽',
+    );
+  });
+
+  it('checks the PIN, the balance, the recipient and the amount, and moves nothing when refusing', async () => {
+    const ivan = await person(server, { rub: rub(100) });
+    const petr = await person(server);
+    const wrongPin = await send(ivan, petr.phone, { pin: '0000' });
+    expect(wrongPin.body.code).toBe('PIN_INVALID');
+    const tooMuch = await send(ivan, petr.phone, { amount: '100.01' });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body.code).toBe('INSUFFICIENT_FUNDS');
+    const self = await send(ivan, ivan.phone);
+    expect(self.body.code).toBe('RECIPIENT_SELF');
+    const nobody = await send(ivan, uniquePhone());
+    expect(nobody.body.code).toBe('RECIPIENT_NOT_FOUND');
+    for (const [amount, code] of [
+      ['0', 'AMOUNT_NOT_POSITIVE'],
+      ['-1', 'AMOUNT_INVALID'],
+      ['1.001', 'AMOUNT_TOO_PRECISE'],
+      ['x', 'AMOUNT_INVALID'],
+      ['10000000000000000', 'AMOUNT_TOO_LARGE'],
+    ]) {
+      expect((await send(ivan, petr.phone, { amount })).body.code, amount).toBe(code);
+    }
+    expect((await send(ivan, petr.phone, { currency_code: 'JPY' })).body.code).toBe('CURRENCY_NOT_SUPPORTED');
+    expect(await balance(server, ivan)).toBe('100.00');
+    expect(await balance(server, petr)).toBe('0.00');
+  });
+
+  it('follows both levels: anonymous may not send to people; the recipient’s balance cap holds', async () => {
+    const anon = await person(server, { level: 'anonymous', rub: rub(1000) });
+    const petr = await person(server);
+    const refused = await send(anon, petr.phone);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('TRANSFER_NOT_ALLOWED');
+
+    const rich = await person(server, { level: 'full', rub: rub(20_000) });
+    const poor = await person(server, { level: 'anonymous', rub: rub(10_000) });
+    const over = await send(rich, poor.phone, { amount: '5000.01' });
+    expect(over.status).toBe(409);
+    expect(over.body.code).toBe('RECIPIENT_LIMIT_BALANCE');
+    expect((await send(rich, poor.phone, { amount: '5000' })).status).toBe(200);
+    expect(await balance(server, poor)).toBe('15000.00');
+  });
+
+  it('counts transfers in the sender’s monthly limit', async () => {
+    const ivan = await person(server, { rub: rub(250_000) });
+    const petr = await person(server, { level: 'full' });
+    expect((await send(ivan, petr.phone, { amount: '150000' })).status).toBe(200);
+    expect((await send(ivan, petr.phone, { amount: '50000' })).status).toBe(200);
+    const over = await send(ivan, petr.phone, { amount: '0.01' });
+    expect(over.body.code).toBe('LIMIT_MONTHLY');
+  });
+
+  it('sends other currencies only where both have an account', async () => {
+    const ivan = await person(server, { rub: rub(10) });
+    const petr = await person(server);
+    expect((await send(ivan, petr.phone, { currency_code: 'USD' })).body.code).toBe('ACCOUNT_NOT_FOUND');
+    await fund(server.ctx, ivan.userId, 50_00n, 'USD');
+    const missing = await send(ivan, petr.phone, { currency_code: 'USD', amount: '10' });
+    expect(missing.status).toBe(409);
+    expect(missing.body.code).toBe('RECIPIENT_ACCOUNT_MISSING');
+    const opened = await server.call('POST', '/v2/wallet/account', {
+      token: petr.token,
+      body: { currency_code: 'USD' },
+    });
+    expect(opened.status).toBe(201);
+    const sent = await send(ivan, petr.phone, { currency_code: 'USD', amount: '10' });
+    expect(sent.status).toBe(200);
+    expect(await balance(server, ivan, 'USD')).toBe('40.00');
+    expect(await balance(server, petr, 'USD')).toBe('10.00');
+  });
+
+  it('a repeated Idempotency-Key answers the first receipt and moves money once', async () => {
+    const ivan = await person(server, { rub: rub(1000) });
+    const petr = await person(server);
+    const k = key();
+    const first = await send(ivan, petr.phone, { amount: '300' }, k);
+    const second = await send(ivan, petr.phone, { amount: '300' }, k);
+    expect(first.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(await balance(server, ivan)).toBe('700.00');
+    expect(await balance(server, petr)).toBe('300.00');
+    expect((await send(ivan, petr.phone, { amount: '301' }, k)).body.code).toBe('IDEMPOTENCY_CONFLICT');
+    // The same key on another call is another operation.
+    const other = await server.call('POST', '/v2/wallet/withdrawal', {
+      token: ivan.token,
+      body: { amount: '1', pan: '4111111111111111', currency_code: 'RUB', pin: PIN },
+      headers: { 'idempotency-key': k },
+    });
+    expect(other.status).toBe(200);
+    expect(await balance(server, ivan)).toBe('699.00');
+  });
+});
