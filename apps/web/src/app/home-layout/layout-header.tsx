@@ -7,19 +7,21 @@
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
-import { initialOf } from '../../shared/format/person.ts';
 import { useAuthInfo } from '../../shared/api/auth-info.ts';
+import { initialOf } from '../../shared/format/person.ts';
 import { pathTo, type RouteName } from '../../shared/routes.ts';
-import { CardsIcon, ClockIcon, GearIcon, HomeIcon, QrIcon } from '../../shared/ui/money-icons.tsx';
+import { CardsIcon, ClockIcon, GearIcon, HomeIcon, QrIcon, UserIcon } from '../../shared/ui/money-icons.tsx';
 
-const NAVIGATION: { name: RouteName & ('Home' | 'Wallet' | 'Payment' | 'History' | 'Settings'); Icon: typeof HomeIcon }[] =
-  [
-    { name: 'Home', Icon: HomeIcon },
-    { name: 'Wallet', Icon: CardsIcon },
-    { name: 'Payment', Icon: QrIcon },
-    { name: 'History', Icon: ClockIcon },
-    { name: 'Settings', Icon: GearIcon },
-  ];
+const NAVIGATION: {
+  name: RouteName & ('Home' | 'Wallet' | 'Payment' | 'History' | 'Settings');
+  Icon: typeof HomeIcon;
+}[] = [
+  { name: 'Home', Icon: HomeIcon },
+  { name: 'Wallet', Icon: CardsIcon },
+  { name: 'Payment', Icon: QrIcon },
+  { name: 'History', Icon: ClockIcon },
+  { name: 'Settings', Icon: GearIcon },
+];
 
 export interface LayoutHeaderProps {
   notificationsOpen: boolean;
@@ -69,7 +71,7 @@ export function LayoutHeader({
             aria-controls={profileId}
             onClick={onShowProfile}
           >
-            <span aria-hidden="true">{user ? initialOf(user.first_name) : ''}</span>
+            <UserIcon />
           </button>
         </div>
       </div>

@@ -1,5 +1,5 @@
-import type { Texts } from './ru.ts';
 import { moneyEn } from './money-texts.ts';
+import type { Texts } from './ru.ts';
 
 /** English texts. The `Texts` type makes a missing key a compile error; i18n.test.ts checks both ways. */
 export const en: Texts = {

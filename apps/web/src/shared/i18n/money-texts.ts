@@ -58,6 +58,7 @@ export const moneyRu = {
     open: 'Открыть счёт {{currency}}',
     select: 'Выбрать счёт {{currency}}',
     empty: 'Счетов пока нет',
+    newText: 'Доллары, евро или рупии',
   },
   actions: {
     label: 'Действия со счётом',
@@ -228,6 +229,7 @@ export const moneyEn = {
     open: 'Open the {{currency}} account',
     select: 'Choose the {{currency}} account',
     empty: 'No accounts yet',
+    newText: 'Dollars, euros or rupiahs',
   },
   actions: {
     label: 'Account actions',

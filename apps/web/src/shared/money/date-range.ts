@@ -120,4 +120,3 @@ export function presetOf(range: DayRange, now: Date): RangePreset | null {
   }
   return null;
 }
-

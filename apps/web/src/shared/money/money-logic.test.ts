@@ -160,3 +160,17 @@ describe('carousel configuration (spec section 9)', () => {
     expect(slideWidth(2, 16)).toBe('calc((100% - 16px) / 2)');
   });
 });
+
+describe('range text', () => {
+  it('names the days with Russian month names, as short as the range allows', async () => {
+    const { formatDayRange } = await import('../format/date-range-text.ts');
+    expect(formatDayRange({ from: day(2026, 11, 1), to: endOf(2026, 11, 22) })).toBe('1 — 22 ноября 2026 г.');
+    expect(formatDayRange({ from: day(2026, 10, 28), to: endOf(2026, 11, 3) })).toBe(
+      '28 октября — 3 ноября 2026 г.',
+    );
+    expect(formatDayRange({ from: day(2025, 12, 30), to: endOf(2026, 1, 2) })).toBe(
+      '30 декабря 2025 г. — 2 января 2026 г.',
+    );
+    expect(formatDayRange({ from: day(2026, 11, 22), to: endOf(2026, 11, 22) })).toBe('22 ноября 2026 г.');
+  });
+});

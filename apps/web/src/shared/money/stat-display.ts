@@ -30,7 +30,9 @@ export interface StatEntryLike {
 }
 
 /** The entries in the fixed order of the tiles, every type present (a missing one counts as zero). */
-export function orderedStats<E extends StatEntryLike>(entries: E[]): (E | (StatEntryLike & { missing: true }))[] {
+export function orderedStats<E extends StatEntryLike>(
+  entries: E[],
+): (E | (StatEntryLike & { missing: true }))[] {
   return STAT_ORDER.map(
     (type) =>
       entries.find((entry) => entry.wallet_transaction_type === type) ?? {

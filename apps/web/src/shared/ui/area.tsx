@@ -2,6 +2,7 @@
  * Loading, error and render-error states of one area of a page (decisions.md section 2): an area
  * that fails shows a friendly message with a retry, and the rest of the page stays usable.
  */
+import './money-ui.css';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 

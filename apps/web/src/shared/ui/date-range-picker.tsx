@@ -11,7 +11,7 @@ import { DayPicker } from 'react-day-picker';
 import { enGB } from 'react-day-picker/locale/en-GB';
 import { ru } from 'react-day-picker/locale/ru';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../format/date.ts';
+import { formatDate, formatDayRange } from '../format/date-range-text.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import {
   type DayRange,
@@ -60,8 +60,6 @@ export function DateRangePicker({ value, onChange, now: fixedNow }: DateRangePic
     if (open) panelRef.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
   }, [open]);
 
-  const from = formatDate(value.from, language);
-  const to = formatDate(value.to, language);
   const activePreset = presetOf({ from: draft.start, to: draft.end }, now);
 
   return (
@@ -72,22 +70,18 @@ export function DateRangePicker({ value, onChange, now: fixedNow }: DateRangePic
         className="range-picker__toggle"
         aria-expanded={open}
         aria-controls={panelId}
-        aria-label={t('range.change', { from, to })}
         onClick={() => (open ? close() : openPicker())}
         data-testid="range-toggle"
       >
         <CalendarIcon />
-        <span className="range-picker__value">
-          <span>{from}</span>
-          <span aria-hidden="true"> — </span>
-          <span>{to}</span>
-        </span>
+        <span className="visually-hidden">{t('range.label')}: </span>
+        <span className="range-picker__value">{formatDayRange(value, language)}</span>
       </button>
       <div
         ref={panelRef}
         id={panelId}
         className="range-picker__panel"
-        role="group"
+        role="dialog"
         aria-label={t('range.label')}
         hidden={!open}
         onKeyDown={(event) => {

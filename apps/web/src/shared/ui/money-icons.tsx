@@ -106,3 +106,9 @@ export const DotsIcon = (props: IconProps) => (
     <circle cx="19" cy="12" r="1" />
   </Svg>
 );
+export const UserIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <circle cx="12" cy="8" r="4" />
+    <path d="M4 21a8 8 0 0 1 16 0" />
+  </Svg>
+);

@@ -5,8 +5,8 @@
 import './money-ui.css';
 import { clsx } from 'clsx';
 import { useTranslation } from 'react-i18next';
-import { type StatFilter, useStat } from '../api/stat.ts';
 import type { Stat } from '../api/stat.ts';
+import { type StatFilter, useStat } from '../api/stat.ts';
 import { formatMoney } from '../format/money.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { chartSegments, orderedStats, STAT_LEGEND } from '../money/stat-display.ts';
@@ -21,7 +21,12 @@ export function StatChart({ stat }: { stat: Stat }) {
   const total = formatMoney(stat.total, stat.currency_code, language);
   return (
     <figure className="stat-chart">
-      <svg viewBox="0 0 42 42" className="stat-chart__svg" role="img" aria-label={t('stats.chart', { total })}>
+      <svg
+        viewBox="0 0 42 42"
+        className="stat-chart__svg"
+        role="img"
+        aria-label={t('stats.chart', { total })}
+      >
         <circle cx="21" cy="21" r={RADIUS} fill="none" stroke="var(--color-border)" strokeWidth="5" />
         {segments.map((segment) => (
           <circle
@@ -68,7 +73,9 @@ export function StatList({ stat }: { stat: Stat }) {
               <span className="stat-list__count">{t('stats.count', { count })}</span>
             </span>
             <span className="stat-list__values">
-              <span className="stat-list__amount">{formatMoney(entry.amount, stat.currency_code, language)}</span>
+              <span className="stat-list__amount">
+                {formatMoney(entry.amount, stat.currency_code, language)}
+              </span>
               <span className="stat-list__percent">{entry.percent}%</span>
             </span>
           </li>
@@ -92,7 +99,9 @@ export function StatTiles({ stat }: { stat: Stat }) {
             data-type={entry.wallet_transaction_type}
           >
             <span className="stat-tile__name">{t(legend.labelKey)}</span>
-            <span className="stat-tile__amount">{formatMoney(entry.amount, stat.currency_code, language)}</span>
+            <span className="stat-tile__amount">
+              {formatMoney(entry.amount, stat.currency_code, language)}
+            </span>
             <span className="stat-tile__percent">{entry.percent}%</span>
           </li>
         );
@@ -110,7 +119,10 @@ export function StatSection({ filter, variant }: { filter: StatFilter; variant: 
     return <AreaError message={t('stats.error')} onRetry={() => query.refetch()} />;
   const stat = query.data;
   return (
-    <div className={clsx('stat-section', `stat-section--${variant}`)} aria-busy={query.isFetching || undefined}>
+    <div
+      className={clsx('stat-section', `stat-section--${variant}`)}
+      aria-busy={query.isFetching || undefined}
+    >
       <StatChart stat={stat} />
       <div className="stat-section__side">
         {stat.total === '0' || /^0(\.0+)?$/.test(stat.total) ? (

@@ -30,8 +30,6 @@ export function TransactionRow({ transaction }: { transaction: Transaction }) {
       <span className="transaction__main">
         <span className="transaction__description">{transaction.description}</span>
         <span className="transaction__meta">
-          <span className="transaction__look">{t(`transactions.looks.${look}`)}</span>
-          {' · '}
           <time dateTime={transaction.created_at}>{formatDateTime(transaction.created_at, language)}</time>
         </span>
       </span>
@@ -39,6 +37,7 @@ export function TransactionRow({ transaction }: { transaction: Transaction }) {
         <span className="transaction__amount" data-testid="transaction-amount">
           {formatSignedMoney(transaction.amount, transaction.currency_code, language)}
         </span>
+        <span className="transaction__look">{t(`transactions.looks.${look}`)}</span>
         {transaction.status !== 'complete' && (
           <span className={`transaction__status transaction__status--${transaction.status}`}>
             {t(`transactions.status.${transaction.status}`)}
@@ -61,7 +60,8 @@ export function TransactionList({ filter, paged = true, emptyText }: Transaction
   const { t } = useTranslation();
   const query = useTransactions(filter);
   if (query.isPending) return <AreaLoading rows={3} />;
-  if (query.isError && !query.data) return <AreaError message={t('transactions.error')} onRetry={() => query.refetch()} />;
+  if (query.isError && !query.data)
+    return <AreaError message={t('transactions.error')} onRetry={() => query.refetch()} />;
   const transactions = query.data.pages.flatMap((page) => page.results);
   if (transactions.length === 0)
     return <p className="area-state area-state--empty">{emptyText ?? t('transactions.empty')}</p>;

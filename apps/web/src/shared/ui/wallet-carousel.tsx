@@ -15,7 +15,7 @@ import { currentLanguage } from '../i18n/i18n.ts';
 import { CAROUSEL, emblaOptions, slideWidth } from '../money/carousel-config.ts';
 import { pathTo } from '../routes.ts';
 import { CurrencyBadge } from './currency-badge.tsx';
-import { ChevronLeftIcon, ChevronRightIcon } from './money-icons.tsx';
+import { ChevronLeftIcon, ChevronRightIcon, PlusIcon } from './money-icons.tsx';
 
 export interface WalletCarouselProps {
   accounts: WalletAccount[];
@@ -23,6 +23,8 @@ export interface WalletCarouselProps {
   onSelect?: (account: WalletAccount) => void;
   selectedId?: string | null;
   label?: string;
+  /** A last slide linking to the accounts page, to open an account in another currency. */
+  newAccountSlide?: boolean;
 }
 
 const sizes = {
@@ -31,7 +33,13 @@ const sizes = {
   '--slide-gap': `${CAROUSEL.gap}px`,
 } as CSSProperties;
 
-export function WalletCarousel({ accounts, onSelect, selectedId, label }: WalletCarouselProps) {
+export function WalletCarousel({
+  accounts,
+  onSelect,
+  selectedId,
+  label,
+  newAccountSlide,
+}: WalletCarouselProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const [viewportRef, embla] = useEmblaCarousel(emblaOptions);
@@ -59,7 +67,11 @@ export function WalletCarousel({ accounts, onSelect, selectedId, label }: Wallet
   };
 
   return (
-    <section className="wallet-carousel" aria-roledescription="carousel" aria-label={label ?? t('accounts.carousel')}>
+    <section
+      className="wallet-carousel"
+      aria-roledescription="carousel"
+      aria-label={label ?? t('accounts.carousel')}
+    >
       <div className="wallet-carousel__viewport" ref={viewportRef} style={sizes}>
         <ul className="wallet-carousel__track">
           {accounts.map((account, index) => {
@@ -117,6 +129,21 @@ export function WalletCarousel({ accounts, onSelect, selectedId, label }: Wallet
               </li>
             );
           })}
+          {newAccountSlide && (
+            <li className="wallet-carousel__slide" aria-roledescription="slide">
+              <Link
+                to={pathTo('Wallet')}
+                className="account-card account-card--new"
+                onFocus={() => focusSlide(accounts.length)}
+              >
+                <span className="account-card__plus" aria-hidden="true">
+                  <PlusIcon />
+                </span>
+                <span className="account-card__new-title">{t('wallet.create.title')}</span>
+                <span className="account-card__new-text">{t('accounts.newText')}</span>
+              </Link>
+            </li>
+          )}
         </ul>
       </div>
       {(canPrev || canNext) && (

@@ -2,8 +2,15 @@
  * GET /v2/wallet/user/notification (newest first, with the unread count) and
  * POST /v2/wallet/user/notification/read for the ones the person has seen.
  */
-import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+
 import type { AnswerOf } from '@e-wallet/contract';
+import {
+  type InfiniteData,
+  infiniteQueryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { callOk } from '../../../shared/api/client.ts';
 import { useSessionStore } from '../../../shared/store/session-store.ts';
 

@@ -73,7 +73,11 @@ export function NotificationBell({ open, onOpenChange }: NotificationBellProps) 
         ref={buttonRef}
         type="button"
         className="icon-button notifications__bell"
-        aria-label={unread > 0 ? `${t('notifications.open')}: ${t('notifications.unread', { count: unread })}` : t('notifications.open')}
+        aria-label={
+          unread > 0
+            ? `${t('notifications.open')}: ${t('notifications.unread', { count: unread })}`
+            : t('notifications.open')
+        }
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => (open ? close() : onOpenChange(true))}

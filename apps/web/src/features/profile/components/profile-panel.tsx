@@ -8,10 +8,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { formatDate } from '../../../shared/format/date.ts';
+import { formatPhone, initialOf } from '../../../shared/format/person.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { LogoutIcon } from '../../../shared/ui/icons.tsx';
-import { formatPhone, initialOf } from '../../../shared/format/person.ts';
 
 export interface ProfilePanelProps {
   onLogout: () => void;

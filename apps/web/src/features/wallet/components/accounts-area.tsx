@@ -15,6 +15,14 @@ export function AccountsArea({
   const accounts = useAccounts();
   if (accounts.isPending) return <AreaLoading rows={1} />;
   if (accounts.isError) return <AreaError onRetry={() => accounts.refetch()} />;
-  if (accounts.data.length === 0) return <p className="area-state area-state--empty">{t('accounts.empty')}</p>;
-  return <WalletCarousel accounts={accounts.data} onSelect={onSelect} selectedId={selectedId} />;
+  if (accounts.data.length === 0)
+    return <p className="area-state area-state--empty">{t('accounts.empty')}</p>;
+  return (
+    <WalletCarousel
+      accounts={accounts.data}
+      onSelect={onSelect}
+      selectedId={selectedId}
+      newAccountSlide={!onSelect && accounts.data.length < 4}
+    />
+  );
 }

@@ -40,7 +40,13 @@ export function HomePage() {
             {t('homePage.qrAction')}
           </Link>
         </div>
-        <img className="qr-promo__image" src={qrPromoUrl} alt={t('homePage.qrImage')} width={240} height={200} />
+        <img
+          className="qr-promo__image"
+          src={qrPromoUrl}
+          alt={t('homePage.qrImage')}
+          width={240}
+          height={200}
+        />
       </section>
       <section className="panel" aria-labelledby="latest-title">
         <div className="panel__head">

@@ -58,7 +58,10 @@ function BalanceCard({ currency, balance }: { currency: string; balance: string 
   const { t } = useTranslation();
   const language = currentLanguage();
   return (
-    <section className={`balance-card account-card account-card--${currency.toLowerCase()}`} aria-label={t('walletId.balance')}>
+    <section
+      className={`balance-card account-card account-card--${currency.toLowerCase()}`}
+      aria-label={t('walletId.balance')}
+    >
       <span className="account-card__top">
         <CurrencyBadge currency={currency} size={48} />
         <span className="account-card__currency">{currency}</span>

@@ -12,7 +12,6 @@ import { Link } from 'react-router';
 import { ApiError } from '../../../shared/api/api-error.ts';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { useAccounts, type WalletAccount } from '../../../shared/api/wallet.ts';
-import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
@@ -50,7 +49,8 @@ function AccountList() {
   const accounts = useAccounts();
   if (accounts.isPending) return <AreaLoading rows={2} />;
   if (accounts.isError) return <AreaError onRetry={() => accounts.refetch()} />;
-  if (accounts.data.length === 0) return <p className="area-state area-state--empty">{t('accounts.empty')}</p>;
+  if (accounts.data.length === 0)
+    return <p className="area-state area-state--empty">{t('accounts.empty')}</p>;
   return (
     <ul className="account-list" data-testid="account-list">
       {accounts.data.map((account) => (
@@ -76,12 +76,11 @@ function AccountRow({ account }: { account: WalletAccount }) {
           <span className="account-row__name">
             {t('accounts.account', { currency: account.currency_code })}
           </span>
-          <span className="account-row__meta">
-            {t(`wallet.create.currencies.${currency}`)} ·{' '}
-            {t('wallet.opened', { date: formatDate(account.created_at, language) })}
-          </span>
+          <span className="account-row__meta">{t(`wallet.create.currencies.${currency}`)}</span>
         </span>
-        <span className="account-row__balance">{formatMoney(account.balance, account.currency_code, language)}</span>
+        <span className="account-row__balance">
+          {formatMoney(account.balance, account.currency_code, language)}
+        </span>
         <ChevronRightIcon className="account-row__chevron" />
       </Link>
     </li>

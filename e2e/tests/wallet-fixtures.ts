@@ -1,0 +1,118 @@
+/**
+ * People and money for the wallet browser tests, through the real API only: register (code from
+ * the sandbox SMS outbox), confirm, set the PIN; top up on the sandbox payment page with the
+ * always-successful test card; pay another user by their receive QR. The token then goes into
+ * localStorage the way the app's session store persists it.
+ */
+import { randomUUID } from 'node:crypto';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+
+export const PIN = '2468';
+export const GOOD_CARD = '4111111111111111';
+
+export interface Person {
+  firstName: string;
+  lastName: string;
+  email: string;
+  national: string;
+  phone: string;
+  token: string;
+}
+
+function newNational(): string {
+  return `999${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
+}
+
+async function latestCode(request: APIRequestContext, phone: string): Promise<string> {
+  let code = '';
+  await expect
+    .poll(async () => {
+      const answer = await request.get(`/sandbox/sms?phone=${encodeURIComponent(phone)}`);
+      code = (await answer.json()).results?.[0]?.code ?? '';
+      return code;
+    })
+    .toMatch(/^\d{4}$/);
+  return code;
+}
+
+export async function registerPerson(
+  request: APIRequestContext,
+  names: { firstName?: string; lastName?: string } = {},
+): Promise<Person> {
+  const national = newNational();
+  const phone = `+7${national}`;
+  const person = {
+    firstName: names.firstName ?? 'Мария',
+    lastName: names.lastName ?? 'Соколова',
+    email: `maria.${national}@example.ru`,
+    national,
+    phone,
+  };
+  const started = await request.post('/v2/wallet/auth/register', {
+    data: { first_name: person.firstName, last_name: person.lastName, phone, email: person.email },
+  });
+  expect(started.ok(), await started.text()).toBe(true);
+  const code = await latestCode(request, phone);
+  const confirmed = await request.post('/v2/wallet/auth/register/phone/confirm', {
+    data: { phone, confirm_code: code },
+  });
+  expect(confirmed.ok(), await confirmed.text()).toBe(true);
+  const { auth_token: token } = (await confirmed.json()) as { auth_token: string };
+  const pin = await request.post('/v2/wallet/auth/register/set/pin', {
+    data: { pin_code: PIN },
+    headers: { Authorization: `Token ${token}` },
+  });
+  expect(pin.ok(), await pin.text()).toBe(true);
+  return { ...person, token };
+}
+
+const auth = (person: Person) => ({ Authorization: `Token ${person.token}` });
+
+export async function rubBalance(request: APIRequestContext, person: Person): Promise<string> {
+  const answer = await request.get('/v2/wallet', { headers: auth(person) });
+  const accounts = (await answer.json()).results[0].accounts as { currency_code: string; balance: string }[];
+  return accounts.find((account) => account.currency_code === 'RUB')?.balance ?? '';
+}
+
+/** A real top-up: an order, the sandbox payment page paid with the test card, the signed webhook credits. */
+export async function topUp(request: APIRequestContext, person: Person, amount: string): Promise<void> {
+  const before = await rubBalance(request, person);
+  const order = await request.post('/v2/wallet/top-up', {
+    data: { amount, currency_code: 'RUB' },
+    headers: { ...auth(person), 'Idempotency-Key': randomUUID() },
+  });
+  expect(order.ok(), await order.text()).toBe(true);
+  const { url } = (await order.json()) as { url: string };
+  const paid = await request.post(new URL(url, 'http://localhost').pathname, {
+    form: { card: GOOD_CARD, action: 'pay' },
+    maxRedirects: 0,
+  });
+  expect(paid.status()).toBe(303);
+  await expect.poll(() => rubBalance(request, person)).not.toBe(before);
+}
+
+/**
+ * A GOST R 56042-2014 payment QR to a company's bank account (Sberbank's published BIC and
+ * correspondent account; the account number carries a valid control key for that BIC).
+ */
+export function merchantQr(name = 'ООО «Три кита»'): string {
+  return `ST00012|Name=${name}|PersonalAcc=40702810200000012345|BankName=ПАО Сбербанк|BIC=044525225|CorrespAcc=30101810400000000225`;
+}
+
+/** Pays a merchant's QR: money leaves the payer's RUB account (an anonymous user may pay merchants). */
+export async function payMerchant(request: APIRequestContext, payer: Person, amount: string): Promise<void> {
+  const paid = await request.post('/v2/wallet/payment/qr', {
+    data: { qr: merchantQr(), amount, currency_code: 'RUB', pin: PIN },
+    headers: { ...auth(payer), 'Idempotency-Key': randomUUID() },
+  });
+  expect(paid.ok(), await paid.text()).toBe(true);
+}
+
+/** Signs the browser in as the person: the token where the session store keeps it. */
+export async function signIn(page: Page, person: Person, path = '/'): Promise<void> {
+  await page.goto('/auth');
+  await page.evaluate((token) => {
+    localStorage.setItem('e-wallet-session', JSON.stringify({ state: { authToken: token }, version: 0 }));
+  }, person.token);
+  await page.goto(path);
+}
