@@ -152,6 +152,7 @@ describe(`QR payments (${databaseLabel})`, () => {
     expect((await pay(ivan, gost('|Sum=1000'), { currency_code: 'USD' })).body.code).toBe(
       'CURRENCY_NOT_ALLOWED',
     );
+    expect((await pay(ivan, gost('|Sum=999999999999999999'))).body.code).toBe('AMOUNT_TOO_LARGE');
     const tooMuch = await pay(ivan, gost('|Sum=6001'));
     expect(tooMuch.body.code).toBe('INSUFFICIENT_FUNDS');
     await runPayoutWorkerOnce(server.ctx);

@@ -15,6 +15,7 @@ import {
   type CurrencyCode,
   isCurrencyCode,
   type Language,
+  MAX_MINOR,
   parseQr,
   type QrInvalidReason,
 } from '@e-wallet/contract';
@@ -61,6 +62,7 @@ function invalidQr(reason: QrInvalidReason, field: string | undefined, language:
 function amountToPay(fromCode: bigint | null, requested: string | undefined, currency: CurrencyCode): bigint {
   const asked = requested === undefined ? null : amountOf(requested, currency);
   if (fromCode !== null) {
+    if (fromCode > MAX_MINOR) throw new AppError('AMOUNT_TOO_LARGE');
     if (asked !== null && asked !== fromCode) throw new AppError('FIELD_INVALID', { field: 'amount' });
     return fromCode;
   }
