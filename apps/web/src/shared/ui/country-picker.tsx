@@ -31,6 +31,9 @@ export function CountryPicker({ open, selected, language, onSelect, onClose }: C
     if (open && !element.open) {
       setQuery('');
       element.showModal();
+      // Start at the current country, typing goes to the search box.
+      element.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: 'center' });
+      element.querySelector<HTMLInputElement>('input[type="search"]')?.focus();
     } else if (!open && element.open) {
       element.close();
     }

@@ -77,7 +77,7 @@ describe('PhoneField', () => {
     const input = screen.getByLabelText('Телефон') as HTMLInputElement;
     await user.type(input, '912');
     await user.click(screen.getByRole('button', { name: /Россия, код \+7/ }));
-    const dialog = await screen.findByRole('dialog', { name: 'Выберите страну' });
+    const dialog = await screen.findByRole('dialog', { name: 'Выберите страну' }, { timeout: 10_000 });
     const search = within(dialog).getByLabelText('Поиск страны');
     await user.type(search, 'ГЕРМ');
     const options = within(dialog).getAllByRole('button', { name: /\+\d/ });
