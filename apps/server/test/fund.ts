@@ -152,5 +152,10 @@ export async function ledgerViolations(q: Queryable): Promise<string[]> {
     if (s.settles !== expected)
       problems.push(`hold ${s.id} (${s.status}) has ${s.settles} settlement entries`);
   }
+  const { rows: misdated } = await q.query<{ id: string }>(
+    `SELECT e.id FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
+     WHERE e.opened_at <> t.created_at OR (e.phase IN ('single', 'hold') AND e.created_at <> t.created_at)`,
+  );
+  for (const m of misdated) problems.push(`entry ${m.id} is not dated by its transfer`);
   return problems;
 }

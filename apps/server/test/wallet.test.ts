@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hold, systemAccount, transfer, userAccount, voidHold } from '../src/ledger/index.ts';
+import { hold, postHold, systemAccount, transfer, userAccount, voidHold } from '../src/ledger/index.ts';
 import { percents } from '../src/modules/wallet/service.ts';
 import { registeredUser } from './auth-helpers.ts';
 import { fund, ledgerViolations } from './fund.ts';
@@ -247,7 +247,25 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     await move(ext.id, 33_333n, 'payment');
     await move(payout.id, 11_111n, 'withdrawal');
     await move(ext.id, 1_000n, 'fee');
+    const withdraw = (amount: bigint) =>
+      server.ctx.db.tx((q) =>
+        hold(q, {
+          debit: alice.rubId,
+          credit: payout.id,
+          amount,
+          currency: 'RUB',
+          kind: 'withdrawal',
+          idempotencyKey: nextKey(),
+          at: server.clock.now(),
+        }),
+      );
+    // Held money counts once its hold is posted, on the day the hold was made; pending and voided never.
+    const posted = await withdraw(2_000n);
+    await withdraw(3_000n);
+    const voided = await withdraw(4_000n);
+    await server.ctx.db.tx((q) => voidHold(q, voided.transfer.id, server.clock.now()));
     server.clock.advance(2 * 86_400_000);
+    await server.ctx.db.tx((q) => postHold(q, posted.transfer.id, server.clock.now()));
     await move(ext.id, 5_000n, 'payment');
 
     const stat = await server.call('GET', `/v2/wallet/stat?date_from=${day}&date_to=${day}`, {
@@ -258,17 +276,18 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     const by = Object.fromEntries(stat.body.results.map((r: any) => [r.wallet_transaction_type, r]));
     expect(by.topup.amount).toBe('1000.00');
     expect(by.payment.amount).toBe('333.33');
-    expect(by.withdrawal.amount).toBe('111.11');
+    expect(by.withdrawal.amount).toBe('131.11');
+    expect(by.withdrawal.count).toBe(2);
     expect(by.other.amount).toBe('10.00');
-    expect(stat.body.total).toBe('1454.44');
+    expect(stat.body.total).toBe('1474.44');
     expect(stat.body.results.reduce((s: number, r: any) => s + r.percent, 0)).toBe(100);
     const cents = stat.body.results.reduce((s: bigint, r: any) => s + BigInt(r.amount.replace('.', '')), 0n);
-    expect(cents).toBe(145_444n);
+    expect(cents).toBe(147_444n);
 
     const byAccount = await server.call('GET', `/v2/wallet/stat?account=${alice.rubId}`, {
       token: alice.token,
     });
-    expect(byAccount.body.total).toBe('1504.44');
+    expect(byAccount.body.total).toBe('1524.44');
     const usd = await server.call('GET', '/v2/wallet/stat?currency_code=USD', { token: alice.token });
     expect(usd.body).toMatchObject({ currency_code: 'USD', total: '0.00' });
     expect(usd.body.results.every((r: any) => r.percent === 0)).toBe(true);

@@ -141,9 +141,15 @@ interface HistoryRow {
 function historyFilter(
   userId: string,
   filter: { accountId?: string; from: Date | null; to: Date | null; currency?: CurrencyCode },
+  // History lists each transfer's opening entry; statistics the entries of completed money.
+  entries: 'opening' | 'completed' = 'opening',
 ): { where: string[]; params: unknown[] } {
   const params: unknown[] = [userId];
-  const where = ['e.user_id = $1', `e.phase IN ('single', 'hold')`];
+  const time = entries === 'opening' ? 'e.created_at' : 'e.opened_at';
+  const where = [
+    'e.user_id = $1',
+    entries === 'opening' ? `e.phase IN ('single', 'hold')` : `e.phase IN ('single', 'post')`,
+  ];
   if (filter.accountId) {
     params.push(filter.accountId);
     where.push(`e.account_id = $${params.length}`);
@@ -154,11 +160,11 @@ function historyFilter(
   }
   if (filter.from) {
     params.push(filter.from);
-    where.push(`e.created_at >= $${params.length}`);
+    where.push(`${time} >= $${params.length}`);
   }
   if (filter.to) {
     params.push(filter.to);
-    where.push(`e.created_at < $${params.length}`);
+    where.push(`${time} < $${params.length}`);
   }
   return { where, params };
 }
@@ -248,11 +254,17 @@ export async function statOf(
   if (account && query.currency_code && query.currency_code !== account.currency)
     throw new AppError('FIELD_INVALID', { field: 'currency_code' });
   const currency: CurrencyCode = account?.currency ?? query.currency_code ?? 'RUB';
-  const { where, params } = historyFilter(userId, { accountId: account?.id, currency, ...rangeOf(query) });
+  const { where, params } = historyFilter(
+    userId,
+    { accountId: account?.id, currency, ...rangeOf(query) },
+    'completed',
+  );
+  // Completed money, dated by the transfer's creation like the history: the 'single' entries and
+  // the 'post' entries of settled holds, read from one index without touching transfers.
   const { rows } = await q.query<{ kind: TransferKind; amount: bigint; count: number }>(
     `SELECT e.kind, sum(abs(e.amount))::bigint AS amount, count(*)::integer AS count
-     FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
-     WHERE ${where.join(' AND ')} AND t.status = 'posted'
+     FROM ledger_entries e
+     WHERE ${where.join(' AND ')}
      GROUP BY e.kind`,
     params,
   );
