@@ -166,6 +166,9 @@ describe(`ledger (${databaseLabel})`, () => {
     await expect(
       tx((q) => transfer(q, { ...base, amount: 0n, idempotencyKey: nextKey() })),
     ).rejects.toBeInstanceOf(LedgerError);
+    await expect(
+      tx((q) => transfer(q, { ...base, amount: 10n ** 15n + 1n, idempotencyKey: nextKey() })),
+    ).rejects.toBeInstanceOf(LedgerError);
   });
 
   it('a hold takes money out of the available balance; posting moves it once, voiding returns it once', async () => {

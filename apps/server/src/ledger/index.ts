@@ -41,7 +41,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import type { CurrencyCode } from '@e-wallet/contract';
+import { type CurrencyCode, MAX_MINOR } from '@e-wallet/contract';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { notifyMoneyMovement } from '../modules/notifications/service.ts';
@@ -400,8 +400,8 @@ async function applyEntry(q: Queryable, transfer: Transfer, change: EntryChange,
 }
 
 async function open(q: Queryable, input: TransferInput, isHold: boolean): Promise<TransferResult> {
-  if (typeof input.amount !== 'bigint' || input.amount <= 0n)
-    throw new LedgerError('amount must be a positive bigint');
+  if (typeof input.amount !== 'bigint' || input.amount <= 0n || input.amount > MAX_MINOR)
+    throw new LedgerError('amount must be a positive bigint within MAX_MINOR');
   if (input.debit === input.credit) throw new LedgerError('debit and credit are the same account');
   if (!(TRANSFER_KINDS as readonly string[]).includes(input.kind))
     throw new LedgerError('unknown kind', input.kind);
