@@ -16,6 +16,12 @@ const HomePage = lazy(() => import('../features/wallet/pages/home-page.tsx'));
 const HistoryPage = lazy(() => import('../features/history/pages/history-page.tsx'));
 const WalletPage = lazy(() => import('../features/wallet/pages/wallet-page.tsx'));
 const WalletIdPage = lazy(() => import('../features/wallet/pages/wallet-id-page.tsx'));
+const SettingsPage = lazy(() => import('../features/settings/pages/settings-page.tsx'));
+const TopUpPage = lazy(() => import('../features/topup/pages/top-up-page.tsx'));
+const TopUpResultPage = lazy(() => import('../features/topup/pages/top-up-result-page.tsx'));
+const WithdrawalPage = lazy(() => import('../features/withdrawal/pages/withdrawal-page.tsx'));
+const TransferPage = lazy(() => import('../features/transfer/pages/transfer-page.tsx'));
+const PaymentPage = lazy(() => import('../features/payment/pages/payment-page.tsx'));
 const PlaceholderPage = lazy(() => import('./pages/placeholder-page.tsx'));
 const AuthInPage = lazy(() => import('../features/auth/pages/auth-in-page.tsx'));
 const LoginPage = lazy(() => import('../features/auth/pages/login-page.tsx'));
@@ -39,15 +45,12 @@ export const routes: RouteObject[] = [
       named('History', { path: 'history', element: <HistoryPage /> }),
       named('Wallet', { path: 'wallet', element: <WalletPage /> }),
       named('WalletId', { path: 'wallet/:id', element: <WalletIdPage /> }),
-      named('WalletPaymentsFinish', {
-        path: 'wallet/payments/finish',
-        element: placeholder('WalletPaymentsFinish'),
-      }),
-      named('WalletTopUp', { path: 'wallet/topup', element: placeholder('WalletTopUp') }),
-      named('WalletWithdrawal', { path: 'wallet/withdrawal', element: placeholder('WalletWithdrawal') }),
-      named('WalletSave', { path: 'wallet/save', element: placeholder('WalletSave') }),
-      named('Payment', { path: 'payment', element: placeholder('Payment') }),
-      named('Settings', { path: 'settings', element: placeholder('Settings') }),
+      named('WalletPaymentsFinish', { path: 'wallet/payments/finish', element: <TopUpResultPage /> }),
+      named('WalletTopUp', { path: 'wallet/topup', element: <TopUpPage /> }),
+      named('WalletWithdrawal', { path: 'wallet/withdrawal', element: <WithdrawalPage /> }),
+      named('WalletSave', { path: 'wallet/save', element: <TransferPage /> }),
+      named('Payment', { path: 'payment', element: <PaymentPage /> }),
+      named('Settings', { path: 'settings', element: <SettingsPage /> }),
     ],
   },
   {

@@ -10,9 +10,9 @@ import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout.ts';
-import { IdentificationSummary } from '../../features/profile/components/identification-summary.tsx';
 import { ProfilePanel } from '../../features/profile/components/profile-panel.tsx';
 import { queryClient } from '../../shared/api/query-client.ts';
+import { IdentificationSection } from '../../shared/identification/identification-section.tsx';
 import { useSessionStore } from '../../shared/store/session-store.ts';
 import { ErrorBoundary } from '../error-boundary.tsx';
 import { PageSpinner } from '../page-spinner.tsx';
@@ -71,7 +71,7 @@ function SignedInArea() {
             id={PROFILE_ID}
             onLogout={() => logout.mutate()}
             loggingOut={logout.isPending}
-            identification={<IdentificationSummary />}
+            identification={<IdentificationSection />}
             policy={__BRAND__ === 'grok' ? <PolicySlot /> : null}
           />
         </div>

@@ -1,5 +1,6 @@
 import { moneyEn } from './money-texts.ts';
 import type { Texts } from './ru.ts';
+import { settingsEn } from './settings-texts.ts';
 
 /** English texts. The `Texts` type makes a missing key a compile error; i18n.test.ts checks both ways. */
 export const en: Texts = {
@@ -114,4 +115,6 @@ export const en: Texts = {
   },
   // The money screens (wallet, history, accounts, layout panels).
   ...moneyEn,
+  // The identification section and the Settings route.
+  ...settingsEn,
 };
