@@ -106,6 +106,14 @@ export async function payMerchant(request: APIRequestContext, payer: Person, amo
     headers: { ...auth(payer), 'Idempotency-Key': randomUUID() },
   });
   expect(paid.ok(), await paid.text()).toBe(true);
+  // The payout to the bank settles after the sandbox's short delay; statistics count settled money.
+  await expect
+    .poll(async () => {
+      const page = await request.get('/v2/wallet/transaction', { headers: auth(payer) });
+      const results = (await page.json()).results as { kind: string; status: string }[];
+      return results.find((transaction) => transaction.kind === 'payment')?.status ?? 'missing';
+    })
+    .toBe('complete');
 }
 
 /** Signs the browser in as the person: the token where the session store keeps it. */

@@ -1,5 +1,6 @@
 /** The currency's image: its symbol on a coloured coin (an inline SVG, no image file). */
 import { currencySymbol } from '@e-wallet/contract/money';
+import { useId } from 'react';
 
 const COLORS: Record<string, [string, string]> = {
   RUB: ['#2f6bff', '#1447d6'],
@@ -10,7 +11,7 @@ const COLORS: Record<string, [string, string]> = {
 
 export function CurrencyBadge({ currency, size = 44 }: { currency: string; size?: number }) {
   const [from, to] = COLORS[currency] ?? ['#5b6580', '#3d465e'];
-  const id = `coin-${currency}`;
+  const id = `coin-${useId().replace(/[^\w-]/g, '')}`;
   return (
     <svg className="currency-badge" width={size} height={size} viewBox="0 0 44 44" aria-hidden="true">
       <defs>

@@ -1,0 +1,93 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import '../i18n/i18n.ts';
+import { TransactionList } from './transaction-list.tsx';
+
+const fetchMock = vi.fn<typeof fetch>();
+const answer = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+
+function transaction(id: string, amount: string, description: string) {
+  return {
+    id: `00000000-0000-4000-8000-${id.padStart(12, '0')}`,
+    account_id: '10000000-0000-4000-8000-000000000000',
+    amount,
+    currency_code: 'RUB',
+    description,
+    created_at: '2026-11-22T13:05:00.000Z',
+    wallet_transaction_type: 'other',
+    kind: 'transfer',
+    status: 'complete',
+  };
+}
+
+function renderList(filter = {}) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <TransactionList filter={filter} />
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+afterEach(() => {
+  fetchMock.mockReset();
+  vi.unstubAllGlobals();
+});
+
+describe('TransactionList', () => {
+  it('shows each amount by its sign and pages on with the cursor', async () => {
+    fetchMock
+      .mockResolvedValueOnce(
+        answer({
+          results: [transaction('1', '-20.50', 'Оплата'), transaction('2', '0.00', 'Проверка карты')],
+          next: 'CURSOR_2',
+        }),
+      )
+      .mockResolvedValueOnce(
+        answer({ results: [transaction('3', '1500.00', 'Зачисление зарплаты')], next: null }),
+      );
+    renderList({ account: '10000000-0000-4000-8000-000000000000' });
+
+    const out = await screen.findByText('Оплата');
+    const outRow = out.closest('li')!;
+    expect(outRow.dataset.look).toBe('withdrawal');
+    expect(outRow.textContent).toContain('-20,50\u00a0₽');
+    expect(outRow.textContent).toContain('Списание');
+    const zeroRow = screen.getByText('Проверка карты').closest('li')!;
+    expect(zeroRow.dataset.look).toBe('operation');
+    expect(zeroRow.textContent).toContain('Операция');
+    expect(zeroRow.querySelector('[data-testid="transaction-amount"]')!.textContent).toBe('0,00\u00a0₽');
+    expect(String(fetchMock.mock.calls[0]![0])).toBe(
+      '/v2/wallet/transaction?ordering=-created_at&account=10000000-0000-4000-8000-000000000000',
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Показать ещё' }));
+    const inRow = (await screen.findByText('Зачисление зарплаты')).closest('li')!;
+    expect(inRow.dataset.look).toBe('topup');
+    expect(inRow.textContent).toContain('+1\u00a0500,00\u00a0₽');
+    expect(String(fetchMock.mock.calls[1]![0])).toContain('cursor=CURSOR_2');
+    expect(screen.queryByRole('button', { name: 'Показать ещё' })).toBeNull();
+  });
+
+  it('says so when there is nothing', async () => {
+    fetchMock.mockResolvedValueOnce(answer({ results: [], next: null }));
+    renderList();
+    expect(
+      await screen.findByText('Операций пока нет. Здесь появятся пополнения, выводы и платежи.'),
+    ).toBeTruthy();
+  });
+
+  it('shows an error with a retry that loads again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fetchMock
+      .mockResolvedValueOnce(new Response('{}', { status: 500 }))
+      .mockResolvedValueOnce(answer({ results: [transaction('4', '5.00', 'Возврат')], next: null }));
+    renderList();
+    await userEvent.click(await screen.findByRole('button', { name: 'Повторить' }));
+    expect(await screen.findByText('Возврат')).toBeTruthy();
+  });
+});
