@@ -5,13 +5,17 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en } from './en.ts';
+import { moneyFlowEn, moneyFlowRu } from './money-flow-texts.ts';
 import { ru } from './ru.ts';
 
 export const LANGUAGES = ['ru', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_STORAGE_KEY = 'e-wallet-language';
 
-export const resources = { ru: { translation: ru }, en: { translation: en } } as const;
+export const resources = {
+  ru: { translation: { ...ru, ...moneyFlowRu } },
+  en: { translation: { ...en, ...moneyFlowEn } },
+} as const;
 
 function storedLanguage(): Language {
   try {

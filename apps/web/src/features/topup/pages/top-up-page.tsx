@@ -1,0 +1,120 @@
+/**
+ * Top-up (wallet-spec.md 'Top-up', section 4): the RUB account in the carousel, the amount
+ * (placeholder 0), its error line, and 'Пополнить', disabled while the request runs; an error answer
+ * shows the server's message and enables the button again; success sends the browser to the
+ * payment page. Without the right (is_topup_allowed) the top-up's own notice shows (decisions.md 2).
+ */
+import '../../../shared/ui/pay-modal/money-flow.css';
+import { CASH_CURRENCY } from '@e-wallet/contract/money';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAuthInfo } from '../../../shared/api/auth-info.ts';
+import { useAccounts } from '../../../shared/api/wallet.ts';
+import { formatMoney } from '../../../shared/format/money.ts';
+import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
+import { Button } from '../../../shared/ui/button.tsx';
+import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
+import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
+import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
+import { WalletCarousel } from '../../../shared/ui/wallet-carousel.tsx';
+import { startTopUp } from '../api/top-up.ts';
+
+/** Leaves the app for the provider's page (a function, so tests can replace it). */
+export const browser = { go: (url: string) => window.location.assign(url) };
+
+export function TopUpPage() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const authInfo = useAuthInfo();
+  const accounts = useAccounts();
+  const [amount, setAmount] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+
+  const rubAccounts = accounts.data?.filter((account) => account.currency_code === CASH_CURRENCY) ?? [];
+  const allowed = authInfo.data?.is_topup_allowed ?? true;
+  const limit = authInfo.data?.limits.balance_max;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (sending || leaving || !allowed) return;
+    const checked = checkAmount(amount, CASH_CURRENCY);
+    if (!checked.ok) {
+      setError(t(`moneyFlow.amountErrors.${checked.problem}`));
+      return;
+    }
+    setError(null);
+    setSending(true);
+    const answer = await startTopUp(checked.amount);
+    if (answer.status === 'error') {
+      setError(answer.message);
+      setSending(false);
+      return;
+    }
+    // The button stays disabled while the browser leaves for the payment page.
+    setLeaving(true);
+    browser.go(answer.url);
+  }
+
+  return (
+    <div className="home-page money-page money-flow">
+      <h1 className="home-page__title">{t('topUpPage.title')}</h1>
+      {accounts.isPending ? (
+        <AreaLoading rows={1} />
+      ) : accounts.isError ? (
+        <AreaError onRetry={() => accounts.refetch()} />
+      ) : rubAccounts.length === 0 ? (
+        <p className="area-state area-state--empty">{t('moneyFlow.noRubAccount')}</p>
+      ) : (
+        <WalletCarousel
+          accounts={rubAccounts}
+          label={t('topUpPage.carousel')}
+          selectedId={rubAccounts[0]?.id}
+          onSelect={() => undefined}
+        />
+      )}
+      <section className="panel money-flow__panel" aria-labelledby="top-up-form-title">
+        <h2 id="top-up-form-title" className="visually-hidden">
+          {t('topUpPage.title')}
+        </h2>
+        {!allowed && (
+          <MoneyNotice testId="top-up-unavailable">
+            <p>{t('topUpPage.unavailable')}</p>
+            <p className="money-notice__more">{t('moneyFlow.identify')}</p>
+          </MoneyNotice>
+        )}
+        <form className="money-flow__form" onSubmit={submit} noValidate>
+          <AmountField
+            value={amount}
+            onChange={(next) => {
+              setAmount(next);
+              if (error) setError(null);
+            }}
+            currency={CASH_CURRENCY}
+            error={error}
+            hint={
+              limit ? t('topUpPage.limit', { limit: formatMoney(limit, CASH_CURRENCY, language) }) : undefined
+            }
+            disabled={!allowed}
+            autoFocus={allowed}
+          />
+          <Button type="submit" block busy={sending || leaving} disabled={!allowed}>
+            {t('topUpPage.submit')}
+          </Button>
+          {leaving && (
+            <p className="money-flow__status" role="status">
+              {t('topUpPage.redirecting')}
+            </p>
+          )}
+        </form>
+        <aside className="money-flow__aside">
+          <p>{t('topUpPage.text')}</p>
+        </aside>
+      </section>
+    </div>
+  );
+}
+
+export default TopUpPage;

@@ -1,0 +1,157 @@
+/**
+ * Wallet save: a transfer to another wallet user (wallet-spec.md 'Wallet save', decisions.md 1):
+ * the account to send from (carousel), the amount, the recipient's phone with the recipient found
+ * (a masked name such as 'Иван П.') or the server's reason, and 'Перевести' opening the PIN modal.
+ * Balances refresh after a transfer. Without the right (is_transfer_allowed) the screen says so.
+ */
+import '../../../shared/ui/pay-modal/money-flow.css';
+import type { CurrencyCode } from '@e-wallet/contract/money';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../shared/api/api-error.ts';
+import { useAuthInfo } from '../../../shared/api/auth-info.ts';
+import { useAccounts } from '../../../shared/api/wallet.ts';
+import { formatPhone } from '../../../shared/format/person.ts';
+import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { defaultCountry } from '../../../shared/phone/default-country.ts';
+import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
+import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
+import { Button } from '../../../shared/ui/button.tsx';
+import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
+import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
+import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
+import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
+import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
+import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
+import { initialPhoneValue, PhoneField, type PhoneValue } from '../../../shared/ui/phone-field.tsx';
+import { WalletCarousel } from '../../../shared/ui/wallet-carousel.tsx';
+import { recipientQuery, startTransfer } from '../api/transfer.ts';
+import { RecipientCard } from '../components/recipient-card.tsx';
+
+interface Pending {
+  amount: string;
+  currency: CurrencyCode;
+  to: string;
+  send: (pin: string) => Promise<PayOutcome>;
+}
+
+export function TransferPage() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const queryClient = useQueryClient();
+  const authInfo = useAuthInfo();
+  const accounts = useAccounts();
+  const [accountId, setAccountId] = useState<string | null>(null);
+  const [amount, setAmount] = useState('');
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const [phone, setPhone] = useState<PhoneValue>(() => initialPhoneValue(defaultCountry(language)));
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [open, setOpen] = useState(false);
+
+  const account = accounts.data?.find((item) => item.id === accountId) ?? accounts.data?.[0] ?? null;
+  const mask = phone.country.mask[phone.maskIndex] ?? phone.country.mask[0]!;
+  const complete = isMaskComplete(phone.digits, mask);
+  const e164 = complete ? toE164(phone.country.code, phone.digits) : null;
+  const recipient = useQuery(recipientQuery(e164));
+  const recipientError = recipient.isError
+    ? recipient.error instanceof ApiError && recipient.error.answer
+      ? recipient.error.answer.message
+      : t('common.networkError')
+    : null;
+  const allowed = authInfo.data?.is_transfer_allowed ?? false;
+  const found = complete && recipient.isSuccess ? recipient.data : null;
+  const disabled = !allowed || !account || !amount.trim() || !found;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (disabled || !account || !found) return;
+    const currency = account.currency_code;
+    const checked = checkAmount(amount, currency);
+    if (!checked.ok) {
+      setAmountError(t(`moneyFlow.amountErrors.${checked.problem}`));
+      return;
+    }
+    setPending({
+      amount: checked.amount,
+      currency,
+      to: t('transferPage.toRecipient', { name: found.name, phone: formatPhone(found.phone) }),
+      send: startTransfer({ phone: found.phone, amount: checked.amount, currency }),
+    });
+    setOpen(true);
+  }
+
+  return (
+    <div className="home-page money-page money-flow">
+      <h1 className="home-page__title">{t('transferPage.title')}</h1>
+      {accounts.isPending ? (
+        <AreaLoading rows={1} />
+      ) : accounts.isError ? (
+        <AreaError onRetry={() => accounts.refetch()} />
+      ) : (
+        <WalletCarousel
+          accounts={accounts.data}
+          label={t('transferPage.carousel')}
+          selectedId={account?.id}
+          onSelect={(next) => {
+            setAccountId(next.id);
+            setAmountError(null);
+          }}
+        />
+      )}
+      <section className="panel money-flow__panel" aria-labelledby="transfer-form-title">
+        <h2 id="transfer-form-title" className="visually-hidden">
+          {t('transferPage.title')}
+        </h2>
+        {authInfo.isSuccess && !allowed && (
+          <MoneyNotice testId="transfer-unavailable">
+            <p>{t('transferPage.unavailable')}</p>
+            <p className="money-notice__more">{t('moneyFlow.identify')}</p>
+          </MoneyNotice>
+        )}
+        <form className="money-flow__form" onSubmit={submit} noValidate>
+          <AmountField
+            value={amount}
+            onChange={(next) => {
+              setAmount(next);
+              setAmountError(null);
+            }}
+            currency={account?.currency_code ?? 'RUB'}
+            error={amountError}
+            hint={account ? t('moneyFlow.accountFor', { currency: account.currency_code }) : undefined}
+          />
+          <PhoneField
+            label={t('transferPage.recipient')}
+            value={phone}
+            onChange={setPhone}
+            language={language}
+            hint={t('transferPage.recipientHint')}
+            error={complete ? recipientError : null}
+          />
+          <div className="money-flow__recipient" aria-live="polite">
+            {complete && recipient.isFetching && !found && (
+              <p className="money-flow__status">{t('transferPage.searching')}</p>
+            )}
+            {found && <RecipientCard name={found.name} phone={found.phone} />}
+          </div>
+          <Button type="submit" block disabled={disabled}>
+            {t('transferPage.submit')}
+          </Button>
+        </form>
+      </section>
+      {pending && (
+        <PayModal
+          open={open}
+          title={t('transferPage.modalTitle')}
+          summary={<PaySummary amount={pending.amount} currency={pending.currency} to={pending.to} />}
+          send={pending.send}
+          successText={t('transferPage.success')}
+          onReceipt={() => void refreshAfterMoney(queryClient)}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </div>
+  );
+}
+
+export default TransferPage;

@@ -1,0 +1,169 @@
+/**
+ * Withdrawal to a card (wallet-spec.md 'Withdrawal', sections 4 and 5): 'Выберите счет' with the RUB
+ * account, 'Сумма', 'Карта' and 'Вывести', disabled while card or amount is empty or withdrawal is
+ * not allowed (then the withdrawal's own notice shows, decisions.md 2). 'Вывести' opens the pay
+ * modal: PIN, waiting, success ('Заявка на вывод средств успешно создана!') or failed, and the real
+ * receipt, followed until the payout settles or fails (a failed payout brings the money back).
+ */
+import '../../../shared/ui/pay-modal/money-flow.css';
+import { CASH_CURRENCY } from '@e-wallet/contract/money';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAuthInfo } from '../../../shared/api/auth-info.ts';
+import { useAccounts, type WalletAccount } from '../../../shared/api/wallet.ts';
+import { formatMoney } from '../../../shared/format/money.ts';
+import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
+import { Button } from '../../../shared/ui/button.tsx';
+import { CurrencyBadge } from '../../../shared/ui/currency-badge.tsx';
+import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
+import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
+import { cardProblem, maskCard } from '../../../shared/ui/pay-modal/card-number.ts';
+import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
+import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
+import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
+import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
+import { loadWithdrawalReceipt, startWithdrawal } from '../api/withdrawal.ts';
+import { CardField } from '../components/card-field.tsx';
+
+interface Pending {
+  amount: string;
+  pan: string;
+  send: (pin: string) => Promise<PayOutcome>;
+}
+
+export function WithdrawalPage() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const queryClient = useQueryClient();
+  const authInfo = useAuthInfo();
+  const accounts = useAccounts();
+  const [amount, setAmount] = useState('');
+  const [card, setCard] = useState('');
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const [cardError, setCardError] = useState<string | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [open, setOpen] = useState(false);
+
+  const rubAccounts = accounts.data?.filter((account) => account.currency_code === CASH_CURRENCY) ?? [];
+  const allowed = authInfo.data?.is_withdrawal_allowed ?? false;
+  const disabled = !amount.trim() || !card || !allowed;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (disabled) return;
+    const checked = checkAmount(amount, CASH_CURRENCY);
+    const problem = cardProblem(card);
+    setAmountError(checked.ok ? null : t(`moneyFlow.amountErrors.${checked.problem}`));
+    setCardError(problem ? t(`withdrawalPage.${problem}`) : null);
+    if (!checked.ok || problem) return;
+    setPending({
+      amount: checked.amount,
+      pan: card,
+      send: startWithdrawal({ amount: checked.amount, pan: card }),
+    });
+    setOpen(true);
+  }
+
+  return (
+    <div className="home-page money-page money-flow">
+      <h1 className="home-page__title">{t('withdrawalPage.title')}</h1>
+      <section className="panel money-flow__accounts" aria-label={t('withdrawalPage.accounts')}>
+        {accounts.isPending ? (
+          <AreaLoading rows={1} />
+        ) : accounts.isError ? (
+          <AreaError onRetry={() => accounts.refetch()} />
+        ) : rubAccounts.length === 0 ? (
+          <p className="area-state area-state--empty">{t('moneyFlow.noRubAccount')}</p>
+        ) : (
+          <AccountChoice accounts={rubAccounts} language={language} />
+        )}
+      </section>
+      <section className="panel money-flow__panel" aria-labelledby="withdrawal-form-title">
+        <h2 id="withdrawal-form-title" className="visually-hidden">
+          {t('routes.WalletWithdrawal')}
+        </h2>
+        {authInfo.isSuccess && !allowed && (
+          <MoneyNotice testId="withdrawal-unavailable">
+            <p>{t('withdrawalPage.unavailable')}</p>
+            <p className="money-notice__more">{t('moneyFlow.identify')}</p>
+          </MoneyNotice>
+        )}
+        <form className="money-flow__form" onSubmit={submit} noValidate>
+          <AmountField
+            value={amount}
+            onChange={(next) => {
+              setAmount(next);
+              setAmountError(null);
+            }}
+            currency={CASH_CURRENCY}
+            error={amountError}
+          />
+          <CardField
+            digits={card}
+            onChange={(next) => {
+              setCard(next);
+              setCardError(null);
+            }}
+            error={cardError}
+          />
+          <Button type="submit" block disabled={disabled}>
+            {t('withdrawalPage.submit')}
+          </Button>
+        </form>
+      </section>
+      {pending && (
+        <PayModal
+          open={open}
+          title={t('withdrawalPage.modalTitle')}
+          summary={
+            <PaySummary
+              amount={pending.amount}
+              currency={CASH_CURRENCY}
+              to={t('withdrawalPage.toCard', { card: maskCard(pending.pan) })}
+            />
+          }
+          send={pending.send}
+          successText={t('withdrawalPage.success')}
+          refreshReceipt={loadWithdrawalReceipt}
+          onReceipt={() => void refreshAfterMoney(queryClient)}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The accounts money can leave from: RUB only (spec section 9), chosen with a radio. */
+function AccountChoice({ accounts, language }: { accounts: WalletAccount[]; language: 'ru' | 'en' }) {
+  const { t } = useTranslation();
+  const [chosen, setChosen] = useState(accounts[0]?.id);
+  return (
+    <fieldset className="account-choice">
+      <legend className="visually-hidden">{t('withdrawalPage.accounts')}</legend>
+      {accounts.map((account) => (
+        <label key={account.id} className="account-choice__row">
+          <input
+            type="radio"
+            name="withdrawal-account"
+            className="account-choice__radio"
+            checked={chosen === account.id}
+            onChange={() => setChosen(account.id)}
+          />
+          <CurrencyBadge currency={account.currency_code} size={44} />
+          <span className="account-choice__text">
+            <span className="account-choice__name">
+              {t('moneyFlow.accountFor', { currency: account.currency_code })}
+            </span>
+            <span className="account-choice__balance" data-testid="withdrawal-balance">
+              {formatMoney(account.balance, account.currency_code, language)}
+            </span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+export default WithdrawalPage;

@@ -1,0 +1,56 @@
+/**
+ * The pay modal's stages (wallet-spec.md 'Pay modal stages', section 4): it opens at PIN entry;
+ * sending waits for the answer; an error answer shows the failed stage, any other the success
+ * stage; the success stage leads to the receipt (DETAILS); a failed one back to PIN entry.
+ * A pure reducer, so every transition is tested without a browser.
+ */
+import type { PayOutcome, Receipt } from './pay-outcome.ts';
+
+export type PayStage = 'enterPin' | 'waiting' | 'success' | 'failed' | 'details';
+
+export interface PayState {
+  stage: PayStage;
+  /** The failed stage's server message, or the success stage's. */
+  message: string | null;
+  receipt: Receipt | null;
+}
+
+export type PayEvent =
+  | { type: 'submit' }
+  | { type: 'answered'; outcome: PayOutcome }
+  | { type: 'showDetails' }
+  | { type: 'hideDetails' }
+  | { type: 'retry' }
+  | { type: 'receiptUpdated'; receipt: Receipt }
+  | { type: 'reset' };
+
+export const initialPayState: PayState = { stage: 'enterPin', message: null, receipt: null };
+
+/** The close icon is hidden while the answer is awaited (the page must stay open). */
+export function canClose(stage: PayStage): boolean {
+  return stage !== 'waiting';
+}
+
+export function payReducer(state: PayState, event: PayEvent): PayState {
+  switch (event.type) {
+    case 'submit':
+      return state.stage === 'enterPin' ? { ...state, stage: 'waiting', message: null } : state;
+    case 'answered':
+      if (state.stage !== 'waiting') return state;
+      return event.outcome.status === 'error'
+        ? { stage: 'failed', message: event.outcome.message, receipt: null }
+        : { stage: 'success', message: event.outcome.message, receipt: event.outcome.receipt };
+    case 'showDetails':
+      return state.stage === 'success' && state.receipt ? { ...state, stage: 'details' } : state;
+    case 'hideDetails':
+      return state.stage === 'details' ? { ...state, stage: 'success' } : state;
+    case 'retry':
+      return state.stage === 'failed' ? { ...initialPayState } : state;
+    case 'receiptUpdated':
+      return state.receipt && state.receipt.id === event.receipt.id
+        ? { ...state, receipt: event.receipt }
+        : state;
+    case 'reset':
+      return initialPayState;
+  }
+}

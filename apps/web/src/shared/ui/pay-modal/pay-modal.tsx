@@ -1,0 +1,211 @@
+/**
+ * The pay modal (wallet-spec.md 'Pay modal stages'): PIN entry, waiting, success, failed and the
+ * receipt of the operation. Used by withdrawal, transfer and QR payment:
+ *
+ *   const attempt = useMemo(() => startMoneyAttempt('withdrawal'), [openedAt]); // one key per attempt
+ *   <PayModal
+ *     open={open}
+ *     title="Вывод на карту"
+ *     summary={<PaySummary amount="1500.00" currency="RUB" to="На карту 4111 11•• •••• 1111" />}
+ *     send={(pin) => payOutcomeOf(attempt.send({ body: { ...input, pin } }))}
+ *     successText="Заявка на вывод средств успешно создана!"
+ *     refreshReceipt={(receipt) => callOk('withdrawalReceipt', { params: { id: receipt.id } })}
+ *     onReceipt={() => refreshBalances()}
+ *     onClose={() => setOpen(false)}
+ *   />
+ *
+ * `send` is called with the PIN on every confirmation of this opening; the caller keeps one
+ * Idempotency-Key for the opening (a failed call stores nothing on the server, so a second try
+ * with another PIN runs again, and a repeat after a lost answer returns the first one).
+ */
+import './pay-modal.css';
+import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../../format/money.ts';
+import { currentLanguage } from '../../i18n/i18n.ts';
+import { Button } from '../button.tsx';
+import { CodeInput } from '../code-input.tsx';
+import { ModalFrame } from './modal-frame.tsx';
+import { canClose, initialPayState, payReducer } from './pay-modal-state.ts';
+import type { PayOutcome, Receipt } from './pay-outcome.ts';
+import { ReceiptView, ResultView, WaitingView } from './stage-views.tsx';
+
+export const PIN_LENGTH = 4;
+/** How often a pending receipt (a payout on its way) is asked again while the modal is open. */
+export const RECEIPT_REFRESH_MS = 2000;
+
+export interface PayModalProps {
+  open: boolean;
+  /** The modal's heading, such as 'Вывод на карту'. */
+  title: string;
+  /** What is being paid, shown above the PIN boxes (see PaySummary). */
+  summary?: ReactNode;
+  /** Sends the operation with the PIN; must not throw (wrap the call in payOutcomeOf). */
+  send: (pin: string) => Promise<PayOutcome>;
+  /** The success stage's text; without it, the server's message. */
+  successText?: string;
+  /** Asks the receipt again, to follow an operation that is still pending (a payout). */
+  refreshReceipt?: (receipt: Receipt) => Promise<Receipt>;
+  /** Called with each new receipt (after success and after each change): refresh balances here. */
+  onReceipt?: (receipt: Receipt) => void;
+  /** Hides the modal (the page decides what comes next). */
+  onClose: () => void;
+}
+
+export function PayModal({
+  open,
+  title,
+  summary,
+  send,
+  successText,
+  refreshReceipt,
+  onReceipt,
+  onClose,
+}: PayModalProps) {
+  const { t } = useTranslation();
+  const [state, dispatch] = useReducer(payReducer, initialPayState);
+  const [pin, setPin] = useState('');
+  const latest = useRef({ send, refreshReceipt, onReceipt });
+  latest.current = { send, refreshReceipt, onReceipt };
+
+  // Every opening starts at PIN entry.
+  useEffect(() => {
+    if (open) {
+      dispatch({ type: 'reset' });
+      setPin('');
+    }
+  }, [open]);
+
+  // A pending receipt is followed while the modal is open.
+  const receipt = state.receipt;
+  useEffect(() => {
+    if (receipt) latest.current.onReceipt?.(receipt);
+  }, [receipt]);
+  const followId = open && receipt?.status === 'pending' && refreshReceipt ? receipt : null;
+  useEffect(() => {
+    if (!followId) return;
+    let stopped = false;
+    const timer = setInterval(async () => {
+      try {
+        const next = await latest.current.refreshReceipt?.(followId);
+        if (!stopped && next && next.status !== followId.status)
+          dispatch({ type: 'receiptUpdated', receipt: next });
+      } catch {
+        // Asked again at the next tick.
+      }
+    }, RECEIPT_REFRESH_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [followId]);
+
+  async function confirm(code: string) {
+    if (code.length < PIN_LENGTH || state.stage !== 'enterPin') return;
+    dispatch({ type: 'submit' });
+    const outcome = await latest.current.send(code);
+    dispatch({ type: 'answered', outcome });
+  }
+
+  const closable = canClose(state.stage);
+  return (
+    <ModalFrame open={open} title={title} closable={closable} onClose={onClose} testId="pay-modal">
+      {state.stage === 'enterPin' && (
+        <form
+          className="pay-stage pay-stage--pin"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void confirm(pin);
+          }}
+        >
+          {summary}
+          <p className="pay-stage__title">{t('payModal.pinTitle')}</p>
+          <p className="pay-stage__text">{t('payModal.pinText')}</p>
+          <CodeInput
+            value={pin}
+            onChange={setPin}
+            label={t('payModal.pinLabel')}
+            digitLabel={(n, total) => t('payModal.pinDigit', { n, total })}
+            length={PIN_LENGTH}
+            secret
+            autoFocus
+          />
+          <Button type="submit" block disabled={pin.length < PIN_LENGTH}>
+            {t('payModal.send')}
+          </Button>
+        </form>
+      )}
+      {state.stage === 'waiting' && <WaitingView />}
+      {state.stage === 'success' && (
+        <ResultView
+          tone="success"
+          title={successText ?? state.message ?? ''}
+          actions={
+            <>
+              {state.receipt && (
+                <Button variant="secondary" onClick={() => dispatch({ type: 'showDetails' })}>
+                  {t('payModal.details')}
+                </Button>
+              )}
+              <Button onClick={onClose}>{t('payModal.done')}</Button>
+            </>
+          }
+        >
+          {state.receipt && <ReceiptAmount receipt={state.receipt} />}
+        </ResultView>
+      )}
+      {state.stage === 'failed' && (
+        <ResultView
+          tone="failed"
+          title={t('payModal.failedTitle')}
+          actions={
+            <>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  setPin('');
+                  dispatch({ type: 'retry' });
+                }}
+              >
+                {t('payModal.retry')}
+              </Button>
+              <Button onClick={onClose}>{t('payModal.close')}</Button>
+            </>
+          }
+        >
+          <p className="pay-stage__text pay-stage__message" data-testid="pay-failed-message">
+            {state.message}
+          </p>
+          <p className="pay-stage__text">{t('payModal.tryLater')}</p>
+        </ResultView>
+      )}
+      {state.stage === 'details' && state.receipt && (
+        <div className="pay-stage pay-stage--details">
+          <p className="pay-stage__title">{t('payModal.receiptTitle')}</p>
+          <ReceiptView receipt={state.receipt} />
+          <div className="pay-stage__actions">
+            <Button variant="secondary" onClick={() => dispatch({ type: 'hideDetails' })}>
+              {t('payModal.back')}
+            </Button>
+            <Button onClick={onClose}>{t('payModal.done')}</Button>
+          </div>
+        </div>
+      )}
+    </ModalFrame>
+  );
+}
+
+function ReceiptAmount({ receipt }: { receipt: Receipt }) {
+  const amount = formatMoney(receipt.amount.replace(/^-/, ''), receipt.currency_code, currentLanguage());
+  return <p className="pay-stage__amount">{amount}</p>;
+}
+
+/** What is being paid: the amount large, and where it goes below. */
+export function PaySummary({ amount, currency, to }: { amount: string; currency: string; to?: string }) {
+  return (
+    <div className="pay-summary">
+      <p className="pay-summary__amount">{formatMoney(amount, currency, currentLanguage())}</p>
+      {to && <p className="pay-summary__to">{to}</p>}
+    </div>
+  );
+}

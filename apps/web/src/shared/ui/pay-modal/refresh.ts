@@ -1,0 +1,10 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+/** After money moved: balances, operations, statistics, notifications and limits are asked again. */
+export function refreshAfterMoney(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all(
+    ['wallet', 'account', 'transactions', 'stat', 'notifications', 'auth-info'].map((key) =>
+      queryClient.invalidateQueries({ queryKey: [key] }),
+    ),
+  );
+}

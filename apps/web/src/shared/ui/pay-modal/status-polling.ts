@@ -1,0 +1,47 @@
+/**
+ * Polling a status until it is final (the top-up result page: every 5000 ms, spec section 9).
+ * Asks at once, then again `intervalMs` after each answer (never two requests at a time); a failed
+ * request counts as 'still waiting'. Stops at a final status or when the returned stop is called.
+ */
+export const TOP_UP_POLL_MS = 5000;
+
+export interface PollOptions<T> {
+  load: (signal: AbortSignal) => Promise<T>;
+  isFinal: (result: T) => boolean;
+  onResult: (result: T) => void;
+  intervalMs: number;
+}
+
+export function pollUntilFinal<T>({ load, isFinal, onResult, intervalMs }: PollOptions<T>): () => void {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  async function tick() {
+    if (controller.signal.aborted) return;
+    try {
+      const result = await load(controller.signal);
+      if (controller.signal.aborted) return;
+      onResult(result);
+      if (isFinal(result)) return;
+    } catch {
+      if (controller.signal.aborted) return;
+      // No answer this time: ask again at the next tick.
+    }
+    timer = setTimeout(tick, intervalMs);
+  }
+
+  void tick();
+  return () => {
+    controller.abort();
+    if (timer !== undefined) clearTimeout(timer);
+  };
+}
+
+export type TopUpStage = 'waiting' | 'success' | 'failed';
+
+/** complete -> success, failed -> failed, anything else keeps waiting (spec section 4). */
+export function topUpStage(status: string | null | undefined): TopUpStage {
+  if (status === 'complete') return 'success';
+  if (status === 'failed') return 'failed';
+  return 'waiting';
+}
