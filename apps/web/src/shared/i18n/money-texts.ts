@@ -33,13 +33,6 @@ export const moneyRu = {
     phone: 'Телефон',
     registeredAt: 'Дата регистрации',
     logout: 'Выйти',
-    identification: 'Идентификация',
-    levels: {
-      anonymous: 'Анонимный',
-      simplified: 'Упрощённая',
-      full: 'Полная',
-    },
-    level: 'Уровень: {{level}}',
     error: 'Не удалось загрузить профиль',
   },
   area: {
@@ -95,7 +88,6 @@ export const moneyRu = {
   },
   range: {
     label: 'Период',
-    change: 'Период: {{from}} — {{to}}. Изменить',
     start: 'Начало',
     end: 'Конец',
     presets: 'Быстрый выбор',
@@ -139,7 +131,6 @@ export const moneyRu = {
   wallet: {
     title: 'Счета',
     list: 'Ваши счета',
-    opened: 'Открыт {{date}}',
     create: {
       title: 'Новый счёт',
       text: 'Выберите валюту. В каждой валюте можно открыть один счёт.',
@@ -204,13 +195,6 @@ export const moneyEn = {
     phone: 'Phone',
     registeredAt: 'Registered on',
     logout: 'Sign out',
-    identification: 'Identification',
-    levels: {
-      anonymous: 'Anonymous',
-      simplified: 'Simplified',
-      full: 'Full',
-    },
-    level: 'Level: {{level}}',
     error: 'Could not load the profile',
   },
   area: {
@@ -266,7 +250,6 @@ export const moneyEn = {
   },
   range: {
     label: 'Period',
-    change: 'Period: {{from}} to {{to}}. Change',
     start: 'Start',
     end: 'End',
     presets: 'Quick ranges',
@@ -310,7 +293,6 @@ export const moneyEn = {
   wallet: {
     title: 'Accounts',
     list: 'Your accounts',
-    opened: 'Opened {{date}}',
     create: {
       title: 'New account',
       text: 'Choose a currency. One account per currency.',
