@@ -2,6 +2,8 @@
  * Every setting of the server, read from the environment and validated at start.
  * A bad value stops start-up with one clear line naming the variable.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { LevelOverrides } from './modules/identification/levels.ts';
 
@@ -35,7 +37,10 @@ const Env = z.object({
   YOOKASSA_SECRET_KEY: z.string().optional(),
   /** Seconds a sandbox payout takes to settle. */
   SANDBOX_PAYOUT_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
-  BRAND: z.enum(['e-wallet', 'grok']).default('e-wallet'),
+  /** Brand variant (apps/web/brands/<brand>.json); unset: the brand the app in WEB_DIST was built for. */
+  BRAND: z.enum(['e-wallet', 'grok']).optional(),
+  /** Overrides the version answered at /version.json (default: the build's, else package.json's). */
+  APP_VERSION: z.string().min(1).optional(),
   /** The built single-page app to serve; empty to serve none. */
   WEB_DIST: z.string().optional(),
   /** Trust X-Forwarded-For from a proxy in front (per-address limits read the client address). */
@@ -62,6 +67,7 @@ const Env = z.object({
 export type Env = z.infer<typeof Env>;
 
 export interface Config extends Env {
+  BRAND: 'e-wallet' | 'grok';
   PIN_KEY: string;
   WEBHOOK_SECRET: string;
   PUBLIC_URL: string;
@@ -105,12 +111,36 @@ export function loadConfig(
   ) {
     throw new ConfigError('Invalid setting YOOKASSA_SECRET_KEY: required with the yookassa provider');
   }
+  const build = readBuildInfo(env.WEB_DIST);
+  if (env.BRAND && build?.brand && build.brand !== env.BRAND) {
+    throw new ConfigError(
+      `Invalid setting BRAND: ${env.BRAND}, but the app in WEB_DIST was built for ${build.brand} (build it with BRAND=${env.BRAND})`,
+    );
+  }
   return {
     ...env,
+    BRAND: env.BRAND ?? (build?.brand === 'grok' ? 'grok' : 'e-wallet'),
     PIN_KEY: env.PIN_KEY ?? DEV_PIN_KEY,
     WEBHOOK_SECRET: env.WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET,
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),
-    appVersion: process.env.APP_VERSION ?? appVersion,
+    // The version open tabs compare with their own at start-up: a new build picks up a new version.
+    appVersion: env.APP_VERSION ?? build?.version ?? appVersion,
     production,
   };
+}
+
+/** What the web build records beside its index.html (apps/web/vite.config.ts): its version and brand. */
+export function readBuildInfo(webDist: string | undefined): { version?: string; brand?: string } | undefined {
+  if (!webDist) return undefined;
+  const file = join(webDist, 'build-info.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; brand?: unknown };
+    return {
+      version: typeof info.version === 'string' && info.version ? info.version : undefined,
+      brand: typeof info.brand === 'string' ? info.brand : undefined,
+    };
+  } catch {
+    throw new ConfigError(`Invalid setting WEB_DIST: ${file} is not JSON`);
+  }
 }
