@@ -10,6 +10,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout.ts';
+import { hasPolicyBlock, PolicyBlock } from '../../features/policy/policy-block.tsx';
 import { ProfilePanel } from '../../features/profile/components/profile-panel.tsx';
 import { queryClient } from '../../shared/api/query-client.ts';
 import { IdentificationSection } from '../../shared/identification/identification-section.tsx';
@@ -72,20 +73,12 @@ function SignedInArea() {
             onLogout={() => logout.mutate()}
             loggingOut={logout.isPending}
             identification={<IdentificationSection />}
-            policy={__BRAND__ === 'grok' ? <PolicySlot /> : null}
+            policy={hasPolicyBlock ? <PolicyBlock /> : null}
           />
         </div>
       </div>
     </div>
   );
-}
-
-/**
- * The policy block's place for the brand 'grok' (wallet-spec.md 'Home layout'): the policy
- * feature replaces this with its links, company line and restricted regions.
- */
-function PolicySlot() {
-  return null;
 }
 
 export default HomeLayout;

@@ -1,4 +1,5 @@
 import { moneyEn } from './money-texts.ts';
+import { policyEn } from './policy-texts.ts';
 import type { Texts } from './ru.ts';
 import { settingsEn } from './settings-texts.ts';
 
@@ -115,6 +116,7 @@ export const en: Texts = {
   },
   // The money screens (wallet, history, accounts, layout panels).
   ...moneyEn,
+  ...policyEn,
   // The identification section and the Settings route.
   ...settingsEn,
 };

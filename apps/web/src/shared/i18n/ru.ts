@@ -1,5 +1,6 @@
 /** Russian texts: the active language (spec section 9). Every key exists in en.ts too (i18n.test.ts). */
 import { moneyRu } from './money-texts.ts';
+import { policyRu } from './policy-texts.ts';
 import { settingsRu } from './settings-texts.ts';
 export const ru = {
   common: {
@@ -113,6 +114,7 @@ export const ru = {
   },
   // The money screens (wallet, history, accounts, layout panels).
   ...moneyRu,
+  ...policyRu,
   // The identification section and the Settings route.
   ...settingsRu,
 } as const;
