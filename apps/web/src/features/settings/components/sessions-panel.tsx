@@ -22,6 +22,8 @@ export function SessionsPanel() {
   const endOthers = useEndOtherSessions();
   const [done, setDone] = useState<string | null>(null);
   const others = sessions.data?.filter((session) => !session.current) ?? [];
+  // This device first, then the others as the server orders them (most recently active first).
+  const ordered = sessions.data ? [...sessions.data.filter((session) => session.current), ...others] : [];
   const failure = endOne.error?.message ?? endOthers.error?.message ?? null;
 
   return (
@@ -37,7 +39,7 @@ export function SessionsPanel() {
       ) : (
         <>
           <ul className="session-list" data-testid="session-list">
-            {sessions.data.map((session) => (
+            {ordered.map((session) => (
               <SessionRow
                 key={session.id}
                 session={session}
