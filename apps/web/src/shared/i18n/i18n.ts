@@ -6,6 +6,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en } from './en.ts';
 import { moneyFlowEn, moneyFlowRu } from './money-flow-texts.ts';
+import { paymentEn, paymentRu } from './payment-texts.ts';
 import { ru } from './ru.ts';
 
 export const LANGUAGES = ['ru', 'en'] as const;
@@ -13,8 +14,8 @@ export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_STORAGE_KEY = 'e-wallet-language';
 
 export const resources = {
-  ru: { translation: { ...ru, ...moneyFlowRu } },
-  en: { translation: { ...en, ...moneyFlowEn } },
+  ru: { translation: { ...ru, ...moneyFlowRu, ...paymentRu } },
+  en: { translation: { ...en, ...moneyFlowEn, ...paymentEn } },
 } as const;
 
 function storedLanguage(): Language {
