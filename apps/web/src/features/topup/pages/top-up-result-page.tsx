@@ -74,6 +74,7 @@ export function TopUpResultPage() {
         closable={stage !== 'waiting'}
         onClose={close}
         testId="top-up-result"
+        focusKey={stage}
       >
         {stage === 'waiting' && (
           <WaitingView>{money && <p className="pay-stage__amount">{money}</p>}</WaitingView>

@@ -138,6 +138,9 @@ export function TransferPage() {
             {t('transferPage.submit')}
           </Button>
         </form>
+        <aside className="money-flow__aside">
+          <p>{t('transferPage.text')}</p>
+        </aside>
       </section>
       {pending && (
         <PayModal

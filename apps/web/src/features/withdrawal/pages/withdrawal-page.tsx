@@ -112,6 +112,9 @@ export function WithdrawalPage() {
             {t('withdrawalPage.submit')}
           </Button>
         </form>
+        <aside className="money-flow__aside">
+          <p>{t('withdrawalPage.text')}</p>
+        </aside>
       </section>
       {pending && (
         <PayModal

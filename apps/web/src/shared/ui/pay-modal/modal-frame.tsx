@@ -13,9 +13,11 @@ export interface ModalFrameProps {
   onClose: () => void;
   children: ReactNode;
   testId?: string;
+  /** When it changes (a new stage), focus moves to the stage's first field or button. */
+  focusKey?: string;
 }
 
-export function ModalFrame({ open, title, closable, onClose, children, testId }: ModalFrameProps) {
+export function ModalFrame({ open, title, closable, onClose, children, testId, focusKey }: ModalFrameProps) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -35,6 +37,19 @@ export function ModalFrame({ open, title, closable, onClose, children, testId }:
     }
   }, [open]);
 
+  // Each stage takes the keyboard: the PIN can be typed at once, a result's action pressed with Enter;
+  // while waiting (no controls) the dialog itself holds focus.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focusKey is the trigger: a new stage was rendered
+  useEffect(() => {
+    const element = dialog.current;
+    if (!open || !element) return;
+    const target =
+      element.querySelector<HTMLElement>(
+        '.pay-stage input:not([disabled]), .pay-stage button:not([disabled])',
+      ) ?? element;
+    target.focus();
+  }, [open, focusKey]);
+
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -48,7 +63,7 @@ export function ModalFrame({ open, title, closable, onClose, children, testId }:
   }, []);
 
   return (
-    <dialog ref={dialog} className="pay-modal" aria-labelledby={titleId} data-testid={testId}>
+    <dialog ref={dialog} className="pay-modal" aria-labelledby={titleId} data-testid={testId} tabIndex={-1}>
       {open && (
         <div className="pay-modal__panel">
           <div className="pay-modal__head">

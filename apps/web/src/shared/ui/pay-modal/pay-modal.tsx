@@ -109,7 +109,14 @@ export function PayModal({
 
   const closable = canClose(state.stage);
   return (
-    <ModalFrame open={open} title={title} closable={closable} onClose={onClose} testId="pay-modal">
+    <ModalFrame
+      open={open}
+      title={title}
+      closable={closable}
+      onClose={onClose}
+      testId="pay-modal"
+      focusKey={state.stage}
+    >
       {state.stage === 'enterPin' && (
         <form
           className="pay-stage pay-stage--pin"
