@@ -253,7 +253,16 @@ describe(`contract fuzzer (${databaseLabel})`, () => {
             c.call &&
             calls[c.call].access === 'provider'
           ) {
-            if (body.code !== 'WEBHOOK_SIGNATURE_INVALID') fail(`a bad signature answered ${body.code}`);
+            // A body that cannot be read (too large, not JSON) is refused before its signature can be checked.
+            if (
+              ![
+                'WEBHOOK_SIGNATURE_INVALID',
+                'PAYLOAD_TOO_LARGE',
+                'INVALID_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+              ].includes(body.code)
+            )
+              fail(`a bad signature answered ${body.code}`);
           }
         }
       } else {

@@ -1,0 +1,106 @@
+/**
+ * HTTP hardening (decisions.md section 7) on every kind of answer the server gives (API success, API
+ * error, not found, the sandbox's HTML pages): a strict Content-Security-Policy (no inline script, no
+ * eval, no third-party origin or wildcard, frame-ancestors none, object-src none), nosniff, no
+ * referrer, no X-Powered-By; HSTS only in production mode (where the sandbox routes do not exist);
+ * request bodies capped at 64 KiB for JSON and form posts alike.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT, buildApp } from '../../src/app.ts';
+import { databaseLabel, startTestServer, type TestServer } from '../helpers.ts';
+
+function directives(csp: string): Map<string, string[]> {
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name!.toLowerCase(), values]),
+  );
+}
+
+describe(`HTTP hardening (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  const answers = () => [
+    server.app.inject({ method: 'GET', url: '/healthz' }),
+    server.app.inject({ method: 'GET', url: '/v2/wallet' }),
+    server.app.inject({ method: 'GET', url: '/v2/wallet/nothing-here' }),
+    server.app.inject({
+      method: 'POST',
+      url: '/v2/wallet/auth/login',
+      payload: '{',
+      headers: { 'content-type': 'application/json' },
+    }),
+    server.app.inject({ method: 'GET', url: '/sandbox/pay/00000000-0000-0000-0000-000000000000' }),
+    server.app.inject({ method: 'GET', url: '/version.json' }),
+  ];
+
+  it('every answer carries a strict CSP with no inline script and no third-party origin', async () => {
+    for (const res of await Promise.all(answers())) {
+      const csp = String(res.headers['content-security-policy'] ?? '');
+      const d = directives(csp);
+      expect(d.get('default-src'), res.raw.req.url).toEqual(["'self'"]);
+      expect(d.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(d.get('object-src')).toEqual(["'none'"]);
+      expect(d.get('base-uri')).toEqual(["'self'"]);
+      expect(d.get('form-action')).toEqual(["'self'"]);
+      for (const [name, values] of d) {
+        for (const value of values) {
+          expect(value, `${name} ${value}`).not.toMatch(
+            /^'unsafe-inline'$|^'unsafe-eval'$|^\*$|^https?:|^\*\.|^'unsafe-hashes'$/,
+          );
+        }
+      }
+      expect(d.get('script-src')?.every((v) => ["'self'", "'wasm-unsafe-eval'"].includes(v))).toBe(true);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      // Not in production mode: no HSTS over plain HTTP on a laptop.
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('production mode sends HSTS for a year with subdomains, and has no sandbox routes', async () => {
+    const app = await buildApp(
+      { ...server.ctx, config: { ...server.ctx.config, production: true } },
+      { logger: false },
+    );
+    await app.ready();
+    try {
+      const res = await app.inject({ method: 'GET', url: '/healthz' });
+      const hsts = String(res.headers['strict-transport-security'] ?? '');
+      expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).toBeGreaterThanOrEqual(31_536_000);
+      expect(hsts).toContain('includeSubDomains');
+      const sandbox = await app.inject({ method: 'GET', url: '/sandbox/sms?phone=%2B79991234567' });
+      expect(sandbox.statusCode).toBe(404);
+      expect(JSON.parse(sandbox.body)).toMatchObject({ status: 'error', code: 'NOT_FOUND' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('caps JSON and form bodies at 64 KiB with the error shape, and takes bodies under it', async () => {
+    expect(BODY_LIMIT).toBe(64 * 1024);
+    const over = JSON.stringify({ phone: 'x'.repeat(BODY_LIMIT) });
+    const json = await server.call('POST', '/v2/wallet/auth/send_code', { body: over });
+    expect(json.status).toBe(413);
+    expect(json.body).toMatchObject({ status: 'error', code: 'PAYLOAD_TOO_LARGE' });
+    const form = await server.app.inject({
+      method: 'POST',
+      url: '/sandbox/pay/00000000-0000-0000-0000-000000000000',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `card=${'4'.repeat(BODY_LIMIT)}&action=pay`,
+    });
+    expect(form.statusCode).toBe(413);
+    // Just under the limit is read (and refused for what it says, not for its size).
+    const under = JSON.stringify({ phone: 'x'.repeat(BODY_LIMIT - 100) });
+    const read = await server.call('POST', '/v2/wallet/auth/send_code', { body: under });
+    expect(read.status).toBe(400);
+    expect(read.body.code).toBe('FIELD_INVALID');
+  });
+});
