@@ -16,7 +16,7 @@ vi.mock('../qr/decoder.ts', () => ({
 const { QrScanner, SCAN_LINE_TOGGLE_MS } = await import('./qr-scanner.tsx');
 
 function stubCamera(getUserMedia: () => Promise<MediaStream>) {
-  const spy = vi.fn(getUserMedia);
+  const spy = vi.fn((_constraints: MediaStreamConstraints) => getUserMedia());
   vi.stubGlobal('navigator', { ...navigator, mediaDevices: { getUserMedia: spy } });
   return spy;
 }
