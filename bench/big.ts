@@ -1,0 +1,170 @@
+/**
+ * History and statistics at scale (`--big`, opt-in, never in --quick): seeds `rows` transfers with
+ * SQL generate_series into a fresh bench database, two entries each, over a year, spread over
+ * `rows / 1000` users (1000 transfers per user, alternating top-ups of 100.00 and payments of
+ * 50.00, so no balance goes below zero and each currency sums to zero), then measures
+ * GET /v2/wallet/transaction (first page and a page deep in the cursor chain) and GET /v2/wallet/stat
+ * (a month and a whole year) for a user, through the real server, with the plans of the queries.
+ */
+import { openPostgres } from '../apps/server/src/db/client.ts';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import { systemAccount } from '../apps/server/src/ledger/index.ts';
+import { createSession } from '../apps/server/src/modules/sessions/tokens.ts';
+import { call } from './http.ts';
+import { freshDatabase, log, type Options, startServer } from './lib.ts';
+
+export interface BigResult {
+  transfers: number;
+  users: number;
+  seedSeconds: number;
+  historyFirstPageMs: number;
+  historyDeepPageMs: number;
+  statMonthMs: number;
+  statYearMs: number;
+  plans: Record<string, string>;
+}
+
+async function timed(runs: number, work: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await work();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return Math.round(times[Math.floor(times.length / 2)]! * 10) / 10;
+}
+
+export async function bigHistory(options: Options): Promise<BigResult> {
+  const rows = options.bigRows;
+  const perUser = 1000;
+  const users = Math.max(1, Math.floor(rows / perUser));
+  const bench = await freshDatabase(options, 'big');
+  const db = await openPostgres(bench.url, 4);
+  try {
+    await migrate(db);
+    const started = performance.now();
+    const topup = await systemAccount(db, 'RUB', 'adjustments');
+    const external = await systemAccount(db, 'RUB', 'external_payments');
+    const yearAgo = new Date(Date.now() - 365 * 86_400_000);
+    log(`big: seeding ${users} users and ${rows} transfers (${rows * 2} entries)`);
+    await db.exec(`
+      CREATE UNLOGGED TABLE bench_users AS
+        SELECT u, gen_random_uuid() AS user_id, gen_random_uuid() AS account_id FROM generate_series(0, ${users - 1}) u;
+      INSERT INTO users (id, first_name, last_name, phone, email, identification_level, created_at)
+        SELECT user_id, 'Бенч', 'Большой', '+7955' || lpad(u::text, 7, '0'), 'big' || u || '@example.com', 'simplified',
+          '${yearAgo.toISOString()}' FROM bench_users;
+      INSERT INTO ledger_accounts (id, user_id, purpose, currency, created_at)
+        SELECT account_id, user_id, 'user', 'RUB', '${yearAgo.toISOString()}' FROM bench_users;`);
+    // Transfer i belongs to user i % users as its (i / users)-th movement j: even j a top-up of
+    // 100.00 in, odd j a payment of 50.00 out; both balances after each entry follow from j alone.
+    const chunk = 1_000_000;
+    for (let from = 0; from < rows; from += chunk) {
+      const to = Math.min(rows, from + chunk) - 1;
+      await db.exec(`
+        CREATE TEMP TABLE bench_batch AS
+          SELECT i, b.user_id, b.account_id, (i / ${users}) AS j, gen_random_uuid() AS transfer_id,
+            timestamptz '${yearAgo.toISOString()}' + (i * (interval '365 days' / ${rows})) AS at
+          FROM generate_series(${from}, ${to}) i JOIN bench_users b ON b.u = i % ${users};
+        INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
+            idempotency_key, created_at, settled_at)
+          SELECT transfer_id,
+            CASE WHEN j % 2 = 0 THEN '${topup.id}'::uuid ELSE account_id END,
+            CASE WHEN j % 2 = 0 THEN account_id ELSE '${external.id}'::uuid END,
+            CASE WHEN j % 2 = 0 THEN 10000 ELSE 5000 END, 'RUB',
+            CASE WHEN j % 2 = 0 THEN 'topup' ELSE 'payment' END, 'posted', false, 'big:' || transfer_id, at, at
+          FROM bench_batch;
+        INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
+            pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
+          SELECT transfer_id, account_id, user_id, 'single', CASE WHEN j % 2 = 0 THEN 10000 ELSE -5000 END, 'RUB',
+            CASE WHEN j % 2 = 0 THEN 'topup' ELSE 'payment' END,
+            10000 * (j / 2 + 1) - 5000 * ((j + 1) / 2), 0, 0, j + 1, at, at
+          FROM bench_batch
+          UNION ALL
+          SELECT transfer_id, CASE WHEN j % 2 = 0 THEN '${topup.id}'::uuid ELSE '${external.id}'::uuid END, NULL,
+            'single', CASE WHEN j % 2 = 0 THEN -10000 ELSE 5000 END, 'RUB',
+            CASE WHEN j % 2 = 0 THEN 'topup' ELSE 'payment' END, 0, 0, 0, i + 1, at, at
+          FROM bench_batch;
+        DROP TABLE bench_batch;`);
+      log(`big: ${to + 1} of ${rows} transfers`);
+    }
+    // Account balances and versions from their entries (system accounts' entries carry no running balance).
+    await db.exec(`
+      UPDATE ledger_accounts a SET balance = s.total, version = s.n
+        FROM (SELECT account_id, sum(amount) AS total, count(*) AS n FROM ledger_entries GROUP BY account_id) s
+        WHERE s.account_id = a.id;
+      DROP TABLE bench_users;
+      VACUUM ANALYZE;`);
+    const seedSeconds = Math.round((performance.now() - started) / 1000);
+    const { rows: picked } = await db.query<{ id: string }>(
+      "SELECT id FROM users WHERE phone = '+79550000000'",
+    );
+    const userId = picked[0]!.id;
+    const { token } = await createSession(db, userId, {
+      userAgent: 'bench',
+      ip: '127.0.0.1',
+      now: new Date(),
+    });
+
+    const server = await startServer(options, bench.url);
+    try {
+      const runs = 21;
+      const get = async (path: string) => {
+        const answer = await call(server.url, 'GET', path, { token });
+        if (answer.status !== 200)
+          throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+        return answer.body;
+      };
+      const historyFirstPageMs = await timed(runs, () => get('/v2/wallet/transaction'));
+      // 25 pages in: the cursor keeps a deep page an index range too.
+      let cursor: string | null = null;
+      for (let i = 0; i < 25; i++) {
+        const page: { next: string | null } = await get(
+          `/v2/wallet/transaction${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
+        cursor = page.next;
+      }
+      const historyDeepPageMs = await timed(runs, () =>
+        get(`/v2/wallet/transaction?cursor=${encodeURIComponent(cursor ?? '')}`),
+      );
+      const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+      const yearStart = yearAgo.toISOString().slice(0, 10);
+      const statMonthMs = await timed(runs, () => get(`/v2/wallet/stat?date_from=${monthAgo}`));
+      const statYearMs = await timed(runs, () => get(`/v2/wallet/stat?date_from=${yearStart}`));
+      const explain = async (sql: string, params: unknown[]) =>
+        (await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
+      const plans = {
+        history: await explain(
+          `SELECT e.transfer_id, e.account_id, e.amount, e.currency, e.kind, e.created_at, t.status, t.description
+           FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
+           WHERE e.user_id = $1 AND e.phase IN ('single', 'hold')
+           ORDER BY e.created_at DESC, e.transfer_id DESC LIMIT 21`,
+          [userId],
+        ),
+        statYear: await explain(
+          `SELECT e.kind, sum(abs(e.amount))::bigint AS amount, count(*)::integer AS count FROM ledger_entries e
+           WHERE e.user_id = $1 AND e.phase IN ('single', 'post') AND e.currency = 'RUB' AND e.opened_at >= $2
+           GROUP BY e.kind`,
+          [userId, yearAgo],
+        ),
+      };
+      return {
+        transfers: rows,
+        users,
+        seedSeconds,
+        historyFirstPageMs,
+        historyDeepPageMs,
+        statMonthMs,
+        statYearMs,
+        plans,
+      };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await db.close();
+    await bench.drop();
+  }
+}

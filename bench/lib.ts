@@ -1,0 +1,272 @@
+/**
+ * What every measurement shares: the bench's options, fresh PostgreSQL databases of its own,
+ * the server started as a separate process, child processes, autocannon, and the machine's load.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { cpus, freemem, loadavg, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const NODE = process.execPath;
+
+export interface Options {
+  quick: boolean;
+  big: boolean;
+  /** Rows of the --big seed (10 million by default). */
+  bigRows: number;
+  /** Only these measurements (by key), or all. */
+  only: Set<string> | null;
+  /** Clients of pgbench and workers of the ledger runs. */
+  clients: number;
+  /** Seconds of each load run. */
+  seconds: number;
+  adminUrl: string;
+  chromium: string;
+  lighthouse: boolean;
+  cpuProf: boolean;
+}
+
+export function parseOptions(argv: string[]): Options {
+  const value = (name: string) => {
+    const at = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    if (at < 0) return undefined;
+    const arg = argv[at]!;
+    return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[at + 1];
+  };
+  const quick = argv.includes('--quick');
+  const only = value('only');
+  return {
+    quick,
+    big: argv.includes('--big') && !quick,
+    bigRows: Number(value('big-rows') ?? 10_000_000),
+    only: only ? new Set(only.split(',')) : null,
+    clients: Number(value('clients') ?? 10),
+    seconds: Number(value('seconds') ?? (quick ? 6 : 20)),
+    adminUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    lighthouse: !argv.includes('--no-lighthouse'),
+    cpuProf: argv.includes('--cpu-prof'),
+  };
+}
+
+export function log(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+/** The machine and how busy it is right now (other people's work makes numbers noisy). */
+export function machine() {
+  const cpu = cpus();
+  return {
+    cpu: cpu[0]?.model ?? 'unknown',
+    cores: cpu.length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    freeMemoryGiB: Math.round(freemem() / 2 ** 30),
+    loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+export function load1(): number {
+  return Math.round(loadavg()[0]! * 100) / 100;
+}
+
+// ---------- databases ----------
+
+export interface BenchDb {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh database of the bench's own (ewallet_bench_*), dropped by `drop` and nobody else's touched. */
+export async function freshDatabase(options: Options, label: string): Promise<BenchDb> {
+  const name = `ewallet_bench_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: options.adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(options.adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: options.adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+// ---------- processes ----------
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface Running {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Waits until GET url answers 200 (or the child dies). */
+async function waitReady(url: string, child: ChildProcess, output: () => string, timeoutMs = 90_000) {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${output()}`);
+}
+
+/** Starts a Node program as a child process and waits for its health address. */
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  healthPath: string,
+): Promise<Running> {
+  const child = spawn(NODE, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitReady(`${url}${healthPath}`, child, () => output);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * The real server (`node apps/server/src/main.ts`) on a database of the bench, logging warnings
+ * only. Sandbox providers; the per-address SMS cap raised because the bench registers its users
+ * from one address.
+ */
+export async function startServer(
+  options: Options,
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Running> {
+  const port = await freePort();
+  const args = options.cpuProf
+    ? ['--cpu-prof', `--cpu-prof-dir=${ROOT}bench/results/profiles`, 'apps/server/src/main.ts']
+    : ['apps/server/src/main.ts'];
+  return startProcess(
+    args,
+    {
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      WALLET_ENV: 'development',
+      SMS_PER_ADDRESS_PER_HOUR: '1000000',
+      SANDBOX_PAYOUT_DELAY_MS: '1000',
+      WEB_DIST: '',
+      ...extraEnv,
+    },
+    port,
+    '/healthz',
+  );
+}
+
+/** Runs a command to its end; answers its output, throws on a non-zero exit. */
+export function run(command: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code === 0) resolve(out + err);
+      else reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${(out + err).slice(-3000)}`));
+    });
+  });
+}
+
+// ---------- HTTP load ----------
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+export async function load(opts: autocannon.Options): Promise<LoadResult> {
+  const result = await autocannon({ timeout: 10, ...opts });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+export function ratio(value: number, baseline: number): number {
+  return baseline > 0 ? Math.round((value / baseline) * 1000) / 1000 : 0;
+}
+
+/** A small deterministic random source (the bench's choices are reproducible, never money). */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
