@@ -7,7 +7,8 @@
  *  - SIGKILL of one instance in the middle of transfers from many clients loses nothing: every
  *    acknowledged transfer exists exactly once, retries with the same Idempotency-Key on the survivor
  *    never move money twice, and the ledger's invariants hold.
- * Needs PostgreSQL: skipped when TEST_DATABASE_URL is not set (PGlite is one process's database).
+ * Needs PostgreSQL: runs when TEST_DB=postgres and TEST_DATABASE_URL are set (the PostgreSQL pass of
+ * `npm run test:api`), skipped otherwise (PGlite is one process's database).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +23,8 @@ import {
 } from './chaos/process.ts';
 import { fundPhone, ledgerViolations } from './fund.ts';
 
-const enabled = !!process.env.TEST_DATABASE_URL;
+// In the PostgreSQL pass of the API tests only (the PGlite pass has TEST_DB=pglite).
+const enabled = process.env.TEST_DB === 'postgres' && !!process.env.TEST_DATABASE_URL;
 const ADDRESS_CAP = 6;
 
 describe.skipIf(!enabled)('two server instances on one PostgreSQL', () => {
