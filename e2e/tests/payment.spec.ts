@@ -12,8 +12,9 @@ import { merchantQr, PIN, registerPerson, rubBalance, signIn, topUp } from './wa
 
 async function shot(page: Page, name: string) {
   const dir = process.env.SHOTS_DIR;
-  if (dir)
-    await page.screenshot({ path: `${dir}/qr-${name}-${test.info().project.name}.png`, fullPage: true });
+  // Phones: what the screen shows (a full-page shot would paint the fixed tab bar mid-page).
+  const project = test.info().project.name;
+  if (dir) await page.screenshot({ path: `${dir}/qr-${name}-${project}.png`, fullPage: project !== 'phone' });
 }
 
 async function expectNoSeriousAxeViolations(page: Page) {
