@@ -124,6 +124,8 @@ export interface LighthouseScores {
   tbtMs: number;
   cls: number;
   failing: string[];
+  /** What Lighthouse's errors-in-console audit saw (best practices). */
+  consoleErrors: string[];
 }
 
 /** Lighthouse (CLI, mobile defaults) on a page; signed in by a profile whose localStorage holds the token. */
@@ -190,6 +192,10 @@ export async function lighthouse(
       tbtMs: Math.round(audit('total-blocking-time')),
       cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
       failing,
+      consoleErrors: (lhr.audits['errors-in-console']?.details?.items ?? []).map(
+        (item: { source?: string; description?: string; url?: string }) =>
+          `${item.source ?? ''}: ${item.description ?? ''} ${item.url ?? ''}`.slice(0, 300),
+      ),
     };
   } finally {
     rmSync(profile, { recursive: true, force: true });
