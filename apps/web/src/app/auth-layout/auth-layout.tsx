@@ -4,6 +4,7 @@
  * style that applies on phones only (`auth-layout--form`).
  */
 import './auth-layout.css';
+import { brand } from 'virtual:brand';
 import { clsx } from 'clsx';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -42,7 +43,7 @@ export function AuthLayout() {
       </aside>
       <div className="auth-layout__main">
         <header className="auth-layout__header">
-          <Link to="/auth" className="auth-layout__logo-link" aria-label={t('brand.name')}>
+          <Link to="/auth" className="auth-layout__logo-link" aria-label={brand.name}>
             <Logo inverted />
           </Link>
         </header>

@@ -1,4 +1,4 @@
 /** The build's brand configuration (apps/web/brands/<BRAND>.json), provided by vite.config.ts. */
 declare module 'virtual:brand' {
-  export const brand: import('../../../brands/brand.ts').BrandConfig;
+  export const brand: import('../brands/brand.ts').BrandConfig;
 }
