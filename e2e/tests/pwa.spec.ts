@@ -113,7 +113,7 @@ const own = base.extend<{ ownServer: RunningServer }>({
 own(
   'a tab open when another version is deployed removes its service worker and reloads, once',
   async ({ page, request, ownServer }) => {
-    own.setTimeout(120_000);
+    own.setTimeout(240_000);
     await page.goto('/auth');
     await controlled(page);
     expect(await registrations(page)).toBe(1);
