@@ -58,10 +58,6 @@ const Env = z.object({
       }
     }, 'must be JSON like {"anonymous":{"balance_max":15000}}')
     .optional(),
-  REDIS_URL: z
-    .string()
-    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
-    .optional(),
 });
 
 export type Env = z.infer<typeof Env>;
