@@ -86,10 +86,13 @@ describe.skipIf(!enabled)('money chaos: randomized operations while the server i
     server = await startServer({ databaseUrl: database.url, port, env });
     db = await openPostgres(database.url, 4);
   }, 90_000);
+  let passed = false;
   afterAll(async () => {
     await server?.kill();
     await db?.close();
-    await database?.drop();
+    // A failed run keeps its database for a look (its name is printed); a passed one drops it.
+    if (passed || process.env.CI) await database?.drop();
+    else if (database) console.info(`chaos: the failed run's database is kept: ${database.url}`);
   });
 
   it(`${OPS} operations from ${CLIENTS} clients survive at least ${MIN_KILLS} SIGKILLs with every kopeck`, async () => {
@@ -322,12 +325,15 @@ describe.skipIf(!enabled)('money chaos: randomized operations while the server i
     const app = await buildApp(ctx, { logger: false });
     await app.ready();
     try {
-      for (let pass = 0; pass < 20; pass++) {
+      // A pass settles a batch (the worker's own size), and a busy run can leave hundreds open: pass
+      // until none is left or the passes stop settling anything.
+      let idle = 0;
+      for (let pass = 0; pass < 2000 && idle < 3; pass++) {
         const { rows } = await db.query<{ n: number }>(
           `SELECT count(*)::integer AS n FROM payouts WHERE status IN ('created', 'pending')`,
         );
         if (rows[0]!.n === 0) break;
-        await runPayoutWorkerOnce(ctx);
+        idle = (await runPayoutWorkerOnce(ctx)) === 0 ? idle + 1 : 0;
         later.advance(10 * 60_000);
       }
       const tokenOf = new Map(clients.map((c) => [c.phone, c.token]));
@@ -468,5 +474,6 @@ describe.skipIf(!enabled)('money chaos: randomized operations while the server i
     expect(problems.slice(0, 30)).toEqual([]);
     expect(stats.kills).toBeGreaterThanOrEqual(MIN_KILLS);
     expect(stats.ops).toBeGreaterThanOrEqual(OPS);
+    passed = true;
   }, 1_800_000);
 });
