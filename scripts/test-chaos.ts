@@ -1,7 +1,7 @@
 /**
  * The full money chaos test on PostgreSQL: 10,000 randomized operations (CHAOS_OPS to change) from
  * many clients while the server process is SIGKILLed at least 5 times (CHAOS_KILLS) and restarted.
- * `npm test` runs the same file in a bounded form (1,500 operations, 5 kills) in the PostgreSQL pass
+ * `npm test` runs the same file in a bounded form (3,000 operations, 5 kills) in the PostgreSQL pass
  * of the API tests. Needs TEST_DATABASE_URL (an admin URL: each run makes and drops its own database).
  */
 import { spawnSync } from 'node:child_process';

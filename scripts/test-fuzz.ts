@@ -1,7 +1,7 @@
 /**
  * The full contract fuzzer: 10,000 generated requests (FUZZ_REQUESTS to change) on embedded PGlite,
  * then again on PostgreSQL when TEST_DATABASE_URL is set. `npm test` runs the same file in a bounded
- * form (1,500 requests per database) as part of the API tests.
+ * form (3,000 requests per database) as part of the API tests.
  */
 import { spawnSync } from 'node:child_process';
 

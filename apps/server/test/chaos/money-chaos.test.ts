@@ -10,7 +10,7 @@
  * acknowledged operation exists exactly once, no idempotency key moved money twice, every hold is
  * settled or released, and every person's balance is exactly what their acknowledged operations say.
  *
- *   CHAOS_OPS    operations in all (default 1500: the bounded run inside `npm test`; `npm run test:chaos` 10,000)
+ *   CHAOS_OPS    operations in all (default 3000: the bounded run inside `npm test`; `npm run test:chaos` 10,000)
  *   CHAOS_KILLS  SIGKILLs at least (default 5)
  *   CHAOS_SEED   the workload's seed
  * Skipped when TEST_DATABASE_URL is not set.
@@ -39,7 +39,7 @@ import {
 
 // In the PostgreSQL pass of the API tests only (the PGlite pass has TEST_DB=pglite).
 const enabled = process.env.TEST_DB === 'postgres' && !!process.env.TEST_DATABASE_URL;
-const OPS = Number(process.env.CHAOS_OPS ?? 1500);
+const OPS = Number(process.env.CHAOS_OPS ?? 3000);
 const MIN_KILLS = Number(process.env.CHAOS_KILLS ?? 5);
 const SEED = Number(process.env.CHAOS_SEED ?? 8_675_309);
 const CLIENTS = 16;

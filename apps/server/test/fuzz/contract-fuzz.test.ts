@@ -6,7 +6,7 @@
  * file name, driver or SQL); and after every refused call the database must be exactly as before
  * (snapshot.ts: row counts of all tables, money, PINs, revocations, decided orders and payouts).
  *
- *   FUZZ_REQUESTS  how many requests (default 1500: the bounded run inside `npm test`;
+ *   FUZZ_REQUESTS  how many requests (default 3000: the bounded run inside `npm test`;
  *                  `npm run test:fuzz` runs 10,000 on PGlite and on PostgreSQL)
  *   FUZZ_SEED      the generator's seed (printed in the summary, to reproduce a failure)
  */
@@ -21,7 +21,7 @@ import { key, type Person, PIN, person, withdraw } from '../withdrawal-helpers.t
 import { type FuzzCase, makeCase, plan, rng, strayCase, type World } from './generate.ts';
 import { differences, type Snapshot, snapshot, snapshotQuery } from './snapshot.ts';
 
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 1500);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 const CYRILLIC = /[А-Яа-яЁё]/;
 /** What must never reach a client in an error answer: stack frames, source files, driver and SQL words. */
