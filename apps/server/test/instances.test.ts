@@ -4,6 +4,7 @@
  *  - sessions are shared: a token made on A works on B, and signing out on B ends it on A;
  *  - SMS limits are shared: concurrent code requests for one phone split over both instances send
  *    one code at most, and the per-address cap counts sends on both;
+ *  - guessing is counted together: five wrong codes or PINs spread over both kill the code / lock the PIN;
  *  - SIGKILL of one instance in the middle of transfers from many clients loses nothing: every
  *    acknowledged transfer exists exactly once, retries with the same Idempotency-Key on the survivor
  *    never move money twice, and the ledger's invariants hold.
@@ -100,6 +101,44 @@ describe.skipIf(!enabled)('two server instances on one PostgreSQL', () => {
       expect(refused.status).toBe(429);
       expect(refused.body.code).toBe('SMS_LIMIT_ADDRESS');
     }
+  });
+
+  it('wrong codes and wrong PINs are counted together on both instances', async () => {
+    const phone = chaosPhone();
+    const headers = { 'x-forwarded-for': '198.51.100.200' };
+    const started = await call(a.base, 'POST', '/v2/wallet/auth/register', {
+      body: { first_name: 'Иван', last_name: 'Петров', phone, email: 'ivan@example.com' },
+      headers,
+    });
+    expect(started.status).toBe(200);
+    const sms = await call(a.base, 'GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`);
+    const code = sms.body.results[0].code as string;
+    const wrong = String((Number(code) + 1) % 10_000).padStart(4, '0');
+    for (let i = 0; i < 5; i++) {
+      const res = await call(i % 2 ? b.base : a.base, 'POST', '/v2/wallet/auth/register/phone/confirm', {
+        body: { phone, confirm_code: wrong },
+        headers,
+      });
+      expect(res.status).toBe(400);
+    }
+    // Five wrong tries over both instances killed the code: the right one no longer works anywhere.
+    const late = await call(b.base, 'POST', '/v2/wallet/auth/register/phone/confirm', {
+      body: { phone, confirm_code: code },
+      headers,
+    });
+    expect(late.status).toBe(400);
+    expect(late.body.code).toBe('CODE_TRIES_EXCEEDED');
+
+    const { token } = await register(a.base, { address: '198.51.100.201' });
+    for (let i = 0; i < 5; i++) {
+      const res = await call(i % 2 ? b.base : a.base, 'POST', '/v2/wallet/auth/pin/verify', {
+        token,
+        body: { pin: '9999' },
+      });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+    }
+    const locked = await call(b.base, 'POST', '/v2/wallet/auth/pin/verify', { token, body: { pin: '1234' } });
+    expect(locked.body.code).toBe('PIN_LOCKED');
   });
 
   it('SIGKILL of one instance mid-load loses no acknowledged transfer and moves nothing twice', async () => {
