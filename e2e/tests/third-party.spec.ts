@@ -1,0 +1,47 @@
+/**
+ * The app loads nothing from outside its own origin (decisions.md section 7, issue 8): every request
+ * the browser makes during a whole journey — landing, sign-in pages, every signed-in route, the
+ * notifications, a top-up through the sandbox payment page back to the result page, the QR page —
+ * is recorded, and any other host fails the test.
+ */
+import { expect, type Request, test } from '@playwright/test';
+import { registerPerson, signIn } from './wallet-fixtures.ts';
+
+test('a full journey requests nothing from a third-party host', async ({ page, context, baseURL }) => {
+  const own = new URL(baseURL!).origin;
+  const requested: string[] = [];
+  const record = (request: Request) => requested.push(request.url());
+  // Context-level: pages, workers and the service worker alike.
+  context.on('request', record);
+
+  await page.goto('/auth');
+  await page.getByRole('link', { name: /Войти/ }).first().click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  await page.goto('/auth/register');
+
+  const person = await registerPerson(page.request);
+  await signIn(page, person);
+  await expect(page.getByTestId('profile-name')).toBeVisible();
+  for (const path of ['/history', '/wallet', '/payment', '/settings', '/wallet/withdrawal', '/wallet/save']) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+  }
+
+  // A top-up through the sandbox payment page and back to the result page.
+  await page.goto('/wallet/topup');
+  await page.getByRole('textbox', { name: /Сумма/ }).fill('150');
+  await page.getByRole('button', { name: 'Пополнить' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/pay\//);
+  await page.getByLabel(/Номер карты/).fill('4111 1111 1111 1111');
+  await page.getByRole('button', { name: /Оплатить/ }).click();
+  await expect(page).toHaveURL(/\/wallet\/payments\/finish\?order=/);
+  await page.waitForLoadState('networkidle');
+
+  context.off('request', record);
+  const foreign = requested.filter((url) => {
+    if (/^(data|blob):/.test(url)) return false;
+    return new URL(url).origin !== own;
+  });
+  expect(requested.length).toBeGreaterThan(20);
+  expect(foreign, `requests outside ${own}`).toEqual([]);
+});
