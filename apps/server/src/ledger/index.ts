@@ -292,19 +292,40 @@ export async function balanceOf(q: Queryable, accountId: string): Promise<Balanc
 
 // ---------- transfers ----------
 
-/** Locks the accounts in sorted id order, the one order every transaction uses, so none deadlock. */
-async function lockRows(q: Queryable, ids: string[]): Promise<Map<string, AccountRow>> {
+const LOCK_SQL = `SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
+// The same lock, also telling whether the idempotency key is taken (as of the statement's start: a key
+// committed while this waited for the locks is caught by the transfer insert's ON CONFLICT).
+const LOCK_KEY_SQL = `SELECT ${ACCOUNT_COLUMNS},
+  EXISTS (SELECT 1 FROM ledger_transfers WHERE idempotency_key = $2) AS repeated
+FROM ledger_accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE OF ledger_accounts`;
+
+/**
+ * Locks the accounts in sorted id order, the one order every transaction uses, so none deadlock: one
+ * statement, rows locked as the ORDER BY returns them (LockRows sits above the sort). Ids compare as
+ * lowercase hex in both JavaScript and PostgreSQL's uuid order.
+ */
+async function lockRows(
+  q: Queryable,
+  ids: string[],
+  idempotencyKey?: string,
+): Promise<{ locked: Map<string, AccountRow>; missing: string | null; repeated: boolean }> {
   const sorted = [...new Set(ids)].sort();
+  const { rows } = await q.query<AccountRow & { repeated?: boolean }>(
+    idempotencyKey === undefined ? LOCK_SQL : LOCK_KEY_SQL,
+    idempotencyKey === undefined ? [sorted] : [sorted, idempotencyKey],
+  );
   const locked = new Map<string, AccountRow>();
-  // One statement per row keeps the lock order explicit, whatever plan the database picks.
-  for (const id of sorted) {
-    const { rows } = await q.query<AccountRow>(
-      `SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id = $1 FOR NO KEY UPDATE`,
-      [id],
-    );
-    if (!rows[0]) throw new LedgerError('account not found', id);
-    locked.set(id, rows[0]);
-  }
+  for (const row of rows) locked.set(row.id, row);
+  return {
+    locked,
+    missing: sorted.find((id) => !locked.has(id)) ?? null,
+    repeated: rows.some((row) => row.repeated === true),
+  };
+}
+
+async function lockOrThrow(q: Queryable, ids: string[]): Promise<Map<string, AccountRow>> {
+  const { locked, missing } = await lockRows(q, ids);
+  if (missing) throw new LedgerError('account not found', missing);
   return locked;
 }
 
@@ -314,7 +335,7 @@ async function lockRows(q: Queryable, ids: string[]): Promise<Map<string, Accoun
  * transfer first, reads, then calls `transfer`/`hold`, which re-lock them at no cost.
  */
 export async function lockAccounts(q: Queryable, ids: string[]): Promise<Account[]> {
-  return [...(await lockRows(q, ids)).values()].map(toAccount);
+  return [...(await lockOrThrow(q, ids)).values()].map(toAccount);
 }
 
 export async function transferByKey(q: Queryable, idempotencyKey: string): Promise<Transfer | null> {
@@ -364,39 +385,50 @@ interface EntryChange {
   pendingCredits: bigint;
 }
 
-/** Applies one side's change under its lock: a guarded UPDATE, then the entry with the balances after it. */
-async function applyEntry(q: Queryable, transfer: Transfer, change: EntryChange, at: Date): Promise<void> {
-  const { account } = change;
-  const { rows } = await q.query<AccountRow>(
-    `UPDATE ledger_accounts
-     SET balance = balance + $2, pending_debits = pending_debits + $3, pending_credits = pending_credits + $4,
-         version = version + 1
-     WHERE id = $1 AND (user_id IS NULL OR balance + $2 - (pending_debits + $3) >= 0)
-     RETURNING ${ACCOUNT_COLUMNS}`,
-    [account.id, change.balance, change.pendingDebits, change.pendingCredits],
-  );
-  const after = rows[0];
-  if (!after) throw new AppError('INSUFFICIENT_FUNDS');
-  await q.query(
-    `INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
-       pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [
-      transfer.id,
-      account.id,
-      account.user_id,
+/**
+ * Applies both sides' changes under their locks in one statement: a guarded UPDATE of both accounts,
+ * then one entry per side (debit side first) with the balances after it. A side the guard refuses
+ * writes nothing and the whole call is INSUFFICIENT_FUNDS (the caller's transaction is then aborted).
+ */
+async function applyEntries(
+  q: Queryable,
+  transfer: Transfer,
+  changes: EntryChange[],
+  at: Date,
+): Promise<void> {
+  const params: unknown[] = [transfer.id, transfer.currency, transfer.kind, at, transfer.createdAt];
+  const values = changes.map((change, index) => {
+    const base = params.length;
+    params.push(
+      change.account.id,
+      change.balance,
+      change.pendingDebits,
+      change.pendingCredits,
       change.phase,
       change.amount,
-      transfer.currency,
-      transfer.kind,
-      after.balance,
-      after.pending_debits,
-      after.pending_credits,
-      after.version,
-      at,
-      transfer.createdAt,
-    ],
+      index,
+    );
+    return `($${base + 1}::uuid, $${base + 2}::bigint, $${base + 3}::bigint, $${base + 4}::bigint, $${base + 5}::text, $${base + 6}::bigint, $${base + 7}::int)`;
+  });
+  const { rows } = await q.query<{ account_id: string }>(
+    `WITH v (id, d_balance, d_pending_debits, d_pending_credits, phase, amount, ord) AS (VALUES ${values.join(', ')}),
+     u AS (
+       UPDATE ledger_accounts a
+       SET balance = a.balance + v.d_balance, pending_debits = a.pending_debits + v.d_pending_debits,
+           pending_credits = a.pending_credits + v.d_pending_credits, version = a.version + 1
+       FROM v
+       WHERE a.id = v.id AND (a.user_id IS NULL OR a.balance + v.d_balance - (a.pending_debits + v.d_pending_debits) >= 0)
+       RETURNING a.id, a.user_id, a.balance, a.pending_debits, a.pending_credits, a.version, v.phase, v.amount, v.ord
+     )
+     INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
+       pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
+     SELECT $1::uuid, id, user_id, phase, amount, $2::text, $3::text, balance, pending_debits, pending_credits, version,
+       $4::timestamptz, $5::timestamptz
+     FROM u ORDER BY ord
+     RETURNING account_id`,
+    params,
   );
+  if (rows.length !== changes.length) throw new AppError('INSUFFICIENT_FUNDS');
 }
 
 async function open(q: Queryable, input: TransferInput, isHold: boolean): Promise<TransferResult> {
@@ -413,21 +445,30 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
     if (!sameRequest(first, input, isHold)) throw new AppError('IDEMPOTENCY_CONFLICT');
     return { transfer: first, created: false };
   };
-  const early = await repeat();
-  if (early) return early;
-
-  const locked = await lockRows(q, [input.debit, input.credit]);
-  // A concurrent call with the same key may have committed while this one waited for the locks.
-  const late = await repeat();
-  if (late) return late;
+  // One statement locks both accounts and tells whether the key is already used; a repeat is rare,
+  // so only then is the first transfer read. A refusal before the insert looks the key up again
+  // first: a call with the same key may have committed while this one waited for the locks.
+  const { locked, missing, repeated } = await lockRows(q, [input.debit, input.credit], input.idempotencyKey);
+  const refuse = async (error: Error): Promise<TransferResult> => {
+    const raced = await repeat();
+    if (raced) return raced;
+    throw error;
+  };
+  if (repeated) {
+    const first = await repeat();
+    if (first) return first;
+  }
+  if (missing) return refuse(new LedgerError('account not found', missing));
 
   const debit = locked.get(input.debit)!;
   const credit = locked.get(input.credit)!;
   if (debit.currency !== input.currency || credit.currency !== input.currency)
-    throw new LedgerError('currency mismatch', `${debit.currency}/${credit.currency}/${input.currency}`);
+    return refuse(
+      new LedgerError('currency mismatch', `${debit.currency}/${credit.currency}/${input.currency}`),
+    );
   // Checked before anything is written, so a caller may catch INSUFFICIENT_FUNDS and carry on.
   if (debit.user_id !== null && BigInt(debit.balance) - BigInt(debit.pending_debits) < input.amount)
-    throw new AppError('INSUFFICIENT_FUNDS');
+    return refuse(new AppError('INSUFFICIENT_FUNDS'));
 
   const { rows } = await q.query<TransferRow>(
     `INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
@@ -453,54 +494,37 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
     ],
   );
   if (!rows[0]) {
-    // The same key was committed by a call on other accounts between our check and our insert.
+    // The same key was committed by another call after this one's lock statement began.
     const raced = await repeat();
     if (raced) return raced;
     throw new LedgerError('idempotency key race');
   }
   const transfer = toTransfer(rows[0]);
   const amount = input.amount;
-  if (isHold) {
-    await applyEntry(
-      q,
-      transfer,
+  const phase = isHold ? 'hold' : 'single';
+  await applyEntries(
+    q,
+    transfer,
+    [
       {
         account: debit,
-        phase: 'hold',
+        phase,
         amount: -amount,
-        balance: 0n,
-        pendingDebits: amount,
+        balance: isHold ? 0n : -amount,
+        pendingDebits: isHold ? amount : 0n,
         pendingCredits: 0n,
       },
-      input.at,
-    );
-    await applyEntry(
-      q,
-      transfer,
-      { account: credit, phase: 'hold', amount, balance: 0n, pendingDebits: 0n, pendingCredits: amount },
-      input.at,
-    );
-  } else {
-    await applyEntry(
-      q,
-      transfer,
       {
-        account: debit,
-        phase: 'single',
-        amount: -amount,
-        balance: -amount,
+        account: credit,
+        phase,
+        amount,
+        balance: isHold ? 0n : amount,
         pendingDebits: 0n,
-        pendingCredits: 0n,
+        pendingCredits: isHold ? amount : 0n,
       },
-      input.at,
-    );
-    await applyEntry(
-      q,
-      transfer,
-      { account: credit, phase: 'single', amount, balance: amount, pendingDebits: 0n, pendingCredits: 0n },
-      input.at,
-    );
-  }
+    ],
+    input.at,
+  );
   // A hold takes the money out of the debit side now; the credit side hears of it when it is posted.
   await notifyMoneyMovement(q, {
     transfer,
@@ -529,7 +553,7 @@ async function settle(
 ): Promise<SettleResult> {
   const current = await findTransfer(q, holdId);
   if (!current?.isHold) throw new LedgerError('hold not found', holdId);
-  const locked = await lockRows(q, [current.debitAccountId, current.creditAccountId]);
+  const locked = await lockOrThrow(q, [current.debitAccountId, current.creditAccountId]);
   // Under the account locks no other settlement of this hold can run; read its status again.
   const { rows } = await q.query<TransferRow>('SELECT * FROM ledger_transfers WHERE id = $1 FOR UPDATE', [
     holdId,
@@ -548,16 +572,13 @@ async function settle(
   const credit = locked.get(hold.creditAccountId)!;
   const phase = outcome === 'posted' ? 'post' : 'void';
   const moves = outcome === 'posted' ? amount : 0n;
-  await applyEntry(
+  await applyEntries(
     q,
     settled,
-    { account: debit, phase, amount: -amount, balance: -moves, pendingDebits: -amount, pendingCredits: 0n },
-    at,
-  );
-  await applyEntry(
-    q,
-    settled,
-    { account: credit, phase, amount, balance: moves, pendingDebits: 0n, pendingCredits: -amount },
+    [
+      { account: debit, phase, amount: -amount, balance: -moves, pendingDebits: -amount, pendingCredits: 0n },
+      { account: credit, phase, amount, balance: moves, pendingDebits: 0n, pendingCredits: -amount },
+    ],
     at,
   );
   if (outcome === 'posted') {
