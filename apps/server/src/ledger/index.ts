@@ -386,17 +386,21 @@ interface EntryChange {
 }
 
 /**
- * Applies both sides' changes under their locks in one statement: a guarded UPDATE of both accounts,
- * then one entry per side (debit side first) with the balances after it. A side the guard refuses
- * writes nothing and the whole call is INSUFFICIENT_FUNDS (the caller's transaction is then aborted).
+ * Writes one movement under the accounts' locks in one statement (one round trip): `transferSql`, a
+ * data-modifying statement returning the transfer row (its insert, or a hold's settlement), then a
+ * guarded UPDATE of both accounts and one entry per side (debit side first) with the balances after
+ * it. When `transferSql` returns no row (a key already used) nothing else is written and the answer
+ * is null. A side the guard refuses is INSUFFICIENT_FUNDS (the caller's transaction is then aborted).
  */
-async function applyEntries(
+async function writeMovement(
   q: Queryable,
-  transfer: Transfer,
+  transferSql: string,
+  transferParams: unknown[],
   changes: EntryChange[],
   at: Date,
-): Promise<void> {
-  const params: unknown[] = [transfer.id, transfer.currency, transfer.kind, at, transfer.createdAt];
+): Promise<Transfer | null> {
+  const params: unknown[] = [...transferParams, at];
+  const atParam = params.length;
   const values = changes.map((change, index) => {
     const base = params.length;
     params.push(
@@ -410,25 +414,33 @@ async function applyEntries(
     );
     return `($${base + 1}::uuid, $${base + 2}::bigint, $${base + 3}::bigint, $${base + 4}::bigint, $${base + 5}::text, $${base + 6}::bigint, $${base + 7}::int)`;
   });
-  const { rows } = await q.query<{ account_id: string }>(
-    `WITH v (id, d_balance, d_pending_debits, d_pending_credits, phase, amount, ord) AS (VALUES ${values.join(', ')}),
+  const { rows } = await q.query<TransferRow & { entry_count: number }>(
+    `WITH t AS (${transferSql}),
+     v (id, d_balance, d_pending_debits, d_pending_credits, phase, amount, ord) AS (VALUES ${values.join(', ')}),
      u AS (
        UPDATE ledger_accounts a
        SET balance = a.balance + v.d_balance, pending_debits = a.pending_debits + v.d_pending_debits,
            pending_credits = a.pending_credits + v.d_pending_credits, version = a.version + 1
        FROM v
-       WHERE a.id = v.id AND (a.user_id IS NULL OR a.balance + v.d_balance - (a.pending_debits + v.d_pending_debits) >= 0)
+       WHERE a.id = v.id AND EXISTS (SELECT 1 FROM t)
+         AND (a.user_id IS NULL OR a.balance + v.d_balance - (a.pending_debits + v.d_pending_debits) >= 0)
        RETURNING a.id, a.user_id, a.balance, a.pending_debits, a.pending_credits, a.version, v.phase, v.amount, v.ord
+     ),
+     e AS (
+       INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
+         pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
+       SELECT t.id, u.id, u.user_id, u.phase, u.amount, t.currency, t.kind, u.balance, u.pending_debits,
+         u.pending_credits, u.version, $${atParam}::timestamptz, t.created_at
+       FROM u CROSS JOIN t ORDER BY u.ord
+       RETURNING 1
      )
-     INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
-       pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
-     SELECT $1::uuid, id, user_id, phase, amount, $2::text, $3::text, balance, pending_debits, pending_credits, version,
-       $4::timestamptz, $5::timestamptz
-     FROM u ORDER BY ord
-     RETURNING account_id`,
+     SELECT t.*, (SELECT count(*) FROM e)::int AS entry_count FROM t`,
     params,
   );
-  if (rows.length !== changes.length) throw new AppError('INSUFFICIENT_FUNDS');
+  const row = rows[0];
+  if (!row) return null;
+  if (Number(row.entry_count) !== changes.length) throw new AppError('INSUFFICIENT_FUNDS');
+  return toTransfer(row);
 }
 
 async function open(q: Queryable, input: TransferInput, isHold: boolean): Promise<TransferResult> {
@@ -470,17 +482,21 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
   if (debit.user_id !== null && BigInt(debit.balance) - BigInt(debit.pending_debits) < input.amount)
     return refuse(new AppError('INSUFFICIENT_FUNDS'));
 
-  const { rows } = await q.query<TransferRow>(
+  const amount = input.amount;
+  const phase = isHold ? 'hold' : 'single';
+  const transfer = await writeMovement(
+    q,
     `INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
        idempotency_key, reference_type, reference_id, description, created_at, settled_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+     VALUES ($1::uuid, $2::uuid, $3::uuid, $4::bigint, $5::text, $6::text, $7::text, $8::boolean, $9::text, $10::text,
+       $11::text, $12::jsonb, $13::timestamptz, $14::timestamptz)
      ON CONFLICT (idempotency_key) DO NOTHING
      RETURNING *`,
     [
       randomUUID(),
       input.debit,
       input.credit,
-      input.amount,
+      amount,
       input.currency,
       input.kind,
       isHold ? 'pending' : 'posted',
@@ -492,19 +508,6 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
       input.at,
       isHold ? null : input.at,
     ],
-  );
-  if (!rows[0]) {
-    // The same key was committed by another call after this one's lock statement began.
-    const raced = await repeat();
-    if (raced) return raced;
-    throw new LedgerError('idempotency key race');
-  }
-  const transfer = toTransfer(rows[0]);
-  const amount = input.amount;
-  const phase = isHold ? 'hold' : 'single';
-  await applyEntries(
-    q,
-    transfer,
     [
       {
         account: debit,
@@ -525,6 +528,12 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
     ],
     input.at,
   );
+  if (!transfer) {
+    // The same key was committed by another call after this one's lock statement began.
+    const raced = await repeat();
+    if (raced) return raced;
+    throw new LedgerError('idempotency key race');
+  }
   // A hold takes the money out of the debit side now; the credit side hears of it when it is posted.
   await notifyMoneyMovement(q, {
     transfer,
@@ -562,25 +571,23 @@ async function settle(
   if (hold.status === outcome) return { transfer: hold, changed: false };
   if (hold.status !== 'pending') throw new LedgerError(`hold already ${hold.status}`, holdId);
 
-  const { rows: updated } = await q.query<TransferRow>(
-    `UPDATE ledger_transfers SET status = $2, settled_at = $3 WHERE id = $1 AND status = 'pending' RETURNING *`,
-    [holdId, outcome, at],
-  );
-  const settled = toTransfer(updated[0]!);
   const amount = hold.amount;
   const debit = locked.get(hold.debitAccountId)!;
   const credit = locked.get(hold.creditAccountId)!;
   const phase = outcome === 'posted' ? 'post' : 'void';
   const moves = outcome === 'posted' ? amount : 0n;
-  await applyEntries(
+  const settled = await writeMovement(
     q,
-    settled,
+    `UPDATE ledger_transfers SET status = $2::text, settled_at = $3::timestamptz
+     WHERE id = $1::uuid AND status = 'pending' RETURNING *`,
+    [holdId, outcome, at],
     [
       { account: debit, phase, amount: -amount, balance: -moves, pendingDebits: -amount, pendingCredits: 0n },
       { account: credit, phase, amount, balance: moves, pendingDebits: 0n, pendingCredits: -amount },
     ],
     at,
   );
+  if (!settled) throw new LedgerError('hold not pending', holdId);
   if (outcome === 'posted') {
     await notifyMoneyMovement(q, { transfer: settled, debitUserId: null, creditUserId: credit.user_id, at });
   } else {

@@ -109,12 +109,21 @@ export async function notifyMoneyMovement(
 ): Promise<void> {
   const { transfer, at } = movement;
   const params = moneyParams(transfer);
+  const notes: [string, NotificationKind, NotificationMessageKey][] = [];
   if (movement.debitUserId)
-    await notify(q, movement.debitUserId, 'money_out', OUT_KEYS[transfer.kind] ?? 'money_out', params, at);
+    notes.push([movement.debitUserId, 'money_out', OUT_KEYS[transfer.kind] ?? 'money_out']);
   if (movement.creditUserId)
-    await notify(q, movement.creditUserId, 'money_in', IN_KEYS[transfer.kind] ?? 'money_in', params, at);
-  if (movement.returnedToUserId)
-    await notify(q, movement.returnedToUserId, 'money_in', 'money_returned', params, at);
+    notes.push([movement.creditUserId, 'money_in', IN_KEYS[transfer.kind] ?? 'money_in']);
+  if (movement.returnedToUserId) notes.push([movement.returnedToUserId, 'money_in', 'money_returned']);
+  if (notes.length === 0) return;
+  // One statement for both sides (a round trip less per transfer); rows in the same order as before.
+  await q.query(
+    `INSERT INTO notifications (user_id, kind, message_key, params, created_at)
+     SELECT n.user_id, n.kind, n.message_key, $4::jsonb, $5::timestamptz
+     FROM unnest($1::uuid[], $2::text[], $3::text[]) WITH ORDINALITY AS n (user_id, kind, message_key, ord)
+     ORDER BY n.ord`,
+    [notes.map((n) => n[0]), notes.map((n) => n[1]), notes.map((n) => n[2]), params, at],
+  );
 }
 
 // ---------- reading ----------
