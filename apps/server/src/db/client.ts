@@ -91,9 +91,26 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: typeOverrides });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Named prepared statements: each connection parses and plans a statement once, then only binds
+  // and executes it (a ledger transfer's statements are planned once per connection, not per call).
+  // Texts are the code's own SQL with $n parameters; past a bound (dynamic texts) they run unnamed.
+  const names = new Map<string, string>();
+  const statementName = (sql: string): string | undefined => {
+    let name = names.get(sql);
+    if (!name && names.size < 2000) {
+      name = `s${names.size + 1}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
   const queryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T extends object>(sql: string, params: readonly unknown[] = []) {
-      const result = await target.query<T>(sql, params.map(bigintParam) as unknown[]);
+      const result = await target.query<T>({
+        text: sql,
+        values: params.map(bigintParam) as unknown[],
+        // Without parameters the simple protocol stays (a script of several statements is allowed there).
+        name: params.length > 0 ? statementName(sql) : undefined,
+      });
       return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql: string) {
