@@ -14,6 +14,7 @@ import { hasPolicyBlock, PolicyBlock } from '../../features/policy/policy-block.
 import { ProfilePanel } from '../../features/profile/components/profile-panel.tsx';
 import { queryClient } from '../../shared/api/query-client.ts';
 import { IdentificationSection } from '../../shared/identification/identification-section.tsx';
+import { AppLock } from '../../shared/session/app-lock/app-lock.tsx';
 import { useSessionStore } from '../../shared/store/session-store.ts';
 import { ErrorBoundary } from '../error-boundary.tsx';
 import { PageSpinner } from '../page-spinner.tsx';
@@ -77,6 +78,7 @@ function SignedInArea() {
           />
         </div>
       </div>
+      <AppLock onSignOut={() => logout.mutate()} signingOut={logout.isPending} />
     </div>
   );
 }
