@@ -44,7 +44,7 @@ import { randomUUID } from 'node:crypto';
 import { type CurrencyCode, MAX_MINOR } from '@e-wallet/contract';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { notifyMoneyMovement } from '../modules/notifications/service.ts';
+import { type MoneyMovement, moneyMovementInsert } from '../modules/notifications/service.ts';
 
 export const TRANSFER_KINDS = ['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee'] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
@@ -389,8 +389,8 @@ interface EntryChange {
  * Writes one movement under the accounts' locks in one statement (one round trip): `transferSql`, a
  * data-modifying statement returning the transfer row (its insert, or a hold's settlement), then a
  * guarded UPDATE of both accounts and one entry per side (debit side first) with the balances after
- * it. When `transferSql` returns no row (a key already used) nothing else is written and the answer
- * is null. A side the guard refuses is INSUFFICIENT_FUNDS (the caller's transaction is then aborted).
+ * it, and the movement's notifications. When `transferSql` returns no row (a key already used) nothing
+ * else is written and the answer is null. A side the guard refuses is INSUFFICIENT_FUNDS (the caller's transaction is then aborted).
  */
 async function writeMovement(
   q: Queryable,
@@ -398,6 +398,7 @@ async function writeMovement(
   transferParams: unknown[],
   changes: EntryChange[],
   at: Date,
+  notice: MoneyMovement,
 ): Promise<Transfer | null> {
   const params: unknown[] = [...transferParams, at];
   const atParam = params.length;
@@ -414,8 +415,11 @@ async function writeMovement(
     );
     return `($${base + 1}::uuid, $${base + 2}::bigint, $${base + 3}::bigint, $${base + 4}::bigint, $${base + 5}::text, $${base + 6}::bigint, $${base + 7}::int)`;
   });
+  // The movement's notifications, written only when the transfer row is.
+  const notes = moneyMovementInsert(notice, params.length + 1, 'EXISTS (SELECT 1 FROM t)');
+  if (notes) params.push(...notes.params);
   const { rows } = await q.query<TransferRow & { entry_count: number }>(
-    `WITH t AS (${transferSql}),
+    `WITH t AS (${transferSql}),${notes ? `\n     n AS (${notes.sql}),` : ''}
      v (id, d_balance, d_pending_debits, d_pending_credits, phase, amount, ord) AS (VALUES ${values.join(', ')}),
      u AS (
        UPDATE ledger_accounts a
@@ -527,6 +531,13 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
       },
     ],
     input.at,
+    // A hold takes the money out of the debit side now; the credit side hears of it when it is posted.
+    {
+      transfer: input,
+      debitUserId: debit.user_id,
+      creditUserId: isHold ? null : credit.user_id,
+      at: input.at,
+    },
   );
   if (!transfer) {
     // The same key was committed by another call after this one's lock statement began.
@@ -534,13 +545,6 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
     if (raced) return raced;
     throw new LedgerError('idempotency key race');
   }
-  // A hold takes the money out of the debit side now; the credit side hears of it when it is posted.
-  await notifyMoneyMovement(q, {
-    transfer,
-    debitUserId: debit.user_id,
-    creditUserId: isHold ? null : credit.user_id,
-    at: input.at,
-  });
   return { transfer, created: true };
 }
 
@@ -586,19 +590,11 @@ async function settle(
       { account: credit, phase, amount, balance: moves, pendingDebits: 0n, pendingCredits: -amount },
     ],
     at,
+    outcome === 'posted'
+      ? { transfer: hold, debitUserId: null, creditUserId: credit.user_id, at }
+      : { transfer: hold, debitUserId: null, creditUserId: null, returnedToUserId: debit.user_id, at },
   );
   if (!settled) throw new LedgerError('hold not pending', holdId);
-  if (outcome === 'posted') {
-    await notifyMoneyMovement(q, { transfer: settled, debitUserId: null, creditUserId: credit.user_id, at });
-  } else {
-    await notifyMoneyMovement(q, {
-      transfer: settled,
-      debitUserId: null,
-      creditUserId: null,
-      returnedToUserId: debit.user_id,
-      at,
-    });
-  }
   return { transfer: settled, changed: true };
 }
 

@@ -80,10 +80,6 @@ export async function notifyNewDevice(
   return true;
 }
 
-function moneyParams(transfer: Transfer): Record<string, string> {
-  return { amount_minor: transfer.amount.toString(), currency: transfer.currency };
-}
-
 const OUT_KEYS: Partial<Record<Transfer['kind'], NotificationMessageKey>> = {
   withdrawal: 'money_out_withdrawal',
   transfer: 'money_out_transfer',
@@ -96,34 +92,53 @@ const IN_KEYS: Partial<Record<Transfer['kind'], NotificationMessageKey>> = {
   refund: 'money_in_refund',
 };
 
-/** Called by the ledger in the transfer's transaction: who lost, gained or got back money. */
-export async function notifyMoneyMovement(
-  q: Queryable,
-  movement: {
-    transfer: Transfer;
-    debitUserId: string | null;
-    creditUserId: string | null;
-    returnedToUserId?: string | null;
-    at: Date;
-  },
-): Promise<void> {
+export interface MoneyMovement {
+  transfer: Pick<Transfer, 'kind' | 'amount' | 'currency'>;
+  debitUserId: string | null;
+  creditUserId: string | null;
+  returnedToUserId?: string | null;
+  at: Date;
+}
+
+/**
+ * The notifications of a money movement as one INSERT (parameters numbered from `firstParam`, rows
+ * only `when` an SQL condition holds), or null when no user is concerned. The ledger runs it inside
+ * its own write statement, so a transfer's notifications cost no round trip of their own.
+ */
+export function moneyMovementInsert(
+  movement: MoneyMovement,
+  firstParam = 1,
+  when = 'true',
+): { sql: string; params: unknown[] } | null {
   const { transfer, at } = movement;
-  const params = moneyParams(transfer);
   const notes: [string, NotificationKind, NotificationMessageKey][] = [];
   if (movement.debitUserId)
     notes.push([movement.debitUserId, 'money_out', OUT_KEYS[transfer.kind] ?? 'money_out']);
   if (movement.creditUserId)
     notes.push([movement.creditUserId, 'money_in', IN_KEYS[transfer.kind] ?? 'money_in']);
   if (movement.returnedToUserId) notes.push([movement.returnedToUserId, 'money_in', 'money_returned']);
-  if (notes.length === 0) return;
-  // One statement for both sides (a round trip less per transfer); rows in the same order as before.
-  await q.query(
-    `INSERT INTO notifications (user_id, kind, message_key, params, created_at)
-     SELECT n.user_id, n.kind, n.message_key, $4::jsonb, $5::timestamptz
-     FROM unnest($1::uuid[], $2::text[], $3::text[]) WITH ORDINALITY AS n (user_id, kind, message_key, ord)
+  if (notes.length === 0) return null;
+  const [u, k, m, p, c] = [0, 1, 2, 3, 4].map((i) => `$${firstParam + i}`);
+  return {
+    sql: `INSERT INTO notifications (user_id, kind, message_key, params, created_at)
+     SELECT n.user_id, n.kind, n.message_key, ${p}::jsonb, ${c}::timestamptz
+     FROM unnest(${u}::uuid[], ${k}::text[], ${m}::text[]) WITH ORDINALITY AS n (user_id, kind, message_key, ord)
+     WHERE ${when}
      ORDER BY n.ord`,
-    [notes.map((n) => n[0]), notes.map((n) => n[1]), notes.map((n) => n[2]), params, at],
-  );
+    params: [
+      notes.map((n) => n[0]),
+      notes.map((n) => n[1]),
+      notes.map((n) => n[2]),
+      { amount_minor: transfer.amount.toString(), currency: transfer.currency },
+      at,
+    ],
+  };
+}
+
+/** Called in the transfer's transaction: who lost, gained or got back money (one statement). */
+export async function notifyMoneyMovement(q: Queryable, movement: MoneyMovement): Promise<void> {
+  const insert = moneyMovementInsert(movement);
+  if (insert) await q.query(insert.sql, insert.params);
 }
 
 // ---------- reading ----------
