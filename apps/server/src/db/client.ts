@@ -3,6 +3,7 @@
  * a PostgreSQL server when DATABASE_URL is set. Same SQL, same migrations, same results:
  * BIGINT comes back as bigint, timestamps as Date.
  */
+import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -135,7 +136,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
           const code = pgCode(error);
           const retryable = code === PG.serializationFailure || code === PG.deadlock;
           if (!retryable || attempt >= 8) throw error;
-          await new Promise((resolve) => setTimeout(resolve, Math.min(50, 2 ** attempt) * Math.random()));
+          await new Promise((resolve) => setTimeout(resolve, randomInt(Math.min(50, 2 ** attempt) + 1)));
         } finally {
           client.release();
         }
