@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.ts';
 import { checkApplicant } from '../../providers/kyc/documents.ts';
 import { kycProvider } from '../../providers/kyc/index.ts';
 import { SandboxKycProvider } from '../../providers/kyc/sandbox.ts';
+import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
 import { decidedPage, formPage, notFoundPage } from './page.ts';
 
 const CSS_PATH = '/sandbox/assets/sandbox.css';
@@ -35,13 +36,7 @@ export default function sandboxKycRoutes(app: FastifyInstance, ctx: AppContext):
   if (!(provider instanceof SandboxKycProvider)) return;
 
   // Callbacks go through this server's own route (signature check included), without the network.
-  provider.setTransport(async ({ path, headers, body }) => {
-    const response = await app.inject({ method: 'POST', url: path, headers, payload: body });
-    if (response.statusCode >= 300) {
-      app.log.warn({ status: response.statusCode }, 'sandbox KYC webhook was not accepted');
-    }
-    return response.statusCode;
-  });
+  provider.setTransport(inProcessTransport(app, 'KYC'));
 
   if (!app.hasRoute({ method: 'GET', url: CSS_PATH })) {
     app.get(CSS_PATH, { schema: { hide: true } }, async (_request, reply) =>

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { cardDigits, sandboxCardOutcome } from '../../providers/payments/cards.ts';
 import { type SandboxPayment, SandboxPaymentsProvider } from '../../providers/payments/sandbox.ts';
+import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
 import { ACTION_ERROR, CARD_ERROR, decidedPage, formPage, notFoundPage } from './page.ts';
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
@@ -40,13 +41,7 @@ export default function sandboxPayRoutes(app: FastifyInstance, ctx: AppContext):
   const provider = ctx.payments;
   if (!(provider instanceof SandboxPaymentsProvider)) return;
 
-  provider.setTransport(async ({ path, headers, body }) => {
-    const response = await app.inject({ method: 'POST', url: path, headers, payload: body });
-    if (response.statusCode >= 300) {
-      app.log.warn({ status: response.statusCode }, 'sandbox payments webhook was not accepted');
-    }
-    return response.statusCode;
-  });
+  provider.setTransport(inProcessTransport(app, 'payments'));
 
   app.get<{ Params: { id: string } }>(
     '/sandbox/pay/:id',

@@ -10,19 +10,14 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { SandboxPayoutsProvider } from '../../providers/payouts/sandbox.ts';
+import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
 import { registerSignedRoutes } from '../../providers/signature.ts';
 import { handlePayoutWebhook, payoutReceipt } from './payouts.ts';
 import { withdraw } from './service.ts';
 
 export default async function withdrawalRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   if (ctx.payouts instanceof SandboxPayoutsProvider) {
-    ctx.payouts.setTransport(async ({ path, headers, body }) => {
-      const response = await app.inject({ method: 'POST', url: path, headers, payload: body });
-      if (response.statusCode >= 300) {
-        app.log.warn({ status: response.statusCode }, 'sandbox payout webhook was not accepted');
-      }
-      return response.statusCode;
-    });
+    ctx.payouts.setTransport(inProcessTransport(app, 'payout'));
   }
 
   route(app, ctx, 'withdrawal', ({ auth, body, idempotencyKey, language }) =>

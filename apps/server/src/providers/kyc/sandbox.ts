@@ -10,19 +10,18 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import type { LevelName } from '../../modules/identification/levels.ts';
-import { SIGNATURE_HEADER, signPayload } from '../signature.ts';
+import {
+  deliver,
+  httpTransport,
+  signedWebhookRequest,
+  type WebhookRequest,
+  type WebhookTransport,
+} from '../sandbox-webhooks.ts';
 import { type Applicant, maskDocumentNumber } from './documents.ts';
 import type { KycProvider, KycProviderStatus, KycStart, KycState } from './kyc-provider.ts';
 
 export const KYC_WEBHOOK_PATH = '/v2/wallet/webhooks/kyc';
 export const DEFAULT_REJECT_REASON = 'Документ не прошёл проверку';
-
-/** Sends one webhook request; answers the HTTP status. */
-export type WebhookTransport = (request: {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}) => Promise<number>;
 
 export interface SandboxApplication {
   id: string;
@@ -59,16 +58,8 @@ export class SandboxKycProvider implements KycProvider {
     this.#config = config;
     this.#db = db;
     this.#clock = clock;
-    // Over HTTP to this server's public address, unless the sandbox page installs an in-process one.
-    this.#transport = async ({ path, headers, body }) => {
-      const response = await fetch(`${config.PUBLIC_URL}${path}`, {
-        method: 'POST',
-        headers,
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-      return response.status;
-    };
+    // Over HTTP to this server's public address, unless a sandbox route installs an in-process one.
+    this.#transport = httpTransport(config.PUBLIC_URL);
   }
 
   /** How webhooks travel; the sandbox page sets an in-process one that still goes through the route. */
@@ -162,36 +153,18 @@ export class SandboxKycProvider implements KycProvider {
   }
 
   /** The signed request of one callback, exactly as it is sent. */
-  signedWebhook(
-    id: string,
-    event: KycWebhookEvent,
-    sequence: number,
-    reason: string | null,
-  ): { path: string; headers: Record<string, string>; body: string } {
+  signedWebhook(id: string, event: KycWebhookEvent, sequence: number, reason: string | null): WebhookRequest {
     const now = this.#clock.now();
-    const body = JSON.stringify({
-      event,
-      verification_id: id,
-      reason,
-      sequence,
-      occurred_at: now.toISOString(),
-    });
-    return {
-      path: KYC_WEBHOOK_PATH,
-      headers: {
-        'content-type': 'application/json',
-        [SIGNATURE_HEADER]: signPayload(this.#config.WEBHOOK_SECRET, body, now),
-      },
-      body,
-    };
+    return signedWebhookRequest(
+      this.#config.WEBHOOK_SECRET,
+      KYC_WEBHOOK_PATH,
+      { event, verification_id: id, reason, sequence, occurred_at: now.toISOString() },
+      now,
+    );
   }
 
   /** Sends one callback; a failure is logged by the caller's logger only, the state stays fetchable. */
   async notify(id: string, event: KycWebhookEvent, sequence: number, reason: string | null): Promise<number> {
-    try {
-      return await this.#transport(this.signedWebhook(id, event, sequence, reason));
-    } catch {
-      return 0;
-    }
+    return deliver(this.#transport, this.signedWebhook(id, event, sequence, reason));
   }
 }

@@ -10,7 +10,13 @@ import { type CurrencyCode, formatAmount } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { SIGNATURE_HEADER, signPayload } from '../signature.ts';
+import {
+  deliver,
+  httpTransport,
+  signedWebhookRequest,
+  type WebhookRequest,
+  type WebhookTransport,
+} from '../sandbox-webhooks.ts';
 import type {
   CreatedPayment,
   CreatePaymentInput,
@@ -20,13 +26,6 @@ import type {
 } from './payments-provider.ts';
 
 export const PAYMENTS_WEBHOOK_PATH = '/v2/wallet/webhooks/payments';
-
-/** Sends one webhook request; answers the HTTP status (0 when it could not be sent). */
-export type WebhookTransport = (request: {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}) => Promise<number>;
 
 export interface SandboxPayment {
   id: string;
@@ -62,16 +61,8 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
     this.#db = db;
     this.#clock = clock;
     this.#secret = config.WEBHOOK_SECRET;
-    // Over HTTP to this server's public address, unless the sandbox page installs an in-process one.
-    this.#transport = async ({ path, headers, body }) => {
-      const response = await fetch(`${config.PUBLIC_URL}${path}`, {
-        method: 'POST',
-        headers,
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-      return response.status;
-    };
+    // Over HTTP to this server's public address, unless a sandbox route installs an in-process one.
+    this.#transport = httpTransport(config.PUBLIC_URL);
   }
 
   /** How webhooks travel; the sandbox page module sets an in-process one that still goes through the route. */
@@ -142,32 +133,25 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
   }
 
   /** The signed request of the payment's callback, exactly as it is sent. */
-  signedWebhook(payment: SandboxPayment): { path: string; headers: Record<string, string>; body: string } {
+  signedWebhook(payment: SandboxPayment): WebhookRequest {
     const now = this.#clock.now();
-    const body = JSON.stringify({
-      event: payment.status === 'succeeded' ? 'payment.succeeded' : 'payment.canceled',
-      payment_id: payment.id,
-      order: payment.order_id,
-      amount: formatAmount(BigInt(payment.amount), payment.currency),
-      currency_code: payment.currency,
-      occurred_at: now.toISOString(),
-    });
-    return {
-      path: PAYMENTS_WEBHOOK_PATH,
-      headers: {
-        'content-type': 'application/json',
-        [SIGNATURE_HEADER]: signPayload(this.#secret, body, now),
+    return signedWebhookRequest(
+      this.#secret,
+      PAYMENTS_WEBHOOK_PATH,
+      {
+        event: payment.status === 'succeeded' ? 'payment.succeeded' : 'payment.canceled',
+        payment_id: payment.id,
+        order: payment.order_id,
+        amount: formatAmount(BigInt(payment.amount), payment.currency),
+        currency_code: payment.currency,
+        occurred_at: now.toISOString(),
       },
-      body,
-    };
+      now,
+    );
   }
 
   /** Sends the callback; a failure leaves the outcome fetchable (the wallet reconciles pending orders). */
   async notify(payment: SandboxPayment): Promise<number> {
-    try {
-      return await this.#transport(this.signedWebhook(payment));
-    } catch {
-      return 0;
-    }
+    return deliver(this.#transport, this.signedWebhook(payment));
   }
 }

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { SIGNATURE_HEADER, signPayload } from '../signature.ts';
+import { deliver, httpTransport, signedWebhookRequest, type WebhookTransport } from '../sandbox-webhooks.ts';
 import {
   maskCard,
   type PayoutDestination,
@@ -34,13 +34,6 @@ const LEASE_MS = 60_000;
 /** After a webhook was not accepted, when to try it again. */
 const RETRY_MS = 2_000;
 const BATCH = 20;
-
-/** Sends one webhook request; answers the HTTP status. */
-export type WebhookTransport = (request: {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}) => Promise<number>;
 
 interface SandboxPayoutRow {
   id: string;
@@ -74,16 +67,8 @@ export class SandboxPayoutsProvider implements PayoutsProvider {
     this.#config = config;
     this.#db = db;
     this.#clock = clock;
-    // Over HTTP to this server's public address, unless the withdrawal module installs an in-process one.
-    this.#transport = async ({ path, headers, body }) => {
-      const response = await fetch(`${config.PUBLIC_URL}${path}`, {
-        method: 'POST',
-        headers,
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-      return response.status;
-    };
+    // Over HTTP to this server's public address, unless a sandbox route installs an in-process one.
+    this.#transport = httpTransport(config.PUBLIC_URL);
   }
 
   /** How webhooks travel; the server sets an in-process one that still goes through the signed route. */
@@ -192,26 +177,22 @@ export class SandboxPayoutsProvider implements PayoutsProvider {
     });
     let delivered = 0;
     for (const row of claimed) {
-      const body = JSON.stringify({
-        event: row.status === 'canceled' ? 'payout.canceled' : 'payout.succeeded',
-        payout_id: row.id,
-        reference: row.reference,
-        reason: row.status === 'canceled' ? row.reason : null,
-        occurred_at: this.#clock.now().toISOString(),
-      });
-      let status = 0;
-      try {
-        status = await this.#transport({
-          path: PAYOUTS_WEBHOOK_PATH,
-          headers: {
-            'content-type': 'application/json',
-            [SIGNATURE_HEADER]: signPayload(this.#config.WEBHOOK_SECRET, body, this.#clock.now()),
+      const now = this.#clock.now();
+      const status = await deliver(
+        this.#transport,
+        signedWebhookRequest(
+          this.#config.WEBHOOK_SECRET,
+          PAYOUTS_WEBHOOK_PATH,
+          {
+            event: row.status === 'canceled' ? 'payout.canceled' : 'payout.succeeded',
+            payout_id: row.id,
+            reference: row.reference,
+            reason: row.status === 'canceled' ? row.reason : null,
+            occurred_at: now.toISOString(),
           },
-          body,
-        });
-      } catch {
-        status = 0;
-      }
+          now,
+        ),
+      );
       if (status >= 200 && status < 300) {
         await this.#db.query(
           'UPDATE sandbox_payouts SET notified_at = $2, lease_until = NULL WHERE id = $1',
