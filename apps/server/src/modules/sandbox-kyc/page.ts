@@ -4,13 +4,7 @@
  */
 import type { ApplicantField, ApplicantInput } from '../../providers/kyc/documents.ts';
 import type { SandboxApplication } from '../../providers/kyc/sandbox.ts';
-
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
-  );
-}
+import { escapeHtml, sandboxPage } from '../sandbox-pages/page.ts';
 
 const LEVEL_TITLES: Record<string, string> = {
   simplified: 'Упрощённая идентификация',
@@ -25,25 +19,8 @@ const FIELD_ERRORS: Record<ApplicantField, string> = {
   birth_date: 'Укажите дату рождения: от 14 до 120 лет',
 };
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="ru">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="/sandbox/assets/sandbox.css">
-</head>
-<body>
-<main class="sandbox">
-<p class="badge">Песочница — тестовый провайдер проверки</p>
-${body}
-</main>
-</body>
-</html>
-`;
-}
+const BADGE = 'Песочница — тестовый провайдер проверки';
+const layout = (title: string, body: string) => sandboxPage(BADGE, title, body);
 
 export function notFoundPage(): string {
   return layout(

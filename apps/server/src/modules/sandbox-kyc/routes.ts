@@ -3,27 +3,20 @@
  *   GET  /sandbox/kyc/:id   the form: document type (passport, INN, SNILS), number, full name, birth date
  *   POST /sandbox/kyc/:id   form-encoded, action=approve|reject with the fields (and an optional reason);
  *                           answers 303 to /settings once decided, or the form again (400) with the errors
- *   GET  /sandbox/assets/sandbox.css   the sandbox pages' stylesheet
  * After a decision the provider sends its signed webhooks to POST /v2/wallet/webhooks/kyc through this
  * server's own HTTP stack (in-process), so they pass the same signature check as any callback.
  */
-import { readFileSync } from 'node:fs';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { checkApplicant } from '../../providers/kyc/documents.ts';
 import { kycProvider } from '../../providers/kyc/index.ts';
 import { SandboxKycProvider } from '../../providers/kyc/sandbox.ts';
 import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
+import { sendHtml } from '../sandbox-pages/page.ts';
 import { decidedPage, formPage, notFoundPage } from './page.ts';
 
-const CSS_PATH = '/sandbox/assets/sandbox.css';
-const CSS = readFileSync(new URL('./sandbox.css', import.meta.url), 'utf8');
 /** Where the browser goes back to after a decision: the app's settings (identification section). */
 export const RETURN_PATH = '/settings';
-
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
-}
 
 function field(body: Record<string, unknown>, name: string, max = 300): string | undefined {
   const value = body[name];
@@ -38,20 +31,14 @@ export default function sandboxKycRoutes(app: FastifyInstance, ctx: AppContext):
   // Callbacks go through this server's own route (signature check included), without the network.
   provider.setTransport(inProcessTransport(app, 'KYC'));
 
-  if (!app.hasRoute({ method: 'GET', url: CSS_PATH })) {
-    app.get(CSS_PATH, { schema: { hide: true } }, async (_request, reply) =>
-      reply.header('Cache-Control', 'public, max-age=3600').type('text/css; charset=utf-8').send(CSS),
-    );
-  }
-
   app.get<{ Params: { id: string } }>(
     '/sandbox/kyc/:id',
     { schema: { hide: true } },
     async (request, reply) => {
       const application = await provider.application(request.params.id);
-      if (!application) return html(reply, 404, notFoundPage());
-      if (application.status !== 'pending') return html(reply, 200, decidedPage(application));
-      return html(reply, 200, formPage(application));
+      if (!application) return sendHtml(reply, 404, notFoundPage());
+      if (application.status !== 'pending') return sendHtml(reply, 200, decidedPage(application));
+      return sendHtml(reply, 200, formPage(application));
     },
   );
 
@@ -60,7 +47,7 @@ export default function sandboxKycRoutes(app: FastifyInstance, ctx: AppContext):
     { schema: { hide: true } },
     async (request, reply) => {
       const application = await provider.application(request.params.id);
-      if (!application) return html(reply, 404, notFoundPage());
+      if (!application) return sendHtml(reply, 404, notFoundPage());
       const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<
         string,
         unknown
@@ -80,14 +67,14 @@ export default function sandboxKycRoutes(app: FastifyInstance, ctx: AppContext):
         return reply.redirect(RETURN_PATH, 303);
       }
       if (action !== 'approve') {
-        return html(
+        return sendHtml(
           reply,
           400,
           formPage(application, values, [], 'Выберите действие: подтвердить или отклонить'),
         );
       }
       const checked = checkApplicant(values, ctx.clock.now());
-      if (!checked.ok) return html(reply, 400, formPage(application, values, checked.fields));
+      if (!checked.ok) return sendHtml(reply, 400, formPage(application, values, checked.fields));
       await provider.decide(application.id, { action: 'approve', applicant: checked.applicant });
       return reply.redirect(RETURN_PATH, 303);
     },

@@ -5,17 +5,11 @@
  */
 import { formatAmount } from '@e-wallet/contract';
 import type { SandboxPayment } from '../../providers/payments/sandbox.ts';
+import { escapeHtml, sandboxPage } from '../sandbox-pages/page.ts';
 
 export const MERCHANT = 'E-Wallet';
 export const CARD_ERROR = 'Проверьте номер карты: 13–19 цифр, как на карте';
 export const ACTION_ERROR = 'Выберите действие: оплатить или отменить';
-
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
-  );
-}
 
 /** 150000n RUB -> '1 500,00 ₽' (what a Russian payer reads). */
 export function displayAmount(minor: bigint, currency: SandboxPayment['currency']): string {
@@ -25,25 +19,8 @@ export function displayAmount(minor: bigint, currency: SandboxPayment['currency'
   return `${grouped}${fraction ? `,${fraction}` : ''}\u00a0${symbol}`;
 }
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="ru">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="/sandbox/assets/sandbox.css">
-</head>
-<body>
-<main class="sandbox">
-<p class="badge">Песочница — тестовый платёжный провайдер</p>
-${body}
-</main>
-</body>
-</html>
-`;
-}
+const BADGE = 'Песочница — тестовый платёжный провайдер';
+const layout = (title: string, body: string) => sandboxPage(BADGE, title, body);
 
 export function notFoundPage(): string {
   return layout(

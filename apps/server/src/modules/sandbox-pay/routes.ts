@@ -8,16 +8,13 @@
  * The webhook goes through this server's own HTTP stack (in-process), so it passes the same signature
  * check as any callback. Nothing of the card is kept but its last four digits.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { cardDigits, sandboxCardOutcome } from '../../providers/payments/cards.ts';
 import { type SandboxPayment, SandboxPaymentsProvider } from '../../providers/payments/sandbox.ts';
 import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
+import { sendHtml } from '../sandbox-pages/page.ts';
 import { ACTION_ERROR, CARD_ERROR, decidedPage, formPage, notFoundPage } from './page.ts';
-
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
-}
 
 function field(body: unknown, name: string, max = 100): string {
   const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
@@ -48,10 +45,10 @@ export default function sandboxPayRoutes(app: FastifyInstance, ctx: AppContext):
     { schema: { hide: true } },
     async (request, reply) => {
       const payment = await provider.payment(request.params.id);
-      if (!payment) return html(reply, 404, notFoundPage());
+      if (!payment) return sendHtml(reply, 404, notFoundPage());
       if (payment.status !== 'pending')
-        return html(reply, 200, decidedPage(payment, returnPath(ctx, payment)));
-      return html(reply, 200, formPage(payment));
+        return sendHtml(reply, 200, decidedPage(payment, returnPath(ctx, payment)));
+      return sendHtml(reply, 200, formPage(payment));
     },
   );
 
@@ -60,7 +57,7 @@ export default function sandboxPayRoutes(app: FastifyInstance, ctx: AppContext):
     { schema: { hide: true } },
     async (request, reply) => {
       const payment = await provider.payment(request.params.id);
-      if (!payment) return html(reply, 404, notFoundPage());
+      if (!payment) return sendHtml(reply, 404, notFoundPage());
       // A repeated submit of a decided payment (a second click, the back button) changes nothing.
       if (payment.status !== 'pending') return reply.redirect(returnPath(ctx, payment), 303);
       const action = field(request.body, 'action');
@@ -68,9 +65,9 @@ export default function sandboxPayRoutes(app: FastifyInstance, ctx: AppContext):
         await provider.decide(payment.id, { action: 'decline', cardLast4: null, reason: 'canceled_by_user' });
         return reply.redirect(returnPath(ctx, payment), 303);
       }
-      if (action !== 'pay') return html(reply, 400, formPage(payment, ACTION_ERROR));
+      if (action !== 'pay') return sendHtml(reply, 400, formPage(payment, ACTION_ERROR));
       const digits = cardDigits(field(request.body, 'card', 40));
-      if (!digits) return html(reply, 400, formPage(payment, CARD_ERROR));
+      if (!digits) return sendHtml(reply, 400, formPage(payment, CARD_ERROR));
       const cardLast4 = digits.slice(-4);
       await provider.decide(
         payment.id,
