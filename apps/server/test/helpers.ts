@@ -44,10 +44,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new, empty PostgreSQL database beside TEST_DATABASE_URL's, and how to drop it. */
+export async function freshDatabase(
+  prefix = 'ewallet_t',
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `ewallet_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -68,7 +71,7 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promi
 export async function startTestServer(
   options: { env?: Record<string, string>; clock?: TestClock } = {},
 ): Promise<TestServer> {
-  const database = usePostgres ? await freshPostgresDatabase() : null;
+  const database = usePostgres ? await freshDatabase() : null;
   const config = loadConfig({
     WALLET_ENV: 'test',
     LOG_LEVEL: 'silent',

@@ -5,35 +5,14 @@
  * Traffic goes only to 127.0.0.1.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { freshDatabase as freshTestDatabase } from '../helpers.ts';
 
 export const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
-export async function freshDatabase(
-  prefix = 'ewallet_chaos',
-): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error('needs TEST_DATABASE_URL');
-  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
+/** A fresh database per run (shared with the API tests' harness). */
+export const freshDatabase = (prefix = 'ewallet_chaos') => freshTestDatabase(prefix);
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
