@@ -7,39 +7,14 @@
  * raises people through the sandbox KYC page. Screenshots go to /tmp/shots/money-*.png.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { type Person, PIN, registerPerson, rubBalance, signIn, topUp } from './wallet-fixtures.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { PIN, registerPerson, rubBalance, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
 
 const nbsp = (text: string) => text.replace(/ /g, '\u00a0');
 
 async function shot(page: Page, name: string) {
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({ path: `/tmp/shots/money-${name}-${width}.png` });
-}
-
-/** The sandbox KYC page approves a valid test INN: the person becomes 'simplified'. */
-async function upgradeToSimplified(request: APIRequestContext, person: Person): Promise<void> {
-  const headers = { Authorization: `Token ${person.token}` };
-  const started = await request.post('/v2/wallet/identification-level/upgrade', { headers, data: {} });
-  expect(started.ok(), await started.text()).toBe(true);
-  const { verification_url: url } = (await started.json()) as { verification_url: string };
-  const decided = await request.post(new URL(url, 'http://localhost').pathname, {
-    form: {
-      action: 'approve',
-      document_type: 'inn',
-      document_number: '500100732259',
-      full_name: `${person.lastName} ${person.firstName} Ивановна`,
-      birth_date: '1990-05-17',
-    },
-    maxRedirects: 0,
-  });
-  expect(decided.status(), await decided.text()).toBeLessThan(400);
-  await expect
-    .poll(async () => {
-      const info = await request.get('/v2/wallet/auth/info', { headers });
-      return (await info.json()).identification_level?.name;
-    })
-    .toBe('simplified');
 }
 
 async function noAxeViolations(page: Page) {

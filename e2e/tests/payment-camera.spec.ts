@@ -6,8 +6,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config.ts';
-import { qrY4m, registerWithPhone, tempFile, upgradeToSimplified, walletQr } from './payment-qr-helpers.ts';
-import { PIN, registerPerson, rubBalance, signIn, topUp } from './wallet-fixtures.ts';
+import { qrY4m, registerWithPhone, tempFile, walletQr } from './payment-qr-helpers.ts';
+import { PIN, registerPerson, rubBalance, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
 
 // The video must exist before the browser starts; the payee's phone is fixed in the code and
 // registered in the test (a random 10-digit suffix per run keeps runs apart).

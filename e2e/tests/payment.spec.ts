@@ -7,8 +7,16 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { dropFile, qrPng, upgradeToSimplified, walletQr } from './payment-qr-helpers.ts';
-import { merchantQr, PIN, registerPerson, rubBalance, signIn, topUp } from './wallet-fixtures.ts';
+import { dropFile, qrPng, walletQr } from './payment-qr-helpers.ts';
+import {
+  merchantQr,
+  PIN,
+  registerPerson,
+  rubBalance,
+  signIn,
+  topUp,
+  upgradeToSimplified,
+} from './wallet-fixtures.ts';
 
 async function shot(page: Page, name: string) {
   const dir = process.env.SHOTS_DIR;

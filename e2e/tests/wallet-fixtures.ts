@@ -124,3 +124,28 @@ export async function signIn(page: Page, person: Person, path = '/'): Promise<vo
   }, person.token);
   await page.goto(path);
 }
+
+/** Simplified identification through the sandbox KYC form (a valid test INN), then waits for the level. */
+export async function upgradeToSimplified(request: APIRequestContext, person: Person): Promise<void> {
+  const headers = { Authorization: `Token ${person.token}` };
+  const started = await request.post('/v2/wallet/identification-level/upgrade', { headers, data: {} });
+  expect(started.ok(), await started.text()).toBe(true);
+  const { verification_url: url } = (await started.json()) as { verification_url: string };
+  const decided = await request.post(new URL(url, 'http://localhost').pathname, {
+    form: {
+      action: 'approve',
+      document_type: 'inn',
+      document_number: '500100732259',
+      full_name: `${person.lastName} ${person.firstName} Ивановна`,
+      birth_date: '1990-05-17',
+    },
+    maxRedirects: 0,
+  });
+  expect(decided.status(), await decided.text()).toBeLessThan(400);
+  await expect
+    .poll(async () => {
+      const info = await request.get('/v2/wallet/auth/info', { headers });
+      return (await info.json()).identification_level?.name;
+    })
+    .toBe('simplified');
+}
