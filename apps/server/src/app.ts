@@ -22,7 +22,7 @@ export interface ModuleRoutes {
 /** Request bodies are small JSON documents; anything larger is refused (decisions.md section 7). */
 export const BODY_LIMIT = 64 * 1024;
 
-const API_PREFIXES = ['/v2/', '/v2', '/sandbox', '/docs', '/healthz', '/version.json'];
+const API_PREFIXES = ['/v2', '/sandbox', '/docs', '/healthz', '/version.json'];
 
 /** Log lines carry no secrets: no headers with tokens, no bodies, no query strings. */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
@@ -151,8 +151,7 @@ export async function buildApp(
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const isApi =
-      API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) || path === '/v2';
+    const isApi = API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') && !isApi && !/\.[a-z0-9]+$/i.test(path);
     if (hasWeb && wantsPage) {
