@@ -17,6 +17,9 @@
  * - Accounts of a transfer are locked in sorted id order (FOR NO KEY UPDATE), so concurrent
  *   transfers never deadlock; on PGlite (one session) transactions simply run one at a time.
  * - Money in and money out of user accounts create notifications in the same transaction.
+ * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migration 0050
+ *   (ledger_open, ledger_settle): one round trip, its plans cached by PostgreSQL. On the database
+ *   itself (no caller's transaction) that statement is its own atomic transaction.
  *
  * API (every function takes `q`, the caller's transaction: `ctx.db.tx(async (q) => ...)`)
  *   openAccount(q, userId, currency, at): Promise<Account>           throws ACCOUNT_EXISTS
@@ -44,7 +47,7 @@ import { randomUUID } from 'node:crypto';
 import { type CurrencyCode, MAX_MINOR } from '@e-wallet/contract';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { type MoneyMovement, moneyMovementInsert } from '../modules/notifications/service.ts';
+import { moneyMovementNotes } from '../modules/notifications/service.ts';
 
 export const TRANSFER_KINDS = ['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee'] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
@@ -293,49 +296,19 @@ export async function balanceOf(q: Queryable, accountId: string): Promise<Balanc
 // ---------- transfers ----------
 
 const LOCK_SQL = `SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
-// The same lock, also telling whether the idempotency key is taken (as of the statement's start: a key
-// committed while this waited for the locks is caught by the transfer insert's ON CONFLICT).
-const LOCK_KEY_SQL = `SELECT ${ACCOUNT_COLUMNS},
-  EXISTS (SELECT 1 FROM ledger_transfers WHERE idempotency_key = $2) AS repeated
-FROM ledger_accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE OF ledger_accounts`;
 
 /**
- * Locks the accounts in sorted id order, the one order every transaction uses, so none deadlock: one
- * statement, rows locked as the ORDER BY returns them (LockRows sits above the sort). Ids compare as
- * lowercase hex in both JavaScript and PostgreSQL's uuid order.
- */
-async function lockRows(
-  q: Queryable,
-  ids: string[],
-  idempotencyKey?: string,
-): Promise<{ locked: Map<string, AccountRow>; missing: string | null; repeated: boolean }> {
-  const sorted = [...new Set(ids)].sort();
-  const { rows } = await q.query<AccountRow & { repeated?: boolean }>(
-    idempotencyKey === undefined ? LOCK_SQL : LOCK_KEY_SQL,
-    idempotencyKey === undefined ? [sorted] : [sorted, idempotencyKey],
-  );
-  const locked = new Map<string, AccountRow>();
-  for (const row of rows) locked.set(row.id, row);
-  return {
-    locked,
-    missing: sorted.find((id) => !locked.has(id)) ?? null,
-    repeated: rows.some((row) => row.repeated === true),
-  };
-}
-
-async function lockOrThrow(q: Queryable, ids: string[]): Promise<Map<string, AccountRow>> {
-  const { locked, missing } = await lockRows(q, ids);
-  if (missing) throw new LedgerError('account not found', missing);
-  return locked;
-}
-
-/**
- * Locks accounts (sorted by id, as every ledger call does) for the rest of the caller's transaction.
- * A limit check that must not race (monthly outgoing, balance cap) locks the accounts of the coming
- * transfer first, reads, then calls `transfer`/`hold`, which re-lock them at no cost.
+ * Locks accounts for the rest of the caller's transaction, in sorted id order, the one order every
+ * ledger call uses (rows are locked as the ORDER BY returns them: LockRows sits above the sort), so
+ * none deadlock. A limit check that must not race (monthly outgoing, balance cap) locks the accounts
+ * of the coming transfer first, reads, then calls `transfer`/`hold`, which re-lock them at no cost.
  */
 export async function lockAccounts(q: Queryable, ids: string[]): Promise<Account[]> {
-  return [...(await lockOrThrow(q, ids)).values()].map(toAccount);
+  const sorted = [...new Set(ids)].sort();
+  const { rows } = await q.query<AccountRow>(LOCK_SQL, [sorted]);
+  const missing = sorted.find((id) => !rows.some((row) => row.id === id));
+  if (missing) throw new LedgerError('account not found', missing);
+  return rows.map(toAccount);
 }
 
 export async function transferByKey(q: Queryable, idempotencyKey: string): Promise<Transfer | null> {
@@ -375,78 +348,24 @@ function sided(description: TransferInput['description']): SidedText | null {
   return 'debit' in description ? description : { debit: description, credit: description };
 }
 
-interface EntryChange {
-  account: AccountRow;
-  phase: 'single' | 'hold' | 'post' | 'void';
-  /** Signed amount from the account's view. */
-  amount: bigint;
-  balance: bigint;
-  pendingDebits: bigint;
-  pendingCredits: bigint;
+/** The notifications of a movement as the ledger functions take them: sides, kinds and message keys. */
+function noteParams(kind: TransferKind, phase: 'single' | 'hold' | 'post' | 'void'): string[][] {
+  const notes = moneyMovementNotes(kind, phase);
+  return [notes.map((n) => n.side), notes.map((n) => n.kind), notes.map((n) => n.messageKey)];
 }
+
+const OPEN_SQL = `SELECT outcome, (moved).* FROM ledger_open($1::uuid, $2::uuid, $3::uuid, $4::bigint, $5::text,
+  $6::text, $7::boolean, $8::text, $9::text, $10::text, $11::jsonb, $12::timestamptz, $13::text[], $14::text[], $15::text[])`;
+const SETTLE_SQL = `SELECT outcome, (moved).* FROM ledger_settle($1::uuid, $2::text, $3::timestamptz,
+  $4::text[], $5::text[], $6::text[])`;
 
 /**
- * Writes one movement under the accounts' locks in one statement (one round trip): `transferSql`, a
- * data-modifying statement returning the transfer row (its insert, or a hold's settlement), then a
- * guarded UPDATE of both accounts and one entry per side (debit side first) with the balances after
- * it, and the movement's notifications. When `transferSql` returns no row (a key already used) nothing
- * else is written and the answer is null. A side the guard refuses is INSUFFICIENT_FUNDS (the caller's transaction is then aborted).
+ * Opens a transfer or a hold in one statement (ledger_open, migration 0050): both accounts locked in
+ * id order, the idempotency key checked under the locks, the available balance checked, then the
+ * transfer, both balances, one entry per side and the notifications. Nothing is written unless the
+ * outcome is 'created', so a caller may catch INSUFFICIENT_FUNDS and carry on. Takes the caller's
+ * transaction, or the database itself: a transfer on its own is one atomic statement.
  */
-async function writeMovement(
-  q: Queryable,
-  transferSql: string,
-  transferParams: unknown[],
-  changes: EntryChange[],
-  at: Date,
-  notice: MoneyMovement,
-): Promise<Transfer | null> {
-  const params: unknown[] = [...transferParams, at];
-  const atParam = params.length;
-  const values = changes.map((change, index) => {
-    const base = params.length;
-    params.push(
-      change.account.id,
-      change.balance,
-      change.pendingDebits,
-      change.pendingCredits,
-      change.phase,
-      change.amount,
-      index,
-    );
-    return `($${base + 1}::uuid, $${base + 2}::bigint, $${base + 3}::bigint, $${base + 4}::bigint, $${base + 5}::text, $${base + 6}::bigint, $${base + 7}::int)`;
-  });
-  // The movement's notifications, written only when the transfer row is.
-  const notes = moneyMovementInsert(notice, params.length + 1, 'EXISTS (SELECT 1 FROM t)');
-  if (notes) params.push(...notes.params);
-  const { rows } = await q.query<TransferRow & { entry_count: number }>(
-    `WITH t AS (${transferSql}),${notes ? `\n     n AS (${notes.sql}),` : ''}
-     v (id, d_balance, d_pending_debits, d_pending_credits, phase, amount, ord) AS (VALUES ${values.join(', ')}),
-     u AS (
-       UPDATE ledger_accounts a
-       SET balance = a.balance + v.d_balance, pending_debits = a.pending_debits + v.d_pending_debits,
-           pending_credits = a.pending_credits + v.d_pending_credits, version = a.version + 1
-       FROM v
-       WHERE a.id = v.id AND EXISTS (SELECT 1 FROM t)
-         AND (a.user_id IS NULL OR a.balance + v.d_balance - (a.pending_debits + v.d_pending_debits) >= 0)
-       RETURNING a.id, a.user_id, a.balance, a.pending_debits, a.pending_credits, a.version, v.phase, v.amount, v.ord
-     ),
-     e AS (
-       INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
-         pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
-       SELECT t.id, u.id, u.user_id, u.phase, u.amount, t.currency, t.kind, u.balance, u.pending_debits,
-         u.pending_credits, u.version, $${atParam}::timestamptz, t.created_at
-       FROM u CROSS JOIN t ORDER BY u.ord
-       RETURNING 1
-     )
-     SELECT t.*, (SELECT count(*) FROM e)::int AS entry_count FROM t`,
-    params,
-  );
-  const row = rows[0];
-  if (!row) return null;
-  if (Number(row.entry_count) !== changes.length) throw new AppError('INSUFFICIENT_FUNDS');
-  return toTransfer(row);
-}
-
 async function open(q: Queryable, input: TransferInput, isHold: boolean): Promise<TransferResult> {
   if (typeof input.amount !== 'bigint' || input.amount <= 0n || input.amount > MAX_MINOR)
     throw new LedgerError('amount must be a positive bigint within MAX_MINOR');
@@ -454,98 +373,40 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
   if (!(TRANSFER_KINDS as readonly string[]).includes(input.kind))
     throw new LedgerError('unknown kind', input.kind);
   if (!input.idempotencyKey) throw new LedgerError('idempotency key is required');
+  if (!UUID.test(input.debit) || !UUID.test(input.credit))
+    throw new LedgerError('account not found', UUID.test(input.debit) ? input.credit : input.debit);
 
-  const repeat = async (): Promise<TransferResult | null> => {
-    const first = await transferByKey(q, input.idempotencyKey);
-    if (!first) return null;
-    if (!sameRequest(first, input, isHold)) throw new AppError('IDEMPOTENCY_CONFLICT');
-    return { transfer: first, created: false };
-  };
-  // One statement locks both accounts and tells whether the key is already used; a repeat is rare,
-  // so only then is the first transfer read. A refusal before the insert looks the key up again
-  // first: a call with the same key may have committed while this one waited for the locks.
-  const { locked, missing, repeated } = await lockRows(q, [input.debit, input.credit], input.idempotencyKey);
-  const refuse = async (error: Error): Promise<TransferResult> => {
-    const raced = await repeat();
-    if (raced) return raced;
-    throw error;
-  };
-  if (repeated) {
-    const first = await repeat();
-    if (first) return first;
-  }
-  if (missing) return refuse(new LedgerError('account not found', missing));
-
-  const debit = locked.get(input.debit)!;
-  const credit = locked.get(input.credit)!;
-  if (debit.currency !== input.currency || credit.currency !== input.currency)
-    return refuse(
-      new LedgerError('currency mismatch', `${debit.currency}/${credit.currency}/${input.currency}`),
-    );
-  // Checked before anything is written, so a caller may catch INSUFFICIENT_FUNDS and carry on.
-  if (debit.user_id !== null && BigInt(debit.balance) - BigInt(debit.pending_debits) < input.amount)
-    return refuse(new AppError('INSUFFICIENT_FUNDS'));
-
-  const amount = input.amount;
-  const phase = isHold ? 'hold' : 'single';
-  const transfer = await writeMovement(
-    q,
-    `INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
-       idempotency_key, reference_type, reference_id, description, created_at, settled_at)
-     VALUES ($1::uuid, $2::uuid, $3::uuid, $4::bigint, $5::text, $6::text, $7::text, $8::boolean, $9::text, $10::text,
-       $11::text, $12::jsonb, $13::timestamptz, $14::timestamptz)
-     ON CONFLICT (idempotency_key) DO NOTHING
-     RETURNING *`,
-    [
-      randomUUID(),
-      input.debit,
-      input.credit,
-      amount,
-      input.currency,
-      input.kind,
-      isHold ? 'pending' : 'posted',
-      isHold,
-      input.idempotencyKey,
-      input.reference?.type ?? null,
-      input.reference?.id ?? null,
-      sided(input.description),
-      input.at,
-      isHold ? null : input.at,
-    ],
-    [
-      {
-        account: debit,
-        phase,
-        amount: -amount,
-        balance: isHold ? 0n : -amount,
-        pendingDebits: isHold ? amount : 0n,
-        pendingCredits: 0n,
-      },
-      {
-        account: credit,
-        phase,
-        amount,
-        balance: isHold ? 0n : amount,
-        pendingDebits: 0n,
-        pendingCredits: isHold ? amount : 0n,
-      },
-    ],
+  const { rows } = await q.query<TransferRow & { outcome: string }>(OPEN_SQL, [
+    randomUUID(),
+    input.debit,
+    input.credit,
+    input.amount,
+    input.currency,
+    input.kind,
+    isHold,
+    input.idempotencyKey,
+    input.reference?.type ?? null,
+    input.reference?.id ?? null,
+    sided(input.description),
     input.at,
-    // A hold takes the money out of the debit side now; the credit side hears of it when it is posted.
-    {
-      transfer: input,
-      debitUserId: debit.user_id,
-      creditUserId: isHold ? null : credit.user_id,
-      at: input.at,
-    },
-  );
-  if (!transfer) {
-    // The same key was committed by another call after this one's lock statement began.
-    const raced = await repeat();
-    if (raced) return raced;
-    throw new LedgerError('idempotency key race');
+    ...noteParams(input.kind, isHold ? 'hold' : 'single'),
+  ]);
+  const row = rows[0]!;
+  switch (row.outcome) {
+    case 'created':
+      return { transfer: toTransfer(row), created: true };
+    case 'repeated': {
+      const first = toTransfer(row);
+      if (!sameRequest(first, input, isHold)) throw new AppError('IDEMPOTENCY_CONFLICT');
+      return { transfer: first, created: false };
+    }
+    case 'insufficient':
+      throw new AppError('INSUFFICIENT_FUNDS');
+    case 'currency':
+      throw new LedgerError('currency mismatch', `${input.debit}/${input.credit}/${input.currency}`);
+    default:
+      throw new LedgerError('account not found', `${input.debit}/${input.credit}`);
   }
-  return { transfer, created: true };
 }
 
 /** Moves money at once (posted). */
@@ -564,38 +425,25 @@ async function settle(
   outcome: 'posted' | 'voided',
   at: Date,
 ): Promise<SettleResult> {
-  const current = await findTransfer(q, holdId);
+  const current = UUID.test(holdId) ? await findTransfer(q, holdId) : null;
   if (!current?.isHold) throw new LedgerError('hold not found', holdId);
-  const locked = await lockOrThrow(q, [current.debitAccountId, current.creditAccountId]);
-  // Under the account locks no other settlement of this hold can run; read its status again.
-  const { rows } = await q.query<TransferRow>('SELECT * FROM ledger_transfers WHERE id = $1 FOR UPDATE', [
+  const { rows } = await q.query<TransferRow & { outcome: string }>(SETTLE_SQL, [
     holdId,
-  ]);
-  const hold = toTransfer(rows[0]!);
-  if (hold.status === outcome) return { transfer: hold, changed: false };
-  if (hold.status !== 'pending') throw new LedgerError(`hold already ${hold.status}`, holdId);
-
-  const amount = hold.amount;
-  const debit = locked.get(hold.debitAccountId)!;
-  const credit = locked.get(hold.creditAccountId)!;
-  const phase = outcome === 'posted' ? 'post' : 'void';
-  const moves = outcome === 'posted' ? amount : 0n;
-  const settled = await writeMovement(
-    q,
-    `UPDATE ledger_transfers SET status = $2::text, settled_at = $3::timestamptz
-     WHERE id = $1::uuid AND status = 'pending' RETURNING *`,
-    [holdId, outcome, at],
-    [
-      { account: debit, phase, amount: -amount, balance: -moves, pendingDebits: -amount, pendingCredits: 0n },
-      { account: credit, phase, amount, balance: moves, pendingDebits: 0n, pendingCredits: -amount },
-    ],
+    outcome,
     at,
-    outcome === 'posted'
-      ? { transfer: hold, debitUserId: null, creditUserId: credit.user_id, at }
-      : { transfer: hold, debitUserId: null, creditUserId: null, returnedToUserId: debit.user_id, at },
-  );
-  if (!settled) throw new LedgerError('hold not pending', holdId);
-  return { transfer: settled, changed: true };
+    ...noteParams(current.kind, outcome === 'posted' ? 'post' : 'void'),
+  ]);
+  const row = rows[0]!;
+  switch (row.outcome) {
+    case 'changed':
+      return { transfer: toTransfer(row), changed: true };
+    case 'unchanged':
+      return { transfer: toTransfer(row), changed: false };
+    case 'settled':
+      throw new LedgerError(`hold already ${row.status}`, holdId);
+    default:
+      throw new LedgerError('hold not found', holdId);
+  }
 }
 
 /** Settles a hold: the held money moves to the credit account. Posting twice moves it once. */

@@ -5,7 +5,7 @@
  *   notify(q, userId, kind, messageKey, params, at)
  *   notifyRegistration(q, userId, firstName, at)
  *   notifyNewDevice(q, userId, {userAgent, at}): call it BEFORE the new session is created
- *   notifyMoneyMovement(q, {...}): called by the ledger for every movement of a user's money
+ *   moneyMovementNotes(kind, phase): who the ledger notifies of a movement of money
  */
 import { type CurrencyCode, currencySymbol, formatAmount, type Language } from '@e-wallet/contract';
 import type { Queryable } from '../../db/client.ts';
@@ -92,53 +92,35 @@ const IN_KEYS: Partial<Record<Transfer['kind'], NotificationMessageKey>> = {
   refund: 'money_in_refund',
 };
 
-export interface MoneyMovement {
-  transfer: Pick<Transfer, 'kind' | 'amount' | 'currency'>;
-  debitUserId: string | null;
-  creditUserId: string | null;
-  returnedToUserId?: string | null;
-  at: Date;
+/** Which side of a movement hears of it (the owner of that account; system accounts hear nothing). */
+export interface MoneyNote {
+  side: 'debit' | 'credit';
+  kind: NotificationKind;
+  messageKey: NotificationMessageKey;
 }
 
 /**
- * The notifications of a money movement as one INSERT (parameters numbered from `firstParam`, rows
- * only `when` an SQL condition holds), or null when no user is concerned. The ledger runs it inside
- * its own write statement, so a transfer's notifications cost no round trip of their own.
+ * The notifications of a ledger movement by phase: a transfer tells both sides, a hold tells the
+ * payer (the money has left), its posting tells the payee, its release tells the payer the money is
+ * back. The ledger writes them in the movement's own statement (ledger_write_entries), with the
+ * transfer's amount and currency as parameters, so they cost no round trip of their own.
  */
-export function moneyMovementInsert(
-  movement: MoneyMovement,
-  firstParam = 1,
-  when = 'true',
-): { sql: string; params: unknown[] } | null {
-  const { transfer, at } = movement;
-  const notes: [string, NotificationKind, NotificationMessageKey][] = [];
-  if (movement.debitUserId)
-    notes.push([movement.debitUserId, 'money_out', OUT_KEYS[transfer.kind] ?? 'money_out']);
-  if (movement.creditUserId)
-    notes.push([movement.creditUserId, 'money_in', IN_KEYS[transfer.kind] ?? 'money_in']);
-  if (movement.returnedToUserId) notes.push([movement.returnedToUserId, 'money_in', 'money_returned']);
-  if (notes.length === 0) return null;
-  const [u, k, m, p, c] = [0, 1, 2, 3, 4].map((i) => `$${firstParam + i}`);
-  return {
-    sql: `INSERT INTO notifications (user_id, kind, message_key, params, created_at)
-     SELECT n.user_id, n.kind, n.message_key, ${p}::jsonb, ${c}::timestamptz
-     FROM unnest(${u}::uuid[], ${k}::text[], ${m}::text[]) WITH ORDINALITY AS n (user_id, kind, message_key, ord)
-     WHERE ${when}
-     ORDER BY n.ord`,
-    params: [
-      notes.map((n) => n[0]),
-      notes.map((n) => n[1]),
-      notes.map((n) => n[2]),
-      { amount_minor: transfer.amount.toString(), currency: transfer.currency },
-      at,
-    ],
-  };
-}
-
-/** Called in the transfer's transaction: who lost, gained or got back money (one statement). */
-export async function notifyMoneyMovement(q: Queryable, movement: MoneyMovement): Promise<void> {
-  const insert = moneyMovementInsert(movement);
-  if (insert) await q.query(insert.sql, insert.params);
+export function moneyMovementNotes(
+  kind: Transfer['kind'],
+  phase: 'single' | 'hold' | 'post' | 'void',
+): MoneyNote[] {
+  const out: MoneyNote = { side: 'debit', kind: 'money_out', messageKey: OUT_KEYS[kind] ?? 'money_out' };
+  const into: MoneyNote = { side: 'credit', kind: 'money_in', messageKey: IN_KEYS[kind] ?? 'money_in' };
+  switch (phase) {
+    case 'single':
+      return [out, into];
+    case 'hold':
+      return [out];
+    case 'post':
+      return [into];
+    case 'void':
+      return [{ side: 'debit', kind: 'money_in', messageKey: 'money_returned' }];
+  }
 }
 
 // ---------- reading ----------
