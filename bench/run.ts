@@ -5,7 +5,7 @@
  *   npm run bench                      the full run (about 10 minutes)
  *   npm run bench -- --quick           shorter runs, no Lighthouse, no --big (CI; within 3 minutes)
  *   npm run bench -- --big             also seed 10 million transfers and time history and statistics
- *   options: --only=wallet,ledger,p2p,pglite,js,lighthouse,qr,big  --clients=10  --seconds=20
+ *   options: --only=wallet,ledger,p2p,pglite,js,lighthouse,qr,big (users are made for any that need them) --clients=10  --seconds=20
  *            --big-rows=N  --no-lighthouse  --lighthouse (in --quick)  --cpu-prof (server profiles
  *            in bench/results/profiles, summarised with `node bench/profile.ts <file>`)
  * Environment: BENCH_DATABASE_URL (an admin URL; default postgres://postgres@127.0.0.1:5432/postgres),
@@ -46,8 +46,9 @@ function row(r: Row): void {
 }
 const pct = (r: number) => `${Math.round(r * 100)}%`;
 
-async function step(key: string, work: () => Promise<void>): Promise<void> {
-  if (!wanted(key)) return;
+/** Runs one measurement when it is wanted (`--only`); `needed` runs it anyway (the users the others sign in with). */
+async function step(key: string, work: () => Promise<void>, needed = false): Promise<void> {
+  if (!needed && !wanted(key)) return;
   log(`${key}: start (load ${load1()})`);
   const begin = Date.now();
   try {
@@ -111,12 +112,16 @@ if (needsServer) {
   const server = await startServer(options, database.url, dist ? { WEB_DIST: dist } : {});
   try {
     let users: Awaited<ReturnType<typeof prepareUsers>> = [];
-    await step('users', async () => {
-      const count = options.quick ? 30 : 200;
-      const begin = Date.now();
-      users = await prepareUsers(server, database, count, 1_000_000n);
-      results.users = { count, secondsToPrepare: Math.round((Date.now() - begin) / 1000) };
-    });
+    await step(
+      'users',
+      async () => {
+        const count = options.quick ? 30 : 200;
+        const begin = Date.now();
+        users = await prepareUsers(server, database, count, 1_000_000n);
+        results.users = { count, secondsToPrepare: Math.round((Date.now() - begin) / 1000) };
+      },
+      true,
+    );
 
     await step('wallet', async () => {
       const connections = 100;

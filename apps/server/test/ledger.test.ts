@@ -244,6 +244,7 @@ describe(`ledger (${databaseLabel})`, () => {
       await q.query('SET LOCAL enable_bitmapscan = off');
       const explaining: Queryable = {
         exec: (sql) => q.exec(sql),
+        afterCommit: (callback) => q.afterCommit(callback),
         async query<T extends object>(sql: string, params?: readonly unknown[]) {
           if (!/FROM ledger_entries\b/.test(sql)) return q.query<T>(sql, params);
           const { rows } = await q.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);

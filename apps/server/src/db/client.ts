@@ -17,6 +17,11 @@ export interface Queryable {
   ): Promise<{ rows: T[]; rowCount: number }>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs `callback` once what was written here is committed: at the end of the transaction (never,
+   * if it rolls back), or at once on the database itself, where each statement commits on its own.
+   */
+  afterCommit(callback: () => void): void;
 }
 
 export interface Db extends Queryable {
@@ -29,7 +34,20 @@ export interface Db extends Queryable {
     work: (q: Queryable) => Promise<T>,
     options?: { isolation?: 'read committed' | 'serializable' },
   ): Promise<T>;
+  /**
+   * Follows NOTIFY on `channel`, from every instance on this database: `notice` gets each payload.
+   * `lost` is called when notices may be missed (the listening connection broke), `ready` once
+   * listening (again): a reader that caches on the strength of notices trusts its cache only between
+   * `ready` and `lost`. Stops with `close`.
+   */
+  listen(channel: string, listener: ChannelListener): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface ChannelListener {
+  notice(payload: string): void;
+  ready(): void;
+  lost(): void;
 }
 
 /** PostgreSQL error codes we act on. */
@@ -68,7 +86,7 @@ export async function openPglite(dataDir: string | 'memory'): Promise<Db> {
     serializers: { [INT8]: (value: unknown) => String(value) },
   });
   await lite.waitReady;
-  const queryable = (target: PGlite | Transaction): Queryable => ({
+  const queryable = (target: PGlite | Transaction, committed?: (() => void)[]): Queryable => ({
     async query<T extends object>(sql: string, params: readonly unknown[] = []) {
       const result = await target.query<T>(sql, params.map(bigintParam));
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
@@ -76,12 +94,23 @@ export async function openPglite(dataDir: string | 'memory'): Promise<Db> {
     async exec(sql: string) {
       await target.exec(sql);
     },
+    afterCommit: (callback) => (committed ? committed.push(callback) : callback()),
   });
   return {
     kind: 'pglite',
     ...queryable(lite),
     // PGlite is one session: its transactions run one at a time, so none can conflict.
-    tx: (work) => lite.transaction((t) => work(queryable(t))),
+    async tx(work) {
+      const committed: (() => void)[] = [];
+      const result = await lite.transaction((t) => work(queryable(t, committed)));
+      for (const callback of committed) callback();
+      return result;
+    },
+    // One process owns the data directory: its notices never cross a network, so none are lost.
+    async listen(channel, listener) {
+      await lite.listen(channel, (payload) => listener.notice(payload));
+      listener.ready();
+    },
     close: () => lite.close(),
   };
 }
@@ -104,7 +133,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
     }
     return name;
   };
-  const queryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
+  const queryable = (target: pg.Pool | pg.PoolClient, committed?: (() => void)[]): Queryable => ({
     async query<T extends object>(sql: string, params: readonly unknown[] = []) {
       const result = await target.query<T>({
         text: sql,
@@ -117,7 +146,9 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
     async exec(sql: string) {
       await target.query(sql);
     },
+    afterCommit: (callback) => (committed ? committed.push(callback) : callback()),
   });
+  const closing = new AbortController();
   const db: Db = {
     kind: 'postgres',
     ...queryable(pool),
@@ -128,8 +159,10 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
           await client.query(
             options?.isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN',
           );
-          const result = await work(queryable(client));
+          const committed: (() => void)[] = [];
+          const result = await work(queryable(client, committed));
           await client.query('COMMIT');
+          for (const callback of committed) callback();
           return result;
         } catch (error) {
           await client.query('ROLLBACK').catch(() => {});
@@ -142,10 +175,54 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
         }
       }
     },
-    close: () => pool.end(),
+    listen: (channel, listener) => listenPostgres(url, channel, listener, closing.signal),
+    close: () => {
+      closing.abort();
+      return pool.end();
+    },
   };
   await db.query('SELECT 1');
   return db;
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to queries). When it breaks the
+ * listener hears `lost`, and it reconnects after a pause until the database is closed.
+ */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  listener: ChannelListener,
+  closing: AbortSignal,
+): Promise<void> {
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url });
+    let broken = false;
+    const broke = () => {
+      if (broken) return;
+      broken = true;
+      listener.lost();
+      client.end().catch(() => {});
+      if (!closing.aborted) setTimeout(() => void connect().catch(() => {}), 1000).unref();
+    };
+    client.on('error', broke);
+    client.on('end', broke);
+    client.on('notification', (message) => listener.notice(message.payload ?? ''));
+    closing.addEventListener('abort', () => {
+      broken = true;
+      listener.lost();
+      client.end().catch(() => {});
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      broke();
+      throw error;
+    }
+    if (!broken) listener.ready();
+  };
+  await connect();
 }
 
 export function openDb(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Db> {

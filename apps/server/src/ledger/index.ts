@@ -45,6 +45,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { type CurrencyCode, MAX_MINOR } from '@e-wallet/contract';
+import { batchedRead } from '../db/batch.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { moneyMovementNotes } from '../modules/notifications/service.ts';
@@ -251,11 +252,19 @@ export async function accountOf(q: Queryable, userId: string, accountId: string)
   return rows[0] ? toAccount(rows[0]) : null;
 }
 
-export async function accountsOf(q: Queryable, userId: string): Promise<Account[]> {
+/** Every account of each user asked for, one query for all (batched across concurrent requests). */
+const accountsByUser = batchedRead<string, AccountRow[]>(async (q, userIds) => {
   const { rows } = await q.query<AccountRow>(
-    `SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE user_id = $1 ORDER BY created_at, id`,
-    [userId],
+    `SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE user_id = ANY($1::uuid[]) ORDER BY created_at, id`,
+    [userIds],
   );
+  const byUser = new Map<string, AccountRow[]>();
+  for (const row of rows) byUser.set(row.user_id!, [...(byUser.get(row.user_id!) ?? []), row]);
+  return byUser;
+});
+
+export async function accountsOf(q: Queryable, userId: string): Promise<Account[]> {
+  const rows = UUID.test(userId) ? ((await accountsByUser(q, userId)) ?? []) : [];
   const rank = (c: string) =>
     CURRENCY_ORDER.includes(c) ? CURRENCY_ORDER.indexOf(c) : CURRENCY_ORDER.length;
   return rows.map(toAccount).sort((a, b) => rank(a.currency) - rank(b.currency));

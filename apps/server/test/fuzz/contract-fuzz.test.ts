@@ -72,7 +72,7 @@ describe(`contract fuzzer (${databaseLabel})`, () => {
       ip: '127.0.0.4',
       now,
     });
-    await revokeSession(server.ctx.db, revoked.sessionId, now);
+    await revokeSession(server.ctx.db, main.userId, revoked.sessionId, now);
     tokens.expired = expired.token;
     tokens.revoked = revoked.token;
     world = {

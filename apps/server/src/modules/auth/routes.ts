@@ -73,7 +73,7 @@ function authCalls(app: FastifyInstance, ctx: AppContext): void {
   route(app, ctx, 'authInfo', (call) => authInfo(ctx.db, ctx, call.auth.userId));
 
   route(app, ctx, 'logout', async (call) => {
-    await logout(ctx, call.auth.sessionId);
+    await logout(ctx, call.auth);
     return { status: 'success', message: message('signedOut', call.language) };
   });
   route(app, ctx, 'sessions', (call) => listSessions(ctx, call.auth.userId, call.auth.sessionId));

@@ -9,7 +9,13 @@ import { PG, pgCode, type Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { openAccount } from '../../ledger/index.ts';
 import { notifyNewDevice, notifyRegistration } from '../notifications/service.ts';
-import { createSession, revokeAllSessions, revokeSession, SESSION_IDLE_DAYS } from '../sessions/tokens.ts';
+import {
+  createSession,
+  revokeAllSessions,
+  revokeSession,
+  SESSION_IDLE_DAYS,
+  type SessionRef,
+} from '../sessions/tokens.ts';
 import {
   type CodePurpose,
   deliverCode,
@@ -198,8 +204,8 @@ export async function login(
   return tokenAnswer(outcome, message('signedIn', client.language));
 }
 
-export async function logout(ctx: AppContext, sessionId: string): Promise<void> {
-  await revokeSession(ctx.db, sessionId, ctx.clock.now());
+export async function logout(ctx: AppContext, session: SessionRef): Promise<void> {
+  await revokeSession(ctx.db, session.userId, session.sessionId, ctx.clock.now());
 }
 
 /** The user's live sessions, most recently used first (the same rules as findSession). */
@@ -245,9 +251,6 @@ export async function endOtherSessions(
 export async function endSession(ctx: AppContext, userId: string, sessionId: string): Promise<void> {
   // The contract's Id lets through 36 hex digits and dashes in any order; only a real UUID can match.
   if (!UUID.test(sessionId)) throw new AppError('SESSION_NOT_FOUND');
-  const { rowCount } = await ctx.db.query(
-    `UPDATE sessions SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > $3`,
-    [sessionId, userId, ctx.clock.now()],
-  );
-  if (rowCount === 0) throw new AppError('SESSION_NOT_FOUND');
+  if (!(await revokeSession(ctx.db, userId, sessionId, ctx.clock.now())))
+    throw new AppError('SESSION_NOT_FOUND');
 }

@@ -3,7 +3,9 @@
  * 30 days after sign-in, or after 7 days unused, and is revoked on logout (decisions.md section 7).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { batchedRead } from '../../db/batch.ts';
 import type { Queryable } from '../../db/client.ts';
+import { cachedSession, type SessionRow, sessionsChanging, sessionTouched } from './cache.ts';
 
 export const SESSION_LIFETIME_DAYS = 30;
 export const SESSION_IDLE_DAYS = 7;
@@ -34,25 +36,49 @@ export async function createSession(
   return { token, sessionId: rows[0]!.id };
 }
 
-/** The live session of a token, or null when it is unknown, expired, idle too long or revoked. */
+/** Unrevoked sessions by token hash (hex), many tokens in one query (a join on the unique index). */
+const sessionsByHash = batchedRead<string, SessionRow>(async (q, hashes) => {
+  const { rows } = await q.query<SessionRow & { hash: string }>(
+    `SELECT h.hash, s.id, s.user_id, s.last_used_at, s.expires_at
+     FROM unnest($1::text[]) AS h (hash) JOIN sessions s ON s.token_hash = decode(h.hash, 'hex')
+     WHERE s.revoked_at IS NULL`,
+    [hashes],
+  );
+  return new Map(rows.map(({ hash, ...row }) => [hash, row]));
+});
+
+/**
+ * The live session of a token, or null when it is unknown, expired, idle too long or revoked. On the
+ * database itself the read goes through this instance's session cache (./cache.ts) and is batched
+ * with other requests' reads.
+ */
 export async function findSession(q: Queryable, token: string, now: Date): Promise<SessionRef | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  const idleSince = new Date(now.getTime() - SESSION_IDLE_DAYS * 86_400_000);
-  const { rows } = await q.query<{ id: string; user_id: string; last_used_at: Date }>(
-    `SELECT id, user_id, last_used_at FROM sessions
-     WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_used_at > $3`,
-    [hashToken(token), now, idleSince],
-  );
-  const row = rows[0];
+  const hash = hashToken(token).toString('hex');
+  const row = await cachedSession(q, hash, () => sessionsByHash(q, hash));
   if (!row) return null;
+  const idleSince = now.getTime() - SESSION_IDLE_DAYS * 86_400_000;
+  if (row.expires_at.getTime() <= now.getTime() || row.last_used_at.getTime() <= idleSince) return null;
   if (now.getTime() - row.last_used_at.getTime() > TOUCH_AFTER_MS) {
     await q.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1', [row.id, now]);
+    sessionTouched(q, hash, now);
   }
   return { sessionId: row.id, userId: row.user_id };
 }
 
-export async function revokeSession(q: Queryable, sessionId: string, now: Date): Promise<void> {
-  await q.query('UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [sessionId, now]);
+/** Ends one live session of the user (false when there is none with that id: gone, or another's). */
+export async function revokeSession(
+  q: Queryable,
+  userId: string,
+  sessionId: string,
+  now: Date,
+): Promise<boolean> {
+  sessionsChanging(q, userId);
+  const { rowCount } = await q.query(
+    'UPDATE sessions SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > $3',
+    [sessionId, userId, now],
+  );
+  return rowCount > 0;
 }
 
 export async function revokeAllSessions(
@@ -61,6 +87,7 @@ export async function revokeAllSessions(
   now: Date,
   except?: string,
 ): Promise<number> {
+  sessionsChanging(q, userId);
   const { rowCount } = await q.query(
     `UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND ($3::uuid IS NULL OR id <> $3::uuid)`,
     [userId, now, except ?? null],

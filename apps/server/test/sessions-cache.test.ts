@@ -1,0 +1,87 @@
+/**
+ * The in-memory session cache (src/modules/sessions/cache.ts) never outlives a session: every token
+ * below is read once first, so the next request would be answered from the cache if it could.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSession } from '../src/modules/sessions/tokens.ts';
+import { registeredUser } from './auth-helpers.ts';
+import { databaseLabel, startTestServer, type TestServer, usePostgres } from './helpers.ts';
+
+describe(`session cache (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  const info = (token: string) => server.call('GET', '/v2/wallet/auth/info', { token });
+  const userIdOf = async (token: string) =>
+    (await server.call('GET', '/v2/wallet', { token })).body.results[0].id;
+  async function secondSession(token: string): Promise<string> {
+    const { token: other } = await createSession(server.ctx.db, await userIdOf(token), {
+      userAgent: 'second device',
+      ip: '127.0.0.2',
+      now: server.clock.now(),
+    });
+    expect((await info(other)).status).toBe(200);
+    return other;
+  }
+
+  it('a signed-out token is refused by the very next request', async () => {
+    const { token } = await registeredUser(server);
+    expect((await info(token)).status).toBe(200);
+    expect((await server.call('POST', '/v2/wallet/auth/logout', { token })).status).toBe(200);
+    const after = await info(token);
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('INVALID_TOKEN');
+  });
+
+  it('ending another session, one or all, refuses its token at once', async () => {
+    const { token } = await registeredUser(server);
+    const one = await secondSession(token);
+    const sessions = await server.call('GET', '/v2/wallet/auth/sessions', { token });
+    const oneId = sessions.body.results.find((s: { current: boolean }) => !s.current).id;
+    expect((await server.call('DELETE', `/v2/wallet/auth/sessions/${oneId}`, { token })).status).toBe(200);
+    expect((await info(one)).status).toBe(401);
+
+    const two = await secondSession(token);
+    const three = await secondSession(token);
+    expect((await server.call('DELETE', '/v2/wallet/auth/sessions', { token })).status).toBe(200);
+    expect((await info(two)).status).toBe(401);
+    expect((await info(three)).status).toBe(401);
+    expect((await info(token)).status).toBe(200);
+  });
+
+  it('a session ended elsewhere (another instance, an operator) is refused once its notice arrives', async () => {
+    const { token } = await registeredUser(server);
+    expect((await info(token)).status).toBe(200);
+    const userId = await userIdOf(token);
+    const revoke = 'UPDATE sessions SET revoked_at = now() WHERE user_id = $1';
+    if (usePostgres) {
+      // Another connection, as another server instance would write it.
+      const other = new pg.Client({ connectionString: server.config.DATABASE_URL });
+      await other.connect();
+      await other.query(revoke, [userId]);
+      await other.end();
+    } else {
+      // PGlite has one process; a write around the server's own code still notifies.
+      await server.ctx.db.query(revoke, [userId]);
+    }
+    const started = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - started < 5_000) {
+      status = (await info(token)).status;
+      if (status === 200) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('an idle session ends on time although it was cached', async () => {
+    const { token } = await registeredUser(server);
+    expect((await info(token)).status).toBe(200);
+    server.clock.advance(7 * 86_400_000 + 1_000);
+    expect((await info(token)).status).toBe(401);
+  });
+});
