@@ -115,7 +115,7 @@ if (needsServer) {
     await step(
       'users',
       async () => {
-        const count = options.quick ? 30 : 200;
+        const count = 200;
         const begin = Date.now();
         users = await prepareUsers(server, database, count, 1_000_000n);
         results.users = { count, secondsToPrepare: Math.round((Date.now() - begin) / 1000) };

@@ -254,7 +254,7 @@ describe(`identification limits (${databaseLabel})`, () => {
       Array.from({ length: 10 }, (_, i) =>
         ctx.db.tx(async (q) => {
           const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
-          await lockUsersInOrder(q, [from, to]);
+          await lockUsersInOrder(q, ctx, [from, to]);
           await assertMaySpend(q, ctx, from, 'transfer', 1n, 'RUB');
           await assertMayReceive(q, ctx, to, 1n, 'RUB');
           return true;

@@ -39,6 +39,7 @@
  *   outgoingSince(q, userId, since): Promise<bigint>   RUB withdrawals, transfers and payments
  *                                                       since `since`, pending holds included
  *   totalBalanceRub(q, userId): Promise<bigint>        RUB money the user has or is about to have
+ *   outgoingSql(user, since), rubTotalSql(user)        the same two figures as SQL expressions
  * A repeated idempotency key returns the first transfer with `created: false` and moves nothing;
  * the same key with a different debit, credit, amount, currency or kind is IDEMPOTENCY_CONFLICT.
  */
@@ -468,30 +469,38 @@ export function voidHold(q: Queryable, holdId: string, at: Date): Promise<Settle
 // ---------- limits ----------
 
 /**
- * RUB-equivalent money that left the user since `since` (monthly limits): withdrawals, transfers and
+ * RUB-equivalent money that left a user since a time (monthly limits): withdrawals, transfers and
  * payments out of the user's RUB account, pending holds included, released holds not. Only RUB can
- * leave a wallet today, so no conversion is needed.
+ * leave a wallet today, so no conversion is needed. An SQL expression over a user id and a time
+ * (parameters or columns), so a caller can read it beside other figures in one statement.
  */
-export async function outgoingSince(q: Queryable, userId: string, since: Date): Promise<bigint> {
+export function outgoingSql(user: string, since: string): string {
   // Debits opened since `since` (posted or pending) less those released: no join, one index range.
-  const { rows } = await q.query<{ total: bigint | null }>(
-    `SELECT sum(CASE WHEN phase = 'void' THEN amount ELSE -amount END)::bigint AS total
+  return `(SELECT coalesce(sum(CASE WHEN phase = 'void' THEN amount ELSE -amount END), 0)::bigint
      FROM ledger_entries
-     WHERE user_id = $1 AND amount < 0 AND phase IN ('single', 'hold', 'void') AND opened_at >= $2
-       AND currency = 'RUB' AND kind IN ('withdrawal', 'transfer', 'payment')`,
+     WHERE user_id = ${user} AND amount < 0 AND phase IN ('single', 'hold', 'void') AND opened_at >= ${since}
+       AND currency = 'RUB' AND kind IN ('withdrawal', 'transfer', 'payment'))`;
+}
+
+/**
+ * A user's RUB money for the balance limit: posted balance plus money on its way in (pending credits).
+ * Held money still counts until its hold is posted. Other currencies cannot be topped up today.
+ * An SQL expression over a user id, as `outgoingSql`.
+ */
+export function rubTotalSql(user: string): string {
+  return `coalesce((SELECT (balance + pending_credits)::bigint FROM ledger_accounts
+     WHERE user_id = ${user} AND currency = 'RUB'), 0)`;
+}
+
+export async function outgoingSince(q: Queryable, userId: string, since: Date): Promise<bigint> {
+  const { rows } = await q.query<{ total: bigint }>(
+    `SELECT ${outgoingSql('$1::uuid', '$2::timestamptz')} AS total`,
     [userId, since],
   );
   return rows[0]?.total ? BigInt(rows[0].total) : 0n;
 }
 
-/**
- * The user's RUB money for the balance limit: posted balance plus money on its way in (pending credits).
- * Held money still counts until its hold is posted. Other currencies cannot be topped up today.
- */
 export async function totalBalanceRub(q: Queryable, userId: string): Promise<bigint> {
-  const { rows } = await q.query<{ total: bigint | null }>(
-    `SELECT (balance + pending_credits)::bigint AS total FROM ledger_accounts WHERE user_id = $1 AND currency = 'RUB'`,
-    [userId],
-  );
+  const { rows } = await q.query<{ total: bigint }>(`SELECT ${rubTotalSql('$1::uuid')} AS total`, [userId]);
   return rows[0]?.total ? BigInt(rows[0].total) : 0n;
 }

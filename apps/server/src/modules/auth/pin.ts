@@ -2,12 +2,14 @@
  * The PIN (decisions.md section 7). Ten thousand values cannot be protected by a slow hash, so it
  * is stored as HMAC-SHA-256(PIN_KEY, salt || pin) with a per-user random salt and the key's
  * version, and guarded online: 5 wrong PINs in a row lock money operations for 15 minutes, 10
- * revoke every session. The guard's state lives on the user's row and each check holds that row's
- * lock, so concurrent requests on any number of instances are counted exactly.
+ * revoke every session. The guard's state lives on the user's row; a check that may change it holds
+ * that row's lock, so concurrent requests on any number of instances are counted exactly. A right
+ * PIN with nothing to reset is only a read.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
+import { batchedRead } from '../../db/batch.ts';
 import { AppError } from '../../errors.ts';
 import { revokeAllSessions } from '../sessions/tokens.ts';
 
@@ -59,28 +61,48 @@ type PinOutcome =
  * {minutes}, PIN_INVALID {left}, or INVALID_TOKEN when the 10th wrong PIN in a row has just
  * revoked every session of the user. A correct PIN resets the count.
  */
+interface PinRow {
+  id: string;
+  pin_hash: Buffer | null;
+  pin_salt: Buffer | null;
+  pin_key_version: number | null;
+  pin_failures: number;
+  pin_locked_until: Date | null;
+}
+
+const PIN_COLUMNS = 'id, pin_hash, pin_salt, pin_key_version, pin_failures, pin_locked_until';
+
+/** PIN rows of many users in one query (batched across concurrent requests). */
+const pinRows = batchedRead<string, PinRow>(async (q, userIds) => {
+  const { rows } = await q.query<PinRow>(`SELECT ${PIN_COLUMNS} FROM users WHERE id = ANY($1::uuid[])`, [
+    userIds,
+  ]);
+  return new Map(rows.map((row) => [row.id, row]));
+});
+
+function pinMatches(config: Config, user: PinRow, pin: string): boolean {
+  if (!user.pin_hash || !user.pin_salt || user.pin_key_version === null) return false;
+  const stored = Buffer.from(user.pin_hash);
+  const given = pinHash(pinKey(config, user.pin_key_version), Buffer.from(user.pin_salt), pin);
+  return stored.length === given.length && timingSafeEqual(stored, given);
+}
+
 export async function checkPin(ctx: AppContext, userId: string, pin: string): Promise<void> {
   const now = ctx.clock.now();
+  // The common case, a right PIN with nothing counted and no lock, changes nothing: one plain read.
+  // Anything else is decided under the row's lock below, where every wrong PIN is counted exactly.
+  const seen = await pinRows(ctx.db, userId);
+  if (seen && seen.pin_failures === 0 && !seen.pin_locked_until && pinMatches(ctx.config, seen, pin)) return;
   const outcome = await ctx.db.tx(async (q): Promise<PinOutcome> => {
-    const { rows } = await q.query<{
-      pin_hash: Buffer | null;
-      pin_salt: Buffer | null;
-      pin_key_version: number | null;
-      pin_failures: number;
-      pin_locked_until: Date | null;
-    }>(
-      `SELECT pin_hash, pin_salt, pin_key_version, pin_failures, pin_locked_until
-       FROM users WHERE id = $1 FOR UPDATE`,
-      [userId],
-    );
+    const { rows } = await q.query<PinRow>(`SELECT ${PIN_COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [
+      userId,
+    ]);
     const user = rows[0];
     if (!user?.pin_hash || !user.pin_salt || user.pin_key_version === null) return { kind: 'not_set' };
     const lockedMs = (user.pin_locked_until?.getTime() ?? 0) - now.getTime();
     if (lockedMs > 0) return { kind: 'locked', minutes: Math.ceil(lockedMs / 60_000) };
 
-    const stored = Buffer.from(user.pin_hash);
-    const given = pinHash(pinKey(ctx.config, user.pin_key_version), Buffer.from(user.pin_salt), pin);
-    if (stored.length === given.length && timingSafeEqual(stored, given)) {
+    if (pinMatches(ctx.config, user, pin)) {
       if (user.pin_failures > 0 || user.pin_locked_until)
         await q.query('UPDATE users SET pin_failures = 0, pin_locked_until = NULL WHERE id = $1', [userId]);
       return { kind: 'ok' };

@@ -3,10 +3,12 @@
  * level may do (top-up, withdrawal, transfers to people; payments to merchants at every level), its
  * balance cap and its monthly outgoing limit. Errors name the limit with its amount.
  *
- * Call these inside the same database transaction as the ledger transfer, before it: each one locks
- * the user's row (FOR NO KEY UPDATE), so two concurrent operations of one person are checked one
- * after the other and cannot both slip under a limit. Where two people are involved (a transfer),
- * call `lockUsersInOrder(q, [sender, recipient])` first so opposite transfers cannot deadlock.
+ * Call these inside the same database transaction as the ledger transfer, before it. Each operation
+ * first locks the rows of the people involved in id order (`lockUsers`, one statement, FOR NO KEY
+ * UPDATE), so two concurrent operations of one person are checked one after the other and cannot both
+ * slip under a limit, and opposite transfers cannot deadlock; then reads the figures the limits need
+ * (`moneyFigures`, one statement after the locks) and checks them (`check*`, no database). The
+ * `assertMay*` functions do all three for one person.
  *
  * Amounts are RUB minor units: only RUB enters or leaves a wallet today (top-up and withdrawal are
  * RUB only), so the limits apply to RUB amounts; other currencies pass the permission checks only.
@@ -15,9 +17,8 @@ import { type CurrencyCode, formatAmount } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { outgoingSince, totalBalanceRub } from '../../ledger/index.ts';
-import { type LevelRules, levelRules, monthStart } from './levels.ts';
-import { lockUserLevel } from './service.ts';
+import { outgoingSql, rubTotalSql } from '../../ledger/index.ts';
+import { type LevelName, type LevelRules, levelRules, monthStart } from './levels.ts';
 
 export type SpendKind = 'withdrawal' | 'transfer' | 'payment';
 
@@ -30,29 +31,153 @@ export function formatRub(minor: bigint): string {
   return `${negative ? '-' : ''}${grouped},${fraction} ₽`;
 }
 
-async function lockedRules(q: Queryable, ctx: AppContext, userId: string): Promise<LevelRules> {
-  const level = await lockUserLevel(q, userId);
-  return levelRules(ctx.config.IDENTIFICATION_LIMITS)[level];
+/** A person whose row is locked for this transaction, with what the money rules read of them. */
+export interface LockedUser {
+  id: string;
+  level: LevelName;
+  rules: LevelRules;
+  firstName: string;
+  lastName: string;
 }
 
-/** Locks several users' rows in one fixed order (by id), so transactions touching the same people never deadlock. */
-export async function lockUsersInOrder(q: Queryable, userIds: string[]): Promise<void> {
-  for (const id of [...new Set(userIds)].sort()) await lockUserLevel(q, id);
-}
-
-async function assertBalanceRoom(
+/**
+ * Locks the users' rows in one fixed order (by id, one statement), so transactions touching the same
+ * people never deadlock and two operations of one person are checked one after the other. Answers
+ * each one's level with its rules, and name.
+ */
+export async function lockUsers(
   q: Queryable,
-  rules: LevelRules,
-  userId: string,
+  ctx: AppContext,
+  userIds: string[],
+): Promise<Map<string, LockedUser>> {
+  const ids = [...new Set(userIds)].sort();
+  const { rows } = await q.query<{
+    id: string;
+    identification_level: LevelName;
+    first_name: string;
+    last_name: string;
+  }>(
+    `SELECT id, identification_level, first_name, last_name FROM users WHERE id = ANY($1::uuid[])
+     ORDER BY id FOR NO KEY UPDATE`,
+    [ids],
+  );
+  const missing = ids.find((id) => !rows.some((row) => row.id === id));
+  if (missing) throw new AppError('INVALID_TOKEN', {}, `user ${missing} does not exist`);
+  const rules = levelRules(ctx.config.IDENTIFICATION_LIMITS);
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        level: row.identification_level,
+        rules: rules[row.identification_level],
+        firstName: row.first_name,
+        lastName: row.last_name,
+      },
+    ]),
+  );
+}
+
+/** Locks several users' rows in one fixed order (by id). */
+export async function lockUsersInOrder(q: Queryable, ctx: AppContext, userIds: string[]): Promise<void> {
+  await lockUsers(q, ctx, userIds);
+}
+
+/** What the limits read of a locked user, all in RUB minor units except the account. */
+export interface MoneyFigures {
+  /** The user's account in the operation's currency, if any. */
+  accountId: string | null;
+  /** RUB balance plus money on its way in (the balance cap). */
+  rubTotal: bigint;
+  /** RUB that left this calendar month (the monthly limit). */
+  outgoingThisMonth: bigint;
+}
+
+/**
+ * The figures of users locked with `lockUsers`, in one statement. Read after the locks (a statement
+ * of its own), so they include everything committed by operations that held those locks before.
+ */
+export async function moneyFigures(
+  q: Queryable,
+  ctx: AppContext,
+  userIds: string[],
+  currency: CurrencyCode,
+): Promise<Map<string, MoneyFigures>> {
+  const { rows } = await q.query<{
+    id: string;
+    account_id: string | null;
+    rub_total: bigint;
+    outgoing: bigint;
+  }>(
+    `SELECT u.id,
+       (SELECT a.id FROM ledger_accounts a WHERE a.user_id = u.id AND a.currency = $2::text) AS account_id,
+       ${rubTotalSql('u.id')} AS rub_total,
+       ${outgoingSql('u.id', '$3::timestamptz')} AS outgoing
+     FROM unnest($1::uuid[]) AS u (id)`,
+    [[...new Set(userIds)], currency, monthStart(ctx.clock.now())],
+  );
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        accountId: row.account_id,
+        rubTotal: BigInt(row.rub_total),
+        outgoingThisMonth: BigInt(row.outgoing),
+      },
+    ]),
+  );
+}
+
+/** RUB_BALANCE cap: the RUB balance after receiving `amountMinor` stays within balance_max. */
+export function checkBalanceRoom(
+  user: LockedUser,
+  figures: MoneyFigures,
   amountMinor: bigint,
   currency: CurrencyCode,
   code: 'LIMIT_BALANCE' | 'RECIPIENT_LIMIT_BALANCE',
-): Promise<void> {
+): void {
   if (currency !== 'RUB') return;
-  const balance = await totalBalanceRub(q, userId);
-  if (balance + amountMinor > rules.balanceMax) {
-    throw new AppError(code, { limit: formatRub(rules.balanceMax) });
+  if (figures.rubTotal + amountMinor > user.rules.balanceMax) {
+    throw new AppError(code, { limit: formatRub(user.rules.balanceMax) });
   }
+}
+
+/**
+ * Money may leave the user: withdrawals and transfers need the level's permission
+ * (WITHDRAWAL_NOT_ALLOWED, TRANSFER_NOT_ALLOWED; payments are allowed at every level).
+ */
+export function checkSpendAllowed(user: LockedUser, kind: SpendKind): void {
+  if (kind === 'withdrawal' && !user.rules.withdrawal) throw new AppError('WITHDRAWAL_NOT_ALLOWED');
+  if (kind === 'transfer' && !user.rules.transfer) throw new AppError('TRANSFER_NOT_ALLOWED');
+}
+
+/** This calendar month's outgoing sum (Moscow time) plus the amount stays within monthly_outgoing_max (LIMIT_MONTHLY {limit, left}). */
+export function checkMonthlyRoom(
+  user: LockedUser,
+  figures: MoneyFigures,
+  amountMinor: bigint,
+  currency: CurrencyCode,
+): void {
+  const max = user.rules.monthlyOutgoingMax;
+  if (max === null || currency !== 'RUB') return;
+  const used = figures.outgoingThisMonth;
+  if (used + amountMinor > max) {
+    const left = max > used ? max - used : 0n;
+    throw new AppError('LIMIT_MONTHLY', { limit: formatRub(max), left: formatRub(left) });
+  }
+}
+
+async function lockOne(q: Queryable, ctx: AppContext, userId: string): Promise<LockedUser> {
+  return (await lockUsers(q, ctx, [userId])).get(userId)!;
+}
+
+async function figuresOf(
+  q: Queryable,
+  ctx: AppContext,
+  userId: string,
+  currency: CurrencyCode,
+): Promise<MoneyFigures> {
+  return (await moneyFigures(q, ctx, [userId], currency)).get(userId)!;
 }
 
 /**
@@ -66,17 +191,13 @@ export async function assertMayTopUp(
   amountMinor: bigint,
   currency: CurrencyCode,
 ): Promise<void> {
-  const rules = await lockedRules(q, ctx, userId);
-  if (!rules.topup) throw new AppError('TOPUP_NOT_ALLOWED');
-  await assertBalanceRoom(q, rules, userId, amountMinor, currency, 'LIMIT_BALANCE');
+  const user = await lockOne(q, ctx, userId);
+  if (!user.rules.topup) throw new AppError('TOPUP_NOT_ALLOWED');
+  if (currency !== 'RUB') return;
+  checkBalanceRoom(user, await figuresOf(q, ctx, userId, currency), amountMinor, currency, 'LIMIT_BALANCE');
 }
 
-/**
- * Money may leave the user: withdrawals and transfers need the level's permission
- * (WITHDRAWAL_NOT_ALLOWED, TRANSFER_NOT_ALLOWED; payments are allowed at every level), and this
- * calendar month's outgoing sum (Moscow time) plus the amount stays within monthly_outgoing_max
- * (LIMIT_MONTHLY {limit, left}).
- */
+/** Money may leave the user: the level's permission and the monthly limit (see the checks above). */
 export async function assertMaySpend(
   q: Queryable,
   ctx: AppContext,
@@ -85,16 +206,10 @@ export async function assertMaySpend(
   amountMinor: bigint,
   currency: CurrencyCode,
 ): Promise<void> {
-  const rules = await lockedRules(q, ctx, userId);
-  if (kind === 'withdrawal' && !rules.withdrawal) throw new AppError('WITHDRAWAL_NOT_ALLOWED');
-  if (kind === 'transfer' && !rules.transfer) throw new AppError('TRANSFER_NOT_ALLOWED');
-  const max = rules.monthlyOutgoingMax;
-  if (max === null || currency !== 'RUB') return;
-  const used = await outgoingSince(q, userId, monthStart(ctx.clock.now()));
-  if (used + amountMinor > max) {
-    const left = max > used ? max - used : 0n;
-    throw new AppError('LIMIT_MONTHLY', { limit: formatRub(max), left: formatRub(left) });
-  }
+  const user = await lockOne(q, ctx, userId);
+  checkSpendAllowed(user, kind);
+  if (user.rules.monthlyOutgoingMax === null || currency !== 'RUB') return;
+  checkMonthlyRoom(user, await figuresOf(q, ctx, userId, currency), amountMinor, currency);
 }
 
 /**
@@ -108,6 +223,13 @@ export async function assertMayReceive(
   amountMinor: bigint,
   currency: CurrencyCode,
 ): Promise<void> {
-  const rules = await lockedRules(q, ctx, userId);
-  await assertBalanceRoom(q, rules, userId, amountMinor, currency, 'RECIPIENT_LIMIT_BALANCE');
+  const user = await lockOne(q, ctx, userId);
+  if (currency !== 'RUB') return;
+  checkBalanceRoom(
+    user,
+    await figuresOf(q, ctx, userId, currency),
+    amountMinor,
+    currency,
+    'RECIPIENT_LIMIT_BALANCE',
+  );
 }
