@@ -78,6 +78,47 @@ describe(`session cache (${databaseLabel})`, () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  it.runIf(usePostgres)('while the notices cannot be heard, nothing is answered from the cache', async () => {
+    const { token } = await registeredUser(server);
+    expect((await info(token)).status).toBe(200);
+    const userId = await userIdOf(token);
+    const other = new pg.Client({ connectionString: server.config.DATABASE_URL });
+    await other.connect();
+    try {
+      // The listening connection dies (a restart, a network cut); a revocation happens meanwhile.
+      const { rowCount } = await other.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+      );
+      expect(rowCount).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await other.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1', [userId]);
+      expect((await info(token)).status).toBe(401);
+    } finally {
+      await other.end();
+    }
+    // It listens again after a pause, and the cache serves again: a revocation that sends no notice
+    // (the trigger disabled, which only an operator could do) is not seen, so that answer came from memory.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const { token: fresh } = await registeredUser(server);
+    expect((await info(fresh)).status).toBe(200);
+    const freshUserId = await userIdOf(fresh);
+    const silent = new pg.Client({ connectionString: server.config.DATABASE_URL });
+    await silent.connect();
+    try {
+      await silent.query('BEGIN');
+      await silent.query('ALTER TABLE sessions DISABLE TRIGGER sessions_changed');
+      await silent.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1', [
+        await userIdOf(fresh),
+      ]);
+      await silent.query('ALTER TABLE sessions ENABLE TRIGGER sessions_changed');
+      await silent.query('COMMIT');
+    } finally {
+      await silent.end();
+    }
+    expect((await info(fresh)).status).toBe(200);
+  });
+
   it('an idle session ends on time although it was cached', async () => {
     const { token } = await registeredUser(server);
     expect((await info(token)).status).toBe(200);

@@ -198,21 +198,21 @@ async function listenPostgres(
   const connect = async (): Promise<void> => {
     const client = new pg.Client({ connectionString: url });
     let broken = false;
-    const broke = () => {
-      if (broken) return;
+    const stop = () => {
       broken = true;
       listener.lost();
       client.end().catch(() => {});
+    };
+    const broke = () => {
+      if (broken) return;
+      closing.removeEventListener('abort', stop);
+      stop();
       if (!closing.aborted) setTimeout(() => void connect().catch(() => {}), 1000).unref();
     };
     client.on('error', broke);
     client.on('end', broke);
     client.on('notification', (message) => listener.notice(message.payload ?? ''));
-    closing.addEventListener('abort', () => {
-      broken = true;
-      listener.lost();
-      client.end().catch(() => {});
-    });
+    closing.addEventListener('abort', stop, { once: true });
     try {
       await client.connect();
       await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
