@@ -108,9 +108,7 @@ describe(`session cache (${databaseLabel})`, () => {
     try {
       await silent.query('BEGIN');
       await silent.query('ALTER TABLE sessions DISABLE TRIGGER sessions_changed');
-      await silent.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1', [
-        await userIdOf(fresh),
-      ]);
+      await silent.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1', [freshUserId]);
       await silent.query('ALTER TABLE sessions ENABLE TRIGGER sessions_changed');
       await silent.query('COMMIT');
     } finally {
