@@ -14,7 +14,7 @@ import {
   assertMaySpend,
   assertMayTopUp,
   formatRub,
-  lockUsersInOrder,
+  lockUsers,
 } from '../src/modules/identification/enforce.ts';
 import type { LevelName } from '../src/modules/identification/levels.ts';
 import { fund, insertUser } from './fund.ts';
@@ -254,7 +254,7 @@ describe(`identification limits (${databaseLabel})`, () => {
       Array.from({ length: 10 }, (_, i) =>
         ctx.db.tx(async (q) => {
           const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
-          await lockUsersInOrder(q, ctx, [from, to]);
+          await lockUsers(q, ctx, [from, to]);
           await assertMaySpend(q, ctx, from, 'transfer', 1n, 'RUB');
           await assertMayReceive(q, ctx, to, 1n, 'RUB');
           return true;

@@ -28,7 +28,6 @@
  *   accountsOf(q, userId): Promise<Account[]>                         RUB, USD, EUR, IDR order
  *   systemAccount(q, currency, purpose): Promise<Account>
  *   balanceOf(q, accountId): Promise<Balance>
- *   lockAccounts(q, accountIds): Promise<Account[]>   lock before a limit check that must not race
  *   transfer(q, TransferInput): Promise<TransferResult>              posted at once
  *   hold(q, TransferInput): Promise<TransferResult>                  pending
  *   postHold(q, holdId, at): Promise<SettleResult>
@@ -304,22 +303,6 @@ export async function balanceOf(q: Queryable, accountId: string): Promise<Balanc
 }
 
 // ---------- transfers ----------
-
-const LOCK_SQL = `SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
-
-/**
- * Locks accounts for the rest of the caller's transaction, in sorted id order, the one order every
- * ledger call uses (rows are locked as the ORDER BY returns them: LockRows sits above the sort), so
- * none deadlock. A limit check that must not race (monthly outgoing, balance cap) locks the accounts
- * of the coming transfer first, reads, then calls `transfer`/`hold`, which re-lock them at no cost.
- */
-export async function lockAccounts(q: Queryable, ids: string[]): Promise<Account[]> {
-  const sorted = [...new Set(ids)].sort();
-  const { rows } = await q.query<AccountRow>(LOCK_SQL, [sorted]);
-  const missing = sorted.find((id) => !rows.some((row) => row.id === id));
-  if (missing) throw new LedgerError('account not found', missing);
-  return rows.map(toAccount);
-}
 
 export async function transferByKey(q: Queryable, idempotencyKey: string): Promise<Transfer | null> {
   const { rows } = await q.query<TransferRow>('SELECT * FROM ledger_transfers WHERE idempotency_key = $1', [

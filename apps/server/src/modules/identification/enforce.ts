@@ -78,11 +78,6 @@ export async function lockUsers(
   );
 }
 
-/** Locks several users' rows in one fixed order (by id). */
-export async function lockUsersInOrder(q: Queryable, ctx: AppContext, userIds: string[]): Promise<void> {
-  await lockUsers(q, ctx, userIds);
-}
-
 /** What the limits read of a locked user, all in RUB minor units except the account. */
 export interface MoneyFigures {
   /** The user's account in the operation's currency, if any. */
