@@ -28,7 +28,6 @@ interface InstallabilityArtifact {
 class InstallabilityGatherer extends Gatherer {
   override meta = { supportedModes: ['navigation' as const] };
 
-  // biome-ignore lint/suspicious/noExplicitAny: the artifact is this script's own, not one of Lighthouse's types
   override async getArtifact(context: any): Promise<any> {
     return this.read(context);
   }

@@ -128,77 +128,105 @@ export interface LighthouseScores {
   consoleErrors: string[];
 }
 
-/** Lighthouse (CLI, mobile defaults) on a page; signed in by a profile whose localStorage holds the token. */
+/**
+ * Lighthouse (CLI, mobile defaults) on a page; signed in by a profile whose localStorage holds the token.
+ *
+ * Lighthouse's runtime errors here come from Chrome's tracing, not the page: NO_NAVSTART is a trace
+ * without the page's `navigationStart`, because the renderer that takes the navigation (a spare one
+ * Chrome started before tracing) began recording only after the navigation had started, which a busy
+ * machine makes likely. `--disable-features=SpareRendererForSitePerProcess` makes Chrome launch that
+ * renderer for the navigation itself, with tracing on from its start; as a safeguard a run that still
+ * ends in a runtime error is repeated (at most 3 attempts, each in a fresh profile, since a profile a
+ * run has used keeps its service worker) and the result names the errors retried.
+ */
 export async function lighthouse(
   options: Options,
   base: string,
   route: string,
   token: string | null,
-): Promise<LighthouseScores> {
-  const profile = mkdtempSync(join(tmpdir(), 'ewallet-bench-lh-'));
-  const report = join(profile, 'report.json');
-  try {
-    if (token) {
-      // Write the token into this fresh profile's localStorage, then let Lighthouse keep storage.
-      const context = await chromium.launchPersistentContext(join(profile, 'chrome'), {
-        executablePath: options.chromium,
-        args: CHROME_FLAGS.slice(1),
-      });
-      const page = context.pages()[0] ?? (await context.newPage());
-      await page.goto(`${base}/healthz`);
-      await page.evaluate(
-        ([key, value]) => localStorage.setItem(key!, value!),
-        [SESSION_KEY, sessionValue(token)],
+): Promise<LighthouseScores & { retriedAfter: string[] }> {
+  const attempts = 3;
+  const retriedAfter: string[] = [];
+  for (let attempt = 1; ; attempt += 1) {
+    const profile = mkdtempSync(join(tmpdir(), 'ewallet-bench-lh-'));
+    const report = join(profile, 'report.json');
+    try {
+      if (token) {
+        // Write the token into this fresh profile's localStorage, then let Lighthouse keep storage.
+        const context = await chromium.launchPersistentContext(join(profile, 'chrome'), {
+          executablePath: options.chromium,
+          args: CHROME_FLAGS.slice(1),
+        });
+        const page = context.pages()[0] ?? (await context.newPage());
+        await page.goto(`${base}/healthz`);
+        await page.evaluate(
+          ([key, value]) => localStorage.setItem(key!, value!),
+          [SESSION_KEY, sessionValue(token)],
+        );
+        await context.close();
+      }
+      const chromeFlags = [
+        ...CHROME_FLAGS,
+        '--disable-features=SpareRendererForSitePerProcess',
+        `--user-data-dir=${join(profile, 'chrome')}`,
+      ];
+      await run(
+        NODE,
+        [
+          join(ROOT, 'node_modules/lighthouse/cli/index.js'),
+          `${base}${route}`,
+          '--output=json',
+          `--output-path=${report}`,
+          '--only-categories=performance,accessibility,best-practices',
+          '--quiet',
+          ...(token ? ['--disable-storage-reset'] : []),
+          `--chrome-flags=${chromeFlags.join(' ')}`,
+        ],
+        { CHROME_PATH: options.chromium },
       );
-      await context.close();
+      const lhr = JSON.parse(readFileSync(report, 'utf8'));
+      if (lhr.runtimeError && attempt < attempts) {
+        retriedAfter.push(String(lhr.runtimeError.code));
+        log(
+          `Lighthouse ${route}: runtime error ${lhr.runtimeError.code} (attempt ${attempt}); running again`,
+        );
+        continue;
+      }
+      const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+      const audit = (id: string) => lhr.audits[id]?.numericValue ?? 0;
+      const failing = Object.entries(
+        lhr.categories as Record<string, { auditRefs: { id: string; weight: number }[] }>,
+      )
+        .filter(([id]) => id !== 'performance')
+        .flatMap(([, category]) =>
+          category.auditRefs
+            .filter(
+              (ref) => ref.weight > 0 && lhr.audits[ref.id]?.score !== null && lhr.audits[ref.id]?.score < 1,
+            )
+            .map((ref) => ref.id),
+        );
+      if (lhr.runtimeError) failing.push(`runtime error ${lhr.runtimeError.code}`);
+      if (lhr.finalDisplayedUrl && !lhr.finalDisplayedUrl.endsWith(route))
+        failing.push(`ended at ${lhr.finalDisplayedUrl}`);
+      return {
+        route,
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        bestPractices: score('best-practices'),
+        fcpMs: Math.round(audit('first-contentful-paint')),
+        lcpMs: Math.round(audit('largest-contentful-paint')),
+        tbtMs: Math.round(audit('total-blocking-time')),
+        cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
+        failing,
+        consoleErrors: (lhr.audits['errors-in-console']?.details?.items ?? []).map(
+          (item: { source?: string; description?: string; url?: string }) =>
+            `${item.source ?? ''}: ${item.description ?? ''} ${item.url ?? ''}`.slice(0, 300),
+        ),
+        retriedAfter,
+      };
+    } finally {
+      rmSync(profile, { recursive: true, force: true });
     }
-    await run(
-      NODE,
-      [
-        join(ROOT, 'node_modules/lighthouse/cli/index.js'),
-        `${base}${route}`,
-        '--output=json',
-        `--output-path=${report}`,
-        '--only-categories=performance,accessibility,best-practices',
-        '--quiet',
-        ...(token ? ['--disable-storage-reset'] : []),
-        `--chrome-flags=${[...CHROME_FLAGS, `--user-data-dir=${join(profile, 'chrome')}`].join(' ')}`,
-      ],
-      { CHROME_PATH: options.chromium },
-    );
-    const lhr = JSON.parse(readFileSync(report, 'utf8'));
-    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-    const audit = (id: string) => lhr.audits[id]?.numericValue ?? 0;
-    const failing = Object.entries(
-      lhr.categories as Record<string, { auditRefs: { id: string; weight: number }[] }>,
-    )
-      .filter(([id]) => id !== 'performance')
-      .flatMap(([, category]) =>
-        category.auditRefs
-          .filter(
-            (ref) => ref.weight > 0 && lhr.audits[ref.id]?.score !== null && lhr.audits[ref.id]?.score < 1,
-          )
-          .map((ref) => ref.id),
-      );
-    if (lhr.finalDisplayedUrl && !lhr.finalDisplayedUrl.endsWith(route))
-      failing.push(`ended at ${lhr.finalDisplayedUrl}`);
-    return {
-      route,
-      performance: score('performance'),
-      accessibility: score('accessibility'),
-      bestPractices: score('best-practices'),
-      fcpMs: Math.round(audit('first-contentful-paint')),
-      lcpMs: Math.round(audit('largest-contentful-paint')),
-      tbtMs: Math.round(audit('total-blocking-time')),
-      cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
-      failing,
-      consoleErrors: (lhr.audits['errors-in-console']?.details?.items ?? []).map(
-        (item: { source?: string; description?: string; url?: string }) =>
-          `${item.source ?? ''}: ${item.description ?? ''} ${item.url ?? ''}`.slice(0, 300),
-      ),
-    };
-  } finally {
-    rmSync(profile, { recursive: true, force: true });
   }
 }
 

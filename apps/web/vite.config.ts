@@ -1,8 +1,14 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { calls } from '@e-wallet/contract';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { type BrandConfig, loadBrand } from './brands/brand.ts';
+import { modulesOfRoute, type RouteModuleName, routeMatchers } from './src/app/route-plan.ts';
+import type { RoutePreloadTable } from './src/preload-route.ts';
 
 // The API and sandbox pages are served by apps/server; in development Vite forwards them there.
 const api = process.env.API_ORIGIN ?? 'http://127.0.0.1:8080';
@@ -74,6 +80,133 @@ function brandConfig(config: BrandConfig): Plugin {
 }
 
 /**
+ * The route preload (src/preload-route.ts, app/route-modules.ts): `src/preload-route.ts` becomes an
+ * entry of its own whose script comes first in index.html (a second module script in index.html
+ * itself would be merged into the main entry and run only after it), and index.html gets a JSON
+ * block `#route-preload`: for each route (app/route-plan.ts), signed in and signed out, the files
+ * its first screen's lazy modules need (each module's chunk, the chunks it imports, their styles,
+ * the images the module itself shows),
+ * as indexes into one list of names under /assets/. The modules' chunks are found from the loaders
+ * in app/route-modules.ts; one that cannot be found stops the build.
+ */
+function routePreload(): Plugin {
+  const name = 'preload-route';
+  const loaders = fileURLToPath(new URL('./src/app/route-modules.ts', import.meta.url));
+  return {
+    name: 'e-wallet-route-preload',
+    config: () => ({
+      build: { rollupOptions: { input: { index: 'index.html', [name]: 'src/preload-route.ts' } } },
+    }),
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return html; // development: Vite serves the modules unbundled
+        const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+        const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === name);
+        if (!entry) throw new Error(`route preload: no ${name} entry chunk in the bundle`);
+
+        const filesOf = (fileName: string, seen = new Set<string>()): string[] => {
+          if (seen.has(fileName)) return [];
+          seen.add(fileName);
+          const chunk = chunks.find((c) => c.fileName === fileName);
+          if (!chunk) return [];
+          const css = [...(chunk.viteMetadata?.importedCss ?? [])];
+          return [fileName, ...css, ...chunk.imports.flatMap((file) => filesOf(file, seen))];
+        };
+        const source = readFileSync(loaders, 'utf8');
+        const files: string[] = [];
+        const modules: Partial<Record<RouteModuleName, number[]>> = {};
+        for (const [, module, path] of source.matchAll(
+          /^ {2}(\w+): routeModule\(\(\) => import\('([^']+)'\)\),$/gm,
+        )) {
+          const id = resolvePath(dirname(loaders), path!);
+          const chunk = chunks.find((c) => c.facadeModuleId === id);
+          if (!chunk) throw new Error(`route preload: no chunk for ${module} (${path})`);
+          if (!chunk.fileName.startsWith('assets/'))
+            throw new Error(`route preload: ${chunk.fileName} not under assets/`);
+          // The images the page itself shows (Home's QR promo is its largest paint); not its
+          // dependencies' (the country picker's flags load on demand).
+          const images = [...(chunk.viteMetadata?.importedAssets ?? [])].filter((file) =>
+            /\.(svg|png|jpe?g|webp|avif)$/.test(file),
+          );
+          // Files already in index.html's own links are left out.
+          modules[module as RouteModuleName] = [...new Set([...filesOf(chunk.fileName), ...images])]
+            .filter((file) => !html.includes(`"/${file}"`))
+            .map((file) => {
+              const short = file.replace(/^assets\//, '');
+              if (!files.includes(short)) files.push(short);
+              return files.indexOf(short);
+            });
+        }
+        const indexes = (names: RouteModuleName[]) => [
+          ...new Set(
+            names.flatMap((module) => {
+              const found = modules[module];
+              if (!found) throw new Error(`route preload: no loader for ${module} in ${loaders}`);
+              return found;
+            }),
+          ),
+        ];
+        const table: RoutePreloadTable = {
+          files,
+          routes: routeMatchers().map(({ name: route, pattern }) => [
+            pattern,
+            indexes(modulesOfRoute(route, true)),
+            indexes(modulesOfRoute(route, false)),
+          ]),
+        };
+
+        // `async`: it runs as soon as it arrives, not after the main entry (deferred scripts keep order).
+        const tags = [
+          `<script type="application/json" id="route-preload">${JSON.stringify(table)}</script>`,
+          `<script type="module" async crossorigin src="/${entry.fileName}"></script>`,
+          ...entry.imports
+            .filter((file) => !html.includes(`"/${file}"`))
+            .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+        ];
+        return html.replace(/(\s*)(<script type="module")/, (_all, space: string, script: string) =>
+          [...tags, script].map((tag) => `${space}${tag}`).join(''),
+        );
+      },
+    },
+  };
+}
+
+/**
+ * Precompressed copies of the text files the browser loads (`x.js.br` and `x.js.gz` beside
+ * `x.js`), made once at build time. The app's JavaScript, styles and index.html are text that
+ * compresses to a third or less; a server that answers with them (@fastify/static's
+ * `preCompressed: true`) sends far fewer bytes on the first visit without compressing per request.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'e-wallet-precompress',
+    apply: 'build',
+    configResolved: (config) => {
+      outDir = resolvePath(config.root, config.build.outDir);
+    },
+    writeBundle(_options, bundle) {
+      for (const file of Object.values(bundle)) {
+        if (!/\.(js|css|html|svg|json|webmanifest)$/.test(file.fileName)) continue;
+        const source = file.type === 'chunk' ? file.code : file.source;
+        const bytes = typeof source === 'string' ? Buffer.from(source) : Buffer.from(source);
+        if (bytes.length < 1024) continue;
+        const path = resolvePath(outDir, file.fileName);
+        writeFileSync(`${path}.gz`, gzipSync(bytes, { level: 9 }));
+        writeFileSync(
+          `${path}.br`,
+          brotliCompressSync(bytes, {
+            params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+          }),
+        );
+      }
+    },
+  };
+}
+
+/**
  * The installable app (spec sections 4, 9): the web manifest of the brand and a service worker
  * that precaches the app shell (the built JavaScript, styles, index.html, icons) and nothing
  * else: API answers (/v2: money, personal data), the sandbox, the docs and /version.json always
@@ -128,7 +261,7 @@ const pwa = VitePWA({
 });
 
 export default defineConfig({
-  plugins: [react(), callTable(), brandConfig(brand), pwa],
+  plugins: [react(), callTable(), brandConfig(brand), routePreload(), precompress(), pwa],
   define: {
     __APP_VERSION__: JSON.stringify(appVersion),
     __BRAND__: JSON.stringify(brandName),

@@ -1,31 +1,43 @@
 /**
  * Every route of wallet-spec.md section 2 with its name (`handle.name`, read with useRouteName()).
- * Pages are lazy, so the sign-in page loads only what it shows. Signed-in pages other than Home
- * are placeholders until their features land: replace `placeholder('Name')` with the feature's
- * lazy page. Declarative routing (BrowserRouter + useRoutes) keeps the sign-in page's JavaScript
- * small: the data router alone would be another 18 KiB gzip.
+ * Pages are lazy (route-modules.ts, which also preloads the current route's at start-up), so the
+ * sign-in page loads only what it shows. Declarative routing (BrowserRouter + useRoutes) keeps the
+ * sign-in page's JavaScript small: the data router alone would be another 18 KiB gzip.
  */
-import { lazy } from 'react';
+import { type ComponentProps, lazy, useState } from 'react';
 import { matchRoutes, Navigate, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { RouteNameContext } from '../shared/route-name.ts';
 import type { RouteName } from '../shared/routes.ts';
 import { AuthLayout } from './auth-layout/auth-layout.tsx';
+import { type RouteModule, routeModules } from './route-modules.ts';
 
-const HomeLayout = lazy(() => import('./home-layout/home-layout.tsx'));
-const HomePage = lazy(() => import('../features/wallet/pages/home-page.tsx'));
-const HistoryPage = lazy(() => import('../features/history/pages/history-page.tsx'));
-const WalletPage = lazy(() => import('../features/wallet/pages/wallet-page.tsx'));
-const WalletIdPage = lazy(() => import('../features/wallet/pages/wallet-id-page.tsx'));
-const SettingsPage = lazy(() => import('../features/settings/pages/settings-page.tsx'));
-const TopUpPage = lazy(() => import('../features/topup/pages/top-up-page.tsx'));
-const TopUpResultPage = lazy(() => import('../features/topup/pages/top-up-result-page.tsx'));
-const WithdrawalPage = lazy(() => import('../features/withdrawal/pages/withdrawal-page.tsx'));
-const TransferPage = lazy(() => import('../features/transfer/pages/transfer-page.tsx'));
-const PaymentPage = lazy(() => import('../features/payment/pages/payment-page.tsx'));
-const PlaceholderPage = lazy(() => import('./pages/placeholder-page.tsx'));
-const AuthInPage = lazy(() => import('../features/auth/pages/auth-in-page.tsx'));
-const LoginPage = lazy(() => import('../features/auth/pages/login-page.tsx'));
-const RegisterPage = lazy(() => import('../features/auth/pages/register-page.tsx'));
+/**
+ * A route's lazy component. When its module is already loaded (the start-up preload of
+ * route-modules.ts, or an earlier visit) it renders at once instead of suspending; which of the
+ * two an instance uses is fixed when it mounts, so it never remounts.
+ */
+function routeComponent(module: RouteModule) {
+  const Lazy = lazy(() => module.load());
+  return function RouteComponent(props: ComponentProps<typeof Lazy>) {
+    const [Component] = useState(() => module.loaded ?? Lazy);
+    return <Component {...props} />;
+  };
+}
+
+const HomeLayout = routeComponent(routeModules.HomeLayout);
+const HomePage = routeComponent(routeModules.HomePage);
+const HistoryPage = routeComponent(routeModules.HistoryPage);
+const WalletPage = routeComponent(routeModules.WalletPage);
+const WalletIdPage = routeComponent(routeModules.WalletIdPage);
+const SettingsPage = routeComponent(routeModules.SettingsPage);
+const TopUpPage = routeComponent(routeModules.TopUpPage);
+const TopUpResultPage = routeComponent(routeModules.TopUpResultPage);
+const WithdrawalPage = routeComponent(routeModules.WithdrawalPage);
+const TransferPage = routeComponent(routeModules.TransferPage);
+const PaymentPage = routeComponent(routeModules.PaymentPage);
+const AuthInPage = routeComponent(routeModules.AuthInPage);
+const LoginPage = routeComponent(routeModules.LoginPage);
+const RegisterPage = routeComponent(routeModules.RegisterPage);
 
 export interface RouteHandle {
   name: RouteName;
@@ -33,8 +45,6 @@ export interface RouteHandle {
 
 const named = (name: RouteName, route: RouteObject): RouteObject =>
   ({ ...route, handle: { name } satisfies RouteHandle }) as RouteObject;
-
-const placeholder = (name: RouteName) => <PlaceholderPage name={name} />;
 
 export const routes: RouteObject[] = [
   {

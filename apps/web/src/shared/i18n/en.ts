@@ -38,12 +38,6 @@ export const en: Texts = {
     subtitle: 'Your electronic wallet',
     logout: 'Sign out',
     home: 'Home',
-    placeholder: 'The “{{title}}” section is coming soon.',
-  },
-  home: {
-    title: 'Home',
-    ready: 'Your wallet is ready',
-    text: 'You are signed in with {{phone}}. Accounts, operations and payments will appear here.',
   },
   errorBoundary: {
     title: 'Something went wrong',

@@ -6,10 +6,23 @@ import './money-ui.css';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-export function AreaLoading({ label, rows = 2 }: { label?: string; rows?: number }) {
+export function AreaLoading({
+  label,
+  rows = 2,
+  className,
+}: {
+  label?: string;
+  rows?: number;
+  /** A modifier shaping the placeholders like the content they stand for (no shift when it arrives). */
+  className?: string;
+}) {
   const { t } = useTranslation();
   return (
-    <div className="area-state area-state--loading" role="status" aria-live="polite">
+    <div
+      className={className ? `area-state area-state--loading ${className}` : 'area-state area-state--loading'}
+      role="status"
+      aria-live="polite"
+    >
       <span className="visually-hidden">{label ?? t('area.loading')}</span>
       {Array.from({ length: rows }, (_, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity

@@ -27,6 +27,19 @@ export interface WalletCarouselProps {
   newAccountSlide?: boolean;
 }
 
+/**
+ * Whether `slides` overflow the view at this window width (1.4 per view, 2 from 920 px), as Embla
+ * will find once it has measured: the arrows then show from the first paint instead of appearing a
+ * moment later and pushing the page below them down (a layout shift).
+ */
+function overflowsAtStart(slides: number): boolean {
+  const wide =
+    typeof window !== 'undefined' &&
+    typeof window.matchMedia === 'function' &&
+    window.matchMedia(`(min-width: ${CAROUSEL.wideFrom}px)`).matches;
+  return slides > (wide ? CAROUSEL.wideSlidesPerView : CAROUSEL.slidesPerView);
+}
+
 const sizes = {
   '--slide-width': slideWidth(CAROUSEL.slidesPerView, CAROUSEL.gap),
   '--slide-width-wide': slideWidth(CAROUSEL.wideSlidesPerView, CAROUSEL.gap),
@@ -44,7 +57,7 @@ export function WalletCarousel({
   const language = currentLanguage();
   const [viewportRef, embla] = useEmblaCarousel(emblaOptions);
   const [canPrev, setCanPrev] = useState(false);
-  const [canNext, setCanNext] = useState(false);
+  const [canNext, setCanNext] = useState(() => overflowsAtStart(accounts.length + (newAccountSlide ? 1 : 0)));
 
   const update = useCallback(() => {
     if (!embla) return;

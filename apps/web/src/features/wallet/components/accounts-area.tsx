@@ -13,7 +13,14 @@ export function AccountsArea({
 }) {
   const { t } = useTranslation();
   const accounts = useAccounts();
-  if (accounts.isPending) return <AreaLoading rows={1} />;
+  // Shaped like the carousel that replaces it (its arrows too where Home's slides overflow).
+  if (accounts.isPending)
+    return (
+      <AreaLoading
+        rows={1}
+        className={onSelect ? 'area-state--cards' : 'area-state--cards area-state--cards-controls'}
+      />
+    );
   if (accounts.isError) return <AreaError onRetry={() => accounts.refetch()} />;
   if (accounts.data.length === 0)
     return <p className="area-state area-state--empty">{t('accounts.empty')}</p>;

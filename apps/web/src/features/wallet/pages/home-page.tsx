@@ -46,6 +46,7 @@ export function HomePage() {
           alt={t('homePage.qrImage')}
           width={240}
           height={200}
+          fetchPriority="high"
         />
       </section>
       <section className="panel" aria-labelledby="latest-title">
