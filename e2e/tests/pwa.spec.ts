@@ -119,7 +119,7 @@ own(
     own.setTimeout(240_000);
     await page.goto('/auth');
     await controlled(page);
-    expect(await registrations(page)).toBe(1);
+    await expect.poll(() => registrations(page)).toBe(1);
     await page.evaluate(() => {
       (window as unknown as { openTab: boolean }).openTab = true;
     });

@@ -1,8 +1,7 @@
 /**
  * The start-up version check (wallet-spec.md section 4, decisions.md section 2). The app asks
  * the server for its version with the no-cache headers; when it is the app's own version
- * (`__APP_VERSION__`, 0.0.1) start-up continues and the service worker is registered (once the
- * page has loaded, so its precaching does not compete with the first screen). When it
+ * (`__APP_VERSION__`, 0.0.1) start-up continues and the service worker is registered. When it
  * differs, a newer build has been deployed while this tab ran an older one (often from the
  * service worker's cache): every service worker registration is removed and the page reloads,
  * also when removing fails, so the next load comes from the network. A failed check is logged
@@ -125,26 +124,8 @@ export async function registerServiceWorker(): Promise<void> {
 }
 
 /**
- * Resolves once the page has loaded and the browser is idle (at most 3 s after the load event).
- * Installing the worker precaches the whole app shell: doing that while the first screen is still
- * loading and rendering would take network and CPU from it.
- */
-function afterLoadAndIdle(): Promise<void> {
-  return new Promise((resolve) => {
-    const whenIdle = () => {
-      if (typeof window.requestIdleCallback === 'function')
-        window.requestIdleCallback(() => resolve(), { timeout: 3000 });
-      else setTimeout(resolve, 500);
-    };
-    if (document.readyState === 'complete') whenIdle();
-    else window.addEventListener('load', whenIdle, { once: true });
-  });
-}
-
-/**
  * Start-up (src/main.tsx): check the version now and whenever the tab becomes visible again;
- * register the service worker once the server is known to run this build (or cannot be asked),
- * after the page has loaded.
+ * register the service worker once the server is known to run this build (or cannot be asked).
  */
 export function startVersionCheck(): void {
   let registered = false;
@@ -152,7 +133,6 @@ export function startVersionCheck(): void {
     const outcome = await checkVersion();
     if (!registered && (outcome === 'current' || outcome === 'failed')) {
       registered = true;
-      await afterLoadAndIdle();
       await registerServiceWorker();
     }
   };
