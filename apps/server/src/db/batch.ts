@@ -10,7 +10,7 @@
  * (`db.tx`) a read goes straight to that transaction's connection.
  */
 import DataLoader from 'dataloader';
-import type { Queryable } from './client.ts';
+import { isDb, type Queryable } from './client.ts';
 
 const MAX_BATCH = 200;
 
@@ -36,7 +36,7 @@ export function batchedRead<K, V>(
   };
   return async (q, key) => {
     // A transaction's reads stay on its own connection, in its own order.
-    if (!('tx' in q)) return (await read(q, [key])).get(key);
+    if (!isDb(q)) return (await read(q, [key])).get(key);
     return loaderOf(q).load(key);
   };
 }

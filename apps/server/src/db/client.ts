@@ -50,6 +50,11 @@ export interface ChannelListener {
   lost(): void;
 }
 
+/** Whether `q` is the database itself rather than one transaction on it. */
+export function isDb(q: Queryable): q is Db {
+  return 'tx' in q;
+}
+
 /** PostgreSQL error codes we act on. */
 export const PG = {
   uniqueViolation: '23505',

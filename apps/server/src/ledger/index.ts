@@ -33,7 +33,6 @@
  *   postHold(q, holdId, at): Promise<SettleResult>
  *   voidHold(q, holdId, at): Promise<SettleResult>
  *   findTransfer(q, id): Promise<Transfer | null>
- *   transferByKey(q, idempotencyKey): Promise<Transfer | null>
  *   transfersByReference(q, type, id): Promise<Transfer[]>
  *   outgoingSince(q, userId, since): Promise<bigint>   RUB withdrawals, transfers and payments
  *                                                       since `since`, pending holds included
@@ -303,13 +302,6 @@ export async function balanceOf(q: Queryable, accountId: string): Promise<Balanc
 }
 
 // ---------- transfers ----------
-
-export async function transferByKey(q: Queryable, idempotencyKey: string): Promise<Transfer | null> {
-  const { rows } = await q.query<TransferRow>('SELECT * FROM ledger_transfers WHERE idempotency_key = $1', [
-    idempotencyKey,
-  ]);
-  return rows[0] ? toTransfer(rows[0]) : null;
-}
 
 export async function findTransfer(q: Queryable, id: string): Promise<Transfer | null> {
   if (!UUID.test(id)) return null;

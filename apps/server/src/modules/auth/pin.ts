@@ -56,11 +56,6 @@ type PinOutcome =
   | { kind: 'wrong'; left: number }
   | { kind: 'revoked' };
 
-/**
- * Checks the PIN of a user for a money operation or an unlock. Throws PIN_NOT_SET, PIN_LOCKED
- * {minutes}, PIN_INVALID {left}, or INVALID_TOKEN when the 10th wrong PIN in a row has just
- * revoked every session of the user. A correct PIN resets the count.
- */
 interface PinRow {
   id: string;
   pin_hash: Buffer | null;
@@ -87,6 +82,11 @@ function pinMatches(config: Config, user: PinRow, pin: string): boolean {
   return stored.length === given.length && timingSafeEqual(stored, given);
 }
 
+/**
+ * Checks the PIN of a user for a money operation or an unlock. Throws PIN_NOT_SET, PIN_LOCKED
+ * {minutes}, PIN_INVALID {left}, or INVALID_TOKEN when the 10th wrong PIN in a row has just
+ * revoked every session of the user. A correct PIN resets the count.
+ */
 export async function checkPin(ctx: AppContext, userId: string, pin: string): Promise<void> {
   const now = ctx.clock.now();
   // The common case, a right PIN with nothing counted and no lock, changes nothing: one plain read.

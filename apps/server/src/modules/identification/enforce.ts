@@ -84,32 +84,34 @@ export interface MoneyFigures {
   accountId: string | null;
   /** RUB balance plus money on its way in (the balance cap). */
   rubTotal: bigint;
-  /** RUB that left this calendar month (the monthly limit). */
-  outgoingThisMonth: bigint;
+  /** RUB that left this calendar month (the monthly limit); read for the spender only, else null. */
+  outgoingThisMonth: bigint | null;
 }
 
 /**
  * The figures of users locked with `lockUsers`, in one statement. Read after the locks (a statement
  * of its own), so they include everything committed by operations that held those locks before.
+ * The monthly outgoing sum, an index range over the month's debits, is read for `spender` only.
  */
 export async function moneyFigures(
   q: Queryable,
   ctx: AppContext,
   userIds: string[],
   currency: CurrencyCode,
+  spender: string | null,
 ): Promise<Map<string, MoneyFigures>> {
   const { rows } = await q.query<{
     id: string;
     account_id: string | null;
     rub_total: bigint;
-    outgoing: bigint;
+    outgoing: bigint | null;
   }>(
     `SELECT u.id,
        (SELECT a.id FROM ledger_accounts a WHERE a.user_id = u.id AND a.currency = $2::text) AS account_id,
        ${rubTotalSql('u.id')} AS rub_total,
-       ${outgoingSql('u.id', '$3::timestamptz')} AS outgoing
+       CASE WHEN u.id = $4::uuid THEN ${outgoingSql('u.id', '$3::timestamptz')} END AS outgoing
      FROM unnest($1::uuid[]) AS u (id)`,
-    [[...new Set(userIds)], currency, monthStart(ctx.clock.now())],
+    [[...new Set(userIds)], currency, monthStart(ctx.clock.now()), spender],
   );
   return new Map(
     rows.map((row) => [
@@ -117,7 +119,7 @@ export async function moneyFigures(
       {
         accountId: row.account_id,
         rubTotal: BigInt(row.rub_total),
-        outgoingThisMonth: BigInt(row.outgoing),
+        outgoingThisMonth: row.outgoing === null ? null : BigInt(row.outgoing),
       },
     ]),
   );
@@ -156,6 +158,7 @@ export function checkMonthlyRoom(
   const max = user.rules.monthlyOutgoingMax;
   if (max === null || currency !== 'RUB') return;
   const used = figures.outgoingThisMonth;
+  if (used === null) throw new Error('monthly outgoing not read: pass the spender to moneyFigures');
   if (used + amountMinor > max) {
     const left = max > used ? max - used : 0n;
     throw new AppError('LIMIT_MONTHLY', { limit: formatRub(max), left: formatRub(left) });
@@ -171,8 +174,9 @@ async function figuresOf(
   ctx: AppContext,
   userId: string,
   currency: CurrencyCode,
+  spends: boolean,
 ): Promise<MoneyFigures> {
-  return (await moneyFigures(q, ctx, [userId], currency)).get(userId)!;
+  return (await moneyFigures(q, ctx, [userId], currency, spends ? userId : null)).get(userId)!;
 }
 
 /**
@@ -189,7 +193,13 @@ export async function assertMayTopUp(
   const user = await lockOne(q, ctx, userId);
   if (!user.rules.topup) throw new AppError('TOPUP_NOT_ALLOWED');
   if (currency !== 'RUB') return;
-  checkBalanceRoom(user, await figuresOf(q, ctx, userId, currency), amountMinor, currency, 'LIMIT_BALANCE');
+  checkBalanceRoom(
+    user,
+    await figuresOf(q, ctx, userId, currency, false),
+    amountMinor,
+    currency,
+    'LIMIT_BALANCE',
+  );
 }
 
 /** Money may leave the user: the level's permission and the monthly limit (see the checks above). */
@@ -204,7 +214,7 @@ export async function assertMaySpend(
   const user = await lockOne(q, ctx, userId);
   checkSpendAllowed(user, kind);
   if (user.rules.monthlyOutgoingMax === null || currency !== 'RUB') return;
-  checkMonthlyRoom(user, await figuresOf(q, ctx, userId, currency), amountMinor, currency);
+  checkMonthlyRoom(user, await figuresOf(q, ctx, userId, currency, true), amountMinor, currency);
 }
 
 /**
@@ -222,7 +232,7 @@ export async function assertMayReceive(
   if (currency !== 'RUB') return;
   checkBalanceRoom(
     user,
-    await figuresOf(q, ctx, userId, currency),
+    await figuresOf(q, ctx, userId, currency, false),
     amountMinor,
     currency,
     'RECIPIENT_LIMIT_BALANCE',

@@ -17,7 +17,7 @@
  * which at worst drops entries that were still right.
  */
 import { LRUCache } from 'lru-cache';
-import type { Db, Queryable } from '../../db/client.ts';
+import { type Db, isDb, type Queryable } from '../../db/client.ts';
 
 export interface SessionRow {
   id: string;
@@ -30,7 +30,7 @@ const MAX_ENTRIES = 100_000;
 const ENTRY_TTL_MS = 60_000;
 /** How long a change made here keeps its user uncached if its transaction never commits. */
 const CHANGE_WINDOW_MS = 10_000;
-export const SESSIONS_CHANNEL = 'sessions_changed';
+const SESSIONS_CHANNEL = 'sessions_changed';
 
 class SessionCache {
   private readonly entries = new LRUCache<string, SessionRow>({ max: MAX_ENTRIES, ttl: ENTRY_TTL_MS });
@@ -99,19 +99,18 @@ export function cachedSession(
   hash: string,
   load: () => Promise<SessionRow | undefined>,
 ): Promise<SessionRow | undefined> {
-  if (!('tx' in q)) return load();
-  const db = q as Db;
-  let cache = caches.get(db);
+  if (!isDb(q)) return load();
+  let cache = caches.get(q);
   if (!cache) {
-    cache = new SessionCache(db);
-    caches.set(db, cache);
+    cache = new SessionCache(q);
+    caches.set(q, cache);
     everyCache.add(new WeakRef(cache));
   }
   return cache.read(hash, load);
 }
 
 export function sessionTouched(q: Queryable, hash: string, at: Date): void {
-  if ('tx' in q) caches.get(q as Db)?.touched(hash, at);
+  if (isDb(q)) caches.get(q)?.touched(hash, at);
 }
 
 /**

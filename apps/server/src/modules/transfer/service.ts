@@ -118,7 +118,7 @@ export interface SendInput {
 export async function sendToUser(q: Queryable, ctx: AppContext, input: SendInput): Promise<Transfer> {
   const { senderId, recipient, amount, currency } = input;
   const people = await lockUsers(q, ctx, [senderId, recipient.userId]);
-  const figures = await moneyFigures(q, ctx, [senderId, recipient.userId], currency);
+  const figures = await moneyFigures(q, ctx, [senderId, recipient.userId], currency, senderId);
   const sender = people.get(senderId)!;
   const receiver = people.get(recipient.userId)!;
   const sent = figures.get(senderId)!;
