@@ -1,7 +1,12 @@
 /**
  * Summarises V8 CPU profiles (`node --cpu-prof`, written by `npm run bench -- --cpu-prof` into
- * bench/results/profiles): the functions with the most self time and the files they live in.
- *   node bench/profile.ts bench/results/profiles/<file>.cpuprofile [top]
+ * bench/results/profiles): the functions with the most self time and the files they live in, as
+ * shares of the busy (not idle) samples.
+ *   node bench/profile.ts bench/results/profiles/<file>.cpuprofile [top] [--last=<seconds>]
+ * A server's profile spans its whole life: the bench's set-up (registering users) as well as the
+ * load. `--last=20` keeps the samples of the 20 s before the profile's end, where a load run ends.
+ * The profiler samples wall time: a function that blocks in a system call (a socket write) is
+ * charged with the time the thread waited for the CPU, too, while PostgreSQL or autocannon ran.
  */
 import { readFileSync } from 'node:fs';
 
@@ -11,13 +16,35 @@ interface ProfileNode {
   hitCount?: number;
 }
 
-export function topFunctions(file: string, top = 25): string[] {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[] };
-  const total = profile.nodes.reduce((sum, n) => sum + (n.hitCount ?? 0), 0);
+interface Profile {
+  nodes: ProfileNode[];
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Samples per node: all of them, or those of the last `lastSeconds` of the profile. */
+function hitsOf(profile: Profile, lastSeconds: number | null): Map<number, number> {
+  const hits = new Map<number, number>();
+  const from = lastSeconds === null ? -Infinity : profile.endTime - lastSeconds * 1e6;
+  let at = profile.endTime - profile.timeDeltas.reduce((sum, d) => sum + d, 0);
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at >= from) hits.set(id, (hits.get(id) ?? 0) + 1);
+  });
+  return hits;
+}
+
+export function topFunctions(file: string, top = 25, lastSeconds: number | null = null): string[] {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const sampled = hitsOf(profile, lastSeconds);
+  const busy = profile.nodes.filter((n) => n.callFrame.functionName !== '(idle)');
+  const total = busy.reduce((sum, n) => sum + (sampled.get(n.id) ?? 0), 0) || 1;
+  const idle = profile.nodes.reduce((sum, n) => sum + (busy.includes(n) ? 0 : (sampled.get(n.id) ?? 0)), 0);
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
-  for (const node of profile.nodes) {
-    const hits = node.hitCount ?? 0;
+  for (const node of busy) {
+    const hits = sampled.get(node.id) ?? 0;
     if (!hits) continue;
     const { functionName, url, lineNumber } = node.callFrame;
     const where = url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'npm:');
@@ -31,7 +58,11 @@ export function topFunctions(file: string, top = 25): string[] {
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + hits);
   }
   const pct = (n: number) => `${((n / total) * 100).toFixed(1).padStart(5)}%`;
-  const lines = ['self time by function:'];
+  const window = lastSeconds === null ? 'the whole profile' : `its last ${lastSeconds} s`;
+  const lines = [
+    `${total + idle} samples of ${window}, ${((idle / (total + idle)) * 100).toFixed(1)}% idle; shares of the busy ones`,
+    'self time by function:',
+  ];
   for (const [key, hits] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top))
     lines.push(`${pct(hits)} ${key}`);
   lines.push('self time by package or folder:');
@@ -41,7 +72,9 @@ export function topFunctions(file: string, top = 25): string[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const file = process.argv[2];
-  if (!file) throw new Error('usage: node bench/profile.ts <file.cpuprofile> [top]');
-  console.info(topFunctions(file, Number(process.argv[3] ?? 25)).join('\n'));
+  const args = process.argv.slice(2);
+  const last = args.find((a) => a.startsWith('--last='));
+  const [file, top] = args.filter((a) => !a.startsWith('--'));
+  if (!file) throw new Error('usage: node bench/profile.ts <file.cpuprofile> [top] [--last=<seconds>]');
+  console.info(topFunctions(file, Number(top ?? 25), last ? Number(last.slice(7)) : null).join('\n'));
 }

@@ -7,7 +7,7 @@
  *   npm run bench -- --big             also seed 10 million transfers and time history and statistics
  *   options: --only=wallet,ledger,p2p,pglite,js,lighthouse,qr,big (users are made for any that need them) --clients=10  --seconds=20
  *            --big-rows=N  --no-lighthouse  --lighthouse (in --quick)  --cpu-prof (server profiles
- *            in bench/results/profiles, summarised with `node bench/profile.ts <file>`)
+ *            in bench/results/profiles, summarised with `node bench/profile.ts <file> --last=20`)
  * Writes bench/results/latest.json and latest.md; a --big run also bench/results/big.json.
  * Environment: BENCH_DATABASE_URL (an admin URL; default postgres://postgres@127.0.0.1:5432/postgres),
  * CHROMIUM_PATH (default /usr/bin/chromium), WEB_DIST (default apps/web/dist).
