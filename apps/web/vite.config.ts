@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { dirname, relative as relativePath, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { calls } from '@e-wallet/contract';
@@ -79,6 +79,89 @@ function brandConfig(config: BrandConfig): Plugin {
   };
 }
 
+const routeModulesFile = fileURLToPath(new URL('./src/app/route-modules.ts', import.meta.url));
+
+/** The module file of each lazy route module, from its loader in app/route-modules.ts. */
+function routeModuleFiles(): Map<RouteModuleName, string> {
+  const files = new Map<RouteModuleName, string>();
+  for (const [, module, path] of readFileSync(routeModulesFile, 'utf8').matchAll(
+    /^ {2}(\w+): routeModule\(\(\) => import\('([^']+)'\)\),$/gm,
+  ))
+    files.set(module as RouteModuleName, resolvePath(dirname(routeModulesFile), path!));
+  return files;
+}
+
+/**
+ * The chunks of a signed-in first screen. Left to itself the bundler makes a chunk for every set
+ * of routes that shares some modules: the home page needed 20 files (about 60 KiB gzip) besides
+ * the main ones, each a request of its own after src/preload-route.ts has run. On a phone
+ * network every request costs a round trip and a browser opens about 6 connections per origin,
+ * so they arrived in rounds, and the first paint waited for the last (Lighthouse: LCP ~2.9 s).
+ * Here the modules of the signed-in layout and the home page that the sign-in pages do not use
+ * are one chunk (`signed-in`, one stylesheet); the other signed-in pages load the few home-page
+ * modules they do not show with it (a few KiB), but no page's own stylesheet (see below).
+ * Everything the main entry imports is one chunk too (`index`: React, the router, i18n and the
+ * texts were four files, one more round of requests before anything could run), with the few
+ * modules both the signed-in area and the sign-in pages use.
+ */
+function firstScreenChunks(): Plugin {
+  const groupOf = new Map<string, string>();
+  return {
+    name: 'e-wallet-first-screen-chunks',
+    apply: 'build',
+    config: () => ({
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              // Only the modules named here: their dependencies stay where the bundler puts them.
+              includeDependenciesRecursively: false,
+              groups: [{ name: (id: string) => groupOf.get(id) ?? null }],
+            },
+          },
+        },
+      },
+    }),
+    buildEnd() {
+      // Each module with what it imports statically (a dynamic import starts a chunk of its own).
+      const reach = (starts: string[]): Set<string> => {
+        const seen = new Set<string>();
+        const queue = starts.filter((id) => this.getModuleInfo(id));
+        while (queue.length) {
+          const id = queue.pop()!;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          queue.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+        return seen;
+      };
+      const files = routeModuleFiles();
+      const of = (names: RouteModuleName[]) =>
+        names.map((name) => {
+          const file = files.get(name);
+          if (!file) throw new Error(`first-screen chunks: no loader for ${name} in ${routeModulesFile}`);
+          return file;
+        });
+      const main = reach([...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry));
+      const signedIn = reach(of(['HomeLayout', 'HomePage']));
+      const signedOut = reach(of(['AuthInPage', 'LoginPage', 'RegisterPage']));
+      const layout = reach(of(['HomeLayout']));
+      groupOf.clear();
+      for (const id of main) if (!this.getModuleInfo(id)?.isEntry) groupOf.set(id, 'index');
+      for (const id of signedIn) {
+        if (main.has(id)) continue;
+        // A page's own stylesheet, and every module that imports one, stays with the pages that
+        // import it: in the signed-in chunk it would apply on every signed-in page (the home
+        // page's wallet.css restyled the others).
+        if ([...reach([id])].some((dep) => /\.css($|\?)/.test(dep) && !layout.has(dep))) continue;
+        // What the sign-in pages use too (the API client, the code and text fields) is small and
+        // needed by nearly every first screen: it goes with the main chunk, one request fewer.
+        groupOf.set(id, signedOut.has(id) ? 'index' : 'signed-in');
+      }
+    },
+  };
+}
+
 /**
  * The route preload (src/preload-route.ts, app/route-modules.ts): `src/preload-route.ts` becomes an
  * entry of its own whose script comes first in index.html (a second module script in index.html
@@ -91,12 +174,28 @@ function brandConfig(config: BrandConfig): Plugin {
  */
 function routePreload(): Plugin {
   const name = 'preload-route';
-  const loaders = fileURLToPath(new URL('./src/app/route-modules.ts', import.meta.url));
+  const loaders = routeModulesFile;
+  let root = process.cwd();
+  /** The images each route module imports itself (paths from the root), read when the build ends. */
+  const imagesOf = new Map<string, string[]>();
   return {
     name: 'e-wallet-route-preload',
     config: () => ({
       build: { rollupOptions: { input: { index: 'index.html', [name]: 'src/preload-route.ts' } } },
     }),
+    configResolved: (config) => {
+      root = config.root;
+    },
+    buildEnd() {
+      imagesOf.clear();
+      for (const file of routeModuleFiles().values())
+        imagesOf.set(
+          file,
+          (this.getModuleInfo(file)?.importedIds ?? [])
+            .filter((image) => /\.(svg|png|jpe?g|webp|avif)$/.test(image))
+            .map((image) => relativePath(root, image)),
+        );
+    },
     transformIndexHtml: {
       order: 'post',
       handler(html, ctx) {
@@ -121,15 +220,22 @@ function routePreload(): Plugin {
           /^ {2}(\w+): routeModule\(\(\) => import\('([^']+)'\)\),$/gm,
         )) {
           const id = resolvePath(dirname(loaders), path!);
-          const chunk = chunks.find((c) => c.facadeModuleId === id);
+          // A module of a group (firstScreenChunks) is in a chunk with others, not a chunk of its own.
+          const chunk =
+            chunks.find((c) => c.facadeModuleId === id) ?? chunks.find((c) => c.moduleIds.includes(id));
           if (!chunk) throw new Error(`route preload: no chunk for ${module} (${path})`);
           if (!chunk.fileName.startsWith('assets/'))
             throw new Error(`route preload: ${chunk.fileName} not under assets/`);
           // The images the page itself shows (Home's QR promo is its largest paint); not its
           // dependencies' (the country picker's flags load on demand).
-          const images = [...(chunk.viteMetadata?.importedAssets ?? [])].filter((file) =>
-            /\.(svg|png|jpe?g|webp|avif)$/.test(file),
-          );
+          // The module's own imports, since its chunk may hold other modules (firstScreenChunks).
+          const imageSources = new Set(imagesOf.get(id) ?? []);
+          const images = Object.values(bundle)
+            .filter(
+              (file) =>
+                file.type === 'asset' && file.originalFileNames.some((source) => imageSources.has(source)),
+            )
+            .map((file) => file.fileName);
           // Files already in index.html's own links are left out.
           modules[module as RouteModuleName] = [...new Set([...filesOf(chunk.fileName), ...images])]
             .filter((file) => !html.includes(`"/${file}"`))
@@ -261,7 +367,15 @@ const pwa = VitePWA({
 });
 
 export default defineConfig({
-  plugins: [react(), callTable(), brandConfig(brand), routePreload(), precompress(), pwa],
+  plugins: [
+    react(),
+    callTable(),
+    brandConfig(brand),
+    firstScreenChunks(),
+    routePreload(),
+    precompress(),
+    pwa,
+  ],
   define: {
     __APP_VERSION__: JSON.stringify(appVersion),
     __BRAND__: JSON.stringify(brandName),

@@ -1,7 +1,8 @@
 /**
  * The start-up version check (wallet-spec.md section 4, decisions.md section 2). The app asks
  * the server for its version with the no-cache headers; when it is the app's own version
- * (`__APP_VERSION__`, 0.0.1) start-up continues and the service worker is registered. When it
+ * (`__APP_VERSION__`, 0.0.1) start-up continues and the service worker is registered (once the
+ * first screen has settled, so its precaching does not compete with it). When it
  * differs, a newer build has been deployed while this tab ran an older one (often from the
  * service worker's cache): every service worker registration is removed and the page reloads,
  * also when removing fails, so the next load comes from the network. A failed check is logged
@@ -123,9 +124,56 @@ export async function registerServiceWorker(): Promise<void> {
   }
 }
 
+/** How long the page must fetch nothing before the worker precaches, and the longest wait for that. */
+const QUIET_MS = 1500;
+const QUIET_WAIT_MAX_MS = 10_000;
+
+/**
+ * Resolves once the first screen has settled: the page has loaded, then nothing new has been
+ * fetched for QUIET_MS (the route's data and any follow-up requests are in; at most
+ * QUIET_WAIT_MAX_MS after the load event), then the browser is idle. Installing the worker
+ * precaches the whole app shell (about 50 files): while the first screen still loads and renders,
+ * that takes network and CPU from it (on a phone the precaching competes with the page's data and
+ * its first renders). A browser without PerformanceObserver waits QUIET_WAIT_MAX_MS.
+ */
+function afterFirstScreen(): Promise<void> {
+  return new Promise((resolve) => {
+    const whenIdle = () => {
+      if (typeof window.requestIdleCallback === 'function')
+        window.requestIdleCallback(() => resolve(), { timeout: 2000 });
+      else resolve();
+    };
+    const whenQuiet = () => {
+      let observer: PerformanceObserver | undefined;
+      let quiet = 0;
+      const done = () => {
+        clearTimeout(quiet);
+        clearTimeout(longest);
+        observer?.disconnect();
+        whenIdle();
+      };
+      const longest = window.setTimeout(done, QUIET_WAIT_MAX_MS);
+      const restart = () => {
+        clearTimeout(quiet);
+        quiet = window.setTimeout(done, QUIET_MS);
+      };
+      try {
+        observer = new PerformanceObserver(restart);
+        observer.observe({ type: 'resource' });
+        restart();
+      } catch {
+        observer = undefined;
+      }
+    };
+    if (document.readyState === 'complete') whenQuiet();
+    else window.addEventListener('load', whenQuiet, { once: true });
+  });
+}
+
 /**
  * Start-up (src/main.tsx): check the version now and whenever the tab becomes visible again;
- * register the service worker once the server is known to run this build (or cannot be asked).
+ * register the service worker once the server is known to run this build (or cannot be asked),
+ * after the first screen has settled.
  */
 export function startVersionCheck(): void {
   let registered = false;
@@ -133,6 +181,7 @@ export function startVersionCheck(): void {
     const outcome = await checkVersion();
     if (!registered && (outcome === 'current' || outcome === 'failed')) {
       registered = true;
+      await afterFirstScreen();
       await registerServiceWorker();
     }
   };

@@ -5,8 +5,7 @@
  */
 import './money-ui.css';
 import { clsx } from 'clsx';
-import useEmblaCarousel from 'embla-carousel-react';
-import { type CSSProperties, useCallback, useEffect, useState } from 'react';
+import { type CSSProperties, lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { WalletAccount } from '../api/wallet.ts';
@@ -14,6 +13,7 @@ import { formatMoney } from '../format/money.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { CAROUSEL, emblaOptions, slideWidth } from '../money/carousel-config.ts';
 import { pathTo } from '../routes.ts';
+import type { EmblaApi } from './carousel-engine.tsx';
 import { CurrencyBadge } from './currency-badge.tsx';
 import { ChevronLeftIcon, ChevronRightIcon, PlusIcon } from './money-icons.tsx';
 
@@ -46,6 +46,35 @@ const sizes = {
   '--slide-gap': `${CAROUSEL.gap}px`,
 } as CSSProperties;
 
+/** Embla (the carousel's scrolling) in a chunk of its own: see `useAfterPaint`. */
+const CarouselEngine = lazy(() => import('./carousel-engine.tsx'));
+
+/**
+ * Whether the browser has painted since the component mounted. The carousel's slides are plain
+ * markup that needs no script to show; Embla, which scrolls them, is loaded and started only after
+ * that paint. Started in the commit, Embla measures the viewport and every slide and so makes the
+ * browser lay out the whole page on the spot, a second time in the same long task (on a slow
+ * phone 60 ms or more while the accounts arrive); after the paint the layout is done already and
+ * Embla starts in a short task of its own. Its code (7 KiB gzip) is then off the first screen's
+ * path too. Until it starts the slides sit where Embla leaves them (the first at the start), so
+ * nothing moves.
+ */
+function useAfterPaint(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    let timer = 0;
+    // The frame callback runs just before the paint; the timer after it.
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return painted;
+}
+
 export function WalletCarousel({
   accounts,
   onSelect,
@@ -55,7 +84,9 @@ export function WalletCarousel({
 }: WalletCarouselProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const [viewportRef, embla] = useEmblaCarousel(emblaOptions);
+  const painted = useAfterPaint();
+  const [viewport, setViewport] = useState<HTMLDivElement | null>(null);
+  const [embla, setEmbla] = useState<EmblaApi>();
   const [canPrev, setCanPrev] = useState(false);
   const [canNext, setCanNext] = useState(() => overflowsAtStart(accounts.length + (newAccountSlide ? 1 : 0)));
 
@@ -85,7 +116,12 @@ export function WalletCarousel({
       aria-roledescription="carousel"
       aria-label={label ?? t('accounts.carousel')}
     >
-      <div className="wallet-carousel__viewport" ref={viewportRef} style={sizes}>
+      {painted && viewport && (
+        <Suspense fallback={null}>
+          <CarouselEngine viewport={viewport} options={emblaOptions} onReady={setEmbla} />
+        </Suspense>
+      )}
+      <div className="wallet-carousel__viewport" ref={setViewport} style={sizes}>
         <ul className="wallet-carousel__track">
           {accounts.map((account, index) => {
             const money = formatMoney(account.balance, account.currency_code, language);
