@@ -119,7 +119,7 @@ own(
     own.setTimeout(240_000);
     await page.goto('/auth');
     await controlled(page);
-    await expect.poll(() => registrations(page)).toBe(1);
+    await expect.poll(() => registrations(page), { timeout: 30_000 }).toBe(1);
     await page.evaluate(() => {
       (window as unknown as { openTab: boolean }).openTab = true;
     });
@@ -152,7 +152,8 @@ own(
     // The server is back on this build's version: the next start registers the worker again.
     await ownServer.restart({});
     await page.reload();
-    await expect.poll(() => registrations(page)).toBe(1);
+    // The worker registers once the first screen has settled (app/version-check.ts): up to ~12 s.
+    await expect.poll(() => registrations(page), { timeout: 30_000 }).toBe(1);
     expect(await page.evaluate((key) => sessionStorage.getItem(key), MARKER)).toBeNull();
   },
 );
