@@ -18,7 +18,7 @@ import { openPostgres } from '../apps/server/src/db/client.ts';
 import { bigHistory } from './big.ts';
 import { helloWorld, p2pTransfers, prepareUsers, walletGet } from './http.ts';
 import { ledgerPglite, ledgerPostgres, pgbench } from './ledger.ts';
-import { freshDatabase, load1, log, machine, parseOptions, ROOT, ratio, startServer } from './lib.ts';
+import { checkpoint, freshDatabase, load1, log, machine, parseOptions, ROOT, ratio, startServer } from './lib.ts';
 import { topFunctions } from './profile.ts';
 import { lighthouse, qrDecode, routeJavaScript, webDist } from './web.ts';
 
@@ -50,6 +50,7 @@ const pct = (r: number) => `${Math.round(r * 100)}%`;
 /** Runs one measurement when it is wanted (`--only`); `needed` runs it anyway (the users the others sign in with). */
 async function step(key: string, work: () => Promise<void>, needed = false): Promise<void> {
   if (!needed && !wanted(key)) return;
+  await checkpoint(options);
   log(`${key}: start (load ${load1()})`);
   const begin = Date.now();
   try {
