@@ -18,7 +18,17 @@ import { openPostgres } from '../apps/server/src/db/client.ts';
 import { bigHistory } from './big.ts';
 import { helloWorld, p2pTransfers, prepareUsers, walletGet } from './http.ts';
 import { ledgerPglite, ledgerPostgres, pgbench } from './ledger.ts';
-import { checkpoint, freshDatabase, load1, log, machine, parseOptions, ROOT, ratio, startServer } from './lib.ts';
+import {
+  checkpoint,
+  freshDatabase,
+  load1,
+  log,
+  machine,
+  parseOptions,
+  ROOT,
+  ratio,
+  startServer,
+} from './lib.ts';
 import { topFunctions } from './profile.ts';
 import { lighthouse, qrDecode, routeJavaScript, webDist } from './web.ts';
 
