@@ -84,23 +84,26 @@ export interface BenchDb {
 }
 
 /** A fresh database of the bench's own (ewallet_bench_*), dropped by `drop` and nobody else's touched. */
+/** One statement on the admin URL's own connection (databases cannot be created in a transaction or pool). */
+async function adminStatement(options: Options, sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: options.adminUrl });
+  try {
+    await admin.connect();
+    await admin.query(sql);
+  } finally {
+    await admin.end().catch(() => {});
+  }
+}
+
 export async function freshDatabase(options: Options, label: string): Promise<BenchDb> {
   const name = `ewallet_bench_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: options.adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  await adminStatement(options, `CREATE DATABASE ${name}`);
   const url = new URL(options.adminUrl);
   url.pathname = `/${name}`;
   return {
     name,
     url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: options.adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
+    drop: () => adminStatement(options, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
 
@@ -111,15 +114,9 @@ export async function freshDatabase(options: Options, label: string): Promise<Be
  * first full run with this). Needs a superuser (the admin URL); without one the step goes on as it is.
  */
 export async function checkpoint(options: Options): Promise<void> {
-  const admin = new pg.Client({ connectionString: options.adminUrl });
-  try {
-    await admin.connect();
-    await admin.query('CHECKPOINT');
-  } catch (error) {
-    log(`checkpoint skipped: ${(error as Error).message}`);
-  } finally {
-    await admin.end().catch(() => {});
-  }
+  await adminStatement(options, 'CHECKPOINT').catch((error: Error) =>
+    log(`checkpoint skipped: ${error.message}`),
+  );
 }
 
 // ---------- processes ----------

@@ -38,9 +38,11 @@ function hitsOf(profile: Profile, lastSeconds: number | null): Map<number, numbe
 export function topFunctions(file: string, top = 25, lastSeconds: number | null = null): string[] {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const sampled = hitsOf(profile, lastSeconds);
-  const busy = profile.nodes.filter((n) => n.callFrame.functionName !== '(idle)');
-  const total = busy.reduce((sum, n) => sum + (sampled.get(n.id) ?? 0), 0) || 1;
-  const idle = profile.nodes.reduce((sum, n) => sum + (busy.includes(n) ? 0 : (sampled.get(n.id) ?? 0)), 0);
+  const isIdle = (n: ProfileNode) => n.callFrame.functionName === '(idle)';
+  const busy = profile.nodes.filter((n) => !isIdle(n));
+  const samplesOf = (nodes: ProfileNode[]) => nodes.reduce((sum, n) => sum + (sampled.get(n.id) ?? 0), 0);
+  const total = samplesOf(busy) || 1;
+  const idle = samplesOf(profile.nodes.filter(isIdle));
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
   for (const node of busy) {

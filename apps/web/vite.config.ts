@@ -123,15 +123,16 @@ function firstScreenChunks(): Plugin {
       },
     }),
     buildEnd() {
-      // Each module with what it imports statically (a dynamic import starts a chunk of its own).
-      const reach = (starts: string[]): Set<string> => {
+      // Each module with what it imports statically (a dynamic import starts a chunk of its own),
+      // or, walking `importers`, with every module that imports it.
+      const reach = (starts: string[], next: 'importedIds' | 'importers' = 'importedIds'): Set<string> => {
         const seen = new Set<string>();
         const queue = starts.filter((id) => this.getModuleInfo(id));
         while (queue.length) {
           const id = queue.pop()!;
           if (seen.has(id)) continue;
           seen.add(id);
-          queue.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+          queue.push(...(this.getModuleInfo(id)?.[next] ?? []));
         }
         return seen;
       };
@@ -146,14 +147,15 @@ function firstScreenChunks(): Plugin {
       const signedIn = reach(of(['HomeLayout', 'HomePage']));
       const signedOut = reach(of(['AuthInPage', 'LoginPage', 'RegisterPage']));
       const layout = reach(of(['HomeLayout']));
+      // A page's own stylesheet, and every module that imports one, stays with the pages that
+      // import it: in the signed-in chunk it would apply on every signed-in page (the home page's
+      // wallet.css restyled the others).
+      const pageCss = [...signedIn].filter((id) => /\.css($|\?)/.test(id) && !layout.has(id));
+      const withPageCss = reach(pageCss, 'importers');
       groupOf.clear();
       for (const id of main) if (!this.getModuleInfo(id)?.isEntry) groupOf.set(id, 'index');
       for (const id of signedIn) {
-        if (main.has(id)) continue;
-        // A page's own stylesheet, and every module that imports one, stays with the pages that
-        // import it: in the signed-in chunk it would apply on every signed-in page (the home
-        // page's wallet.css restyled the others).
-        if ([...reach([id])].some((dep) => /\.css($|\?)/.test(dep) && !layout.has(dep))) continue;
+        if (main.has(id) || withPageCss.has(id)) continue;
         // What the sign-in pages use too (the API client, the code and text fields) is small and
         // needed by nearly every first screen: it goes with the main chunk, one request fewer.
         groupOf.set(id, signedOut.has(id) ? 'index' : 'signed-in');
@@ -174,7 +176,6 @@ function firstScreenChunks(): Plugin {
  */
 function routePreload(): Plugin {
   const name = 'preload-route';
-  const loaders = routeModulesFile;
   let root = process.cwd();
   /** The images each route module imports itself (paths from the root), read when the build ends. */
   const imagesOf = new Map<string, string[]>();
@@ -213,17 +214,13 @@ function routePreload(): Plugin {
           const css = [...(chunk.viteMetadata?.importedCss ?? [])];
           return [fileName, ...css, ...chunk.imports.flatMap((file) => filesOf(file, seen))];
         };
-        const source = readFileSync(loaders, 'utf8');
         const files: string[] = [];
         const modules: Partial<Record<RouteModuleName, number[]>> = {};
-        for (const [, module, path] of source.matchAll(
-          /^ {2}(\w+): routeModule\(\(\) => import\('([^']+)'\)\),$/gm,
-        )) {
-          const id = resolvePath(dirname(loaders), path!);
+        for (const [module, id] of routeModuleFiles()) {
           // A module of a group (firstScreenChunks) is in a chunk with others, not a chunk of its own.
           const chunk =
             chunks.find((c) => c.facadeModuleId === id) ?? chunks.find((c) => c.moduleIds.includes(id));
-          if (!chunk) throw new Error(`route preload: no chunk for ${module} (${path})`);
+          if (!chunk) throw new Error(`route preload: no chunk for ${module} (${id})`);
           if (!chunk.fileName.startsWith('assets/'))
             throw new Error(`route preload: ${chunk.fileName} not under assets/`);
           // The images the page itself shows (Home's QR promo is its largest paint); not its
@@ -237,7 +234,7 @@ function routePreload(): Plugin {
             )
             .map((file) => file.fileName);
           // Files already in index.html's own links are left out.
-          modules[module as RouteModuleName] = [...new Set([...filesOf(chunk.fileName), ...images])]
+          modules[module] = [...new Set([...filesOf(chunk.fileName), ...images])]
             .filter((file) => !html.includes(`"/${file}"`))
             .map((file) => {
               const short = file.replace(/^assets\//, '');
@@ -249,7 +246,7 @@ function routePreload(): Plugin {
           ...new Set(
             names.flatMap((module) => {
               const found = modules[module];
-              if (!found) throw new Error(`route preload: no loader for ${module} in ${loaders}`);
+              if (!found) throw new Error(`route preload: no loader for ${module} in ${routeModulesFile}`);
               return found;
             }),
           ),

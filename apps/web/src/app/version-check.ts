@@ -162,7 +162,7 @@ function afterFirstScreen(): Promise<void> {
         observer.observe({ type: 'resource' });
         restart();
       } catch {
-        observer = undefined;
+        // No PerformanceObserver: the longest wait decides.
       }
     };
     if (document.readyState === 'complete') whenQuiet();
