@@ -87,6 +87,34 @@ test('a new user sees the RUB account, opens a USD account and its page; unknown
   await expect(page.getByRole('heading', { name: 'Счёт не найден' })).toBeVisible();
 });
 
+test('the accounts carousel scrolls with its arrows once its scrolling has started after the first paint', async ({
+  page,
+  request,
+}) => {
+  const person = await registerPerson(request);
+  for (const currency_code of ['USD', 'EUR']) {
+    const opened = await request.post('/v2/wallet/account', {
+      data: { currency_code },
+      headers: { Authorization: `Token ${person.token}` },
+    });
+    expect(opened.ok()).toBe(true);
+  }
+  await signIn(page, person);
+  const carousel = page.getByRole('region', { name: 'Ваши счета' });
+  await expect(carousel.getByTestId('account-balance')).toHaveCount(3);
+  const previous = carousel.getByRole('button', { name: 'Предыдущий счёт' });
+  const next = carousel.getByRole('button', { name: 'Следующий счёт' });
+  await expect(previous).toBeDisabled();
+  await expect(next).toBeEnabled();
+  // Embla is loaded after the slides are painted (shared/ui/wallet-carousel.tsx): the arrows work once it runs.
+  await expect(async () => {
+    await next.click();
+    await expect(previous).toBeEnabled({ timeout: 1000 });
+  }).toPass();
+  await previous.click();
+  await expect(previous).toBeDisabled();
+});
+
 test('money shows by sign on home and history; statistics and a date range follow the data', async ({
   page,
   request,
