@@ -17,7 +17,7 @@
  * - Accounts of a transfer are locked in sorted id order (FOR NO KEY UPDATE), so concurrent
  *   transfers never deadlock; on PGlite (one session) transactions simply run one at a time.
  * - Money in and money out of user accounts create notifications in the same transaction.
- * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migration 0050
+ * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050 and 0052
  *   (ledger_open, ledger_settle): one round trip, its plans cached by PostgreSQL. On the database
  *   itself (no caller's transaction) that statement is its own atomic transaction.
  *
@@ -345,7 +345,7 @@ const SETTLE_SQL = `SELECT outcome, (moved).* FROM ledger_settle($1::uuid, $2::t
   $4::text[], $5::text[], $6::text[])`;
 
 /**
- * Opens a transfer or a hold in one statement (ledger_open, migration 0050): both accounts locked in
+ * Opens a transfer or a hold in one statement (ledger_open, migrations 0050 and 0052): both accounts locked in
  * id order, the idempotency key checked under the locks, the available balance checked, then the
  * transfer, both balances, one entry per side and the notifications. Nothing is written unless the
  * outcome is 'created', so a caller may catch INSUFFICIENT_FUNDS and carry on. Takes the caller's
