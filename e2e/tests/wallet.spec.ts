@@ -21,6 +21,39 @@ async function expectNoSeriousAxeViolations(page: Page) {
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Разделы' }).getByRole('link', { name });
 
+test('the home screen asks for its data once: the first script starts the calls and the app takes their answers', async ({
+  page,
+  request,
+}) => {
+  const person = await registerPerson(request);
+  await topUp(request, person, '500');
+  await page.goto('/auth');
+  await page.evaluate((token) => {
+    localStorage.setItem('e-wallet-session', JSON.stringify({ state: { authToken: token }, version: 0 }));
+  }, person.token);
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/v2/')) asked.push(url.pathname + url.search);
+  });
+  await page.goto('/');
+  await expect(page.getByRole('region', { name: 'Ваши счета' }).getByTestId('account-balance')).toHaveText([
+    '500,00\u00a0₽',
+  ]);
+  await expect(page.getByTestId('greeting')).toHaveText(`Здравствуйте, ${person.firstName}!`);
+  // src/preload-route.ts HOME_CALLS: each asked for once (the app asks again only if it did not take them).
+  for (const call of [
+    '/v2/wallet/auth/info',
+    '/v2/wallet/user/notification?limit=20',
+    '/v2/wallet',
+    '/v2/wallet/transaction?ordering=-created_at&limit=6',
+  ])
+    expect(
+      asked.filter((path) => path === call),
+      call,
+    ).toHaveLength(1);
+});
+
 test('a new user sees the RUB account, opens a USD account and its page; unknown ids are not found', async ({
   page,
   request,

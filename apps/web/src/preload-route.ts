@@ -4,7 +4,8 @@
  * router, i18n) download, instead of after they have run. The build puts a table in index.html's
  * `#route-preload` JSON block: for each route pattern (app/route-plan.ts `routeMatchers`), the
  * files of its first screen signed in and signed out. This adds a preload link for each file of
- * the current address; main.tsx then imports them from the cache (app/route-modules.ts).
+ * the current address; main.tsx then imports them from the cache (app/route-modules.ts). On the
+ * home screen, signed in, it also starts the screen's data calls (HOME_CALLS).
  *
  * It imports nothing, so it is one small file that runs as soon as it arrives.
  */
@@ -18,18 +19,75 @@ export interface RoutePreloadTable {
 
 /** Keep in step with shared/store/session-store.ts (its SESSION_STORAGE_KEY and persisted shape). */
 export const SESSION_KEY = 'e-wallet-session';
+/** Keep in step with shared/i18n/i18n.ts (LANGUAGE_STORAGE_KEY; Russian unless 'en' is stored). */
+export const LANGUAGE_KEY = 'e-wallet-language';
 
-/** Whether localStorage holds the persisted auth token (zustand's `{state: {authToken}}` record). */
-export function hasStoredToken(): boolean {
+/** The persisted auth token (zustand's `{state: {authToken}}` record), or null. */
+export function storedToken(): string | null {
   try {
     const raw = localStorage.getItem(SESSION_KEY);
     const token = raw
       ? (JSON.parse(raw) as { state?: { authToken?: unknown } } | null)?.state?.authToken
       : null;
-    return typeof token === 'string' && token !== '';
+    return typeof token === 'string' && token !== '' ? token : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+export function hasStoredToken(): boolean {
+  return storedToken() !== null;
+}
+
+function storedLanguage(): 'ru' | 'en' {
+  try {
+    return localStorage.getItem(LANGUAGE_KEY) === 'en' ? 'en' : 'ru';
+  } catch {
+    return 'ru';
+  }
+}
+
+/**
+ * The GET calls of the home screen, signed in, as shared/api/client.ts `pathOf` writes them (a test
+ * keeps them in step): the signed-in layout's user and notifications, the accounts and the last six
+ * transactions. Started here, their answers arrive while the main chunks download and run, instead
+ * of after (they used to leave about 0.45 s after this script).
+ */
+export const HOME_CALLS = [
+  '/v2/wallet/auth/info',
+  '/v2/wallet/user/notification?limit=20',
+  '/v2/wallet',
+  '/v2/wallet/transaction?ordering=-created_at&limit=6',
+];
+
+/** Answers started before the app ran, taken once by shared/api/early-answers.ts. */
+export interface EarlyAnswer {
+  path: string;
+  token: string;
+  language: string;
+  response: Promise<Response>;
+}
+
+declare global {
+  interface Window {
+    eWalletEarlyAnswers?: EarlyAnswer[];
+  }
+}
+
+function startHomeCalls(): void {
+  const token = storedToken();
+  const path = window.location.pathname.replace(/\/+$/, '') || '/';
+  if (!token || path !== '/') return;
+  const language = storedLanguage();
+  window.eWalletEarlyAnswers = HOME_CALLS.map((call) => {
+    const response = fetch(call, {
+      headers: { Accept: 'application/json', 'Accept-Language': language, Authorization: `Token ${token}` },
+      credentials: 'same-origin',
+    });
+    // Unused or failed answers are simply asked for again by the app.
+    response.catch(() => {});
+    return { path: call, token, language, response };
+  });
 }
 
 /** The files to preload for a path (app/route-plan.ts `normalizedPath` and `modulesFor`). */
@@ -67,6 +125,7 @@ function addPreloadLinks(): void {
 
 try {
   addPreloadLinks();
+  startHomeCalls();
 } catch {
-  // Only a head start: without it the routes load their modules themselves.
+  // Only a head start: without it the routes load their modules and data themselves.
 }

@@ -12,6 +12,7 @@ import i18n from '../i18n/i18n.ts';
 import { signOutLocally } from '../session/sign-out.ts';
 import { getAuthToken } from '../store/session-store.ts';
 import { ApiError, type ErrorAnswer, isErrorAnswer } from './api-error.ts';
+import { dropEarlyAnswers, takeEarlyAnswer } from './early-answers.ts';
 
 export type Answer<N extends CallName> = AnswerOf<N> | ErrorAnswer;
 
@@ -68,16 +69,22 @@ export async function callApi<N extends CallName>(name: N, input: CallInput<N> =
     body = JSON.stringify(input.body ?? {});
   }
 
+  const path = pathOf(
+    name,
+    input.params as Record<string, string> | undefined,
+    input.query as Record<string, unknown> | undefined,
+  );
+  const send = () =>
+    fetch(path, { method: route.method, headers, body, signal: input.signal, credentials: 'same-origin' });
+  // The home screen's first answers may be on their way already (src/preload-route.ts).
+  const early =
+    route.method === 'GET' && !input.headers
+      ? takeEarlyAnswer(path, token, headers['Accept-Language']!)
+      : null;
+  if (route.method !== 'GET') dropEarlyAnswers();
   let response: Response;
   try {
-    response = await fetch(
-      pathOf(
-        name,
-        input.params as Record<string, string> | undefined,
-        input.query as Record<string, unknown> | undefined,
-      ),
-      { method: route.method, headers, body, signal: input.signal, credentials: 'same-origin' },
-    );
+    response = early ? await early.catch(send) : await send();
   } catch (error) {
     if ((error as Error)?.name !== 'AbortError') console.error('Unhandled Error', error);
     throw new ApiError(0, null, (error as Error)?.message ?? 'Network error');
