@@ -83,7 +83,6 @@ export interface BenchDb {
   drop(): Promise<void>;
 }
 
-/** A fresh database of the bench's own (ewallet_bench_*), dropped by `drop` and nobody else's touched. */
 /** One statement on the admin URL's own connection (databases cannot be created in a transaction or pool). */
 async function adminStatement(options: Options, sql: string): Promise<void> {
   const admin = new pg.Client({ connectionString: options.adminUrl });
@@ -95,6 +94,7 @@ async function adminStatement(options: Options, sql: string): Promise<void> {
   }
 }
 
+/** A fresh database of the bench's own (ewallet_bench_*), dropped by `drop` and nobody else's touched. */
 export async function freshDatabase(options: Options, label: string): Promise<BenchDb> {
   const name = `ewallet_bench_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
   await adminStatement(options, `CREATE DATABASE ${name}`);

@@ -27,16 +27,12 @@ test('the home screen asks for its data once: the first script starts the calls 
 }) => {
   const person = await registerPerson(request);
   await topUp(request, person, '500');
-  await page.goto('/auth');
-  await page.evaluate((token) => {
-    localStorage.setItem('e-wallet-session', JSON.stringify({ state: { authToken: token }, version: 0 }));
-  }, person.token);
   const asked: string[] = [];
   page.on('request', (r) => {
     const url = new URL(r.url());
     if (url.pathname.startsWith('/v2/')) asked.push(url.pathname + url.search);
   });
-  await page.goto('/');
+  await signIn(page, person);
   await expect(page.getByRole('region', { name: 'Ваши счета' }).getByTestId('account-balance')).toHaveText([
     '500,00\u00a0₽',
   ]);

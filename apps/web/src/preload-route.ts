@@ -74,10 +74,14 @@ declare global {
   }
 }
 
+/** A path as the route table matches it: a copy of app/route-plan.ts `normalizedPath` (this script imports nothing). */
+function normalizedPath(pathname: string): string {
+  return pathname.replace(/\/+$/, '').toLowerCase() || '/';
+}
+
 function startHomeCalls(): void {
   const token = storedToken();
-  const path = window.location.pathname.replace(/\/+$/, '') || '/';
-  if (!token || path !== '/') return;
+  if (!token || normalizedPath(window.location.pathname) !== '/') return;
   const language = storedLanguage();
   window.eWalletEarlyAnswers = HOME_CALLS.map((call) => {
     const response = fetch(call, {
@@ -90,9 +94,9 @@ function startHomeCalls(): void {
   });
 }
 
-/** The files to preload for a path (app/route-plan.ts `normalizedPath` and `modulesFor`). */
+/** The files to preload for a path (app/route-plan.ts `modulesFor`). */
 export function filesToPreload(table: RoutePreloadTable, pathname: string, signedIn: boolean): string[] {
-  const path = pathname.replace(/\/+$/, '').toLowerCase() || '/';
+  const path = normalizedPath(pathname);
   const route = table.routes.find(([pattern]) => !pattern || new RegExp(pattern).test(path));
   if (!route) return [];
   return (signedIn ? route[1] : route[2]).map((index) => `/assets/${table.files[index]}`);
