@@ -4,7 +4,9 @@
  * `rows / 1000` users (1000 transfers per user, alternating top-ups of 100.00 and payments of
  * 50.00, so no balance goes below zero and each currency sums to zero), then measures
  * GET /v2/wallet/transaction (first page and a page deep in the cursor chain) and GET /v2/wallet/stat
- * (a month and a whole year) for a user, through the real server, with the plans of the queries.
+ * (a month and a whole year) for a user, through the real server, with the plans of the queries,
+ * and GET /v2/wallet/user/notification (a page and the unread count over the user's 1000 money
+ * notifications, read from the entries), before and after marking them all read.
  */
 import { openPostgres } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
@@ -21,6 +23,8 @@ export interface BigResult {
   historyDeepPageMs: number;
   statMonthMs: number;
   statYearMs: number;
+  notificationsMs: number;
+  notificationsAllReadMs: number;
   plans: Record<string, string>;
 }
 
@@ -134,6 +138,10 @@ export async function bigHistory(options: Options): Promise<BigResult> {
       const yearStart = yearAgo.toISOString().slice(0, 10);
       const statMonthMs = await timed(runs, () => get(`/v2/wallet/stat?date_from=${monthAgo}`));
       const statYearMs = await timed(runs, () => get(`/v2/wallet/stat?date_from=${yearStart}`));
+      const notificationsMs = await timed(runs, () => get('/v2/wallet/user/notification?limit=20'));
+      const marked = await call(server.url, 'POST', '/v2/wallet/user/notification/read', { token, body: {} });
+      if (marked.status !== 200) throw new Error(`notification/read: ${marked.status}`);
+      const notificationsAllReadMs = await timed(runs, () => get('/v2/wallet/user/notification?limit=20'));
       // The plans the server runs: its statements are prepared and planned once for any values
       // (plan_cache_mode, db/client.ts), so each is explained as a prepared statement executed
       // with the bench's own values (a user id, a date, a page size).
@@ -170,6 +178,8 @@ export async function bigHistory(options: Options): Promise<BigResult> {
         historyDeepPageMs,
         statMonthMs,
         statYearMs,
+        notificationsMs,
+        notificationsAllReadMs,
         plans,
       };
     } finally {

@@ -267,7 +267,7 @@ if (options.big)
     results.big = big;
     row({
       measurement: `history and statistics at ${big.transfers.toLocaleString('en')} transfers`,
-      value: `history ${big.historyFirstPageMs} ms (deep page ${big.historyDeepPageMs} ms), stat month ${big.statMonthMs} ms, year ${big.statYearMs} ms`,
+      value: `history ${big.historyFirstPageMs} ms (deep page ${big.historyDeepPageMs} ms), stat month ${big.statMonthMs} ms, year ${big.statYearMs} ms, notifications ${big.notificationsMs} ms (all read ${big.notificationsAllReadMs} ms)`,
       baseline: 'none',
       ratio: '',
       goal: 'flat in table size (index ranges)',

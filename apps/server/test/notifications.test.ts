@@ -132,51 +132,104 @@ describe(`notifications (${databaseLabel})`, () => {
     ]);
   });
 
-  it('pages newest first with every notification exactly once, and marks them read', async () => {
+  it('pages both sources newest first with every notification exactly once, and marks them read', async () => {
     const user = await signedIn();
+    // Money notifications come from the ledger's entries, the others are stored: interleave them,
+    // with several at the same instant within and across the two sources.
     for (let i = 0; i < 9; i++) {
-      await server.ctx.db.tx((q) =>
-        notify(q, user.userId, 'money_in', 'money_in', { amount: `${i}` }, server.clock.now()),
-      );
+      if (i % 3 === 2)
+        await server.ctx.db.tx((q) =>
+          notify(q, user.userId, 'new_device', 'new_device', { device: `D${i}` }, server.clock.now()),
+        );
+      else await fund(server.ctx, user.userId, BigInt(100 * (i + 1)));
       if (i % 2 === 0) server.clock.advance(1);
     }
-    const seen: any[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: any = await list(user.token, `?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
-      expect(page.status).toBe(200);
-      expect(page.body.unread).toBe(10);
-      seen.push(...page.body.results);
-      cursor = page.body.next;
-    } while (cursor);
+    // Page sizes 1 to 4 put page ends inside ties of either source and across the two.
+    let seen: any[] = [];
+    for (const limit of [4, 3, 2, 1]) {
+      const pages: any[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: any = await list(user.token, `?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(page.status).toBe(200);
+        expect(page.body.unread).toBe(10);
+        pages.push(...page.body.results);
+        cursor = page.body.next;
+      } while (cursor);
+      expect(
+        pages.map((n) => n.id),
+        `limit ${limit}`,
+      ).toEqual((seen.length ? seen : pages).map((n) => n.id));
+      seen = pages;
+    }
     expect(seen).toHaveLength(10);
     expect(new Set(seen.map((n) => n.id)).size).toBe(10);
+    expect(seen.map((n) => n.kind).sort()).toEqual([
+      ...Array(6).fill('money_in'),
+      ...Array(3).fill('new_device'),
+      'registration',
+    ]);
+    const times = seen.map((n) => Date.parse(n.created_at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(seen.filter((n) => n.kind === 'money_in').map((n) => n.message)).toEqual(
+      ['8.00', '7.00', '5.00', '4.00', '2.00', '1.00'].map((a) => `Кошелёк пополнен на ${a} ₽`),
+    );
 
-    const two = seen.slice(0, 2).map((n) => n.id);
+    // One of each source.
+    const two = [seen.find((n) => n.kind === 'money_in').id, seen.find((n) => n.kind === 'new_device').id];
     const read = await server.call('POST', '/v2/wallet/user/notification/read', {
       token: user.token,
       body: { ids: two },
     });
     expect(read.status).toBe(200);
     expect(read.body.status).toBe('success');
-    const after = await list(user.token, '?limit=2');
-    expect(after.body.unread).toBe(8);
-    expect(after.body.results.every((n: any) => n.is_read)).toBe(true);
-
-    // Someone else's notification is as unknown as a missing one, and nothing is marked.
-    const other = await signedIn();
-    const theirs = (await list(other.token)).body.results[0].id;
-    const refused = await server.call('POST', '/v2/wallet/user/notification/read', {
-      token: user.token,
-      body: { ids: [seen[3].id, theirs] },
-    });
-    expect(refused.status).toBe(404);
-    expect(refused.body.code).toBe('NOTIFICATION_NOT_FOUND');
+    const after = (await list(user.token, '?limit=20')).body;
+    expect(after.unread).toBe(8);
+    expect(after.results.filter((n: any) => n.is_read).map((n: any) => n.id)).toEqual(
+      seen.filter((n) => two.includes(n.id)).map((n) => n.id),
+    );
+    // Marking again changes nothing.
+    await server.call('POST', '/v2/wallet/user/notification/read', { token: user.token, body: { ids: two } });
     expect((await list(user.token)).body.unread).toBe(8);
-    expect((await list(other.token)).body.unread).toBe(1);
+
+    // Someone else's notification, of either source, is as unknown as a missing one, and nothing is marked.
+    const other = await signedIn();
+    await fund(server.ctx, other.userId, 500n);
+    const theirs = (await list(other.token)).body.results.map((n: any) => n.id);
+    expect(theirs).toHaveLength(2);
+    const unread = seen.filter((n) => !two.includes(n.id));
+    for (const id of theirs) {
+      const refused = await server.call('POST', '/v2/wallet/user/notification/read', {
+        token: user.token,
+        body: { ids: [unread[0].id, id] },
+      });
+      expect(refused.status).toBe(404);
+      expect(refused.body.code).toBe('NOTIFICATION_NOT_FOUND');
+    }
+    // An id shaped like a money notification's whose entry is missing, or is not a notification
+    // (the adjustments account's side of a top-up has no owner).
+    const { rows: systemSide } = await server.ctx.db.query<{ id: string }>(
+      `SELECT e.id FROM ledger_entries e JOIN ledger_entries mine ON mine.transfer_id = e.transfer_id
+       WHERE mine.user_id = $1 AND e.user_id IS NULL LIMIT 1`,
+      [user.userId],
+    );
+    const systemNoticeId = `00000000-0000-8000-8000-${BigInt(systemSide[0]!.id).toString(16).padStart(12, '0')}`;
+    for (const id of ['00000000-0000-8000-8000-ffffffffffff', systemNoticeId]) {
+      const refused = await server.call('POST', '/v2/wallet/user/notification/read', {
+        token: user.token,
+        body: { ids: [id] },
+      });
+      expect(refused.status, id).toBe(404);
+    }
+    expect((await list(user.token)).body.unread).toBe(8);
+    expect((await list(other.token)).body.unread).toBe(2);
 
     await server.call('POST', '/v2/wallet/user/notification/read', { token: user.token, body: {} });
     expect((await list(user.token)).body.unread).toBe(0);
-    expect((await list(other.token)).body.unread).toBe(1);
+    expect((await list(user.token)).body.results.every((n: any) => n.is_read)).toBe(true);
+    expect((await list(other.token)).body.unread).toBe(2);
+    // A new movement after "all read" is unread.
+    await fund(server.ctx, user.userId, 100n);
+    expect((await list(user.token)).body.unread).toBe(1);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findTransfer, systemAccount, transfersByReference } from '../src/ledger/index.ts';
+import { listNotifications } from '../src/modules/notifications/service.ts';
 import sandboxPayRoutes from '../src/modules/sandbox-pay/routes.ts';
 import { creditKey, RESERVATION_MS } from '../src/modules/topup/service.ts';
 import { cardDigits, luhnValid } from '../src/providers/payments/cards.ts';
@@ -122,11 +123,8 @@ describe(`top-up (${databaseLabel})`, () => {
     expect(await balance(server, userId)).toBe(150_000n);
 
     // The person is told in their notifications.
-    const notes = await server.ctx.db.query<{ n: number }>(
-      'SELECT count(*)::integer AS n FROM notifications WHERE user_id = $1',
-      [userId],
-    );
-    expect(notes.rows[0]!.n).toBeGreaterThan(0);
+    const notes = await listNotifications(server.ctx.db, userId, { limit: 20, language: 'ru' });
+    expect(notes.results.map((n) => n.message)).toContain('Кошелёк пополнен на 1500.00 ₽');
   });
 
   it('declined test card: the order fails and no money moves', async () => {

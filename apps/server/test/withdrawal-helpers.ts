@@ -1,7 +1,9 @@
 /** Shared steps of the money-out tests (withdrawal, transfer, QR payment): people with money, balances, webhooks. */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import type { TransferKind } from '../src/ledger/index.ts';
 import type { LevelName } from '../src/modules/identification/levels.ts';
+import { moneyNotice, noticeEntrySql } from '../src/modules/notifications/service.ts';
 import { signPayload } from '../src/providers/signature.ts';
 import { registeredUser } from './auth-helpers.ts';
 import { fund } from './fund.ts';
@@ -75,12 +77,22 @@ export async function payoutWebhook(server: TestServer, payload: Record<string, 
   });
 }
 
+/** The message keys of a person's notifications, oldest first: the stored ones and the money ones read from the ledger. */
 export async function notificationKinds(server: TestServer, who: Person): Promise<string[]> {
-  const { rows } = await server.ctx.db.query<{ message_key: string }>(
-    'SELECT message_key FROM notifications WHERE user_id = $1 ORDER BY created_at, id',
+  const { rows } = await server.ctx.db.query<{
+    message_key: string | null;
+    kind: TransferKind;
+    phase: 'single' | 'hold' | 'post' | 'void';
+    amount: string;
+  }>(
+    `SELECT message_key, NULL AS kind, NULL AS phase, NULL AS amount, created_at FROM notifications WHERE user_id = $1
+     UNION ALL
+     SELECT NULL, e.kind, e.phase, e.amount::text, e.created_at FROM ledger_entries e
+     WHERE e.user_id = $1 AND ${noticeEntrySql('e')}
+     ORDER BY created_at`,
     [who.userId],
   );
-  return rows.map((r) => r.message_key);
+  return rows.map((r) => r.message_key ?? moneyNotice(r.kind, r.phase, BigInt(r.amount)).messageKey);
 }
 
 /** Every row of every table of the database as text, searched for a string (secrets must never be stored). */

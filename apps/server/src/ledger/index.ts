@@ -16,8 +16,9 @@
  *   (it returns) settles it. Repeating the same settlement is a no-op; the opposite one throws.
  * - Accounts of a transfer are locked in sorted id order (FOR NO KEY UPDATE), so concurrent
  *   transfers never deadlock; on PGlite (one session) transactions simply run one at a time.
- * - Money in and money out of user accounts create notifications in the same transaction.
- * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050 and 0052
+ * - Money in and money out of user accounts are notifications: the notifications module reads them
+ *   from the entries (migration 0053), so a movement writes nothing beside its transfer and entries.
+ * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050-0053
  *   (ledger_open, ledger_settle): one round trip, its plans cached by PostgreSQL. On the database
  *   itself (no caller's transaction) that statement is its own atomic transaction.
  *
@@ -47,7 +48,6 @@ import { type CurrencyCode, MAX_MINOR } from '@e-wallet/contract';
 import { batchedRead } from '../db/batch.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { moneyMovementNotes } from '../modules/notifications/service.ts';
 
 export const TRANSFER_KINDS = ['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee'] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
@@ -333,21 +333,14 @@ function sided(description: TransferInput['description']): SidedText | null {
   return 'debit' in description ? description : { debit: description, credit: description };
 }
 
-/** The notifications of a movement as the ledger functions take them: sides, kinds and message keys. */
-function noteParams(kind: TransferKind, phase: 'single' | 'hold' | 'post' | 'void'): string[][] {
-  const notes = moneyMovementNotes(kind, phase);
-  return [notes.map((n) => n.side), notes.map((n) => n.kind), notes.map((n) => n.messageKey)];
-}
-
 const OPEN_SQL = `SELECT outcome, (moved).* FROM ledger_open($1::uuid, $2::uuid, $3::uuid, $4::bigint, $5::text,
-  $6::text, $7::boolean, $8::text, $9::text, $10::text, $11::jsonb, $12::timestamptz, $13::text[], $14::text[], $15::text[])`;
-const SETTLE_SQL = `SELECT outcome, (moved).* FROM ledger_settle($1::uuid, $2::text, $3::timestamptz,
-  $4::text[], $5::text[], $6::text[])`;
+  $6::text, $7::boolean, $8::text, $9::text, $10::text, $11::jsonb, $12::timestamptz)`;
+const SETTLE_SQL = `SELECT outcome, (moved).* FROM ledger_settle($1::uuid, $2::text, $3::timestamptz)`;
 
 /**
- * Opens a transfer or a hold in one statement (ledger_open, migrations 0050 and 0052): both accounts locked in
+ * Opens a transfer or a hold in one statement (ledger_open, migrations 0050-0053): both accounts locked in
  * id order, the idempotency key checked under the locks, the available balance checked, then the
- * transfer, both balances, one entry per side and the notifications. Nothing is written unless the
+ * transfer, both balances and one entry per side. Nothing is written unless the
  * outcome is 'created', so a caller may catch INSUFFICIENT_FUNDS and carry on. Takes the caller's
  * transaction, or the database itself: a transfer on its own is one atomic statement.
  */
@@ -374,7 +367,6 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
     input.reference?.id ?? null,
     sided(input.description),
     input.at,
-    ...noteParams(input.kind, isHold ? 'hold' : 'single'),
   ]);
   const row = rows[0]!;
   switch (row.outcome) {
@@ -412,12 +404,7 @@ async function settle(
 ): Promise<SettleResult> {
   const current = UUID.test(holdId) ? await findTransfer(q, holdId) : null;
   if (!current?.isHold) throw new LedgerError('hold not found', holdId);
-  const { rows } = await q.query<TransferRow & { outcome: string }>(SETTLE_SQL, [
-    holdId,
-    outcome,
-    at,
-    ...noteParams(current.kind, outcome === 'posted' ? 'post' : 'void'),
-  ]);
+  const { rows } = await q.query<TransferRow & { outcome: string }>(SETTLE_SQL, [holdId, outcome, at]);
   const row = rows[0]!;
   switch (row.outcome) {
     case 'changed':

@@ -1,17 +1,19 @@
 /**
- * Notifications of a user: created by the server on events, inside the transaction of the event
- * (so a rolled-back transfer leaves no notification), read in cursor pages newest first.
+ * Notifications of a user, read in cursor pages newest first from two sources: the rows the server
+ * stores on events (registration, a new device), inside the event's transaction, and the ledger's
+ * entries for money in and out (migration 0053), which the ledger writes anyway: a rolled-back
+ * transfer leaves neither. A money notification's read mark is a row of notification_reads.
  *
  *   notify(q, userId, kind, messageKey, params, at)
  *   notifyRegistration(q, userId, firstName, at)
  *   notifyNewDevice(q, userId, {userAgent, at}): call it BEFORE the new session is created
- *   moneyMovementNotes(kind, phase): who the ledger notifies of a movement of money
+ *   money in and out: read from the ledger's entries (noticeEntrySql, moneyNotice), not stored
  */
 import { type CurrencyCode, currencySymbol, formatAmount, type Language } from '@e-wallet/contract';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Transfer } from '../../ledger/index.ts';
-import { isMessageKey, type NotificationMessageKey, renderMessage } from './messages.ts';
+import { type NotificationMessageKey, renderMessage } from './messages.ts';
 
 export type NotificationKind = 'registration' | 'money_in' | 'money_out' | 'new_device';
 
@@ -92,35 +94,43 @@ const IN_KEYS: Partial<Record<Transfer['kind'], NotificationMessageKey>> = {
   refund: 'money_in_refund',
 };
 
-/** Which side of a movement hears of it (the owner of that account; system accounts hear nothing). */
-export interface MoneyNote {
-  side: 'debit' | 'credit';
-  kind: NotificationKind;
-  messageKey: NotificationMessageKey;
+/**
+ * The ledger entries that are notifications (migration 0053; its index `ledger_entries_user_notices`
+ * has this predicate, and a query must repeat it to use the index): a plain transfer tells both
+ * sides, a hold tells the payer (the money has left), its posting tells the payee, its release tells
+ * the payer the money is back. System accounts hear nothing.
+ */
+export function noticeEntrySql(e: string): string {
+  return `${e}.user_id IS NOT NULL
+    AND (${e}.phase = 'single' OR (${e}.phase IN ('hold', 'void') AND ${e}.amount < 0) OR (${e}.phase = 'post' AND ${e}.amount > 0))`;
+}
+
+/** What a notifying entry says: its kind and message, by the movement's kind, phase and side. */
+export function moneyNotice(
+  kind: Transfer['kind'],
+  phase: 'single' | 'hold' | 'post' | 'void',
+  amount: bigint,
+): { kind: NotificationKind; messageKey: NotificationMessageKey } {
+  if (phase === 'void') return { kind: 'money_in', messageKey: 'money_returned' };
+  return amount < 0n
+    ? { kind: 'money_out', messageKey: OUT_KEYS[kind] ?? 'money_out' }
+    : { kind: 'money_in', messageKey: IN_KEYS[kind] ?? 'money_in' };
 }
 
 /**
- * The notifications of a ledger movement by phase: a transfer tells both sides, a hold tells the
- * payer (the money has left), its posting tells the payee, its release tells the payer the money is
- * back. The ledger writes them in the movement's own statement (ledger_write_entries), with the
- * transfer's amount and currency as parameters, so they cost no round trip of their own.
+ * A money notification's id: a UUID of version 8 (RFC 9562's custom layout) carrying its entry's
+ * id in the last 48 bits, so it has the contract's shape, never meets a stored notification's
+ * random (version 4) id, and sorts with its entry's id.
  */
-export function moneyMovementNotes(
-  kind: Transfer['kind'],
-  phase: 'single' | 'hold' | 'post' | 'void',
-): MoneyNote[] {
-  const out: MoneyNote = { side: 'debit', kind: 'money_out', messageKey: OUT_KEYS[kind] ?? 'money_out' };
-  const into: MoneyNote = { side: 'credit', kind: 'money_in', messageKey: IN_KEYS[kind] ?? 'money_in' };
-  switch (phase) {
-    case 'single':
-      return [out, into];
-    case 'hold':
-      return [out];
-    case 'post':
-      return [into];
-    case 'void':
-      return [{ side: 'debit', kind: 'money_in', messageKey: 'money_returned' }];
-  }
+const NOTICE_ID_PREFIX = '00000000-0000-8000-8000-';
+const NOTICE_ID_SQL = (e: string) => `('${NOTICE_ID_PREFIX}' || lpad(to_hex(${e}.id), 12, '0'))::uuid`;
+
+/** The entry id a money notification's id carries, or null for a stored notification's id. */
+export function noticeEntryId(id: string): string | null {
+  const lower = id.toLowerCase();
+  if (!lower.startsWith(NOTICE_ID_PREFIX)) return null;
+  const hex = lower.slice(NOTICE_ID_PREFIX.length);
+  return /^[0-9a-f]{12}$/.test(hex) ? BigInt(`0x${hex}`).toString() : null;
 }
 
 // ---------- reading ----------
@@ -135,15 +145,29 @@ export interface NotificationView {
 
 interface NotificationRow {
   id: string;
-  kind: string;
-  message_key: string;
-  params: Record<string, string>;
+  /** A stored notification's kind, key and parameters (null for a money notification). */
+  kind: string | null;
+  message_key: string | null;
+  params: Record<string, string> | null;
   created_at: Date;
-  read_at: Date | null;
+  is_read: boolean;
+  /** A money notification's entry: the movement's kind, the phase, the signed amount, the currency. */
+  entry_kind: Transfer['kind'] | null;
+  phase: 'single' | 'hold' | 'post' | 'void' | null;
+  amount: string | null;
+  currency: string | null;
 }
 
 function render(row: NotificationRow, language: Language): NotificationView {
+  let kind = row.kind ?? '';
+  let messageKey = row.message_key ?? '';
   const params = { ...row.params };
+  if (row.entry_kind && row.phase && row.amount !== null && row.currency) {
+    const amount = BigInt(row.amount);
+    ({ kind, messageKey } = moneyNotice(row.entry_kind, row.phase, amount));
+    params.amount_minor = (amount < 0n ? -amount : amount).toString();
+    params.currency = row.currency;
+  }
   if (params.amount_minor && params.currency) {
     const currency = params.currency as CurrencyCode;
     params.amount = `${formatAmount(BigInt(params.amount_minor), currency)} ${currencySymbol(currency)}`;
@@ -151,13 +175,9 @@ function render(row: NotificationRow, language: Language): NotificationView {
   return {
     id: row.id,
     created_at: row.created_at.toISOString(),
-    message: renderMessage(
-      isMessageKey(row.message_key) ? row.message_key : row.message_key,
-      params,
-      language,
-    ),
-    kind: row.kind,
-    is_read: row.read_at !== null,
+    message: renderMessage(messageKey, params, language),
+    kind,
+    is_read: row.is_read,
   };
 }
 
@@ -173,26 +193,57 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt, id };
 }
 
+/**
+ * One page of both sources, newest first by (created_at, id): each source gives at most a page
+ * from its own index range below the cursor, and the merge keeps the newest.
+ */
+const PAGE_SQL = `SELECT * FROM (
+  (SELECT n.id, n.kind, n.message_key, n.params, n.created_at, n.read_at IS NOT NULL AS is_read,
+     NULL::text AS entry_kind, NULL::text AS phase, NULL::bigint AS amount, NULL::text AS currency
+   FROM notifications n
+   WHERE n.user_id = $1 AND n.created_at <= coalesce($2::timestamptz, 'infinity')
+     AND ($2::timestamptz IS NULL OR (n.created_at, n.id) < ($2::timestamptz, $3::uuid))
+   ORDER BY n.created_at DESC, n.id DESC LIMIT $4)
+  UNION ALL
+  (SELECT ${NOTICE_ID_SQL('e')}, NULL, NULL, NULL, e.created_at,
+     EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id),
+     e.kind, e.phase, e.amount, e.currency
+   FROM ledger_entries e
+   WHERE e.user_id = $1 AND ${noticeEntrySql('e')} AND e.created_at <= coalesce($2::timestamptz, 'infinity')
+     AND ($2::timestamptz IS NULL OR (e.created_at, ${NOTICE_ID_SQL('e')}) < ($2::timestamptz, $3::uuid))
+   ORDER BY e.created_at DESC, e.id DESC LIMIT $4)
+) page ORDER BY created_at DESC, id DESC LIMIT $4`;
+
+/**
+ * Unread: stored ones without a read mark, and money ones less their read marks (a mark is only
+ * ever written for one of the user's notifying entries, so the difference is exact). Two counts of
+ * one index range each: no join whose plan could go wrong while notification_reads is still small.
+ */
+const UNREAD_SQL = `SELECT (SELECT count(*) FROM notifications WHERE user_id = $1 AND read_at IS NULL)
+  + (SELECT count(*) FROM ledger_entries e WHERE e.user_id = $1 AND ${noticeEntrySql('e')})
+  - (SELECT count(*) FROM notification_reads WHERE user_id = $1) AS unread`;
+
 export async function listNotifications(
   q: Queryable,
   userId: string,
   options: { cursor?: string; limit: number; language: Language },
 ): Promise<{ results: NotificationView[]; next: string | null; unread: number }> {
   const after = options.cursor ? decodeCursor(options.cursor) : null;
-  const { rows } = await q.query<NotificationRow>(
-    `SELECT id, kind, message_key, params, created_at, read_at FROM notifications
-     WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
-     ORDER BY created_at DESC, id DESC LIMIT $4`,
-    [userId, after?.createdAt ?? null, after?.id ?? null, options.limit + 1],
-  );
+  const { rows } = await q.query<NotificationRow>(PAGE_SQL, [
+    userId,
+    after?.createdAt ?? null,
+    after?.id ?? null,
+    options.limit + 1,
+  ]);
   const page = rows.slice(0, options.limit);
   const last = page[page.length - 1];
   const next = rows.length > options.limit && last ? encodeCursor(last.created_at, last.id) : null;
-  const { rows: counts } = await q.query<{ unread: number }>(
-    'SELECT count(*)::int AS unread FROM notifications WHERE user_id = $1 AND read_at IS NULL',
-    [userId],
-  );
-  return { results: page.map((row) => render(row, options.language)), next, unread: counts[0]?.unread ?? 0 };
+  const { rows: counts } = await q.query<{ unread: string }>(UNREAD_SQL, [userId]);
+  return {
+    results: page.map((row) => render(row, options.language)),
+    next,
+    unread: Number(counts[0]?.unread ?? 0),
+  };
 }
 
 /** Marks the given notifications (or all) read; another user's id is NOTIFICATION_NOT_FOUND. */
@@ -207,17 +258,39 @@ export async function markRead(
       userId,
       at,
     ]);
+    await q.query(
+      `INSERT INTO notification_reads (user_id, entry_id, read_at)
+       SELECT $1, e.id, $2 FROM ledger_entries e WHERE e.user_id = $1 AND ${noticeEntrySql('e')}
+       ON CONFLICT DO NOTHING`,
+      [userId, at],
+    );
     return;
   }
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  if (unique.length === 0) return;
-  const { rows } = await q.query<{ id: string }>(
-    'SELECT id FROM notifications WHERE user_id = $1 AND id = ANY($2::uuid[])',
-    [userId, unique],
-  );
-  if (rows.length !== unique.length) throw new AppError('NOTIFICATION_NOT_FOUND');
-  await q.query(
-    'UPDATE notifications SET read_at = $3 WHERE user_id = $1 AND id = ANY($2::uuid[]) AND read_at IS NULL',
-    [userId, unique, at],
-  );
+  const entryIds = unique.map(noticeEntryId).filter((id) => id !== null);
+  const stored = unique.filter((id) => noticeEntryId(id) === null);
+  if (stored.length > 0) {
+    const { rows } = await q.query<{ id: string }>(
+      'SELECT id FROM notifications WHERE user_id = $1 AND id = ANY($2::uuid[])',
+      [userId, stored],
+    );
+    if (rows.length !== stored.length) throw new AppError('NOTIFICATION_NOT_FOUND');
+  }
+  if (entryIds.length > 0) {
+    const { rows } = await q.query<{ id: string }>(
+      `SELECT e.id FROM ledger_entries e WHERE e.user_id = $1 AND e.id = ANY($2::bigint[]) AND ${noticeEntrySql('e')}`,
+      [userId, entryIds],
+    );
+    if (rows.length !== entryIds.length) throw new AppError('NOTIFICATION_NOT_FOUND');
+    await q.query(
+      `INSERT INTO notification_reads (user_id, entry_id, read_at)
+       SELECT $1, unnest($2::bigint[]), $3 ON CONFLICT DO NOTHING`,
+      [userId, entryIds, at],
+    );
+  }
+  if (stored.length > 0)
+    await q.query(
+      'UPDATE notifications SET read_at = $3 WHERE user_id = $1 AND id = ANY($2::uuid[]) AND read_at IS NULL',
+      [userId, stored, at],
+    );
 }
