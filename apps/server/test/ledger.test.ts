@@ -119,6 +119,23 @@ describe(`ledger (${databaseLabel})`, () => {
     await expect(
       server.ctx.db.query('UPDATE ledger_accounts SET balance = -1 WHERE id = $1', [a.id]),
     ).rejects.toSatisfy((e: any) => (e.code ?? e.cause?.code) === '23514');
+    // So do the one-column rules (domains since migration 0054), each with nothing written.
+    const refused = async (sql: string) =>
+      expect(server.ctx.db.query(sql, [a.id])).rejects.toSatisfy(
+        (e: any) => (e.code ?? e.cause?.code) === '23514',
+        sql,
+      );
+    await refused('UPDATE ledger_accounts SET pending_debits = -1 WHERE id = $1');
+    await refused(`UPDATE ledger_accounts SET currency = 'rub' WHERE id = $1`);
+    await refused(`UPDATE ledger_accounts SET purpose = 'bank' WHERE id = $1`);
+    const insert = (amount: string, kind: string, key: string) =>
+      `INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
+         idempotency_key, created_at, settled_at)
+       VALUES (gen_random_uuid(), $1, '${sink.id}', ${amount}, 'RUB', '${kind}', 'posted', false, '${key}', now(), now())`;
+    await refused(insert('0', 'transfer', nextKey()));
+    await refused(insert('100', 'gift', nextKey()));
+    await refused(insert('100', 'transfer', ''));
+    expect((await balanceOf(server.ctx.db, a.id)).balance).toBe(1_000n);
   });
 
   it('a repeated idempotency key returns the first transfer and moves nothing', async () => {
