@@ -15,12 +15,14 @@ import { AppError } from '../../errors.ts';
 import type { Transfer } from '../../ledger/index.ts';
 import { type NotificationMessageKey, renderMessage } from './messages.ts';
 
-export type NotificationKind = 'registration' | 'money_in' | 'money_out' | 'new_device';
+export type NotificationKind = StoredNotificationKind | 'money_in' | 'money_out';
+/** The kinds stored as rows: money in and out are the ledger's entries, never stored twice. */
+export type StoredNotificationKind = 'registration' | 'new_device';
 
 export async function notify(
   q: Queryable,
   userId: string,
-  kind: NotificationKind,
+  kind: StoredNotificationKind,
   messageKey: NotificationMessageKey,
   params: Record<string, string>,
   at: Date,
