@@ -223,6 +223,16 @@ describe(`notifications (${databaseLabel})`, () => {
     }
     expect((await list(user.token)).body.unread).toBe(8);
     expect((await list(other.token)).body.unread).toBe(2);
+    // Malformed ids, in the body or inside a cursor, are bad input, never a server error.
+    for (const id of ['------------------------------------', 'ffffffffffffffffffffffffffffffffffff']) {
+      const bad = await server.call('POST', '/v2/wallet/user/notification/read', {
+        token: user.token,
+        body: { ids: [id] },
+      });
+      expect(bad.status, id).toBe(400);
+      const cursor = Buffer.from(`2026-01-01T00:00:00.000Z|${id}`).toString('base64url');
+      expect((await list(user.token, `?cursor=${cursor}`)).status, id).toBe(400);
+    }
 
     await server.call('POST', '/v2/wallet/user/notification/read', { token: user.token, body: {} });
     expect((await list(user.token)).body.unread).toBe(0);

@@ -44,7 +44,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { type CurrencyCode, MAX_MINOR } from '@e-wallet/contract';
+import { type CurrencyCode, ID_PATTERN, MAX_MINOR } from '@e-wallet/contract';
 import { batchedRead } from '../db/batch.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
@@ -208,8 +208,6 @@ function toTransfer(row: TransferRow): Transfer {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 // ---------- accounts ----------
 
 /** Opens the user's account in a currency; a second one in the same currency is ACCOUNT_EXISTS. */
@@ -243,7 +241,7 @@ export async function userAccount(
 
 /** The user's own account with this id; another user's account is as absent as a missing one. */
 export async function accountOf(q: Queryable, userId: string, accountId: string): Promise<Account | null> {
-  if (!UUID.test(accountId)) return null;
+  if (!ID_PATTERN.test(accountId)) return null;
   const { rows } = await q.query<AccountRow>(
     `SELECT ${ACCOUNT_COLUMNS} FROM ledger_accounts WHERE id = $1 AND user_id = $2`,
     [accountId, userId],
@@ -263,7 +261,7 @@ const accountsByUser = batchedRead<string, AccountRow[]>(async (q, userIds) => {
 });
 
 export async function accountsOf(q: Queryable, userId: string): Promise<Account[]> {
-  const rows = UUID.test(userId) ? ((await accountsByUser(q, userId)) ?? []) : [];
+  const rows = ID_PATTERN.test(userId) ? ((await accountsByUser(q, userId)) ?? []) : [];
   const rank = (c: string) =>
     CURRENCY_ORDER.includes(c) ? CURRENCY_ORDER.indexOf(c) : CURRENCY_ORDER.length;
   return rows.map(toAccount).sort((a, b) => rank(a.currency) - rank(b.currency));
@@ -304,7 +302,7 @@ export async function balanceOf(q: Queryable, accountId: string): Promise<Balanc
 // ---------- transfers ----------
 
 export async function findTransfer(q: Queryable, id: string): Promise<Transfer | null> {
-  if (!UUID.test(id)) return null;
+  if (!ID_PATTERN.test(id)) return null;
   const { rows } = await q.query<TransferRow>('SELECT * FROM ledger_transfers WHERE id = $1', [id]);
   return rows[0] ? toTransfer(rows[0]) : null;
 }
@@ -351,8 +349,8 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
   if (!(TRANSFER_KINDS as readonly string[]).includes(input.kind))
     throw new LedgerError('unknown kind', input.kind);
   if (!input.idempotencyKey) throw new LedgerError('idempotency key is required');
-  if (!UUID.test(input.debit) || !UUID.test(input.credit))
-    throw new LedgerError('account not found', UUID.test(input.debit) ? input.credit : input.debit);
+  if (!ID_PATTERN.test(input.debit) || !ID_PATTERN.test(input.credit))
+    throw new LedgerError('account not found', ID_PATTERN.test(input.debit) ? input.credit : input.debit);
 
   const { rows } = await q.query<TransferRow & { outcome: string }>(OPEN_SQL, [
     randomUUID(),
@@ -402,7 +400,7 @@ async function settle(
   outcome: 'posted' | 'voided',
   at: Date,
 ): Promise<SettleResult> {
-  const current = UUID.test(holdId) ? await findTransfer(q, holdId) : null;
+  const current = ID_PATTERN.test(holdId) ? await findTransfer(q, holdId) : null;
   if (!current?.isHold) throw new LedgerError('hold not found', holdId);
   const { rows } = await q.query<TransferRow & { outcome: string }>(SETTLE_SQL, [holdId, outcome, at]);
   const row = rows[0]!;

@@ -208,7 +208,15 @@ const CONTENT_TYPES = [
   '',
   'json',
 ];
+/** 36 characters of hex digits and dashes that are not a UUID: they once reached a ::uuid cast. */
+const MALFORMED_IDS = [
+  '-'.repeat(36),
+  'f'.repeat(36),
+  '00000000-0000-8000-8000-0000-0000000',
+  '0000000000000-0000-0000-000000000000',
+];
 const ID_PARAMS = [
+  ...MALFORMED_IDS,
   '00000000-0000-0000-0000-000000000000',
   'ffffffff-ffff-ffff-ffff-ffffffffffff',
   'not-an-id',
@@ -238,7 +246,7 @@ const ACCEPT_LANGUAGES = ['', 'ru', 'ru-RU,ru;q=0.9', 'xx', '*', 'ru;q=abc', ';;
 
 /** A hostile string of some kind, sized from empty to larger than the body limit. */
 function hostileString(random: () => number): string {
-  const kind = Math.floor(random() * 8);
+  const kind = Math.floor(random() * 9);
   switch (kind) {
     case 0:
       return pick(random, SQL_INJECTIONS);
@@ -255,6 +263,8 @@ function hostileString(random: () => number): string {
     case 6:
       // Larger than the body limit (64 KiB): refused before anything reads it.
       return 'я'.repeat(40_000);
+    case 7:
+      return pick(random, MALFORMED_IDS);
     default:
       return randomBytes(Math.floor(random() * 64)).toString('latin1');
   }

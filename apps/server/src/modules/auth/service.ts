@@ -3,7 +3,7 @@
  * with a session; a registered phone signs in with a fresh code. Every step about one phone runs
  * in one transaction holding that phone's lock, so two instances cannot both act on it at once.
  */
-import type { AnswerOf, ErrorCode, Language } from '@e-wallet/contract';
+import { type AnswerOf, type ErrorCode, ID_PATTERN, type Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { PG, pgCode, type Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -27,8 +27,6 @@ import {
 } from './codes.ts';
 import { message } from './messages.ts';
 import { maybeSweep } from './sweep.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ClientMeta {
   ip: string;
@@ -249,8 +247,7 @@ export async function endOtherSessions(
 
 /** Ends one session of the user; another user's session is answered as if it did not exist. */
 export async function endSession(ctx: AppContext, userId: string, sessionId: string): Promise<void> {
-  // The contract's Id lets through 36 hex digits and dashes in any order; only a real UUID can match.
-  if (!UUID.test(sessionId)) throw new AppError('SESSION_NOT_FOUND');
+  if (!ID_PATTERN.test(sessionId)) throw new AppError('SESSION_NOT_FOUND');
   if (!(await revokeSession(ctx.db, userId, sessionId, ctx.clock.now())))
     throw new AppError('SESSION_NOT_FOUND');
 }

@@ -9,7 +9,13 @@
  *   notifyNewDevice(q, userId, {userAgent, at}): call it BEFORE the new session is created
  *   money in and out: read from the ledger's entries (noticeEntrySql, moneyNotice), not stored
  */
-import { type CurrencyCode, currencySymbol, formatAmount, type Language } from '@e-wallet/contract';
+import {
+  type CurrencyCode,
+  currencySymbol,
+  formatAmount,
+  ID_PATTERN,
+  type Language,
+} from '@e-wallet/contract';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Transfer } from '../../ledger/index.ts';
@@ -190,7 +196,7 @@ function encodeCursor(createdAt: Date, id: string): string {
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(iso ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime()))
+  if (!id || !ID_PATTERN.test(id) || Number.isNaN(createdAt.getTime()))
     throw new AppError('FIELD_INVALID', { field: 'cursor' });
   return { createdAt, id };
 }

@@ -24,7 +24,14 @@
  *   fails after RESERVATION_MS.
  */
 import { randomUUID } from 'node:crypto';
-import { type CurrencyCode, exponentOf, formatAmount, type Language, parseAmount } from '@e-wallet/contract';
+import {
+  type CurrencyCode,
+  exponentOf,
+  formatAmount,
+  ID_PATTERN,
+  type Language,
+  parseAmount,
+} from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -43,7 +50,6 @@ const CREATED_TEXT = {
   ru: 'Заказ создан. Перейдите на страницу оплаты',
   en: 'The order is created. Continue to the payment page',
 };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type OrderStatus = 'pending' | 'complete' | 'failed';
 
@@ -85,7 +91,7 @@ export function creditKey(orderId: string): string {
 }
 
 async function orderById(q: Queryable, id: string, lock = false): Promise<TopUpOrder | null> {
-  if (!UUID.test(id)) return null;
+  if (!ID_PATTERN.test(id)) return null;
   const { rows } = await q.query<TopUpOrder>(
     `SELECT ${COLUMNS} FROM topup_orders WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
     [id],

@@ -9,6 +9,7 @@ import {
   type AnswerOf,
   type CurrencyCode,
   formatAmount,
+  ID_PATTERN,
   type Language,
   type QueryOut,
 } from '@e-wallet/contract';
@@ -121,7 +122,7 @@ export function encodeCursor(cursor: Cursor): string {
 export function decodeCursor(text: string): Cursor {
   const [iso = '', id = '', ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(iso);
-  if (rest.length > 0 || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime()))
+  if (rest.length > 0 || !ID_PATTERN.test(id) || Number.isNaN(createdAt.getTime()))
     throw new AppError('FIELD_INVALID', { field: 'cursor' });
   return { createdAt, id };
 }

@@ -6,6 +6,7 @@
  * first verification.in_review, then verification.approved or verification.rejected, each with
  * a growing sequence number. A lost callback is not lost for good: `fetch` answers the same state.
  */
+import { ID_PATTERN } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -44,8 +45,6 @@ export type SandboxDecision =
 
 export type KycWebhookEvent = 'verification.in_review' | 'verification.approved' | 'verification.rejected';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export class SandboxKycProvider implements KycProvider {
   readonly id = 'sandbox';
   readonly #db: Db;
@@ -80,7 +79,7 @@ export class SandboxKycProvider implements KycProvider {
   }
 
   async application(id: string): Promise<SandboxApplication | null> {
-    if (!UUID.test(id)) return null;
+    if (!ID_PATTERN.test(id)) return null;
     const { rows } = await this.#db.query<SandboxApplication>(
       `SELECT id, reference, user_id, target_level, status, reason, sequence, document_type,
               document_number_masked, full_name, birth_date, created_at

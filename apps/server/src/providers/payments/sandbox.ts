@@ -6,7 +6,7 @@
  * sends the browser to the order's return url. A lost callback is not lost for good: `fetch` answers
  * the same outcome, and the wallet asks it while an order is still pending.
  */
-import { type CurrencyCode, formatAmount } from '@e-wallet/contract';
+import { type CurrencyCode, formatAmount, ID_PATTERN } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -46,7 +46,6 @@ export type SandboxDecision =
 
 const COLUMNS =
   'id, order_id, amount, currency, description, return_url, status, card_last4, cancellation_reason, created_at';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class SandboxPaymentsProvider implements PaymentsProvider {
   readonly id = 'sandbox';
@@ -88,7 +87,7 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
   }
 
   async payment(id: string): Promise<SandboxPayment | null> {
-    if (!UUID.test(id)) return null;
+    if (!ID_PATTERN.test(id)) return null;
     const { rows } = await this.#db.query<SandboxPayment>(
       `SELECT ${COLUMNS} FROM sandbox_payments WHERE id = $1`,
       [id],

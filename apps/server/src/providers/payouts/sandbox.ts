@@ -12,6 +12,7 @@
  * accepted; until then it is retried (the wallet applies a repeated webhook once).
  */
 import { randomUUID } from 'node:crypto';
+import { ID_PATTERN } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -124,7 +125,7 @@ export class SandboxPayoutsProvider implements PayoutsProvider {
   }
 
   async #row(column: 'id' | 'reference', value: string): Promise<SandboxPayoutRow | null> {
-    if (!/^[0-9a-f-]{36}$/i.test(value)) return null;
+    if (!ID_PATTERN.test(value)) return null;
     const { rows } = await this.#db.query<SandboxPayoutRow>(
       `SELECT id, reference, outcome, status, reason, due_at FROM sandbox_payouts WHERE ${column} = $1
        ORDER BY created_at LIMIT 1`,

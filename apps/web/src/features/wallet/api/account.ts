@@ -1,16 +1,15 @@
 /** GET /v2/wallet/account/:id: one account of the user; another user's id answers 404 like a missing one. */
+import { ID_PATTERN } from '@e-wallet/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../shared/api/api-error.ts';
 import { callOk } from '../../../shared/api/client.ts';
-
-const ID = /^[0-9a-f-]{36}$/i;
 
 export const accountQuery = (id: string) =>
   queryOptions({
     queryKey: ['account', id],
     queryFn: ({ signal }) => {
       // Not an id at all: answer 'not found' without asking the server.
-      if (!ID.test(id)) throw new ApiError(404, null, 'Not an account id');
+      if (!ID_PATTERN.test(id)) throw new ApiError(404, null, 'Not an account id');
       return callOk('account', { signal, params: { id } });
     },
   });
