@@ -187,9 +187,13 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     expect(await all(`account=${usd.body.id}`)).toEqual([]);
     expect(await all(`account=${alice.rubId}`)).toHaveLength(12);
 
-    const bad = await server.call('GET', '/v2/wallet/transaction?cursor=bm9wZQ', { token: alice.token });
-    expect(bad.status).toBe(400);
-    expect(bad.body.code).toBe('FIELD_INVALID');
+    // Not a cursor, and a cursor whose id has a UUID's length but not its shape: bad input, not a 500.
+    const forged = Buffer.from(`2026-01-01T00:00:00.000Z|${'-'.repeat(36)}`).toString('base64url');
+    for (const cursor of ['bm9wZQ', forged]) {
+      const bad = await server.call('GET', `/v2/wallet/transaction?cursor=${cursor}`, { token: alice.token });
+      expect(bad.status, cursor).toBe(400);
+      expect(bad.body.code).toBe('FIELD_INVALID');
+    }
   });
 
   it('shows holds as pending, then failed when voided, with the money back', async () => {
