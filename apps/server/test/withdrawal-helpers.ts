@@ -1,7 +1,7 @@
 /** Shared steps of the money-out tests (withdrawal, transfer, QR payment): people with money, balances, webhooks. */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TransferKind } from '../src/ledger/index.ts';
+import type { EntryPhase, TransferKind } from '../src/ledger/index.ts';
 import type { LevelName } from '../src/modules/identification/levels.ts';
 import { moneyNotice, noticeEntrySql } from '../src/modules/notifications/service.ts';
 import { signPayload } from '../src/providers/signature.ts';
@@ -82,7 +82,7 @@ export async function notificationKinds(server: TestServer, who: Person): Promis
   const { rows } = await server.ctx.db.query<{
     message_key: string | null;
     kind: TransferKind;
-    phase: 'single' | 'hold' | 'post' | 'void';
+    phase: EntryPhase;
     amount: string;
   }>(
     `SELECT message_key, NULL AS kind, NULL AS phase, NULL AS amount, created_at FROM notifications WHERE user_id = $1

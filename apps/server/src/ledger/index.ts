@@ -62,6 +62,8 @@ export const SYSTEM_PURPOSES = [
 export type SystemPurpose = (typeof SYSTEM_PURPOSES)[number];
 
 export type TransferStatus = 'pending' | 'posted' | 'voided';
+/** An entry's phase: a plain transfer ('single'), a hold opened, then posted or voided. */
+export type EntryPhase = 'single' | 'hold' | 'post' | 'void';
 
 /** A text in both languages of the app; the reader's language picks one at read time. */
 export interface LocalText {

@@ -18,7 +18,8 @@ import {
 } from '@e-wallet/contract';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import type { Transfer } from '../../ledger/index.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
+import type { EntryPhase, Transfer } from '../../ledger/index.ts';
 import { type NotificationMessageKey, renderMessage } from './messages.ts';
 
 export type NotificationKind = StoredNotificationKind | 'money_in' | 'money_out';
@@ -116,7 +117,7 @@ export function noticeEntrySql(e: string): string {
 /** What a notifying entry says: its kind and message, by the movement's kind, phase and side. */
 export function moneyNotice(
   kind: Transfer['kind'],
-  phase: 'single' | 'hold' | 'post' | 'void',
+  phase: EntryPhase,
   amount: bigint,
 ): { kind: NotificationKind; messageKey: NotificationMessageKey } {
   if (phase === 'void') return { kind: 'money_in', messageKey: 'money_returned' };
@@ -161,7 +162,7 @@ interface NotificationRow {
   is_read: boolean;
   /** A money notification's entry: the movement's kind, the phase, the signed amount, the currency. */
   entry_kind: Transfer['kind'] | null;
-  phase: 'single' | 'hold' | 'post' | 'void' | null;
+  phase: EntryPhase | null;
   amount: string | null;
   currency: string | null;
 }
@@ -187,18 +188,6 @@ function render(row: NotificationRow, language: Language): NotificationView {
     kind,
     is_read: row.is_read,
   };
-}
-
-function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(iso ?? '');
-  if (!id || !ID_PATTERN.test(id) || Number.isNaN(createdAt.getTime()))
-    throw new AppError('FIELD_INVALID', { field: 'cursor' });
-  return { createdAt, id };
 }
 
 /**
@@ -245,7 +234,8 @@ export async function listNotifications(
   ]);
   const page = rows.slice(0, options.limit);
   const last = page[page.length - 1];
-  const next = rows.length > options.limit && last ? encodeCursor(last.created_at, last.id) : null;
+  const next =
+    rows.length > options.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null;
   const { rows: counts } = await q.query<{ unread: string }>(UNREAD_SQL, [userId]);
   return {
     results: page.map((row) => render(row, options.language)),
@@ -274,9 +264,13 @@ export async function markRead(
     );
     return;
   }
-  const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const entryIds = unique.map(noticeEntryId).filter((id) => id !== null);
-  const stored = unique.filter((id) => noticeEntryId(id) === null);
+  const entryIds: string[] = [];
+  const stored: string[] = [];
+  for (const id of new Set(ids.map((id) => id.toLowerCase()))) {
+    const entryId = noticeEntryId(id);
+    if (entryId === null) stored.push(id);
+    else entryIds.push(entryId);
+  }
   if (stored.length > 0) {
     const { rows } = await q.query<{ id: string }>(
       'SELECT id FROM notifications WHERE user_id = $1 AND id = ANY($2::uuid[])',

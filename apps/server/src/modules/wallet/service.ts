@@ -9,13 +9,13 @@ import {
   type AnswerOf,
   type CurrencyCode,
   formatAmount,
-  ID_PATTERN,
   type Language,
   type QueryOut,
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import {
   type Account,
   accountOf,
@@ -108,23 +108,6 @@ export function rangeOf(query: { date_from?: string; date_to?: string }): {
     return end ? new Date(instant.getTime() + 1) : instant;
   };
   return { from: bound(query.date_from, false), to: bound(query.date_to, true) };
-}
-
-interface Cursor {
-  createdAt: Date;
-  id: string;
-}
-
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`, 'utf8').toString('base64url');
-}
-
-export function decodeCursor(text: string): Cursor {
-  const [iso = '', id = '', ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(iso);
-  if (rest.length > 0 || !ID_PATTERN.test(id) || Number.isNaN(createdAt.getTime()))
-    throw new AppError('FIELD_INVALID', { field: 'cursor' });
-  return { createdAt, id };
 }
 
 interface HistoryRow {
