@@ -3,6 +3,7 @@ import type { Queryable } from '../src/db/client.ts';
 import {
   accountOf,
   balanceOf,
+  entryUuid,
   hold,
   LedgerError,
   openAccount,
@@ -16,6 +17,7 @@ import {
   voidHold,
 } from '../src/ledger/index.ts';
 import { monthStart } from '../src/modules/identification/levels.ts';
+import { listNotifications } from '../src/modules/notifications/service.ts';
 import { statOf, transactionsOf } from '../src/modules/wallet/service.ts';
 import { fund, insertUser, ledgerViolations } from './fund.ts';
 import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
@@ -269,7 +271,7 @@ describe(`ledger (${databaseLabel})`, () => {
           return { rows: [] as T[], rowCount: 0 };
         },
       };
-      const cursor = Buffer.from(`${now().toISOString()}|${account.id}`).toString('base64url');
+      const cursor = Buffer.from(`${now().toISOString()}|${entryUuid(1n)}`).toString('base64url');
       await transactionsOf(
         explaining,
         alice,
@@ -279,15 +281,20 @@ describe(`ledger (${databaseLabel})`, () => {
       await transactionsOf(explaining, alice, { ordering: 'created_at', account: account.id }, 'ru');
       await outgoingSince(explaining, alice, monthStart(now()));
       await statOf(explaining, alice, { date_from: '2024-01-01', date_to: '2024-12-31' });
+      await listNotifications(explaining, alice, { limit: 20, language: 'ru' });
     });
     if (process.env.SHOW_PLANS) console.info(plans.join('\n\n'));
-    expect(plans).toHaveLength(4);
-    expect(plans[0]).toContain('ledger_entries_user_history');
-    expect(plans[1]).toMatch(/ledger_entries_(account|user)_history/);
+    expect(plans).toHaveLength(6);
+    expect(plans[0]).toContain('ledger_entries_user_time');
+    expect(plans[1]).toMatch(/ledger_entries_(account|user)_time/);
     // Limits and statistics never join the transfers.
-    expect(plans[2]).toContain('ledger_entries_user_outgoing');
-    expect(plans[3]).toContain('ledger_entries_user_completed');
-    for (const plan of plans.slice(2)) expect(plan).not.toContain('ledger_transfers');
+    expect(plans[2]).toContain('ledger_entries_user_opened');
+    expect(plans[3]).toContain('ledger_entries_user_opened');
+    for (const plan of plans.slice(2, 4)) expect(plan).not.toContain('ledger_transfers');
+    // A page of notifications reads the money ones from the history's index; the unread count is
+    // index-only (both user indexes include the phase and amount it filters on).
+    expect(plans[4]).toContain('ledger_entries_user_time');
+    expect(plans[5]).toMatch(/Index Only Scan using ledger_entries_user_(time|opened)/);
     for (const plan of plans.slice(0, 2)) {
       expect(plan).toContain('Limit');
       expect(plan).not.toMatch(/\bSort\b/);

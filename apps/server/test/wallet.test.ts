@@ -144,8 +144,13 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     const newest = await all('ordering=-created_at');
     expect(newest).toHaveLength(12);
     expect(new Set(newest.map((t) => t.id)).size).toBe(12);
-    const keys = newest.map((t) => `${t.created_at}|${t.id}`);
-    expect(keys).toEqual([...keys].sort().reverse());
+    // Newest first is the reverse of the order they were written in, ties included.
+    const written = [0, 1, 2, 3, 4, 5, 6]
+      .map((i) => `10.0${i}`)
+      .concat([0, 1, 2, 3, 4].map((i) => `-1.0${i}`));
+    expect(newest.map((t) => t.amount)).toEqual(written.reverse());
+    const times = newest.map((t) => t.created_at);
+    expect(times).toEqual([...times].sort().reverse());
     const oldest = await all('ordering=created_at');
     expect(oldest.map((t) => t.id)).toEqual(newest.map((t) => t.id).reverse());
 
@@ -187,9 +192,11 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     expect(await all(`account=${usd.body.id}`)).toEqual([]);
     expect(await all(`account=${alice.rubId}`)).toHaveLength(12);
 
-    // Not a cursor, and a cursor whose id has a UUID's length but not its shape: bad input, not a 500.
+    // Not a cursor, a cursor whose id has a UUID's length but not its shape, and one that names a
+    // transfer instead of an entry (as cursors did before migration 0055): bad input, not a 500.
     const forged = Buffer.from(`2026-01-01T00:00:00.000Z|${'-'.repeat(36)}`).toString('base64url');
-    for (const cursor of ['bm9wZQ', forged]) {
+    const byTransfer = Buffer.from(`2026-01-01T00:00:00.000Z|${newest[0].id}`).toString('base64url');
+    for (const cursor of ['bm9wZQ', forged, byTransfer]) {
       const bad = await server.call('GET', `/v2/wallet/transaction?cursor=${cursor}`, { token: alice.token });
       expect(bad.status, cursor).toBe(400);
       expect(bad.body.code).toBe('FIELD_INVALID');

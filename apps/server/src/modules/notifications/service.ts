@@ -9,17 +9,11 @@
  *   notifyNewDevice(q, userId, {userAgent, at}): call it BEFORE the new session is created
  *   money in and out: read from the ledger's entries (noticeEntrySql, moneyNotice), not stored
  */
-import {
-  type CurrencyCode,
-  currencySymbol,
-  formatAmount,
-  ID_PATTERN,
-  type Language,
-} from '@e-wallet/contract';
+import { type CurrencyCode, currencySymbol, formatAmount, type Language } from '@e-wallet/contract';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
-import type { EntryPhase, Transfer } from '../../ledger/index.ts';
+import { type EntryPhase, entryIdOf, entryUuidSql, type Transfer } from '../../ledger/index.ts';
 import { type NotificationMessageKey, renderMessage } from './messages.ts';
 
 export type NotificationKind = StoredNotificationKind | 'money_in' | 'money_out';
@@ -104,8 +98,8 @@ const IN_KEYS: Partial<Record<Transfer['kind'], NotificationMessageKey>> = {
 };
 
 /**
- * The ledger entries that are notifications (migration 0053; its index `ledger_entries_user_notices`
- * has this predicate, and a query must repeat it to use the index): a plain transfer tells both
+ * The ledger entries that are notifications (migration 0053), read from `ledger_entries_user_time`
+ * (0055), which includes the phase and the amount this filter reads: a plain transfer tells both
  * sides, a hold tells the payer (the money has left), its posting tells the payee, its release tells
  * the payer the money is back. System accounts hear nothing.
  */
@@ -124,22 +118,6 @@ export function moneyNotice(
   return amount < 0n
     ? { kind: 'money_out', messageKey: OUT_KEYS[kind] ?? 'money_out' }
     : { kind: 'money_in', messageKey: IN_KEYS[kind] ?? 'money_in' };
-}
-
-/**
- * A money notification's id: a UUID of version 8 (RFC 9562's custom layout) carrying its entry's
- * id in the last 48 bits, so it has the contract's shape, never meets a stored notification's
- * random (version 4) id, and sorts with its entry's id.
- */
-const NOTICE_ID_PREFIX = '00000000-0000-8000-8000-';
-const NOTICE_ID_SQL = (e: string) => `('${NOTICE_ID_PREFIX}' || lpad(to_hex(${e}.id), 12, '0'))::uuid`;
-
-/** The entry id a money notification's id carries, or null for a stored notification's id. */
-export function noticeEntryId(id: string): string | null {
-  const lower = id.toLowerCase();
-  if (!lower.startsWith(NOTICE_ID_PREFIX)) return null;
-  const hex = lower.slice(NOTICE_ID_PREFIX.length);
-  return /^[0-9a-f]{12}$/.test(hex) ? BigInt(`0x${hex}`).toString() : null;
 }
 
 // ---------- reading ----------
@@ -202,12 +180,12 @@ const PAGE_SQL = `SELECT * FROM (
      AND ($2::timestamptz IS NULL OR (n.created_at, n.id) < ($2::timestamptz, $3::uuid))
    ORDER BY n.created_at DESC, n.id DESC LIMIT $4)
   UNION ALL
-  (SELECT ${NOTICE_ID_SQL('e')}, NULL, NULL, NULL, e.created_at,
+  (SELECT ${entryUuidSql('e')}, NULL, NULL, NULL, e.created_at,
      EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id),
      e.kind, e.phase, e.amount, e.currency
    FROM ledger_entries e
    WHERE e.user_id = $1 AND ${noticeEntrySql('e')} AND e.created_at <= coalesce($2::timestamptz, 'infinity')
-     AND ($2::timestamptz IS NULL OR (e.created_at, ${NOTICE_ID_SQL('e')}) < ($2::timestamptz, $3::uuid))
+     AND ($2::timestamptz IS NULL OR (e.created_at, ${entryUuidSql('e')}) < ($2::timestamptz, $3::uuid))
    ORDER BY e.created_at DESC, e.id DESC LIMIT $4)
 ) page ORDER BY created_at DESC, id DESC LIMIT $4`;
 
@@ -267,7 +245,8 @@ export async function markRead(
   const entryIds: string[] = [];
   const stored: string[] = [];
   for (const id of new Set(ids.map((id) => id.toLowerCase()))) {
-    const entryId = noticeEntryId(id);
+    // A money notification's id is its entry's UUID (`entryUuid`), never a stored notification's.
+    const entryId = entryIdOf(id);
     if (entryId === null) stored.push(id);
     else entryIds.push(entryId);
   }

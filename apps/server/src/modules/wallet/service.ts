@@ -20,6 +20,8 @@ import {
   type Account,
   accountOf,
   accountsOf,
+  entryIdOf,
+  entryUuid,
   type LocalText,
   openAccount,
   type SidedText,
@@ -111,6 +113,7 @@ export function rangeOf(query: { date_from?: string; date_to?: string }): {
 }
 
 interface HistoryRow {
+  entry_id: string;
   transfer_id: string;
   account_id: string;
   amount: bigint;
@@ -166,19 +169,23 @@ export async function transactionsOf(
   const descending = (query.ordering ?? '-created_at') === '-created_at';
   const { where, params } = historyFilter(userId, { accountId: query.account, ...rangeOf(query) });
   if (query.cursor) {
+    // The cursor carries the last row's entry (its UUID): pages break ties on the entry's id.
     const after = decodeCursor(query.cursor);
-    params.push(after.createdAt, after.id);
+    const entryId = entryIdOf(after.id);
+    if (entryId === null) throw new AppError('FIELD_INVALID', { field: 'cursor' });
+    params.push(after.createdAt, entryId);
     where.push(
-      `(e.created_at, e.transfer_id) ${descending ? '<' : '>'} ($${params.length - 1}::timestamptz, $${params.length}::uuid)`,
+      `(e.created_at, e.id) ${descending ? '<' : '>'} ($${params.length - 1}::timestamptz, $${params.length}::bigint)`,
     );
   }
   params.push(limit + 1);
   const direction = descending ? 'DESC' : 'ASC';
   const { rows } = await q.query<HistoryRow>(
-    `SELECT e.transfer_id, e.account_id, e.amount, e.currency, e.kind, e.created_at, t.status, t.description
+    `SELECT e.id AS entry_id, e.transfer_id, e.account_id, e.amount, e.currency, e.kind, e.created_at, t.status,
+       t.description
      FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
      WHERE ${where.join(' AND ')}
-     ORDER BY e.created_at ${direction}, e.transfer_id ${direction}
+     ORDER BY e.created_at ${direction}, e.id ${direction}
      LIMIT $${params.length}`,
     params,
   );
@@ -201,7 +208,9 @@ export async function transactionsOf(
       };
     }),
     next:
-      rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.transfer_id }) : null,
+      rows.length > limit && last
+        ? encodeCursor({ createdAt: last.created_at, id: entryUuid(last.entry_id) })
+        : null,
   };
 }
 
