@@ -4,6 +4,7 @@ import {
   accountOf,
   balanceOf,
   entryUuid,
+  findTransfer,
   hold,
   LedgerError,
   openAccount,
@@ -88,9 +89,22 @@ describe(`ledger (${databaseLabel})`, () => {
       { amount: -2_500n, balance_after: 7_500n },
       { amount: 2_500n, balance_after: 2_500n },
     ]);
-    expect((await transfersByReference(server.ctx.db, 'transfer', 'x1')).map((t) => t.id)).toEqual([
-      result.transfer.id,
-    ]);
+    // The answer is built from the call (migration 0056), and it is exactly what was written.
+    expect(await transfersByReference(server.ctx.db, 'transfer', 'x1')).toEqual([result.transfer]);
+    const held = await tx((q) =>
+      hold(q, {
+        debit: a.id,
+        credit: b.id,
+        amount: 500n,
+        currency: 'RUB',
+        kind: 'transfer',
+        idempotencyKey: nextKey(),
+        description: { ru: 'Удержание', en: 'Hold' },
+        at: now(),
+      }),
+    );
+    expect(held.transfer).toMatchObject({ status: 'pending', isHold: true, settledAt: null });
+    expect(await findTransfer(server.ctx.db, held.transfer.id)).toEqual(held.transfer);
   });
 
   it('refuses to take a user account below zero and writes nothing', async () => {

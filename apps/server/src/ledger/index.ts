@@ -18,7 +18,7 @@
  *   transfers never deadlock; on PGlite (one session) transactions simply run one at a time.
  * - Money in and money out of user accounts are notifications: the notifications module reads them
  *   from the entries (migration 0053), so a movement writes nothing beside its transfer and entries.
- * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050-0053
+ * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050-0056
  *   (ledger_open, ledger_settle): one round trip, its plans cached by PostgreSQL. On the database
  *   itself (no caller's transaction) that statement is its own atomic transaction.
  *
@@ -339,7 +339,7 @@ const OPEN_SQL = `SELECT outcome, (moved).* FROM ledger_open($1::uuid, $2::uuid,
 const SETTLE_SQL = `SELECT outcome, (moved).* FROM ledger_settle($1::uuid, $2::text, $3::timestamptz)`;
 
 /**
- * Opens a transfer or a hold in one statement (ledger_open, migrations 0050-0053): both accounts locked in
+ * Opens a transfer or a hold in one statement (ledger_open, migrations 0050-0056): both accounts locked in
  * id order, the idempotency key checked under the locks, the available balance checked, then the
  * transfer, both balances and one entry per side. Nothing is written unless the
  * outcome is 'created', so a caller may catch INSUFFICIENT_FUNDS and carry on. Takes the caller's
@@ -355,8 +355,9 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
   if (!ID_PATTERN.test(input.debit) || !ID_PATTERN.test(input.credit))
     throw new LedgerError('account not found', ID_PATTERN.test(input.debit) ? input.credit : input.debit);
 
+  const id = randomUUID();
   const { rows } = await q.query<TransferRow & { outcome: string }>(OPEN_SQL, [
-    randomUUID(),
+    id,
     input.debit,
     input.credit,
     input.amount,
@@ -372,7 +373,25 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
   const row = rows[0]!;
   switch (row.outcome) {
     case 'created':
-      return { transfer: toTransfer(row), created: true };
+      // Answered by its outcome alone (migration 0056): the transfer is what this call wrote.
+      return {
+        transfer: {
+          id,
+          debitAccountId: input.debit,
+          creditAccountId: input.credit,
+          amount: input.amount,
+          currency: input.currency,
+          kind: input.kind,
+          status: isHold ? 'pending' : 'posted',
+          isHold,
+          idempotencyKey: input.idempotencyKey,
+          reference: input.reference ? { type: input.reference.type, id: input.reference.id } : null,
+          description: sided(input.description),
+          createdAt: new Date(input.at),
+          settledAt: isHold ? null : new Date(input.at),
+        },
+        created: true,
+      };
     case 'repeated': {
       const first = toTransfer(row);
       if (!sameRequest(first, input, isHold)) throw new AppError('IDEMPOTENCY_CONFLICT');
