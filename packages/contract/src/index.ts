@@ -1,5 +1,6 @@
 export * from './calls.ts';
 export * from './errors.ts';
+export * from './ids.ts';
 export * from './money.ts';
 export * from './qr.ts';
 export * from './schemas.ts';

@@ -3,6 +3,7 @@
  * Requests are strict: an unknown field is an error, never silently ignored.
  */
 import { z } from 'zod';
+import { ID_PATTERN } from './ids.ts';
 import { ACCOUNT_CURRENCIES, CURRENCY_EXPONENTS } from './money.ts';
 
 // ---------- building blocks ----------
@@ -26,12 +27,7 @@ export const AccountCurrencySchema = z.enum(ACCOUNT_CURRENCIES);
 export const Amount = z.string().min(1).max(32);
 /** Amounts in answers: signed decimal strings with the currency's digits. */
 export const AmountOut = z.string();
-/**
- * An id: a UUID written 8-4-4-4-12 in hex (any version). The schema refuses a malformed one at the
- * edge; code that meets an id elsewhere (a cursor, a provider's reference) tests ID_PATTERN before
- * the database casts it.
- */
-export const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An id: a UUID written 8-4-4-4-12 (ids.ts). */
 export const Id = z.string().regex(ID_PATTERN);
 export const DateTime = z.iso.datetime({ offset: true });
 /** A date-range bound in a query: a date (YYYY-MM-DD) or a date-time. */

@@ -1,5 +1,6 @@
 /** GET /v2/wallet/account/:id: one account of the user; another user's id answers 404 like a missing one. */
-import { ID_PATTERN } from '@e-wallet/contract';
+// The zod-free module: importing the contract's root would ship its schemas with this page.
+import { ID_PATTERN } from '@e-wallet/contract/ids';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../shared/api/api-error.ts';
 import { callOk } from '../../../shared/api/client.ts';
