@@ -191,14 +191,15 @@ if (needsServer) {
 
     await step('js', async () => {
       if (!dist) throw new Error('no built app: run `npm run build` (or set WEB_DIST) first');
-      const account = await fetch(`${server.url}/v2/wallet`, {
+      // The account page is measured on the user's real rouble account (the wallet's own id is the user's).
+      const wallet = await fetch(`${server.url}/v2/wallet`, {
         headers: { authorization: `Token ${users[0]!.token}` },
-      }).then((r) => r.json() as Promise<{ results?: { id: string }[] }>);
+      }).then((r) => r.json() as Promise<{ results?: { accounts?: { id: string }[] }[] }>);
       const routes = await routeJavaScript(
         options,
         server.url,
         users[0]!.token,
-        account.results?.[0]?.id ?? null,
+        wallet.results?.[0]?.accounts?.[0]?.id ?? null,
       );
       results.routeJavaScript = routes;
       const login = routes.find((r) => r.route === '/auth/login');
