@@ -98,12 +98,12 @@ describe('migrations', () => {
       expect(await after(ann)).toEqual({
         unread: 1,
         list: [
-          'Перевод 25.00 ₽ unread',
-          'Кошелёк пополнен на 100.00 ₽ read',
+          'Перевод 25,00\u00a0₽ unread',
+          'Кошелёк пополнен на 100,00\u00a0₽ read',
           'Добро пожаловать в E-Wallet, Анна! Рублёвый счёт открыт. read',
         ],
       });
-      expect(await after(bob)).toEqual({ unread: 1, list: ['Вам поступил перевод 25.00 ₽ unread'] });
+      expect(await after(bob)).toEqual({ unread: 1, list: ['Вам поступил перевод 25,00\u00a0₽ unread'] });
       const { rows } = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM notifications WHERE kind IN ('money_in', 'money_out')`,
       );

@@ -96,15 +96,16 @@ describe(`notifications (${databaseLabel})`, () => {
 
     const messages = (await list(alice.token)).body.results.map((n: any) => `${n.kind}: ${n.message}`);
     expect(messages).toEqual([
-      'money_in: Операция отменена, 200.00 ₽ возвращены на счёт',
-      'money_out: Вывод 200.00 ₽ на карту',
-      'money_out: Вывод 100.00 ₽ на карту',
-      'money_out: Перевод 25.50 ₽',
-      'money_in: Кошелёк пополнен на 1500.00 ₽',
+      // Amounts as the app shows them (contract formatMoney): no-break spaces, a decimal comma.
+      'money_in: Операция отменена, 200,00\u00a0₽ возвращены на счёт',
+      'money_out: Вывод 200,00\u00a0₽ на карту',
+      'money_out: Вывод 100,00\u00a0₽ на карту',
+      'money_out: Перевод 25,50\u00a0₽',
+      'money_in: Кошелёк пополнен на 1\u00a0500,00\u00a0₽',
       'registration: Добро пожаловать в E-Wallet, Иван! Рублёвый счёт открыт.',
     ]);
     const bobs = (await list(bob.token, '', 'en')).body.results.map((n: any) => n.message);
-    expect(bobs[0]).toBe('You received a transfer of 25.50 ₽');
+    expect(bobs[0]).toBe('You received a transfer of ₽25.50');
   });
 
   it('tells of a sign-in from a new device only', async () => {
@@ -172,7 +173,7 @@ describe(`notifications (${databaseLabel})`, () => {
     const times = seen.map((n) => Date.parse(n.created_at));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(seen.filter((n) => n.kind === 'money_in').map((n) => n.message)).toEqual(
-      ['8.00', '7.00', '5.00', '4.00', '2.00', '1.00'].map((a) => `Кошелёк пополнен на ${a} ₽`),
+      ['8,00', '7,00', '5,00', '4,00', '2,00', '1,00'].map((a) => `Кошелёк пополнен на ${a}\u00a0₽`),
     );
 
     // One of each source.

@@ -124,7 +124,7 @@ describe(`top-up (${databaseLabel})`, () => {
 
     // The person is told in their notifications.
     const notes = await listNotifications(server.ctx.db, userId, { limit: 20, language: 'ru' });
-    expect(notes.results.map((n) => n.message)).toContain('Кошелёк пополнен на 1500.00 ₽');
+    expect(notes.results.map((n) => n.message)).toContain('Кошелёк пополнен на 1\u00a0500,00\u00a0₽');
   });
 
   it('declined test card: the order fails and no money moves', async () => {

@@ -142,7 +142,7 @@ describe(`transfers (${databaseLabel})`, () => {
     ]);
     const seen = await server.call('GET', '/v2/wallet/user/notification', { token: petr.token });
     expect(seen.body.results.map((n: { message: string }) => n.message)).toContain(
-      'Вам поступил перевод 250.50 ₽',
+      'Вам поступил перевод 250,50\u00a0₽',
     );
   });
 

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amountSign, currencySymbol, formatAmount, MAX_MINOR, parseAmount } from './money.ts';
+import {
+  amountSign,
+  currencySymbol,
+  formatAmount,
+  formatAmountText,
+  formatMoney,
+  MAX_MINOR,
+  parseAmount,
+} from './money.ts';
 
 describe('parseAmount', () => {
   it('reads whole and fractional amounts into minor units', () => {
@@ -60,5 +68,15 @@ describe('display helpers', () => {
     expect(amountSign('-0.00')).toBe(0);
     expect(amountSign('-10.00')).toBe(-1);
     expect(amountSign('10.00')).toBe(1);
+  });
+});
+
+describe('formatMoney', () => {
+  it('shows money as a person reads it in each language, the same on screen and in notifications', () => {
+    expect(formatMoney('2750.40', 'RUB')).toBe('2\u00a0750,40\u00a0₽');
+    expect(formatMoney('2750.40', 'RUB', 'en')).toBe('₽2,750.40');
+    expect(formatMoney('-20.50', 'USD', 'en')).toBe('\u2212$20.50');
+    expect(formatAmountText('-1234567.50')).toBe('\u22121\u00a0234\u00a0567,50');
+    expect(formatAmountText('not money')).toBe('not money');
   });
 });

@@ -87,3 +87,32 @@ export function amountSign(amount: string): -1 | 0 | 1 {
   if (/^-/.test(text)) return /[1-9]/.test(text) ? -1 : 0;
   return /[1-9]/.test(text) ? 1 : 0;
 }
+
+const GROUP = { ru: '\u00a0', en: ',' } as const;
+const DECIMAL_MARK = { ru: ',', en: '.' } as const;
+
+/**
+ * A wire amount as a person reads it, regrouped as text, never through a float: "1234567.50" ->
+ * "1 234 567,50" (ru, no-break spaces) or "1,234,567.50" (en); a minus becomes the minus sign.
+ */
+export function formatAmountText(amount: string, language: 'ru' | 'en' = 'ru'): string {
+  const match = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(amount.trim());
+  if (!match) return amount;
+  const [, sign = '', whole = '0', fraction] = match;
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, GROUP[language]);
+  const minus = sign === '-' ? '\u2212' : '';
+  return `${minus}${grouped}${fraction ? DECIMAL_MARK[language] + fraction : ''}`;
+}
+
+/**
+ * Money as the app shows it, on screen and in the server's notifications: "1500.00" + RUB ->
+ * "1 500,00 ₽"; English puts the symbol first: "$1,500.00".
+ */
+export function formatMoney(amount: string, currency: string, language: 'ru' | 'en' = 'ru'): string {
+  const symbol = currencySymbol(currency);
+  const text = formatAmountText(amount, language);
+  if (language === 'en') {
+    return text.startsWith('\u2212') ? `\u2212${symbol}${text.slice(1)}` : `${symbol}${text}`;
+  }
+  return `${text}\u00a0${symbol}`;
+}

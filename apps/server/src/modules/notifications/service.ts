@@ -9,7 +9,7 @@
  *   notifyNewDevice(q, userId, {userAgent, at}): call it BEFORE the new session is created
  *   money in and out: read from the ledger's entries (noticeEntrySql, moneyNotice), not stored
  */
-import { type CurrencyCode, currencySymbol, formatAmount, type Language } from '@e-wallet/contract';
+import { type CurrencyCode, formatAmount, formatMoney, type Language } from '@e-wallet/contract';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
@@ -157,7 +157,8 @@ function render(row: NotificationRow, language: Language): NotificationView {
   }
   if (params.amount_minor && params.currency) {
     const currency = params.currency as CurrencyCode;
-    params.amount = `${formatAmount(BigInt(params.amount_minor), currency)} ${currencySymbol(currency)}`;
+    // As the app shows money everywhere else: '2 750,40 ₽' in Russian, '₽2,750.40' in English.
+    params.amount = formatMoney(formatAmount(BigInt(params.amount_minor), currency), currency, language);
   }
   return {
     id: row.id,
