@@ -24,12 +24,12 @@ const rub = (roubles: number, kopecks = 0) => BigInt(roubles) * 100n + BigInt(ko
 
 describe('formatRub', () => {
   it('formats like a Russian reader expects', () => {
-    expect(formatRub(rub(15_000))).toBe('15 000,00 ₽');
-    expect(formatRub(rub(600_000))).toBe('600 000,00 ₽');
-    expect(formatRub(rub(1_234_567, 5))).toBe('1 234 567,05 ₽');
-    expect(formatRub(1n)).toBe('0,01 ₽');
-    expect(formatRub(0n)).toBe('0,00 ₽');
-    expect(formatRub(rub(999, 99))).toBe('999,99 ₽');
+    expect(formatRub(rub(15_000))).toBe('15\u00a0000,00\u00a0₽');
+    expect(formatRub(rub(600_000))).toBe('600\u00a0000,00\u00a0₽');
+    expect(formatRub(rub(1_234_567, 5))).toBe('1\u00a0234\u00a0567,05\u00a0₽');
+    expect(formatRub(1n)).toBe('0,01\u00a0₽');
+    expect(formatRub(0n)).toBe('0,00\u00a0₽');
+    expect(formatRub(rub(999, 99))).toBe('999,99\u00a0₽');
   });
 });
 
@@ -93,9 +93,9 @@ describe(`identification limits (${databaseLabel})`, () => {
     expect(await topUp(id, rub(15_000))).toBeNull();
     const over = await topUp(id, rub(15_000, 1));
     expect(over?.code).toBe('LIMIT_BALANCE');
-    expect(over?.params).toEqual({ limit: '15 000,00 ₽' });
+    expect(over?.params).toEqual({ limit: '15\u00a0000,00\u00a0₽' });
     expect(errorMessage('LIMIT_BALANCE', 'ru', over!.params)).toBe(
-      'Превышен лимит остатка на счёте для вашего уровня идентификации: 15 000,00 ₽',
+      'Превышен лимит остатка на счёте для вашего уровня идентификации: 15\u00a0000,00\u00a0₽',
     );
     // With money already there, the room is what is left.
     await fund(ctx, id, rub(10_000));
@@ -109,14 +109,14 @@ describe(`identification limits (${databaseLabel})`, () => {
     expect(await topUp(simplified, rub(1_000))).toBeNull();
     const over = await topUp(simplified, rub(1_000, 1));
     expect(over?.code).toBe('LIMIT_BALANCE');
-    expect(over?.params.limit).toBe('60 000,00 ₽');
+    expect(over?.params.limit).toBe('60\u00a0000,00\u00a0₽');
 
     const full = await userAt('full');
     await fund(ctx, full, rub(599_999, 99));
     expect(await topUp(full, 1n)).toBeNull();
     const fullOver = await topUp(full, 2n);
     expect(fullOver?.code).toBe('LIMIT_BALANCE');
-    expect(fullOver?.params.limit).toBe('600 000,00 ₽');
+    expect(fullOver?.params.limit).toBe('600\u00a0000,00\u00a0₽');
   });
 
   it('refuses a top-up where the level does not allow it (configured)', async () => {
@@ -132,7 +132,7 @@ describe(`identification limits (${databaseLabel})`, () => {
       config: { ...ctx.config, IDENTIFICATION_LIMITS: '{"anonymous":{"balance_max":100}}' },
     };
     expect(await topUp(id, rub(100), lower)).toBeNull();
-    expect((await topUp(id, rub(100, 1), lower))?.params).toEqual({ limit: '100,00 ₽' });
+    expect((await topUp(id, rub(100, 1), lower))?.params).toEqual({ limit: '100,00\u00a0₽' });
   });
 
   it('gives anonymous payments only: withdrawals and transfers are refused', async () => {
@@ -156,13 +156,13 @@ describe(`identification limits (${databaseLabel})`, () => {
     expect(await spendCheck(id, 'payment', rub(1_000))).toBeNull();
     const over = await spendCheck(id, 'payment', rub(1_000, 1));
     expect(over?.code).toBe('LIMIT_MONTHLY');
-    expect(over?.params).toEqual({ limit: '40 000,00 ₽', left: '1 000,00 ₽' });
+    expect(over?.params).toEqual({ limit: '40\u00a0000,00\u00a0₽', left: '1\u00a0000,00\u00a0₽' });
     expect(errorMessage('LIMIT_MONTHLY', 'ru', over!.params)).toBe(
-      'Превышен месячный лимит расходов для вашего уровня идентификации: 40 000,00 ₽, осталось 1 000,00 ₽',
+      'Превышен месячный лимит расходов для вашего уровня идентификации: 40\u00a0000,00\u00a0₽, осталось 1\u00a0000,00\u00a0₽',
     );
     await spend(id, rub(1_000));
     const none = await spendCheck(id, 'payment', 1n);
-    expect(none?.params).toEqual({ limit: '40 000,00 ₽', left: '0,00 ₽' });
+    expect(none?.params).toEqual({ limit: '40\u00a0000,00\u00a0₽', left: '0,00\u00a0₽' });
 
     // A new month (Moscow time) starts from zero.
     const saved = clock.now();
@@ -184,7 +184,7 @@ describe(`identification limits (${databaseLabel})`, () => {
       expect(await spendCheck(id, kind, 1n)).toBeNull();
       const over = await spendCheck(id, kind, 2n);
       expect(over?.code).toBe('LIMIT_MONTHLY');
-      expect(over?.params).toEqual({ limit: '200 000,00 ₽', left: '0,01 ₽' });
+      expect(over?.params).toEqual({ limit: '200\u00a0000,00\u00a0₽', left: '0,01\u00a0₽' });
     }
 
     const full = await userAt('full');

@@ -382,7 +382,7 @@ describe(`top-up (${databaseLabel})`, () => {
     const refused = await topUp(server, over.token, '15000.01');
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('LIMIT_BALANCE');
-    expect(refused.body.message).toContain('15 000,00 ₽');
+    expect(refused.body.message).toContain('15\u00a0000,00\u00a0₽');
 
     const { token, userId } = await newUser(server);
     await fund(server.ctx, userId, 1_400_000n);

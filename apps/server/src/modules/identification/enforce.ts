@@ -13,7 +13,7 @@
  * Amounts are RUB minor units: only RUB enters or leaves a wallet today (top-up and withdrawal are
  * RUB only), so the limits apply to RUB amounts; other currencies pass the permission checks only.
  */
-import { type CurrencyCode, formatAmount } from '@e-wallet/contract';
+import { type CurrencyCode, formatAmount, formatMoney } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -22,13 +22,9 @@ import { type LevelName, type LevelRules, levelRules, monthStart } from './level
 
 export type SpendKind = 'withdrawal' | 'transfer' | 'payment';
 
-/** A RUB amount as a person reads it in Russian: 1500000n -> '15 000,00 ₽'. */
+/** A RUB amount as a person reads it in Russian, as the app shows money: 1500000n -> '15 000,00 ₽'. */
 export function formatRub(minor: bigint): string {
-  const [whole = '0', fraction = '00'] = formatAmount(minor, 'RUB').split('.');
-  const negative = whole.startsWith('-');
-  const digits = negative ? whole.slice(1) : whole;
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  return `${negative ? '-' : ''}${grouped},${fraction} ₽`;
+  return formatMoney(formatAmount(minor, 'RUB'), 'RUB', 'ru');
 }
 
 /** A person whose row is locked for this transaction, with what the money rules read of them. */
