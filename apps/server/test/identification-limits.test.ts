@@ -4,7 +4,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { errorMessage } from '@e-wallet/contract';
+import { type ErrorParams, errorMessage, paramText } from '@e-wallet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../src/context.ts';
 import { AppError } from '../src/errors.ts';
@@ -13,8 +13,8 @@ import {
   assertMayReceive,
   assertMaySpend,
   assertMayTopUp,
-  formatRub,
   lockUsers,
+  rubParam,
 } from '../src/modules/identification/enforce.ts';
 import type { LevelName } from '../src/modules/identification/levels.ts';
 import { fund, insertUser } from './fund.ts';
@@ -22,14 +22,21 @@ import { databaseLabel, startTestServer, TestClock, type TestServer, usePostgres
 
 const rub = (roubles: number, kopecks = 0) => BigInt(roubles) * 100n + BigInt(kopecks);
 
-describe('formatRub', () => {
-  it('formats like a Russian reader expects', () => {
-    expect(formatRub(rub(15_000))).toBe('15\u00a0000,00\u00a0₽');
-    expect(formatRub(rub(600_000))).toBe('600\u00a0000,00\u00a0₽');
-    expect(formatRub(rub(1_234_567, 5))).toBe('1\u00a0234\u00a0567,05\u00a0₽');
-    expect(formatRub(1n)).toBe('0,01\u00a0₽');
-    expect(formatRub(0n)).toBe('0,00\u00a0₽');
-    expect(formatRub(rub(999, 99))).toBe('999,99\u00a0₽');
+/** An error's parameters as a Russian reader sees them. */
+const shown = (params: ErrorParams | undefined) =>
+  Object.fromEntries(Object.entries(params ?? {}).map(([name, value]) => [name, paramText(value, 'ru')]));
+
+describe('amounts in limit errors', () => {
+  it('are written as the app writes money, in the language of the message', () => {
+    const at = (minor: bigint) => ({ limit: rubParam(minor) });
+    const ru = (minor: bigint) => errorMessage('LIMIT_BALANCE', 'ru', at(minor)).split(': ')[1];
+    expect(ru(rub(15_000))).toBe('15\u00a0000,00\u00a0₽');
+    expect(ru(rub(1_234_567, 5))).toBe('1\u00a0234\u00a0567,05\u00a0₽');
+    expect(ru(1n)).toBe('0,01\u00a0₽');
+    expect(ru(0n)).toBe('0,00\u00a0₽');
+    expect(
+      errorMessage('LIMIT_MONTHLY', 'en', { limit: rubParam(rub(40_000)), left: rubParam(rub(999, 99)) }),
+    ).toBe('This exceeds the monthly spending limit of your identification level: ₽40,000.00, ₽999.99 left');
   });
 });
 
@@ -93,7 +100,7 @@ describe(`identification limits (${databaseLabel})`, () => {
     expect(await topUp(id, rub(15_000))).toBeNull();
     const over = await topUp(id, rub(15_000, 1));
     expect(over?.code).toBe('LIMIT_BALANCE');
-    expect(over?.params).toEqual({ limit: '15\u00a0000,00\u00a0₽' });
+    expect(shown(over?.params)).toEqual({ limit: '15\u00a0000,00\u00a0₽' });
     expect(errorMessage('LIMIT_BALANCE', 'ru', over!.params)).toBe(
       'Превышен лимит остатка на счёте для вашего уровня идентификации: 15\u00a0000,00\u00a0₽',
     );
@@ -109,14 +116,14 @@ describe(`identification limits (${databaseLabel})`, () => {
     expect(await topUp(simplified, rub(1_000))).toBeNull();
     const over = await topUp(simplified, rub(1_000, 1));
     expect(over?.code).toBe('LIMIT_BALANCE');
-    expect(over?.params.limit).toBe('60\u00a0000,00\u00a0₽');
+    expect(shown(over?.params).limit).toBe('60\u00a0000,00\u00a0₽');
 
     const full = await userAt('full');
     await fund(ctx, full, rub(599_999, 99));
     expect(await topUp(full, 1n)).toBeNull();
     const fullOver = await topUp(full, 2n);
     expect(fullOver?.code).toBe('LIMIT_BALANCE');
-    expect(fullOver?.params.limit).toBe('600\u00a0000,00\u00a0₽');
+    expect(shown(fullOver?.params).limit).toBe('600\u00a0000,00\u00a0₽');
   });
 
   it('refuses a top-up where the level does not allow it (configured)', async () => {
@@ -132,7 +139,7 @@ describe(`identification limits (${databaseLabel})`, () => {
       config: { ...ctx.config, IDENTIFICATION_LIMITS: '{"anonymous":{"balance_max":100}}' },
     };
     expect(await topUp(id, rub(100), lower)).toBeNull();
-    expect((await topUp(id, rub(100, 1), lower))?.params).toEqual({ limit: '100,00\u00a0₽' });
+    expect(shown((await topUp(id, rub(100, 1), lower))?.params)).toEqual({ limit: '100,00\u00a0₽' });
   });
 
   it('gives anonymous payments only: withdrawals and transfers are refused', async () => {
@@ -156,13 +163,13 @@ describe(`identification limits (${databaseLabel})`, () => {
     expect(await spendCheck(id, 'payment', rub(1_000))).toBeNull();
     const over = await spendCheck(id, 'payment', rub(1_000, 1));
     expect(over?.code).toBe('LIMIT_MONTHLY');
-    expect(over?.params).toEqual({ limit: '40\u00a0000,00\u00a0₽', left: '1\u00a0000,00\u00a0₽' });
+    expect(shown(over?.params)).toEqual({ limit: '40\u00a0000,00\u00a0₽', left: '1\u00a0000,00\u00a0₽' });
     expect(errorMessage('LIMIT_MONTHLY', 'ru', over!.params)).toBe(
       'Превышен месячный лимит расходов для вашего уровня идентификации: 40\u00a0000,00\u00a0₽, осталось 1\u00a0000,00\u00a0₽',
     );
     await spend(id, rub(1_000));
     const none = await spendCheck(id, 'payment', 1n);
-    expect(none?.params).toEqual({ limit: '40\u00a0000,00\u00a0₽', left: '0,00\u00a0₽' });
+    expect(shown(none?.params)).toEqual({ limit: '40\u00a0000,00\u00a0₽', left: '0,00\u00a0₽' });
 
     // A new month (Moscow time) starts from zero.
     const saved = clock.now();
@@ -184,7 +191,7 @@ describe(`identification limits (${databaseLabel})`, () => {
       expect(await spendCheck(id, kind, 1n)).toBeNull();
       const over = await spendCheck(id, kind, 2n);
       expect(over?.code).toBe('LIMIT_MONTHLY');
-      expect(over?.params).toEqual({ limit: '200\u00a0000,00\u00a0₽', left: '0,01\u00a0₽' });
+      expect(shown(over?.params)).toEqual({ limit: '200\u00a0000,00\u00a0₽', left: '0,01\u00a0₽' });
     }
 
     const full = await userAt('full');
@@ -199,7 +206,7 @@ describe(`identification limits (${databaseLabel})`, () => {
     expect(await receive(id, 1n)).toBeNull();
     const over = await receive(id, 2n);
     expect(over?.code).toBe('RECIPIENT_LIMIT_BALANCE');
-    expect(errorMessage('RECIPIENT_LIMIT_BALANCE', 'ru', over!.params)).not.toMatch(/15 000/);
+    expect(errorMessage('RECIPIENT_LIMIT_BALANCE', 'ru', over!.params)).not.toMatch(/15\u00a0000/);
     const simplified = await userAt('simplified');
     await fund(ctx, simplified, rub(59_999, 99));
     expect(await receive(simplified, 1n)).toBeNull();

@@ -2,6 +2,7 @@
  * Stable error codes of the API and their user-facing messages in both languages.
  * Failure answers are always `{status: "error", code, message}` with HTTP 4xx (decisions.md section 4).
  */
+import { formatMoney } from './money.ts';
 
 export const LANGUAGES = ['ru', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -222,13 +223,23 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
-export type ErrorParams = Record<string, string | number>;
+/** An amount in a message: the wire's decimal string and its currency, written in the reader's language. */
+export interface MoneyParam {
+  amount: string;
+  currency: string;
+}
+export type ErrorParams = Record<string, string | number | MoneyParam>;
+
+/** A parameter as a message shows it: money as the app shows money (formatMoney), in the reader's language. */
+export function paramText(value: ErrorParams[string], language: Language): string {
+  return typeof value === 'object' ? formatMoney(value.amount, value.currency, language) : String(value);
+}
 
 /** The user-facing message of a code in a language, with `{name}` placeholders filled in. */
 export function errorMessage(code: ErrorCode, language: Language = 'ru', params: ErrorParams = {}): string {
   const template: string = ERRORS[code][language];
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    Object.hasOwn(params, name) ? String(params[name]) : whole,
+    Object.hasOwn(params, name) ? paramText(params[name]!, language) : whole,
   );
 }
 

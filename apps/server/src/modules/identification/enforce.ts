@@ -13,7 +13,7 @@
  * Amounts are RUB minor units: only RUB enters or leaves a wallet today (top-up and withdrawal are
  * RUB only), so the limits apply to RUB amounts; other currencies pass the permission checks only.
  */
-import { type CurrencyCode, formatAmount, formatMoney } from '@e-wallet/contract';
+import { type CurrencyCode, formatAmount, type MoneyParam } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -22,9 +22,9 @@ import { type LevelName, type LevelRules, levelRules, monthStart } from './level
 
 export type SpendKind = 'withdrawal' | 'transfer' | 'payment';
 
-/** A RUB amount as a person reads it in Russian, as the app shows money: 1500000n -> '15 000,00 ₽'. */
-export function formatRub(minor: bigint): string {
-  return formatMoney(formatAmount(minor, 'RUB'), 'RUB', 'ru');
+/** A RUB amount for an error's message, written in the reader's language (the contract's MoneyParam). */
+export function rubParam(minor: bigint): MoneyParam {
+  return { amount: formatAmount(minor, 'RUB'), currency: 'RUB' };
 }
 
 /** A person whose row is locked for this transaction, with what the money rules read of them. */
@@ -131,7 +131,7 @@ export function checkBalanceRoom(
 ): void {
   if (currency !== 'RUB') return;
   if (figures.rubTotal + amountMinor > user.rules.balanceMax) {
-    throw new AppError(code, { limit: formatRub(user.rules.balanceMax) });
+    throw new AppError(code, { limit: rubParam(user.rules.balanceMax) });
   }
 }
 
@@ -157,7 +157,7 @@ export function checkMonthlyRoom(
   if (used === null) throw new Error('monthly outgoing not read: pass the spender to moneyFigures');
   if (used + amountMinor > max) {
     const left = max > used ? max - used : 0n;
-    throw new AppError('LIMIT_MONTHLY', { limit: formatRub(max), left: formatRub(left) });
+    throw new AppError('LIMIT_MONTHLY', { limit: rubParam(max), left: rubParam(left) });
   }
 }
 
