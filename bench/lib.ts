@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -255,11 +256,34 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** CPU time (user and system, all threads) the server process spent per answered request, in µs. */
+  serverCpuUsPerRequest?: number;
 }
 
-export async function load(opts: autocannon.Options): Promise<LoadResult> {
+/** CPU seconds (user and system) a process has used so far, from /proc (Linux), or null. */
+function cpuSecondsOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // The command name, in parentheses, may hold spaces: the fields are counted after it.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, the 14th and 15th fields, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Loads a server with autocannon; given the server's process, also its CPU time per request. */
+export async function load(opts: autocannon.Options, server?: Running): Promise<LoadResult> {
+  const before = cpuSecondsOf(server?.child.pid);
   const result = await autocannon({ timeout: 10, ...opts });
+  const after = cpuSecondsOf(server?.child.pid);
+  const cpu =
+    before !== null && after !== null && result.requests.total > 0
+      ? { serverCpuUsPerRequest: Math.round(((after - before) * 1e7) / result.requests.total) / 10 }
+      : {};
   return {
+    ...cpu,
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

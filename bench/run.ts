@@ -21,6 +21,7 @@ import { ledgerPglite, ledgerPostgres, pgbench } from './ledger.ts';
 import {
   checkpoint,
   freshDatabase,
+  type LoadResult,
   load1,
   log,
   machine,
@@ -83,6 +84,13 @@ let pgbenchTps = 0;
  * 57,000 req/s in one afternoon, with the disk's flush time and the neighbours), so a baseline
  * taken once can be a different machine from the one the measurement ran on.
  */
+/** The server's CPU per request, where it was measured. */
+function cpuText(result: LoadResult): string {
+  return result.serverCpuUsPerRequest === undefined
+    ? ''
+    : `, server CPU ${result.serverCpuUsPerRequest} µs/request`;
+}
+
 function bracketed<T extends object>(before: T, after: T, key: keyof T & string) {
   const mean = Math.round(((before[key] as number) + (after[key] as number)) / 2);
   const runs = `mean of ${before[key]} before and ${after[key]} after`;
@@ -158,8 +166,8 @@ if (needsServer) {
       const r = ratio(wallet.requestsPerSecond, hello.requestsPerSecond);
       row({
         measurement: 'GET /v2/wallet req/s, PostgreSQL, 100 connections',
-        value: `${wallet.requestsPerSecond} req/s, p99 ${wallet.p99Ms} ms${wallet.non2xx ? `, ${wallet.non2xx} non-2xx` : ''}`,
-        baseline: `Fastify hello-world ${hello.requestsPerSecond} req/s (${hello.runs}), p99 ${hello.p99Ms} ms`,
+        value: `${wallet.requestsPerSecond} req/s, p99 ${wallet.p99Ms} ms${cpuText(wallet)}${wallet.non2xx ? `, ${wallet.non2xx} non-2xx` : ''}`,
+        baseline: `Fastify hello-world ${hello.requestsPerSecond} req/s (${hello.runs}), p99 ${hello.p99Ms} ms${cpuText(hello.after)}`,
         ratio: pct(r),
         goal: '>= 40%, p99 <= 20 ms',
         met: r >= 0.4 && wallet.p99Ms <= 20 && wallet.non2xx === 0,
@@ -172,7 +180,7 @@ if (needsServer) {
       const r = ratio(p2p.requestsPerSecond, pgbenchTps);
       row({
         measurement: `P2P transfers/s, POST /v2/wallet/transfer with PIN, ${options.clients} connections`,
-        value: `${p2p.requestsPerSecond}/s, p99 ${p2p.p99Ms} ms${p2p.non2xx ? `, ${p2p.non2xx} refused ${JSON.stringify(p2p.failures)}` : ''}`,
+        value: `${p2p.requestsPerSecond}/s, p99 ${p2p.p99Ms} ms${cpuText(p2p)}${p2p.non2xx ? `, ${p2p.non2xx} refused ${JSON.stringify(p2p.failures)}` : ''}`,
         baseline: pgbenchTps ? `pgbench TPC-B ${pgbenchTps} tps` : 'pgbench not run (--only)',
         ratio: pgbenchTps ? pct(r) : '',
         goal: '>= 50%',

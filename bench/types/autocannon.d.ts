@@ -9,6 +9,10 @@ declare module 'autocannon' {
       setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
       onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
     }
+    /** One connection: `setupClient` may give it its own list of requests. */
+    interface Client {
+      setRequests(requests: Request[]): void;
+    }
     interface Options {
       url: string;
       connections?: number;
@@ -20,6 +24,7 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       body?: string;
       requests?: Request[];
+      setupClient?: (client: Client) => void;
     }
     interface Histogram {
       average: number;
