@@ -1,9 +1,10 @@
 /**
- * HTTP hardening (decisions.md section 7) on every kind of answer the server gives (API success, API
- * error, not found, the sandbox's HTML pages): a strict Content-Security-Policy (no inline script, no
- * eval, no third-party origin or wildcard, frame-ancestors none, object-src none), nosniff, no
- * referrer, no X-Powered-By; HSTS only in production mode (where the sandbox routes do not exist);
- * request bodies capped at 64 KiB for JSON and form posts alike.
+ * HTTP hardening (decisions.md section 7) on every kind of answer the server gives: pages (the
+ * sandbox's HTML, the app's paths) carry a strict Content-Security-Policy (no inline script, no eval,
+ * no third-party origin or wildcard, frame-ancestors none, object-src none); the API's JSON answers
+ * (success, error, not found) one that allows nothing at all, and no-store. All of them: nosniff, no
+ * referrer, same-origin resource policy, no X-Powered-By; HSTS only in production mode (where the
+ * sandbox routes do not exist); request bodies capped at 64 KiB for JSON and form posts alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT, buildApp } from '../../src/app.ts';
@@ -26,9 +27,11 @@ describe(`HTTP hardening (${databaseLabel})`, () => {
   });
   afterAll(() => server?.close());
 
-  const answers = () => [
+  // The API's answers: JSON, success and error alike, under /v2 and the operational endpoints.
+  const apiAnswers = () => [
     server.app.inject({ method: 'GET', url: '/healthz' }),
     server.app.inject({ method: 'GET', url: '/v2/wallet' }),
+    server.app.inject({ method: 'GET', url: '/v2/wallet?x=1' }),
     server.app.inject({ method: 'GET', url: '/v2/wallet/nothing-here' }),
     server.app.inject({
       method: 'POST',
@@ -36,12 +39,26 @@ describe(`HTTP hardening (${databaseLabel})`, () => {
       payload: '{',
       headers: { 'content-type': 'application/json' },
     }),
-    server.app.inject({ method: 'GET', url: '/sandbox/pay/00000000-0000-0000-0000-000000000000' }),
     server.app.inject({ method: 'GET', url: '/version.json' }),
   ];
+  // Everything else may be a page: the sandbox's HTML, the app's paths, anything not found there.
+  const pageAnswers = () => [
+    server.app.inject({ method: 'GET', url: '/sandbox/pay/00000000-0000-0000-0000-000000000000' }),
+    server.app.inject({ method: 'GET', url: '/v2wallet' }),
+    server.app.inject({ method: 'GET', url: '/history' }),
+  ];
 
-  it('every answer carries a strict CSP with no inline script and no third-party origin', async () => {
-    for (const res of await Promise.all(answers())) {
+  const expectCommon = (res: { headers: Record<string, unknown> }) => {
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    // Not in production mode: no HSTS over plain HTTP on a laptop.
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  };
+
+  it('every page carries a strict CSP with no inline script and no third-party origin', async () => {
+    for (const res of await Promise.all(pageAnswers())) {
       const csp = String(res.headers['content-security-policy'] ?? '');
       const d = directives(csp);
       expect(d.get('default-src'), res.raw.req.url).toEqual(["'self'"]);
@@ -57,11 +74,23 @@ describe(`HTTP hardening (${databaseLabel})`, () => {
         }
       }
       expect(d.get('script-src')?.every((v) => ["'self'", "'wasm-unsafe-eval'"].includes(v))).toBe(true);
-      expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['referrer-policy']).toBe('no-referrer');
-      expect(res.headers['x-powered-by']).toBeUndefined();
-      // Not in production mode: no HSTS over plain HTTP on a laptop.
-      expect(res.headers['strict-transport-security']).toBeUndefined();
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expectCommon(res);
+    }
+  });
+
+  it('every API answer allows nothing to load or frame it, and is never stored by a cache', async () => {
+    for (const res of await Promise.all(apiAnswers())) {
+      const d = directives(String(res.headers['content-security-policy'] ?? ''));
+      expect([...d.keys()], res.raw.req.url).toEqual(['default-src', 'frame-ancestors']);
+      expect(d.get('default-src')).toEqual(["'none'"]);
+      expect(d.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(String(res.headers['cache-control'])).toContain('no-store');
+      expect(String(res.headers['content-type'])).toContain('application/json');
+      // The headers that only steer a document are left off JSON.
+      for (const name of ['x-frame-options', 'cross-origin-opener-policy', 'x-dns-prefetch-control'])
+        expect(res.headers[name], name).toBeUndefined();
+      expectCommon(res);
     }
   });
 
