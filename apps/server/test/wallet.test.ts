@@ -77,6 +77,31 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     ]);
   });
 
+  it('the wallet writes each account time as the account call does, to the millisecond, in UTC', async () => {
+    // The wallet's list has PostgreSQL write the time (ledger accountsOf); the account call writes
+    // the parsed Date with toISOString. Microseconds past the last millisecond are cut, never rounded.
+    const { token, userId, rubId } = await signedIn();
+    const usd = await server.call('POST', '/v2/wallet/account', { token, body: { currency_code: 'USD' } });
+    const eur = await server.call('POST', '/v2/wallet/account', { token, body: { currency_code: 'EUR' } });
+    const times: [string, string, string][] = [
+      [rubId, '2026-12-31 23:59:59.999999+00', '2026-12-31T23:59:59.999Z'],
+      [usd.body.id, '2024-02-29 00:00:00.0005+03', '2024-02-28T21:00:00.000Z'],
+      [eur.body.id, '2001-09-09 01:46:40+00', '2001-09-09T01:46:40.000Z'],
+    ];
+    for (const [id, at] of times)
+      await server.ctx.db.query('UPDATE ledger_accounts SET created_at = $2 WHERE id = $1', [id, at]);
+    const wallet = await server.call('GET', '/v2/wallet', { token });
+    expect(wallet.body.results[0].id).toBe(userId);
+    const listed = new Map(
+      wallet.body.results[0].accounts.map((a: { id: string; created_at: string }) => [a.id, a.created_at]),
+    );
+    for (const [id, , expected] of times) {
+      expect(listed.get(id), id).toBe(expected);
+      const one = await server.call('GET', `/v2/wallet/account/${id}`, { token });
+      expect(one.body.created_at).toBe(expected);
+    }
+  });
+
   it("another user's account answers ACCOUNT_NOT_FOUND exactly like a missing one", async () => {
     const alice = await signedIn();
     const bob = await signedIn();

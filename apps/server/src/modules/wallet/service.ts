@@ -18,6 +18,7 @@ import { AppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import {
   type Account,
+  type AccountSummary,
   accountOf,
   accountsOf,
   entryIdOf,
@@ -33,13 +34,14 @@ type AccountView = AnswerOf<'account'>;
 type TransactionView = AnswerOf<'transactions'>['results'][number];
 type TransactionType = TransactionView['wallet_transaction_type'];
 
-export function accountView(account: Account): AccountView {
+/** An account as the API shows it, from the ledger's whole account or its summary in a list. */
+export function accountView(account: Account | AccountSummary): AccountView {
   return {
     id: account.id,
     currency_code: account.currency,
     // What the person can spend: held money has already left.
     balance: formatAmount(account.available, account.currency),
-    created_at: account.createdAt.toISOString(),
+    created_at: typeof account.createdAt === 'string' ? account.createdAt : account.createdAt.toISOString(),
   };
 }
 
