@@ -6,7 +6,7 @@
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { defaultBuild, type RunningServer, startServer } from './brand-server.ts';
-import { registerPerson, signIn } from './wallet-fixtures.ts';
+import { registerPerson, signIn, topUp } from './wallet-fixtures.ts';
 
 const MARKER = 'e-wallet-version-reload';
 
@@ -92,15 +92,19 @@ base('the service worker keeps the app shell, never API answers', async ({ page,
     return answer ? await answer.text() : '';
   });
   expect(shell).toContain('<div id="root"></div>');
-  // API answers always go to the network: with the server's answer refused, the app sees an error.
-  await page.route('**/v2/wallet/auth/info', (route) => route.abort('internetdisconnected'));
-  const api = await page.evaluate(() =>
-    fetch('/v2/wallet/auth/info').then(
-      () => 'answered',
-      () => 'network error',
-    ),
-  );
-  expect(api).toBe('network error');
+  // API answers always come from the server, never from the worker's caches: the same request from
+  // the controlled page shows a top-up made between two reads, and the server forbids storing it.
+  // (Aborting the request with page.route did not always reach requests that pass through the
+  // worker's fetch listener: the server's own answers are the deterministic witness.)
+  const balanceSeen = () =>
+    page.evaluate(async (token) => {
+      const answer = await fetch('/v2/wallet', { headers: { Authorization: `Token ${token}` } });
+      const body = (await answer.json()) as { results: { accounts: { balance: string }[] }[] };
+      return { balance: body.results[0]!.accounts[0]!.balance, cache: answer.headers.get('cache-control') };
+    }, person.token);
+  expect(await balanceSeen()).toEqual({ balance: '0.00', cache: 'no-store' });
+  await topUp(request, person, '125.50');
+  expect(await balanceSeen()).toEqual({ balance: '125.50', cache: 'no-store' });
 });
 
 const own = base.extend<{ ownServer: RunningServer }>({
