@@ -78,12 +78,6 @@ async function step(key: string, work: () => Promise<void>, needed = false): Pro
 const seconds = options.seconds;
 let pgbenchTps = 0;
 
-/**
- * A baseline measured just before and just after the runs it is compared with, and their mean: this
- * machine's speed drifts within minutes (pgbench 1,241 to 2,747 tps, the hello-world 32,000 to
- * 57,000 req/s in one afternoon, with the disk's flush time and the neighbours), so a baseline
- * taken once can be a different machine from the one the measurement ran on.
- */
 /** The server's CPU per request, where it was measured. */
 function cpuText(result: LoadResult): string {
   return result.serverCpuUsPerRequest === undefined
@@ -91,6 +85,12 @@ function cpuText(result: LoadResult): string {
     : `, server CPU ${result.serverCpuUsPerRequest} µs/request`;
 }
 
+/**
+ * A baseline measured just before and just after the runs it is compared with, and their mean: this
+ * machine's speed drifts within minutes (pgbench 1,241 to 2,747 tps, the hello-world 32,000 to
+ * 57,000 req/s in one afternoon, with the disk's flush time and the neighbours), so a baseline
+ * taken once can be a different machine from the one the measurement ran on.
+ */
 function bracketed<T extends object>(before: T, after: T, key: keyof T & string) {
   const mean = Math.round(((before[key] as number) + (after[key] as number)) / 2);
   const runs = `mean of ${before[key]} before and ${after[key]} after`;

@@ -38,13 +38,14 @@ function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, st
 /** Request bodies are small JSON documents; anything larger is refused (decisions.md section 7). */
 export const BODY_LIMIT = 64 * 1024;
 
+/** Paths the single-page app never owns: their unknown URLs answer NOT_FOUND, not the app's page. */
 const API_PREFIXES = ['/v2', '/sandbox', '/docs', '/healthz', '/version.json'];
 /** The paths whose every answer is JSON (the sandbox and the docs also serve pages). */
 const JSON_PREFIXES = ['/v2', '/healthz', '/version.json'];
 
-/** Whether a request's URL (path and query) is under one of the JSON prefixes. */
-function isApiPath(url: string): boolean {
-  for (const prefix of JSON_PREFIXES) {
+/** Whether a URL (a query allowed) is one of the prefixes or under one: '/v2', '/v2/x', '/v2?x', not '/v2x'. */
+function underPrefix(url: string, prefixes: readonly string[]): boolean {
+  for (const prefix of prefixes) {
     if (!url.startsWith(prefix)) continue;
     const next = url.charCodeAt(prefix.length);
     // The prefix itself, or followed by '/' or '?'.
@@ -158,7 +159,7 @@ export async function buildApp(
     'cache-control': 'no-store',
   };
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(isApiPath(request.url) ? apiHeaders : pageHeaders);
+    reply.headers(underPrefix(request.url, JSON_PREFIXES) ? apiHeaders : pageHeaders);
     done();
   });
 
@@ -217,7 +218,7 @@ export async function buildApp(
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const isApi = API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+    const isApi = underPrefix(path, API_PREFIXES);
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') && !isApi && !/\.[a-z0-9]+$/i.test(path);
     if (hasWeb && wantsPage) {

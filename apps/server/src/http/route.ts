@@ -73,18 +73,18 @@ export function route<N extends CallName>(
   // The token is checked before the request is validated: a caller without one learns nothing more.
   // A call with nothing to validate checks it in its handler, one hook fewer per request.
   const validates = 'body' in call || 'query' in call || 'params' in call;
-  const authFirst = call.access === 'token' && validates;
   const authInHandler = call.access === 'token' && !validates;
 
   app.route({
     method: call.method,
     url: call.path,
     schema,
-    preValidation: authFirst
-      ? async (request) => {
-          sessions.set(request, await authenticate(ctx, request));
-        }
-      : undefined,
+    preValidation:
+      call.access === 'token' && validates
+        ? async (request) => {
+            sessions.set(request, await authenticate(ctx, request));
+          }
+        : undefined,
     handler: async (request, reply) => {
       const auth = authInHandler
         ? await authenticate(ctx, request)

@@ -263,46 +263,31 @@ export interface AccountSummary {
   createdAt: string;
 }
 
-interface SummaryRow {
-  id: string;
-  user_id: string;
-  currency: CurrencyCode;
-  available: bigint;
-  created_at: string;
-}
-
 /**
  * Every account of each user asked for, one query for all (batched across concurrent requests),
  * in the order the wallet shows them. Only the columns shown, and the time as text: parsing a Date
  * and writing it out again was a third of GET /v2/wallet's reading cost (issue 9), and PostgreSQL
- * formats it for less.
+ * formats it for less. The rows are the summaries (with their owner, for the batch).
  */
-const summariesByUser = batchedRead<string, SummaryRow[]>(async (q, userIds) => {
-  const { rows } = await q.query<SummaryRow>(
-    `SELECT id, user_id, currency, balance - pending_debits AS available,
-            to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
-     FROM ledger_accounts WHERE user_id = ANY($1::uuid[])
-     ORDER BY array_position(ARRAY[${CURRENCY_ORDER.map((c) => `'${c}'`).join(', ')}], currency), created_at, id`,
-    [userIds],
-  );
-  const byUser = new Map<string, SummaryRow[]>();
+const SUMMARIES_SQL = `SELECT id, user_id AS "userId", currency, balance - pending_debits AS available,
+         to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+  FROM ledger_accounts WHERE user_id = ANY($1::uuid[])
+  ORDER BY array_position(ARRAY[${CURRENCY_ORDER.map((c) => `'${c}'`).join(', ')}], currency), created_at, id`;
+
+const summariesByUser = batchedRead<string, AccountSummary[]>(async (q, userIds) => {
+  const { rows } = await q.query<AccountSummary & { userId: string }>(SUMMARIES_SQL, [userIds]);
+  const byUser = new Map<string, AccountSummary[]>();
   for (const row of rows) {
-    const list = byUser.get(row.user_id);
+    const list = byUser.get(row.userId);
     if (list) list.push(row);
-    else byUser.set(row.user_id, [row]);
+    else byUser.set(row.userId, [row]);
   }
   return byUser;
 });
 
 /** The user's accounts: RUB, USD, EUR, IDR, then any other currency, each in opening order. */
 export async function accountsOf(q: Queryable, userId: string): Promise<AccountSummary[]> {
-  const rows = ID_PATTERN.test(userId) ? ((await summariesByUser(q, userId)) ?? []) : [];
-  return rows.map((row) => ({
-    id: row.id,
-    currency: row.currency,
-    available: row.available,
-    createdAt: row.created_at,
-  }));
+  return ID_PATTERN.test(userId) ? ((await summariesByUser(q, userId)) ?? []) : [];
 }
 
 /** The system account of a currency for a purpose (created on first use for currencies not seeded). */
