@@ -2,7 +2,10 @@
  * Transfers between wallet users through the API: recipient lookup (masked name only), the journey
  * seen from both sides, PIN, level permissions and limits on both sides, currencies, idempotency.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, pgCode } from '../src/db/client.ts';
+import { monthStart } from '../src/modules/identification/levels.ts';
 import { RECIPIENT_LOOKUPS } from '../src/modules/transfer/service.ts';
 import { fund } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer, uniquePhone } from './helpers.ts';
@@ -10,6 +13,27 @@ import { expectLedgerSound } from './invariants.ts';
 import { balance, key, notificationKinds, type Person, PIN, person } from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
+
+/** Records what a call asks of the database: each statement's text, and 'tx' for each transaction. */
+function watch(db: Db): { asked: string[]; stop(): void } {
+  const asked: string[] = [];
+  const { query, tx } = db;
+  db.query = (sql, params) => {
+    asked.push(sql);
+    return query(sql, params);
+  };
+  db.tx = (work, options) => {
+    asked.push('tx');
+    return tx(work, options);
+  };
+  return {
+    asked,
+    stop() {
+      db.query = query;
+      db.tx = tx;
+    },
+  };
+}
 
 describe(`transfers (${databaseLabel})`, () => {
   let server: TestServer;
@@ -214,6 +238,83 @@ describe(`transfers (${databaseLabel})`, () => {
     expect(sent.status).toBe(200);
     expect(await balance(server, ivan, 'USD')).toBe('40.00');
     expect(await balance(server, petr, 'USD')).toBe('10.00');
+  });
+
+  it('is one statement when nothing stands in its way; a refusal is decided step by step and keeps no key', async () => {
+    const ivan = await person(server, { rub: rub(250_000) });
+    const petr = await person(server, { level: 'full' });
+    const k = key();
+    const watching = watch(server.ctx.db);
+    try {
+      expect((await send(ivan, petr.phone, { amount: '10' }, key())).status).toBe(200);
+      expect(watching.asked.filter((sql) => /user_transfer/.test(sql))).toHaveLength(1);
+      expect(watching.asked).not.toContain('tx');
+
+      watching.asked.length = 0;
+      // Over the monthly limit (200 000 at 'simplified'): the statement cannot prove it, the
+      // transaction names the limit with what is left.
+      const over = await send(ivan, petr.phone, { amount: '199990.01' }, k);
+      expect(over.body.code).toBe('LIMIT_MONTHLY');
+      expect(over.body.message).toContain('199');
+      expect(watching.asked.filter((sql) => /user_transfer/.test(sql))).toHaveLength(1);
+      expect(watching.asked).toContain('tx');
+    } finally {
+      watching.stop();
+    }
+    // Nothing of the refused call is kept: its key serves the next request.
+    expect((await send(ivan, petr.phone, { amount: '5' }, k)).status).toBe(200);
+    expect(await balance(server, ivan)).toBe('249985.00');
+    expect(await balance(server, petr)).toBe('15.00');
+  });
+
+  it('user_transfer moves nothing unless the levels and bounds it is given still hold', async () => {
+    const ivan = await person(server, { rub: rub(1000) });
+    const petr = await person(server);
+    const db = server.ctx.db;
+    const at = clock.now();
+    const attempt = (levels: [string, string], outgoingMax: bigint | null, totalMax: bigint | null) =>
+      db
+        .query(
+          `SELECT outcome FROM user_transfer($1::uuid, $2::text, $3::uuid, $4::text, $5::text, $6::bigint,
+             $7::bigint, $8::timestamptz, $9::bigint, $10::uuid, $11::text, $12::text, $13::jsonb,
+             $14::timestamptz, $15::text, $16::text, $17::text, $18::jsonb)`,
+          [
+            ivan.userId,
+            levels[0],
+            petr.userId,
+            levels[1],
+            'RUB',
+            100_00n,
+            outgoingMax,
+            monthStart(at),
+            totalMax,
+            randomUUID(),
+            'transfer',
+            `transfer:${randomUUID()}`,
+            null,
+            at,
+            'transfer',
+            'direct-key',
+            'hash',
+            '{"status":"success"}',
+          ],
+        )
+        .then(
+          () => 'moved',
+          (error) => pgCode(error),
+        );
+    expect(await attempt(['full', 'simplified'], null, null)).toBe('EW001'); // the sender's level changed
+    expect(await attempt(['simplified', 'anonymous'], null, null)).toBe('EW001'); // the recipient's
+    expect(await attempt(['simplified', 'simplified'], rub(100) - 1n, null)).toBe('EW001'); // monthly
+    expect(await attempt(['simplified', 'simplified'], null, rub(100) - 1n)).toBe('EW001'); // balance cap
+    expect(await balance(server, ivan)).toBe('1000.00');
+    const kept = await db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', ['direct-key']);
+    expect(kept.rows).toHaveLength(0);
+    expect(await attempt(['simplified', 'simplified'], rub(100), rub(100))).toBe('moved');
+    expect(await balance(server, petr)).toBe('100.00');
+    // The key is now taken: a repeat answers the stored answer and moves nothing.
+    expect(await attempt(['simplified', 'simplified'], null, null)).toBe('moved');
+    expect(await balance(server, petr)).toBe('100.00');
   });
 
   it('a repeated Idempotency-Key answers the first receipt and moves money once', async () => {

@@ -501,24 +501,20 @@ export function entryIdOf(uuid: string): string | null {
  * RUB-equivalent money that left a user since a time (monthly limits): withdrawals, transfers and
  * payments out of the user's RUB account, pending holds included, released holds not. Only RUB can
  * leave a wallet today, so no conversion is needed. An SQL expression over a user id and a time
- * (parameters or columns), so a caller can read it beside other figures in one statement.
+ * (parameters or columns), so a caller can read it beside other figures in one statement; the sum
+ * itself is the database's `ledger_outgoing_rub` (migration 0057), which `user_transfer` checks too.
  */
 export function outgoingSql(user: string, since: string): string {
-  // Debits opened since `since` (posted or pending) less those released: no join, one index range.
-  return `(SELECT coalesce(sum(CASE WHEN phase = 'void' THEN amount ELSE -amount END), 0)::bigint
-     FROM ledger_entries
-     WHERE user_id = ${user} AND amount < 0 AND phase IN ('single', 'hold', 'void') AND opened_at >= ${since}
-       AND currency = 'RUB' AND kind IN ('withdrawal', 'transfer', 'payment'))`;
+  return `ledger_outgoing_rub(${user}, ${since})`;
 }
 
 /**
  * A user's RUB money for the balance limit: posted balance plus money on its way in (pending credits).
  * Held money still counts until its hold is posted. Other currencies cannot be topped up today.
- * An SQL expression over a user id, as `outgoingSql`.
+ * An SQL expression over a user id, as `outgoingSql` (`ledger_rub_total`, migration 0057).
  */
 export function rubTotalSql(user: string): string {
-  return `coalesce((SELECT (balance + pending_credits)::bigint FROM ledger_accounts
-     WHERE user_id = ${user} AND currency = 'RUB'), 0)`;
+  return `ledger_rub_total(${user})`;
 }
 
 export async function outgoingSince(q: Queryable, userId: string, since: Date): Promise<bigint> {

@@ -11,6 +11,7 @@ import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { batchedRead } from '../../db/batch.ts';
 import { AppError } from '../../errors.ts';
+import type { LevelName } from '../identification/levels.ts';
 import { revokeAllSessions } from '../sessions/tokens.ts';
 
 export const PIN_LOCK_AFTER = 5;
@@ -49,8 +50,16 @@ export async function setPin(ctx: AppContext, userId: string, pin: string): Prom
   if (rowCount === 0) throw new AppError('PIN_ALREADY_SET');
 }
 
+/** The user who has just confirmed with their PIN, as their row read then: what a payment names and limits. */
+export interface PinSigner {
+  id: string;
+  firstName: string;
+  lastName: string;
+  level: LevelName;
+}
+
 type PinOutcome =
-  | { kind: 'ok' }
+  | { kind: 'ok'; signer: PinSigner }
   | { kind: 'not_set' }
   | { kind: 'locked'; minutes: number }
   | { kind: 'wrong'; left: number }
@@ -63,9 +72,18 @@ interface PinRow {
   pin_key_version: number | null;
   pin_failures: number;
   pin_locked_until: Date | null;
+  first_name: string;
+  last_name: string;
+  identification_level: LevelName;
 }
 
-const PIN_COLUMNS = 'id, pin_hash, pin_salt, pin_key_version, pin_failures, pin_locked_until';
+// The signer's name and level come with the PIN: a payment needs them next, and one read serves both.
+const PIN_COLUMNS =
+  'id, pin_hash, pin_salt, pin_key_version, pin_failures, pin_locked_until, first_name, last_name, identification_level';
+
+function signerOf(row: PinRow): PinSigner {
+  return { id: row.id, firstName: row.first_name, lastName: row.last_name, level: row.identification_level };
+}
 
 /** PIN rows of many users in one query (batched across concurrent requests). */
 const pinRows = batchedRead<string, PinRow>(async (q, userIds) => {
@@ -85,14 +103,15 @@ function pinMatches(config: Config, user: PinRow, pin: string): boolean {
 /**
  * Checks the PIN of a user for a money operation or an unlock. Throws PIN_NOT_SET, PIN_LOCKED
  * {minutes}, PIN_INVALID {left}, or INVALID_TOKEN when the 10th wrong PIN in a row has just
- * revoked every session of the user. A correct PIN resets the count.
+ * revoked every session of the user. A correct PIN resets the count and answers who signed.
  */
-export async function checkPin(ctx: AppContext, userId: string, pin: string): Promise<void> {
+export async function checkPin(ctx: AppContext, userId: string, pin: string): Promise<PinSigner> {
   const now = ctx.clock.now();
   // The common case, a right PIN with nothing counted and no lock, changes nothing: one plain read.
   // Anything else is decided under the row's lock below, where every wrong PIN is counted exactly.
   const seen = await pinRows(ctx.db, userId);
-  if (seen && seen.pin_failures === 0 && !seen.pin_locked_until && pinMatches(ctx.config, seen, pin)) return;
+  if (seen && seen.pin_failures === 0 && !seen.pin_locked_until && pinMatches(ctx.config, seen, pin))
+    return signerOf(seen);
   const outcome = await ctx.db.tx(async (q): Promise<PinOutcome> => {
     const { rows } = await q.query<PinRow>(`SELECT ${PIN_COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [
       userId,
@@ -105,7 +124,7 @@ export async function checkPin(ctx: AppContext, userId: string, pin: string): Pr
     if (pinMatches(ctx.config, user, pin)) {
       if (user.pin_failures > 0 || user.pin_locked_until)
         await q.query('UPDATE users SET pin_failures = 0, pin_locked_until = NULL WHERE id = $1', [userId]);
-      return { kind: 'ok' };
+      return { kind: 'ok', signer: signerOf(user) };
     }
 
     // Counted in a row, never reset by time: every 5th wrong PIN locks, every 10th also signs out.
@@ -126,7 +145,7 @@ export async function checkPin(ctx: AppContext, userId: string, pin: string): Pr
   // Thrown only after the transaction has committed the count.
   switch (outcome.kind) {
     case 'ok':
-      return;
+      return outcome.signer;
     case 'not_set':
       throw new AppError('PIN_NOT_SET');
     case 'locked':

@@ -11,6 +11,10 @@
  * Concurrent repeats on PostgreSQL: the key's row is inserted first, so a second transaction with the
  * same key waits on it, then reads the committed answer. A failed call (an AppError) stores nothing:
  * retrying it runs again. Without a key (`key: null`) the work just runs in one transaction.
+ *
+ * Payments between users claim their key inside their one statement instead (`user_transfer`,
+ * migration 0057, modules/transfer), with the answer they will give, and answer a repeat with
+ * `repeatedAnswer`, as here.
  */
 import { createHmac } from 'node:crypto';
 import type { CallName } from '@e-wallet/contract';
@@ -49,6 +53,19 @@ export interface IdempotencyScope {
   requestHash: string;
 }
 
+/** A key's row as stored: the first request's fingerprint and the answer it got. */
+export interface StoredAnswer<T> {
+  request_hash: string;
+  answer: T | null;
+}
+
+/** The answer to a repeated key: the first answer, or IDEMPOTENCY_CONFLICT for a different request. */
+export function repeatedAnswer<T>(scope: IdempotencyScope, first: StoredAnswer<T> | undefined): T {
+  if (!first || first.request_hash !== scope.requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
+  if (first.answer === null) throw new Error('idempotency key without an answer');
+  return first.answer;
+}
+
 export async function withIdempotency<T>(
   ctx: Pick<AppContext, 'db' | 'clock'>,
   scope: IdempotencyScope,
@@ -63,14 +80,11 @@ export async function withIdempotency<T>(
       [scope.userId, scope.call, key, scope.requestHash, ctx.clock.now()],
     );
     if (claimed.rows.length === 0) {
-      const { rows } = await q.query<{ request_hash: string; answer: T | null }>(
+      const { rows } = await q.query<StoredAnswer<T>>(
         'SELECT request_hash, answer FROM idempotency_keys WHERE user_id = $1 AND call = $2 AND key = $3',
         [scope.userId, scope.call, key],
       );
-      const first = rows[0];
-      if (!first || first.request_hash !== scope.requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
-      if (first.answer === null) throw new Error('idempotency key without an answer');
-      return first.answer;
+      return repeatedAnswer(scope, rows[0]);
     }
     const answer = await work(q);
     await q.query(

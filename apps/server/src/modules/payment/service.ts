@@ -24,7 +24,7 @@ import { AppError } from '../../errors.ts';
 import { checkPin } from '../auth/pin.ts';
 import { requestHash, withIdempotency } from '../idempotency/service.ts';
 import { assertMaySpend } from '../identification/enforce.ts';
-import { sendToUser, transferReceipt, userByPhone } from '../transfer/service.ts';
+import { payUser, transferReceipt } from '../transfer/service.ts';
 import {
   openPayout,
   type PayoutRow,
@@ -102,24 +102,15 @@ export async function payQr(
         body.amount,
         currency,
       );
-      const recipient = await userByPhone(ctx.db, parsed.phone);
-      if (!recipient) throw new AppError('RECIPIENT_NOT_FOUND');
-      if (recipient.userId === userId) throw new AppError('RECIPIENT_SELF');
-      await checkPin(ctx, userId, body.pin);
-      return withIdempotency(ctx, scope, async (q) => {
-        const moved = await sendToUser(q, ctx, {
-          senderId: userId,
-          recipient,
-          amount,
-          currency,
-          kind: 'payment',
-        });
-        return {
+      return payUser(
+        ctx,
+        { senderId: userId, phone: parsed.phone, pin: body.pin, amount, currency, kind: 'payment', scope },
+        (moved, recipient) => ({
           status: 'success' as const,
           message: PAYMENT_DONE[language],
           receipt: transferReceipt(moved, recipient, language),
-        };
-      });
+        }),
+      );
     }
 
     case 'gost': {

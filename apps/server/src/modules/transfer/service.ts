@@ -6,9 +6,15 @@
  * both sides (money out, money in).
  *
  *   findRecipient(ctx, userId, phone)                 -> {userId, name, phone} (rate-limited per sender)
- *   sendToUser(q, ctx, {...})                         the movement itself, in the caller's transaction;
- *                                                     also used by QR payments to a wallet user (kind 'payment')
+ *   payUser(ctx, payment, answerOf)                   a PIN-confirmed, idempotent payment to the user
+ *                                                     with a phone: the transfer call, and QR payments
+ *                                                     to a wallet user (kind 'payment')
  *   transferMoney(ctx, userId, body, options)         POST /v2/wallet/transfer
+ *
+ * A payment is one statement in the common case (`user_transfer`, migration 0057): the key claimed
+ * with its answer, both users locked, the limits' figures compared with the bounds of the levels read
+ * just before, the ledger's movement. Whatever that statement cannot prove it refuses whole, and the
+ * payment runs step by step in a transaction (`sendToUser`), which decides it and names the error.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -21,11 +27,17 @@ import {
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { batchedRead } from '../../db/batch.ts';
-import type { Queryable } from '../../db/client.ts';
+import { PG, pgCode, type Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { openAccount, type Transfer, transfer } from '../../ledger/index.ts';
-import { checkPin } from '../auth/pin.ts';
-import { requestHash, withIdempotency } from '../idempotency/service.ts';
+import { openAccount, type SidedText, type Transfer, transfer } from '../../ledger/index.ts';
+import { checkPin, type PinSigner } from '../auth/pin.ts';
+import {
+  type IdempotencyScope,
+  repeatedAnswer,
+  requestHash,
+  type StoredAnswer,
+  withIdempotency,
+} from '../idempotency/service.ts';
 import {
   checkBalanceRoom,
   checkMonthlyRoom,
@@ -33,6 +45,7 @@ import {
   lockUsers,
   moneyFigures,
 } from '../identification/enforce.ts';
+import { type LevelName, levelRules, monthStart } from '../identification/levels.ts';
 import { hit } from '../limits/limits.ts';
 import { amountOf } from '../withdrawal/service.ts';
 
@@ -43,7 +56,12 @@ export interface Recipient {
   /** First name and the initial of the last name: all a sender learns about the recipient. */
   name: string;
   phone: string;
+  /** Their identification level as read, for the limits; never shown to the sender. */
+  level: LevelName;
 }
+
+/** What a receipt tells of a movement: a ledger transfer, or the one a payment is about to make. */
+export type Movement = Pick<Transfer, 'id' | 'kind' | 'amount' | 'currency' | 'createdAt' | 'description'>;
 
 export const TRANSFER_SENT: Record<Language, string> = {
   ru: 'Перевод выполнен',
@@ -60,12 +78,13 @@ interface UserRow {
   first_name: string;
   last_name: string;
   phone: string;
+  identification_level: LevelName;
 }
 
 /** Users by phone, many phones in one query (batched across concurrent requests). */
 const usersByPhone = batchedRead<string, UserRow>(async (q, phones) => {
   const { rows } = await q.query<UserRow>(
-    'SELECT id, first_name, last_name, phone FROM users WHERE phone = ANY($1::text[])',
+    'SELECT id, first_name, last_name, phone, identification_level FROM users WHERE phone = ANY($1::text[])',
     [phones],
   );
   return new Map(rows.map((row) => [row.phone, row]));
@@ -73,7 +92,14 @@ const usersByPhone = batchedRead<string, UserRow>(async (q, phones) => {
 
 async function userByPhone(q: Queryable, phone: string): Promise<Recipient | null> {
   const row = await usersByPhone(q, phone);
-  return row ? { userId: row.id, name: maskedName(row.first_name, row.last_name), phone: row.phone } : null;
+  return row
+    ? {
+        userId: row.id,
+        name: maskedName(row.first_name, row.last_name),
+        phone: row.phone,
+        level: row.identification_level,
+      }
+    : null;
 }
 
 /** Lookups per user per window: enough for typos, too few to walk the phone book. */
@@ -98,7 +124,18 @@ export async function findRecipient(ctx: AppContext, senderId: string, phone: st
   return recipient;
 }
 
-export { userByPhone };
+/** What each side reads in its history: the sender the recipient's masked name, the recipient the sender's. */
+function describe(kind: SendInput['kind'], recipientName: string, senderName: string): SidedText {
+  if (kind === 'payment')
+    return {
+      debit: { ru: `Оплата по QR-коду: ${recipientName}`, en: `QR payment: ${recipientName}` },
+      credit: { ru: `Оплата по QR-коду от ${senderName}`, en: `QR payment from ${senderName}` },
+    };
+  return {
+    debit: { ru: `Перевод: ${recipientName}`, en: `Transfer to ${recipientName}` },
+    credit: { ru: `Перевод от ${senderName}`, en: `Transfer from ${senderName}` },
+  };
+}
 
 export interface SendInput {
   senderId: string;
@@ -110,12 +147,12 @@ export interface SendInput {
 }
 
 /**
- * Moves money from the sender to the recipient in the caller's transaction: both users' rows locked in
- * one order (no deadlock between opposite transfers), then in one statement both accounts and the
- * figures of the limits, checked: the sender's permission and monthly limit, the recipient's balance
- * cap; then one ledger transfer. Three round trips.
+ * Moves money from the sender to the recipient in the caller's transaction, step by step: both users'
+ * rows locked in one order (no deadlock between opposite transfers), then in one statement both
+ * accounts and the figures of the limits, checked: the sender's permission and monthly limit, the
+ * recipient's balance cap; then one ledger transfer. Three round trips.
  */
-export async function sendToUser(q: Queryable, ctx: AppContext, input: SendInput): Promise<Transfer> {
+async function sendToUser(q: Queryable, ctx: AppContext, input: SendInput): Promise<Transfer> {
   const { senderId, recipient, amount, currency } = input;
   const people = await lockUsers(q, ctx, [senderId, recipient.userId]);
   const figures = await moneyFigures(q, ctx, [senderId, recipient.userId], currency, senderId);
@@ -133,8 +170,6 @@ export async function sendToUser(q: Queryable, ctx: AppContext, input: SendInput
   // Every user has a rouble account from registration; other currencies are the recipient's choice.
   if (!to && currency === 'RUB') to = (await openAccount(q, recipient.userId, 'RUB', at)).id;
   if (!to) throw new AppError('RECIPIENT_ACCOUNT_MISSING');
-  const fromName = maskedName(sender.firstName, sender.lastName);
-  const label = input.kind === 'payment' ? { ru: 'Оплата по QR-коду', en: 'QR payment' } : null;
   const { transfer: moved } = await transfer(q, {
     debit: sent.accountId,
     credit: to,
@@ -142,20 +177,118 @@ export async function sendToUser(q: Queryable, ctx: AppContext, input: SendInput
     currency,
     kind: input.kind,
     idempotencyKey: `${input.kind}:${randomUUID()}`,
-    description: {
-      debit: label
-        ? { ru: `${label.ru}: ${recipient.name}`, en: `${label.en}: ${recipient.name}` }
-        : { ru: `Перевод: ${recipient.name}`, en: `Transfer to ${recipient.name}` },
-      credit: label
-        ? { ru: `${label.ru} от ${fromName}`, en: `${label.en} from ${fromName}` }
-        : { ru: `Перевод от ${fromName}`, en: `Transfer from ${fromName}` },
-    },
+    description: describe(input.kind, recipient.name, maskedName(sender.firstName, sender.lastName)),
     at,
   });
   return moved;
 }
 
-export function transferReceipt(moved: Transfer, recipient: Recipient, language: Language): Receipt {
+const USER_TRANSFER_SQL = `SELECT outcome, request_hash, answer FROM user_transfer($1::uuid, $2::text, $3::uuid,
+  $4::text, $5::text, $6::bigint, $7::bigint, $8::timestamptz, $9::bigint, $10::uuid, $11::text, $12::text,
+  $13::jsonb, $14::timestamptz, $15::text, $16::text, $17::text, $18::jsonb)`;
+
+/** user_transfer's refusal: it could not prove the payment allowed; nothing was written. */
+const UNPROVEN = 'EW001';
+const STEP_BY_STEP = Symbol('step by step');
+
+/**
+ * The payment in one statement (`user_transfer`, migration 0057), against the levels read just now:
+ * the bounds the rules give those levels go with it, and the statement checks them under the users'
+ * locks. Its answer is made first, since everything it tells is decided here (the transfer's id, the
+ * time, the texts), and stored with the key. STEP_BY_STEP when the statement refused, or when the
+ * levels read already refuse: the transaction of `sendToUser` then decides under the locks.
+ */
+async function payInOneStatement<A>(
+  ctx: AppContext,
+  payment: UserPayment,
+  sender: PinSigner,
+  recipient: Recipient,
+  answerOf: (moved: Movement, recipient: Recipient) => A,
+): Promise<A | typeof STEP_BY_STEP> {
+  const rules = levelRules(ctx.config.IDENTIFICATION_LIMITS);
+  const spender = rules[sender.level];
+  if (!spender.transfer) return STEP_BY_STEP;
+  const { amount, currency, kind, scope } = payment;
+  const rub = currency === 'RUB';
+  const at = ctx.clock.now();
+  const moved: Movement = {
+    id: randomUUID(),
+    kind,
+    amount,
+    currency,
+    createdAt: at,
+    description: describe(kind, recipient.name, maskedName(sender.firstName, sender.lastName)),
+  };
+  const answer = JSON.stringify(answerOf(moved, recipient));
+  try {
+    const { rows } = await ctx.db.query<StoredAnswer<A> & { outcome: 'created' | 'repeated' }>(
+      USER_TRANSFER_SQL,
+      [
+        sender.id,
+        sender.level,
+        recipient.userId,
+        recipient.level,
+        currency,
+        amount,
+        rub ? spender.monthlyOutgoingMax : null,
+        monthStart(at),
+        rub ? rules[recipient.level].balanceMax : null,
+        moved.id,
+        kind,
+        `${kind}:${moved.id}`,
+        moved.description,
+        at,
+        scope.call,
+        scope.key,
+        scope.requestHash,
+        scope.key === null ? null : answer,
+      ],
+    );
+    const row = rows[0]!;
+    // The first caller gets what every repeat will get: the stored JSON.
+    return row.outcome === 'repeated' ? repeatedAnswer(scope, row) : (JSON.parse(answer) as A);
+  } catch (error) {
+    const code = pgCode(error);
+    if (code === UNPROVEN || code === PG.deadlock || code === PG.serializationFailure) return STEP_BY_STEP;
+    throw error;
+  }
+}
+
+export interface UserPayment {
+  senderId: string;
+  /** The recipient's phone, as the request named it. */
+  phone: string;
+  pin: string;
+  amount: bigint;
+  currency: CurrencyCode;
+  kind: SendInput['kind'];
+  /** The call's Idempotency-Key (or null) and the request's fingerprint. */
+  scope: IdempotencyScope;
+}
+
+/**
+ * A payment to the wallet user with a phone, confirmed with the sender's PIN: RECIPIENT_NOT_FOUND,
+ * RECIPIENT_SELF, the PIN's errors, then the limits' and the ledger's. `answerOf` makes the call's
+ * answer from the movement; a repeated key gets the first answer and moves nothing.
+ */
+export async function payUser<A>(
+  ctx: AppContext,
+  payment: UserPayment,
+  answerOf: (moved: Movement, recipient: Recipient) => A,
+): Promise<A> {
+  const recipient = await userByPhone(ctx.db, payment.phone);
+  if (!recipient) throw new AppError('RECIPIENT_NOT_FOUND');
+  if (recipient.userId === payment.senderId) throw new AppError('RECIPIENT_SELF');
+  const sender = await checkPin(ctx, payment.senderId, payment.pin);
+  const answer = await payInOneStatement(ctx, payment, sender, recipient, answerOf);
+  if (answer !== STEP_BY_STEP) return answer;
+  return withIdempotency(ctx, payment.scope, async (q) => {
+    const { senderId, amount, currency, kind } = payment;
+    return answerOf(await sendToUser(q, ctx, { senderId, recipient, amount, currency, kind }), recipient);
+  });
+}
+
+export function transferReceipt(moved: Movement, recipient: Recipient, language: Language): Receipt {
   const description = moved.description?.debit[language] ?? '';
   return {
     id: moved.id,
@@ -181,26 +314,19 @@ export async function transferMoney(
   if (!(ACCOUNT_CURRENCIES as readonly string[]).includes(currency))
     throw new AppError('CURRENCY_NOT_SUPPORTED');
   const amount = amountOf(body.amount, currency);
-  const recipient = await userByPhone(ctx.db, body.phone);
-  if (!recipient) throw new AppError('RECIPIENT_NOT_FOUND');
-  if (recipient.userId === userId) throw new AppError('RECIPIENT_SELF');
-  await checkPin(ctx, userId, body.pin);
-  return withIdempotency(
+  const scope = {
+    userId,
+    call: 'transfer' as const,
+    key: options.idempotencyKey,
+    requestHash: requestHash(ctx, body),
+  };
+  return payUser(
     ctx,
-    { userId, call: 'transfer', key: options.idempotencyKey, requestHash: requestHash(ctx, body) },
-    async (q) => {
-      const moved = await sendToUser(q, ctx, {
-        senderId: userId,
-        recipient,
-        amount,
-        currency,
-        kind: 'transfer',
-      });
-      return {
-        status: 'success' as const,
-        message: TRANSFER_SENT[options.language],
-        receipt: transferReceipt(moved, recipient, options.language),
-      };
-    },
+    { senderId: userId, phone: body.phone, pin: body.pin, amount, currency, kind: 'transfer', scope },
+    (moved, recipient) => ({
+      status: 'success' as const,
+      message: TRANSFER_SENT[options.language],
+      receipt: transferReceipt(moved, recipient, options.language),
+    }),
   );
 }
