@@ -76,7 +76,8 @@ export async function insertUser(
  * Checks the ledger's invariants over the whole database and returns what broke (empty when sound):
  * every account's balances equal the sums of its entries and its last entry; posted balances of each
  * currency sum to zero; pending debits equal pending credits per currency; no user account is below zero;
- * every posted or voided hold has exactly one settlement per side.
+ * every posted or voided hold has exactly one settlement per side; each entry is dated by its transfer;
+ * each user account's kept monthly outgoing figure is what its entries say.
  */
 export async function ledgerViolations(q: Queryable): Promise<string[]> {
   const problems: string[] = [];
@@ -157,5 +158,20 @@ export async function ledgerViolations(q: Queryable): Promise<string[]> {
      WHERE e.opened_at <> t.created_at OR (e.phase IN ('single', 'hold') AND e.created_at <> t.created_at)`,
   );
   for (const m of misdated) problems.push(`entry ${m.id} is not dated by its transfer`);
+  // The monthly limit's figure kept on the account (migration 0058) is what its entries say.
+  const { rows: counts } = await q.query<{ id: string }>(
+    `WITH counted AS (
+       SELECT account_id, ledger_month(opened_at) AS month,
+         CASE WHEN phase = 'void' THEN amount ELSE -amount END AS delta
+       FROM ledger_entries
+       WHERE user_id IS NOT NULL AND amount < 0 AND phase IN ('single', 'hold', 'void')
+         AND ledger_counts_outgoing(kind, currency)
+     ), latest AS (SELECT account_id, max(month) AS month FROM counted GROUP BY account_id)
+     SELECT a.id FROM ledger_accounts a LEFT JOIN latest l ON l.account_id = a.id
+     WHERE a.outgoing_month IS DISTINCT FROM l.month
+        OR a.outgoing_in_month <> coalesce((SELECT sum(c.delta) FROM counted c
+             WHERE c.account_id = a.id AND c.month = a.outgoing_month), 0)`,
+  );
+  for (const c of counts) problems.push(`account ${c.id}: the month's outgoing sum differs from its entries`);
   return problems;
 }

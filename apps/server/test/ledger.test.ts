@@ -267,6 +267,68 @@ describe(`ledger (${databaseLabel})`, () => {
     expect(await totalBalanceRub(server.ctx.db, alice)).toBe(91_000n);
   });
 
+  it('keeps the month’s outgoing sum on the account across months, voids and a clock set back', async () => {
+    const alice = await tx((q) => insertUser(q, { at: now() }));
+    await fund(server.ctx, alice, 100_000n);
+    const a = await rubAccount(alice);
+    const ext = await systemAccount(server.ctx.db, 'RUB', 'external_payments');
+    const payout = await systemAccount(server.ctx.db, 'RUB', 'payout_clearing');
+    const march = new Date('2026-03-31T20:59:59.999Z'); // the last moment of March, Moscow time
+    const april = new Date('2026-03-31T21:00:00.000Z');
+    const pay = (amount: bigint, at: Date) =>
+      tx((q) =>
+        transfer(q, {
+          debit: a.id,
+          credit: ext.id,
+          currency: 'RUB',
+          amount,
+          kind: 'payment',
+          idempotencyKey: nextKey(),
+          at,
+        }),
+      );
+    const marchHold = await tx((q) =>
+      hold(q, {
+        debit: a.id,
+        credit: payout.id,
+        currency: 'RUB',
+        amount: 500n,
+        kind: 'withdrawal',
+        idempotencyKey: nextKey(),
+        at: march,
+      }),
+    );
+    await pay(1_000n, march);
+    await pay(2_000n, april); // a new month counts from nothing
+    await tx((q) => voidHold(q, marchHold.transfer.id, april)); // March's hold released: April keeps its sum
+    await pay(4_000n, march); // a clock set back: March's money, not April's
+    const { rows } = await server.ctx.db.query<{ outgoing_month: Date; outgoing_in_month: bigint }>(
+      'SELECT outgoing_month, outgoing_in_month FROM ledger_accounts WHERE id = $1',
+      [a.id],
+    );
+    expect(rows[0]).toEqual({ outgoing_month: april, outgoing_in_month: 2_000n });
+    expect(await outgoingSince(server.ctx.db, alice, monthStart(april))).toBe(2_000n);
+    // Any other start sums the entries: 1000 + 2000 + 4000, the voided hold not.
+    expect(await outgoingSince(server.ctx.db, alice, monthStart(march))).toBe(7_000n);
+    // afterEach's ledgerViolations compares the kept figure with the entries as well.
+  });
+
+  it('the database’s month is monthStart, to the millisecond', async () => {
+    const times = [
+      '2026-01-31T20:59:59.999Z',
+      '2026-01-31T21:00:00.000Z',
+      '2026-02-28T21:00:00.000Z',
+      '2028-02-28T21:00:00.000Z',
+      '2026-12-31T20:59:59.999Z',
+      '2026-12-31T21:00:00.000Z',
+      '2026-06-15T12:34:56.789Z',
+    ].map((t) => new Date(t));
+    for (const at of times) {
+      const { rows } = await server.ctx.db.query<{ month: Date }>('SELECT ledger_month($1) AS month', [at]);
+      expect(rows[0]!.month).toEqual(monthStart(at));
+    }
+  });
+
   it('a history page is an ordered index range: no sort, whatever the table holds', async () => {
     const alice = await tx((q) => insertUser(q, { at: now() }));
     const account = await rubAccount(alice);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openPglite } from '../src/db/client.ts';
 import { migrationFiles } from '../src/db/migrate.ts';
 import { listNotifications } from '../src/modules/notifications/service.ts';
+import { ledgerViolations } from './fund.ts';
 
 const DIR = new URL('../src/db/migrations/', import.meta.url);
 const apply = (db: { exec(sql: string): Promise<void> }, name: string) =>
@@ -108,6 +109,87 @@ describe('migrations', () => {
         `SELECT count(*)::int AS n FROM notifications WHERE kind IN ('money_in', 'money_out')`,
       );
       expect(rows[0]!.n).toBe(0);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('0058 keeps on each account the outgoing sum of its latest month, as its entries say', async () => {
+    const db = await openPglite('memory');
+    try {
+      const files = migrationFiles();
+      const target = files.indexOf('0058_ledger_monthly_outgoing.sql');
+      for (const name of files.slice(0, target)) await apply(db, name);
+
+      const ann = '11111111-1111-4111-8111-111111111111';
+      const annRub = 'aaaaaaaa-1111-4111-8111-111111111111';
+      const bob = '22222222-2222-4222-8222-222222222222';
+      const bobRub = 'bbbbbbbb-2222-4222-8222-222222222222';
+      await db.query(
+        `INSERT INTO users (id, first_name, last_name, phone, email, created_at)
+         VALUES ($1, 'Анна', 'А', '+79990000001', 'ann@example.com', now()),
+                ($2, 'Борис', 'Б', '+79990000002', 'bob@example.com', now())`,
+        [ann, bob],
+      );
+      await db.query(
+        `INSERT INTO ledger_accounts (id, user_id, purpose, currency, created_at)
+         VALUES ($1, $2, 'user', 'RUB', now()), ($3, $4, 'user', 'RUB', now())`,
+        [annRub, ann, bobRub, bob],
+      );
+      const system = async (purpose: string) =>
+        (
+          await db.query<{ id: string }>(
+            `SELECT id FROM ledger_accounts WHERE purpose = $1 AND currency = 'RUB'`,
+            [purpose],
+          )
+        ).rows[0]!.id;
+      const [adjustments, payouts, external] = await Promise.all(
+        ['adjustments', 'payout_clearing', 'external_payments'].map(system),
+      );
+      // Movements as 0057's ledger_open wrote them.
+      let n = 0;
+      const open = async (
+        debit: string,
+        credit: string,
+        amount: number,
+        kind: string,
+        at: string,
+        hold = false,
+      ) => {
+        const id = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+        await db.query(
+          `SELECT outcome FROM ledger_open($1, $2, $3, $4, 'RUB', $5, $6, $7, null, null, null, $8)`,
+          [id, debit, credit, amount, kind, hold, `k${n}`, at],
+        );
+        return id;
+      };
+      await open(adjustments!, annRub, 100_000, 'topup', '2026-10-01T10:00:00Z');
+      await open(annRub, external!, 1_000, 'payment', '2026-10-20T10:00:00Z'); // October
+      const held = await open(annRub, payouts!, 3_000, 'withdrawal', '2026-10-31T21:00:00Z', true); // November
+      await open(annRub, bobRub, 2_500, 'transfer', '2026-11-02T10:00:00Z');
+      await open(annRub, external!, 700, 'fee', '2026-11-03T10:00:00Z'); // not counted
+      const voided = await open(annRub, payouts!, 400, 'withdrawal', '2026-11-04T10:00:00Z', true);
+      await db.query(`SELECT outcome FROM ledger_settle($1, 'voided', '2026-11-05T10:00:00Z')`, [voided]);
+
+      for (const name of files.slice(target)) await apply(db, name);
+
+      const kept = await db.query<{ id: string; outgoing_month: Date | null; outgoing_in_month: bigint }>(
+        'SELECT id, outgoing_month, outgoing_in_month FROM ledger_accounts WHERE user_id IS NOT NULL ORDER BY id',
+      );
+      expect(kept.rows).toEqual([
+        { id: annRub, outgoing_month: new Date('2026-10-31T21:00:00Z'), outgoing_in_month: 5_500n },
+        { id: bobRub, outgoing_month: null, outgoing_in_month: 0n },
+      ]);
+      expect(await ledgerViolations(db)).toEqual([]);
+      // And from here the ledger keeps it: the pending hold posted changes nothing, a payment adds.
+      await db.query(`SELECT outcome FROM ledger_settle($1, 'posted', '2026-11-06T10:00:00Z')`, [held]);
+      await open(annRub, external!, 100, 'payment', '2026-11-07T10:00:00Z');
+      const { rows } = await db.query<{ sum: bigint }>(
+        `SELECT ledger_outgoing_rub($1, '2026-10-31T21:00:00Z') AS sum`,
+        [ann],
+      );
+      expect(rows[0]!.sum).toBe(5_600n);
+      expect(await ledgerViolations(db)).toEqual([]);
     } finally {
       await db.close();
     }
