@@ -18,9 +18,12 @@
  *   transfers never deadlock; on PGlite (one session) transactions simply run one at a time.
  * - Money in and money out of user accounts are notifications: the notifications module reads them
  *   from the entries (migration 0053), so a movement writes nothing beside its transfer and entries.
- * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050-0056
+ * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050-0058
  *   (ledger_open, ledger_settle): one round trip, its plans cached by PostgreSQL. On the database
- *   itself (no caller's transaction) that statement is its own atomic transaction.
+ *   itself (no caller's transaction) that statement is its own atomic transaction. The database's
+ *   `user_transfer` (migration 0057, modules/transfer) calls `ledger_open` inside its own statement.
+ * - A user's RUB account keeps the monthly limit's figure (money out this month, Moscow time), written
+ *   by the same UPDATE that moves its balance (migration 0058), so `outgoingSql` reads one row.
  *
  * API (every function takes `q`, the caller's transaction: `ctx.db.tx(async (q) => ...)`)
  *   openAccount(q, userId, currency, at): Promise<Account>           throws ACCOUNT_EXISTS
