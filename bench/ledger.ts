@@ -12,7 +12,16 @@ import type { Db, Queryable } from '../apps/server/src/db/client.ts';
 import { openPglite, openPostgres } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { systemAccount, transfer } from '../apps/server/src/ledger/index.ts';
-import { type BenchDb, freshDatabase, log, type Options, run, seeded } from './lib.ts';
+import {
+  type BenchDb,
+  databaseCpuSeconds,
+  freshDatabase,
+  log,
+  type Options,
+  perRequest,
+  run,
+  seeded,
+} from './lib.ts';
 
 export interface PgbenchResult {
   tps: number;
@@ -56,6 +65,8 @@ export interface LedgerRunResult {
   p50Ms: number;
   p99Ms: number;
   violations: string[];
+  /** CPU time the PostgreSQL backends spent per transfer, in µs (PostgreSQL server runs only). */
+  databaseCpuUsPerTransfer?: number;
 }
 
 /**
@@ -236,14 +247,31 @@ export async function ledgerPostgres(
     log(`ledger: seeding ${count} funded accounts`);
     const accounts = await seedAccounts(db, count, 10_000_000n);
     await db.exec('ANALYZE');
-    const many = await drive(db, accounts, { workers: options.clients, seconds, hot: null, seed: 1 });
+    const name = new URL(bench.url).pathname.slice(1);
+    // The pool's connections stay open through both runs, so their backends' CPU can be read around each.
+    const measured = async (run: () => ReturnType<typeof drive>) => {
+      const before = databaseCpuSeconds(name);
+      const result = await run();
+      return { result, cpu: perRequest(before, databaseCpuSeconds(name), result.done) };
+    };
+    const many = await measured(() =>
+      drive(db, accounts, { workers: options.clients, seconds, hot: null, seed: 1 }),
+    );
     const manyViolations = await invariantViolations(db);
     const [merchant, ...payers] = accounts;
-    const hot = await drive(db, payers, { workers: options.clients, seconds, hot: merchant!, seed: 2 });
+    const hot = await measured(() =>
+      drive(db, payers, { workers: options.clients, seconds, hot: merchant!, seed: 2 }),
+    );
     const hotViolations = await invariantViolations(db);
     return {
-      many: summarise(many, seconds, options.clients, count, manyViolations),
-      hot: summarise(hot, seconds, options.clients, count, hotViolations),
+      many: {
+        ...summarise(many.result, seconds, options.clients, count, manyViolations),
+        ...(many.cpu === undefined ? {} : { databaseCpuUsPerTransfer: many.cpu }),
+      },
+      hot: {
+        ...summarise(hot.result, seconds, options.clients, count, hotViolations),
+        ...(hot.cpu === undefined ? {} : { databaseCpuUsPerTransfer: hot.cpu }),
+      },
     };
   } finally {
     await db.close();

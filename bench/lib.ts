@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -136,6 +136,8 @@ export async function freePort(): Promise<number> {
 export interface Running {
   url: string;
   child: ChildProcess;
+  /** The database it serves, when it is the real server on a bench database. */
+  database?: string;
   stop(): Promise<void>;
 }
 
@@ -210,7 +212,7 @@ export async function startServer(
   const args = options.cpuProf
     ? ['--cpu-prof', `--cpu-prof-dir=${ROOT}bench/results/profiles`, 'apps/server/src/main.ts']
     : ['apps/server/src/main.ts'];
-  return startProcess(
+  const running = await startProcess(
     args,
     {
       DATABASE_URL: databaseUrl,
@@ -224,6 +226,7 @@ export async function startServer(
     port,
     '/healthz',
   );
+  return { ...running, database: new URL(databaseUrl).pathname.slice(1) };
 }
 
 /** Runs a command to its end; answers its output, throws on a non-zero exit. */
@@ -258,6 +261,8 @@ export interface LoadResult {
   timeouts: number;
   /** CPU time (user and system, all threads) the server process spent per answered request, in µs. */
   serverCpuUsPerRequest?: number;
+  /** CPU time the PostgreSQL backends serving the server's database spent per answered request, in µs. */
+  databaseCpuUsPerRequest?: number;
 }
 
 /** CPU seconds (user and system) a process has used so far, from /proc (Linux), or null. */
@@ -273,17 +278,56 @@ function cpuSecondsOf(pid: number | undefined): number | null {
   }
 }
 
-/** Loads a server with autocannon; given the server's process, also its CPU time per request. */
+/**
+ * CPU seconds the PostgreSQL backends connected to a database have used so far, from their process
+ * titles in /proc ('postgres: 15/main: postgres <database> 127.0.0.1(port) idle'), or null. A backend
+ * that exits during a measurement takes its time with it; the server's pool keeps its connections.
+ */
+export function databaseCpuSeconds(database: string | undefined): number | null {
+  if (!database) return null;
+  let total = 0;
+  let found = false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let title: string;
+    try {
+      title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!title.startsWith('postgres: ') || !title.includes(` ${database} `)) continue;
+    const seconds = cpuSecondsOf(Number(entry));
+    if (seconds === null) continue;
+    total += seconds;
+    found = true;
+  }
+  return found ? total : null;
+}
+
+/** µs per request from CPU seconds read before and after, or nothing when either is missing. */
+export function perRequest(
+  before: number | null,
+  after: number | null,
+  requests: number,
+): number | undefined {
+  return before !== null && after !== null && requests > 0
+    ? Math.round(((after - before) * 1e7) / requests) / 10
+    : undefined;
+}
+
+/**
+ * Loads a server with autocannon; given the server's process, also its CPU time per request, and
+ * for the real server that of the PostgreSQL backends serving its database.
+ */
 export async function load(opts: autocannon.Options, server?: Running): Promise<LoadResult> {
-  const before = cpuSecondsOf(server?.child.pid);
+  const before = [cpuSecondsOf(server?.child.pid), databaseCpuSeconds(server?.database)] as const;
   const result = await autocannon({ timeout: 10, ...opts });
-  const after = cpuSecondsOf(server?.child.pid);
-  const cpu =
-    before !== null && after !== null && result.requests.total > 0
-      ? { serverCpuUsPerRequest: Math.round(((after - before) * 1e7) / result.requests.total) / 10 }
-      : {};
+  const after = [cpuSecondsOf(server?.child.pid), databaseCpuSeconds(server?.database)] as const;
+  const serverCpu = perRequest(before[0], after[0], result.requests.total);
+  const databaseCpu = perRequest(before[1], after[1], result.requests.total);
   return {
-    ...cpu,
+    ...(serverCpu === undefined ? {} : { serverCpuUsPerRequest: serverCpu }),
+    ...(databaseCpu === undefined ? {} : { databaseCpuUsPerRequest: databaseCpu }),
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

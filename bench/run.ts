@@ -78,11 +78,24 @@ async function step(key: string, work: () => Promise<void>, needed = false): Pro
 const seconds = options.seconds;
 let pgbenchTps = 0;
 
-/** The server's CPU per request, where it was measured. */
-function cpuText(result: LoadResult): string {
-  return result.serverCpuUsPerRequest === undefined
+/** PostgreSQL's CPU per ledger transfer, where it was measured. */
+function databaseText(result: { databaseCpuUsPerTransfer?: number }): string {
+  return result.databaseCpuUsPerTransfer === undefined
     ? ''
-    : `, server CPU ${result.serverCpuUsPerRequest} µs/request`;
+    : `, PostgreSQL ${result.databaseCpuUsPerTransfer} µs/transfer`;
+}
+
+/** The server's CPU per request, and PostgreSQL's, where they were measured. */
+function cpuText(result: LoadResult): string {
+  const server =
+    result.serverCpuUsPerRequest === undefined
+      ? ''
+      : `, server CPU ${result.serverCpuUsPerRequest} µs/request`;
+  const database =
+    result.databaseCpuUsPerRequest === undefined
+      ? ''
+      : `, PostgreSQL ${result.databaseCpuUsPerRequest} µs/request`;
+  return server + database;
 }
 
 /**
@@ -108,7 +121,7 @@ await step('ledger', async () => {
   const baseline = `pgbench TPC-B ${base.tps} tps (${base.clients} clients; ${base.runs})`;
   row({
     measurement: `ledger transfers/s, PostgreSQL, ${many.accounts} accounts, ${many.workers} workers`,
-    value: `${many.transfersPerSecond}/s, p99 ${many.p99Ms} ms, ${many.violations.length} violations`,
+    value: `${many.transfersPerSecond}/s, p99 ${many.p99Ms} ms, ${many.violations.length} violations${databaseText(many)}`,
     baseline,
     ratio: pct(ratio(many.transfersPerSecond, base.tps)),
     goal: '>= 100%, 0 violations',
@@ -116,7 +129,7 @@ await step('ledger', async () => {
   });
   row({
     measurement: 'ledger transfers/s into one hot merchant account',
-    value: `${hot.transfersPerSecond}/s, p99 ${hot.p99Ms} ms, ${hot.violations.length} violations`,
+    value: `${hot.transfersPerSecond}/s, p99 ${hot.p99Ms} ms, ${hot.violations.length} violations${databaseText(hot)}`,
     baseline,
     ratio: pct(ratio(hot.transfersPerSecond, base.tps)),
     goal: '>= 30%, 0 violations',
