@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openPglite } from '../src/db/client.ts';
+import { openPglite, type Queryable } from '../src/db/client.ts';
 import { migrationFiles } from '../src/db/migrate.ts';
 import { listNotifications } from '../src/modules/notifications/service.ts';
 import { ledgerViolations } from './fund.ts';
@@ -12,6 +12,28 @@ import { ledgerViolations } from './fund.ts';
 const DIR = new URL('../src/db/migrations/', import.meta.url);
 const apply = (db: { exec(sql: string): Promise<void> }, name: string) =>
   db.exec(readFileSync(new URL(name, DIR), 'utf8'));
+
+/** Two people with a RUB account each, written as the migrations before the one under test left them. */
+async function annAndBob(db: Queryable) {
+  const people = {
+    ann: '11111111-1111-4111-8111-111111111111',
+    bob: '22222222-2222-4222-8222-222222222222',
+    annRub: 'aaaaaaaa-1111-4111-8111-111111111111',
+    bobRub: 'bbbbbbbb-2222-4222-8222-222222222222',
+  };
+  await db.query(
+    `INSERT INTO users (id, first_name, last_name, phone, email, created_at)
+     VALUES ($1, 'Анна', 'А', '+79990000001', 'ann@example.com', now()),
+            ($2, 'Борис', 'Б', '+79990000002', 'bob@example.com', now())`,
+    [people.ann, people.bob],
+  );
+  await db.query(
+    `INSERT INTO ledger_accounts (id, user_id, purpose, currency, created_at)
+     VALUES ($1, $2, 'user', 'RUB', now()), ($3, $4, 'user', 'RUB', now())`,
+    [people.annRub, people.ann, people.bobRub, people.bob],
+  );
+  return people;
+}
 
 describe('migrations', () => {
   it('0053 keeps the money notifications and their read marks, now read from the ledger', async () => {
@@ -21,21 +43,7 @@ describe('migrations', () => {
       const target = files.indexOf('0053_money_notices_from_entries.sql');
       for (const name of files.slice(0, target)) await apply(db, name);
 
-      const ann = '11111111-1111-4111-8111-111111111111';
-      const bob = '22222222-2222-4222-8222-222222222222';
-      const annRub = 'aaaaaaaa-1111-4111-8111-111111111111';
-      const bobRub = 'bbbbbbbb-2222-4222-8222-222222222222';
-      await db.query(
-        `INSERT INTO users (id, first_name, last_name, phone, email, created_at)
-         VALUES ($1, 'Анна', 'А', '+79990000001', 'ann@example.com', now()),
-                ($2, 'Борис', 'Б', '+79990000002', 'bob@example.com', now())`,
-        [ann, bob],
-      );
-      await db.query(
-        `INSERT INTO ledger_accounts (id, user_id, purpose, currency, created_at)
-         VALUES ($1, $2, 'user', 'RUB', now()), ($3, $4, 'user', 'RUB', now())`,
-        [annRub, ann, bobRub, bob],
-      );
+      const { ann, bob, annRub, bobRub } = await annAndBob(db);
       // Movements as 0052's ledger_open wrote them, with their notification rows.
       const open = (
         debit: string,
@@ -121,21 +129,7 @@ describe('migrations', () => {
       const target = files.indexOf('0058_ledger_monthly_outgoing.sql');
       for (const name of files.slice(0, target)) await apply(db, name);
 
-      const ann = '11111111-1111-4111-8111-111111111111';
-      const annRub = 'aaaaaaaa-1111-4111-8111-111111111111';
-      const bob = '22222222-2222-4222-8222-222222222222';
-      const bobRub = 'bbbbbbbb-2222-4222-8222-222222222222';
-      await db.query(
-        `INSERT INTO users (id, first_name, last_name, phone, email, created_at)
-         VALUES ($1, 'Анна', 'А', '+79990000001', 'ann@example.com', now()),
-                ($2, 'Борис', 'Б', '+79990000002', 'bob@example.com', now())`,
-        [ann, bob],
-      );
-      await db.query(
-        `INSERT INTO ledger_accounts (id, user_id, purpose, currency, created_at)
-         VALUES ($1, $2, 'user', 'RUB', now()), ($3, $4, 'user', 'RUB', now())`,
-        [annRub, ann, bobRub, bob],
-      );
+      const { ann, bob, annRub, bobRub } = await annAndBob(db);
       const system = async (purpose: string) =>
         (
           await db.query<{ id: string }>(

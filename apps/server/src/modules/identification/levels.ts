@@ -52,9 +52,21 @@ export const LevelOverrides = z.strictObject({
   full: LevelOverride.optional(),
 });
 
-/** The rules in force: the defaults with the configured overrides applied. */
+/** Rules by their configured overrides: parsed once, since every money call asks for them. */
+const parsedRules = new Map<string, Record<LevelName, LevelRules>>();
+
+/** The rules in force: the defaults with the configured overrides applied (shared: not to be changed). */
 export function levelRules(overridesJson?: string): Record<LevelName, LevelRules> {
   if (!overridesJson) return DEFAULT_LEVEL_RULES;
+  let rules = parsedRules.get(overridesJson);
+  if (!rules) {
+    rules = withOverrides(overridesJson);
+    parsedRules.set(overridesJson, rules);
+  }
+  return rules;
+}
+
+function withOverrides(overridesJson: string): Record<LevelName, LevelRules> {
   const overrides = LevelOverrides.parse(JSON.parse(overridesJson));
   const rules = { ...DEFAULT_LEVEL_RULES };
   for (const level of LEVELS) {

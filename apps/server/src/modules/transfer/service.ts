@@ -254,14 +254,11 @@ async function payInOneStatement<A>(
   }
 }
 
-export interface UserPayment {
-  senderId: string;
+/** A payment as a call asks for it: to a phone, with the PIN, under the call's idempotency. */
+export interface UserPayment extends Omit<SendInput, 'recipient'> {
   /** The recipient's phone, as the request named it. */
   phone: string;
   pin: string;
-  amount: bigint;
-  currency: CurrencyCode;
-  kind: SendInput['kind'];
   /** The call's Idempotency-Key (or null) and the request's fingerprint. */
   scope: IdempotencyScope;
 }
