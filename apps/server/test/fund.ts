@@ -158,6 +158,17 @@ export async function ledgerViolations(q: Queryable): Promise<string[]> {
      WHERE e.opened_at <> t.created_at OR (e.phase IN ('single', 'hold') AND e.created_at <> t.created_at)`,
   );
   for (const m of misdated) problems.push(`entry ${m.id} is not dated by its transfer`);
+  // What the entries' foreign keys checked before migration 0059: each entry is on one of its
+  // transfer's two accounts, in the transfer's currency and kind.
+  const { rows: stray } = await q.query<{ id: string }>(
+    `SELECT e.id FROM ledger_entries e LEFT JOIN ledger_transfers t ON t.id = e.transfer_id
+     LEFT JOIN ledger_accounts a ON a.id = e.account_id
+     WHERE t.id IS NULL OR a.id IS NULL
+        OR e.account_id <> (CASE WHEN e.amount < 0 THEN t.debit_account_id ELSE t.credit_account_id END)
+        OR e.currency <> t.currency OR a.currency <> t.currency OR e.kind <> t.kind
+        OR e.user_id IS DISTINCT FROM a.user_id`,
+  );
+  for (const e of stray) problems.push(`entry ${e.id} is not on an account of its transfer`);
   // The monthly limit's figure kept on the account (migration 0058) is what its entries say.
   const { rows: counts } = await q.query<{ id: string }>(
     `WITH counted AS (

@@ -385,7 +385,7 @@ describe(`ledger (${databaseLabel})`, () => {
     }
   });
 
-  it('transfers and entries cannot be changed or deleted', async () => {
+  it('transfers and entries cannot be changed or deleted, accounts cannot be deleted', async () => {
     const alice = await tx((q) => insertUser(q, { at: now() }));
     const t = await fund(server.ctx, alice, 100n);
     await expect(
@@ -394,5 +394,8 @@ describe(`ledger (${databaseLabel})`, () => {
     await expect(
       server.ctx.db.query('DELETE FROM ledger_entries WHERE transfer_id = $1', [t.id]),
     ).rejects.toThrow(/immutable/);
+    await expect(
+      server.ctx.db.query('DELETE FROM ledger_accounts WHERE id = $1', [t.creditAccountId]),
+    ).rejects.toThrow(/never deleted/);
   });
 });

@@ -129,7 +129,7 @@ describe('migrations', () => {
       const target = files.indexOf('0058_ledger_monthly_outgoing.sql');
       for (const name of files.slice(0, target)) await apply(db, name);
 
-      const { ann, bob, annRub, bobRub } = await annAndBob(db);
+      const { ann, annRub, bobRub } = await annAndBob(db);
       const system = async (purpose: string) =>
         (
           await db.query<{ id: string }>(

@@ -11,9 +11,9 @@
  *                                                     to a wallet user (kind 'payment')
  *   transferMoney(ctx, userId, body, options)         POST /v2/wallet/transfer
  *
- * A payment is one statement in the common case (`user_transfer`, migration 0057): the key claimed
- * with its answer, both users locked, the limits' figures compared with the bounds of the levels read
- * just before, the ledger's movement. Whatever that statement cannot prove it refuses whole, and the
+ * A payment is one statement in the common case (`user_transfer`, migrations 0057 and 0059): the key
+ * claimed with its answer, both users locked, both accounts locked and the limits' figures on them
+ * compared with the bounds of the levels read just before, the ledger's movement. Whatever that statement cannot prove it refuses whole, and the
  * payment runs step by step in a transaction (`sendToUser`), which decides it and names the error.
  */
 import { randomUUID } from 'node:crypto';
@@ -192,7 +192,7 @@ const UNPROVEN = 'EW001';
 const STEP_BY_STEP = Symbol('step by step');
 
 /**
- * The payment in one statement (`user_transfer`, migration 0057), against the levels read just now:
+ * The payment in one statement (`user_transfer`, migrations 0057 and 0059), against the levels read just now:
  * the bounds the rules give those levels go with it, and the statement checks them under the users'
  * locks. Its answer is made first, since everything it tells is decided here (the transfer's id, the
  * time, the texts), and stored with the key. STEP_BY_STEP when the statement refused, or when the

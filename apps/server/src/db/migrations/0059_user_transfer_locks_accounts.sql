@@ -1,0 +1,194 @@
+-- Fewer statements per payment (issue 9). A P2P run spent a fifth of PostgreSQL's time starting
+-- executors (ExecutorStart) and a tenth in the after-trigger queue of foreign-key checks: each
+-- statement inside a PL/pgSQL function, and each check, builds its executor anew.
+--
+-- 1. `user_transfer` read each account four times: the sender's monthly figure
+--    (`ledger_outgoing_rub`), the recipient's RUB total (`ledger_rub_total`), both accounts' ids, then
+--    `ledger_open` locked them again with a lookup of the ledger key (always fresh here). It now locks
+--    both accounts in the payment's currency once, in id order after the users as before, and compares
+--    the figures of those locked rows: a RUB payment's accounts are the accounts the limits count. The
+--    writing half of `ledger_open` is its own function, `ledger_open_locked`, which both call.
+-- 2. The entries' foreign keys are checked four times per movement and cannot fail: the ledger's
+--    functions are the only writers, and they write a movement's entries in the statement that inserts
+--    its transfer (or settles one read under lock), from the account rows that statement updates.
+--    The transfer's own keys to its accounts (with the currency) stay. What the two keys checked,
+--    every entry's transfer exists and the entry is on one of its accounts in its currency, is checked
+--    after every money test by `ledgerViolations` (apps/server/test/fund.ts) and after every ledger
+--    benchmark; ledger rows are never deleted (transfers and entries by their guards, accounts below).
+
+ALTER TABLE ledger_entries
+  DROP CONSTRAINT ledger_entries_transfer_id_fkey,
+  DROP CONSTRAINT ledger_entries_account_id_fkey;
+
+-- Accounts are never deleted: the entries' key no longer guards them, this does.
+CREATE FUNCTION ledger_accounts_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'ledger accounts are never deleted' USING ERRCODE = 'P0001';
+END
+$$;
+CREATE TRIGGER ledger_accounts_guard BEFORE DELETE ON ledger_accounts
+  FOR EACH ROW EXECUTE FUNCTION ledger_accounts_guard();
+
+-- 0058's write: the transfer, both balances and one entry per side, one statement. The caller holds
+-- both accounts' locks and has checked them (currency, available money); true when written, false
+-- when the key was already used (nothing written then).
+CREATE FUNCTION ledger_open_locked(
+  p_id uuid, p_debit uuid, p_credit uuid, p_amount bigint, p_currency text, p_kind text, p_is_hold boolean,
+  p_key text, p_reference_type text, p_reference_id text, p_description jsonb, p_at timestamptz
+) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+  created boolean := false;
+  counts boolean := ledger_counts_outgoing(p_kind, p_currency);
+  v_month timestamptz := ledger_month(p_at);
+BEGIN
+  WITH ins AS (
+    INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
+      idempotency_key, reference_type, reference_id, description, created_at, settled_at)
+    VALUES (p_id, p_debit, p_credit, p_amount, p_currency, p_kind, CASE WHEN p_is_hold THEN 'pending' ELSE 'posted' END,
+      p_is_hold, p_key, p_reference_type, p_reference_id, p_description, p_at, CASE WHEN p_is_hold THEN NULL ELSE p_at END)
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id
+  ), v (id, ord, d_bal, d_pd, d_pc, amount, counted) AS (
+    SELECT p_debit, 1, CASE WHEN p_is_hold THEN 0 ELSE -p_amount END,
+      CASE WHEN p_is_hold THEN p_amount ELSE 0 END, 0::bigint, -p_amount, counts FROM ins
+    UNION ALL
+    SELECT p_credit, 2, CASE WHEN p_is_hold THEN 0 ELSE p_amount END, 0::bigint,
+      CASE WHEN p_is_hold THEN p_amount ELSE 0 END, p_amount, false FROM ins
+  ), u AS (
+    UPDATE ledger_accounts acc
+    SET balance = acc.balance + v.d_bal, pending_debits = acc.pending_debits + v.d_pd,
+        pending_credits = acc.pending_credits + v.d_pc, version = acc.version + 1,
+        outgoing_month = CASE WHEN v.counted AND acc.user_id IS NOT NULL
+          AND (acc.outgoing_month IS NULL OR acc.outgoing_month < v_month) THEN v_month ELSE acc.outgoing_month END,
+        outgoing_in_month = CASE WHEN NOT v.counted OR acc.user_id IS NULL THEN acc.outgoing_in_month
+          WHEN acc.outgoing_month = v_month THEN acc.outgoing_in_month + p_amount
+          WHEN acc.outgoing_month IS NULL OR acc.outgoing_month < v_month THEN p_amount
+          ELSE acc.outgoing_in_month END
+    FROM v WHERE acc.id = v.id
+    RETURNING acc.id, acc.user_id, acc.balance, acc.pending_debits, acc.pending_credits, acc.version, v.ord, v.amount
+  ), e AS (
+    INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
+      pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
+    SELECT p_id, u.id, u.user_id, CASE WHEN p_is_hold THEN 'hold' ELSE 'single' END, u.amount, p_currency, p_kind,
+      u.balance, u.pending_debits, u.pending_credits, u.version, p_at, p_at
+    FROM u ORDER BY u.ord
+  )
+  SELECT true INTO created FROM ins;
+  RETURN coalesce(created, false);
+END
+$$;
+
+-- 0058's function, writing through `ledger_open_locked`.
+CREATE OR REPLACE FUNCTION ledger_open(
+  p_id uuid, p_debit uuid, p_credit uuid, p_amount bigint, p_currency text, p_kind text, p_is_hold boolean,
+  p_key text, p_reference_type text, p_reference_id text, p_description jsonb, p_at timestamptz
+) RETURNS TABLE (outcome text, moved ledger_transfers) LANGUAGE plpgsql AS $$
+DECLARE
+  a record;
+  d ledger_accounts;
+  c ledger_accounts;
+  t ledger_transfers;
+  repeated boolean := false;
+BEGIN
+  -- As in 0050: accounts locked in id order, the key looked up in the same statement.
+  FOR a IN SELECT l AS account, EXISTS (SELECT 1 FROM ledger_transfers WHERE idempotency_key = p_key) AS used
+    FROM ledger_accounts l WHERE l.id IN (p_debit, p_credit) ORDER BY l.id FOR NO KEY UPDATE OF l LOOP
+    IF (a.account).id = p_debit THEN d := a.account; ELSE c := a.account; END IF;
+    repeated := repeated OR a.used;
+  END LOOP;
+  IF NOT repeated AND d.id IS NOT NULL AND c.id IS NOT NULL AND d.currency = p_currency AND c.currency = p_currency
+     AND (d.user_id IS NULL OR d.balance - d.pending_debits >= p_amount) THEN
+    IF ledger_open_locked(p_id, p_debit, p_credit, p_amount, p_currency, p_kind, p_is_hold, p_key,
+         p_reference_type, p_reference_id, p_description, p_at) THEN
+      RETURN QUERY SELECT 'created', NULL::ledger_transfers;
+      RETURN;
+    END IF;
+  END IF;
+  -- Nothing written: a key used first answers with its first transfer before any refusal.
+  SELECT * INTO t FROM ledger_transfers WHERE idempotency_key = p_key;
+  IF FOUND THEN RETURN QUERY SELECT 'repeated', t; RETURN; END IF;
+  IF d.id IS NULL OR c.id IS NULL THEN RETURN QUERY SELECT 'missing', NULL::ledger_transfers; RETURN; END IF;
+  IF d.currency <> p_currency OR c.currency <> p_currency THEN
+    RETURN QUERY SELECT 'currency', NULL::ledger_transfers; RETURN;
+  END IF;
+  RETURN QUERY SELECT 'insufficient', NULL::ledger_transfers;
+END
+$$;
+
+-- 0057's function: the key, the users, then both accounts locked once and the limits compared with
+-- their rows. The bounds come only with RUB payments (the limits count roubles); any other call with
+-- bounds is refused to the step-by-step path, which reads the RUB figures itself.
+CREATE OR REPLACE FUNCTION user_transfer(
+  p_sender uuid, p_sender_level text, p_recipient uuid, p_recipient_level text,
+  p_currency text, p_amount bigint,
+  p_outgoing_max bigint, p_month_start timestamptz, p_total_max bigint,
+  p_id uuid, p_kind text, p_ledger_key text, p_description jsonb, p_at timestamptz,
+  p_call text, p_key text, p_request_hash text, p_answer jsonb
+) RETURNS TABLE (outcome text, request_hash text, answer jsonb) LANGUAGE plpgsql AS $$
+DECLARE
+  k record;
+  u record;
+  a ledger_accounts;
+  d ledger_accounts;
+  c ledger_accounts;
+  matched int := 0;
+  sent bigint;
+BEGIN
+  IF p_key IS NOT NULL THEN
+    INSERT INTO idempotency_keys (user_id, call, key, request_hash, answer, created_at)
+    VALUES (p_sender, p_call, p_key, p_request_hash, p_answer, p_at)
+    ON CONFLICT (user_id, call, key) DO NOTHING;
+    IF NOT FOUND THEN
+      SELECT i.request_hash, i.answer INTO k FROM idempotency_keys i
+      WHERE i.user_id = p_sender AND i.call = p_call AND i.key = p_key;
+      RETURN QUERY SELECT 'repeated', k.request_hash, k.answer;
+      RETURN;
+    END IF;
+  END IF;
+
+  FOR u IN SELECT id, identification_level FROM users WHERE id IN (p_sender, p_recipient)
+    ORDER BY id FOR NO KEY UPDATE LOOP
+    IF u.identification_level = (CASE WHEN u.id = p_sender THEN p_sender_level ELSE p_recipient_level END) THEN
+      matched := matched + 1;
+    END IF;
+  END LOOP;
+  IF matched <> 2 THEN
+    RAISE EXCEPTION 'user_transfer: a level changed' USING ERRCODE = 'EW001';
+  END IF;
+
+  FOR a IN SELECT * FROM ledger_accounts WHERE user_id IN (p_sender, p_recipient) AND currency = p_currency
+    ORDER BY id FOR NO KEY UPDATE LOOP
+    IF a.user_id = p_sender THEN d := a; ELSE c := a; END IF;
+  END LOOP;
+  IF d.id IS NULL OR c.id IS NULL THEN
+    RAISE EXCEPTION 'user_transfer: an account is missing' USING ERRCODE = 'EW001';
+  END IF;
+  IF (p_outgoing_max IS NOT NULL OR p_total_max IS NOT NULL) AND p_currency <> 'RUB' THEN
+    RAISE EXCEPTION 'user_transfer: limits of another currency' USING ERRCODE = 'EW001';
+  END IF;
+  -- The kept figure answers for the month it names (0058); any other month is summed from the entries.
+  IF p_outgoing_max IS NOT NULL THEN
+    IF d.outgoing_month IS NULL THEN
+      sent := 0;
+    ELSIF d.outgoing_month = p_month_start THEN
+      sent := d.outgoing_in_month;
+    ELSE
+      sent := ledger_outgoing_rub(p_sender, p_month_start);
+    END IF;
+  END IF;
+  IF p_outgoing_max IS NOT NULL AND sent + p_amount > p_outgoing_max THEN
+    RAISE EXCEPTION 'user_transfer: monthly limit' USING ERRCODE = 'EW001';
+  END IF;
+  IF p_total_max IS NOT NULL AND c.balance + c.pending_credits + p_amount > p_total_max THEN
+    RAISE EXCEPTION 'user_transfer: balance cap' USING ERRCODE = 'EW001';
+  END IF;
+  IF d.balance - d.pending_debits < p_amount THEN
+    RAISE EXCEPTION 'user_transfer: insufficient' USING ERRCODE = 'EW001';
+  END IF;
+  IF NOT ledger_open_locked(p_id, d.id, c.id, p_amount, p_currency, p_kind, false, p_ledger_key, NULL, NULL,
+       p_description, p_at) THEN
+    RAISE EXCEPTION 'user_transfer: the ledger key is used' USING ERRCODE = 'EW001';
+  END IF;
+  RETURN QUERY SELECT 'created', NULL::text, NULL::jsonb;
+END
+$$;
