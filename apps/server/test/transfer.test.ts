@@ -2,9 +2,10 @@
  * Transfers between wallet users through the API: recipient lookup (masked name only), the journey
  * seen from both sides, PIN, level permissions and limits on both sides, currencies, idempotency.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, pgCode } from '../src/db/client.ts';
+import { pinHash } from '../src/modules/auth/pin.ts';
 import { monthStart } from '../src/modules/identification/levels.ts';
 import { RECIPIENT_LOOKUPS } from '../src/modules/transfer/service.ts';
 import { fund } from './fund.ts';
@@ -249,6 +250,12 @@ describe(`transfers (${databaseLabel})`, () => {
       expect((await send(ivan, petr.phone, { amount: '10' }, key())).status).toBe(200);
       expect(watching.asked.filter((sql) => /user_transfer/.test(sql))).toHaveLength(1);
       expect(watching.asked).not.toContain('tx');
+      // Now this instance has hints of both people: the next payment asks the statement alone.
+      watching.asked.length = 0;
+      expect((await send(ivan, petr.phone, { amount: '5' }, key())).status).toBe(200);
+      expect(watching.asked.filter((sql) => !/FROM sessions/.test(sql))).toEqual([
+        expect.stringMatching(/user_transfer/),
+      ]);
 
       watching.asked.length = 0;
       // Over the monthly limit (200 000 at 'simplified'): the statement cannot prove it, the
@@ -263,8 +270,46 @@ describe(`transfers (${databaseLabel})`, () => {
     }
     // Nothing of the refused call is kept: its key serves the next request.
     expect((await send(ivan, petr.phone, { amount: '5' }, k)).status).toBe(200);
-    expect(await balance(server, ivan)).toBe('249985.00');
-    expect(await balance(server, petr)).toBe('15.00');
+    expect(await balance(server, ivan)).toBe('249980.00');
+    expect(await balance(server, petr)).toBe('20.00');
+  });
+
+  it('a hint proven wrong costs one refused statement, never a wrong answer', async () => {
+    const ivan = await person(server, { rub: rub(20_000) });
+    const petr = await person(server, { level: 'anonymous' });
+    const db = server.ctx.db;
+    expect((await send(ivan, petr.phone, { amount: '1' })).status).toBe(200);
+
+    // A wrong PIN against the hint: refused by the statement, then counted once by the PIN's guard.
+    const wrong = await send(ivan, petr.phone, { amount: '1', pin: '9999' });
+    expect(wrong.body.code).toBe('PIN_INVALID');
+    expect((await db.query('SELECT pin_failures FROM users WHERE id = $1', [ivan.userId])).rows).toEqual([
+      { pin_failures: 1 },
+    ]);
+    // The right PIN with a failure counted: the statement refuses, the guard resets the count.
+    expect((await send(ivan, petr.phone, { amount: '1' })).status).toBe(200);
+    expect((await send(ivan, petr.phone, { amount: '1' })).status).toBe(200);
+
+    // The PIN changed elsewhere (another instance): the old PIN is wrong, the new one right.
+    const salt = randomBytes(16);
+    await db.query('UPDATE users SET pin_hash = $2, pin_salt = $3 WHERE id = $1', [
+      ivan.userId,
+      pinHash(server.ctx.config.PIN_KEY, salt, '4321'),
+      salt,
+    ]);
+    expect((await send(ivan, petr.phone, { amount: '1' })).body.code).toBe('PIN_INVALID');
+    expect((await send(ivan, petr.phone, { amount: '1', pin: '4321' })).status).toBe(200);
+    expect((await send(ivan, petr.phone, { amount: '1', pin: '4321' })).status).toBe(200);
+
+    // The recipient's level raised elsewhere (15 000 RUB cap when anonymous): the new level's cap
+    // applies at once.
+    expect((await send(ivan, petr.phone, { amount: '15000', pin: '4321' })).body.code).toBe(
+      'RECIPIENT_LIMIT_BALANCE',
+    );
+    expect((await send(ivan, petr.phone, { amount: '1', pin: '4321' })).status).toBe(200); // hints again
+    await db.query(`UPDATE users SET identification_level = 'full' WHERE id = $1`, [petr.userId]);
+    expect((await send(ivan, petr.phone, { amount: '15000', pin: '4321' })).status).toBe(200);
+    expect(await balance(server, petr)).toBe('15006.00');
   });
 
   it('user_transfer moves nothing unless the levels and bounds it is given still hold', async () => {
@@ -272,12 +317,21 @@ describe(`transfers (${databaseLabel})`, () => {
     const petr = await person(server);
     const db = server.ctx.db;
     const at = clock.now();
-    const attempt = (levels: [string, string], outgoingMax: bigint | null, totalMax: bigint | null) =>
+    const { rows } = await db.query<{ pin_hash: Buffer }>('SELECT pin_hash FROM users WHERE id = $1', [
+      ivan.userId,
+    ]);
+    const proven = rows[0]!.pin_hash;
+    const attempt = (
+      levels: [string, string],
+      outgoingMax: bigint | null,
+      totalMax: bigint | null,
+      pinProof: Buffer = proven,
+    ) =>
       db
         .query(
           `SELECT outcome FROM user_transfer($1::uuid, $2::text, $3::uuid, $4::text, $5::text, $6::bigint,
              $7::bigint, $8::timestamptz, $9::bigint, $10::uuid, $11::text, $12::text, $13::jsonb,
-             $14::timestamptz, $15::text, $16::text, $17::text, $18::jsonb)`,
+             $14::timestamptz, $15::text, $16::text, $17::text, $18::jsonb, $19::bytea)`,
           [
             ivan.userId,
             levels[0],
@@ -297,6 +351,7 @@ describe(`transfers (${databaseLabel})`, () => {
             'direct-key',
             'hash',
             '{"status":"success"}',
+            pinProof,
           ],
         )
         .then(
@@ -307,13 +362,18 @@ describe(`transfers (${databaseLabel})`, () => {
     expect(await attempt(['simplified', 'anonymous'], null, null)).toBe('EW001'); // the recipient's
     expect(await attempt(['simplified', 'simplified'], rub(100) - 1n, null)).toBe('EW001'); // monthly
     expect(await attempt(['simplified', 'simplified'], null, rub(100) - 1n)).toBe('EW001'); // balance cap
+    expect(await attempt(['simplified', 'simplified'], null, null, Buffer.alloc(32))).toBe('EW001'); // the PIN
     expect(await balance(server, ivan)).toBe('1000.00');
     const kept = await db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', ['direct-key']);
     expect(kept.rows).toHaveLength(0);
     expect(await attempt(['simplified', 'simplified'], rub(100), rub(100))).toBe('moved');
     expect(await balance(server, petr)).toBe('100.00');
-    // The key is now taken: a repeat answers the stored answer and moves nothing.
+    // The key is now taken: a repeat answers the stored answer and moves nothing, for the PIN only.
     expect(await attempt(['simplified', 'simplified'], null, null)).toBe('moved');
+    expect(await attempt(['simplified', 'simplified'], null, null, Buffer.alloc(32))).toBe('EW001');
+    await db.query('UPDATE users SET pin_failures = 1 WHERE id = $1', [ivan.userId]);
+    expect(await attempt(['simplified', 'simplified'], null, null)).toBe('EW001');
+    await db.query('UPDATE users SET pin_failures = 0 WHERE id = $1', [ivan.userId]);
     expect(await balance(server, petr)).toBe('100.00');
   });
 

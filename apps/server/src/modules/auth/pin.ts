@@ -5,11 +5,18 @@
  * revoke every session. The guard's state lives on the user's row; a check that may change it holds
  * that row's lock, so concurrent requests on any number of instances are counted exactly. A right
  * PIN with nothing to reset is only a read.
+ *
+ * After a right PIN the instance keeps a hint of the signer (db/hints.ts): who they are and their
+ * PIN's salt and key version, never the hash. With it a payment proves the PIN without a read
+ * (`rememberedPinProof`): the HMAC made here goes with the payment's statement, which compares it
+ * with the stored hash under the user's lock, with no failure counted and no lock set (migration
+ * 0059). Whatever that statement refuses, the caller forgets the hint and `checkPin` decides.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { batchedRead } from '../../db/batch.ts';
+import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError } from '../../errors.ts';
 import type { LevelName } from '../identification/levels.ts';
 import { revokeAllSessions } from '../sessions/tokens.ts';
@@ -59,7 +66,7 @@ export interface PinSigner {
 }
 
 type PinOutcome =
-  | { kind: 'ok'; signer: PinSigner }
+  | { kind: 'ok'; row: PinRow }
   | { kind: 'not_set' }
   | { kind: 'locked'; minutes: number }
   | { kind: 'wrong'; left: number }
@@ -93,6 +100,53 @@ const pinRows = batchedRead<string, PinRow>(async (q, userIds) => {
   return new Map(rows.map((row) => [row.id, row]));
 });
 
+/** What an instance remembers of a signer after a right PIN: never the hash. */
+interface SignerHint {
+  signer: PinSigner;
+  salt: Buffer;
+  keyVersion: number;
+}
+
+const signerHints = hintsPerDatabase<SignerHint>({ max: 100_000, ttlMs: 10 * 60_000 });
+
+function remember(ctx: AppContext, row: PinRow): PinSigner {
+  const signer = signerOf(row);
+  if (row.pin_salt && row.pin_key_version !== null)
+    signerHints(ctx.db).set(row.id, {
+      signer,
+      salt: Buffer.from(row.pin_salt),
+      keyVersion: row.pin_key_version,
+    });
+  return signer;
+}
+
+/** A signer and the HMAC of the PIN they gave, for a statement that compares it with the stored hash. */
+export interface PinProof {
+  signer: PinSigner;
+  hash: Buffer;
+}
+
+/**
+ * The proof of a PIN from this instance's hint of the signer, without a round trip; undefined when
+ * there is no hint. Proves nothing by itself: the statement it goes with checks it (see above).
+ */
+export function rememberedPinProof(ctx: AppContext, userId: string, pin: string): PinProof | undefined {
+  const hint = signerHints(ctx.db).get(userId);
+  if (!hint || hint.keyVersion !== ctx.config.PIN_KEY_VERSION) return undefined;
+  return { signer: hint.signer, hash: pinHash(pinKey(ctx.config, hint.keyVersion), hint.salt, pin) };
+}
+
+/** `checkPin`, answering the proof as well (the stored hash it matched), for a statement that checks it again. */
+export async function provePin(ctx: AppContext, userId: string, pin: string): Promise<PinProof> {
+  const row = await verifiedRow(ctx, userId, pin);
+  return { signer: remember(ctx, row), hash: Buffer.from(row.pin_hash!) };
+}
+
+/** Drops the hint of a signer: a statement refused what it said, or the PIN changed. */
+export function forgetSigner(ctx: AppContext, userId: string): void {
+  signerHints(ctx.db).delete(userId);
+}
+
 function pinMatches(config: Config, user: PinRow, pin: string): boolean {
   if (!user.pin_hash || !user.pin_salt || user.pin_key_version === null) return false;
   const stored = Buffer.from(user.pin_hash);
@@ -106,12 +160,17 @@ function pinMatches(config: Config, user: PinRow, pin: string): boolean {
  * revoked every session of the user. A correct PIN resets the count and answers who signed.
  */
 export async function checkPin(ctx: AppContext, userId: string, pin: string): Promise<PinSigner> {
+  return remember(ctx, await verifiedRow(ctx, userId, pin));
+}
+
+/** The user's row once the PIN is right (as `checkPin`): read plainly, or under its lock. */
+async function verifiedRow(ctx: AppContext, userId: string, pin: string): Promise<PinRow> {
   const now = ctx.clock.now();
   // The common case, a right PIN with nothing counted and no lock, changes nothing: one plain read.
   // Anything else is decided under the row's lock below, where every wrong PIN is counted exactly.
   const seen = await pinRows(ctx.db, userId);
   if (seen && seen.pin_failures === 0 && !seen.pin_locked_until && pinMatches(ctx.config, seen, pin))
-    return signerOf(seen);
+    return seen;
   const outcome = await ctx.db.tx(async (q): Promise<PinOutcome> => {
     const { rows } = await q.query<PinRow>(`SELECT ${PIN_COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [
       userId,
@@ -124,7 +183,7 @@ export async function checkPin(ctx: AppContext, userId: string, pin: string): Pr
     if (pinMatches(ctx.config, user, pin)) {
       if (user.pin_failures > 0 || user.pin_locked_until)
         await q.query('UPDATE users SET pin_failures = 0, pin_locked_until = NULL WHERE id = $1', [userId]);
-      return { kind: 'ok', signer: signerOf(user) };
+      return { kind: 'ok', row: user };
     }
 
     // Counted in a row, never reset by time: every 5th wrong PIN locks, every 10th also signs out.
@@ -145,7 +204,7 @@ export async function checkPin(ctx: AppContext, userId: string, pin: string): Pr
   // Thrown only after the transaction has committed the count.
   switch (outcome.kind) {
     case 'ok':
-      return outcome.signer;
+      return outcome.row;
     case 'not_set':
       throw new AppError('PIN_NOT_SET');
     case 'locked':
@@ -167,6 +226,7 @@ export async function changePin(
   if (oldPin === newPin) throw new AppError('PIN_SAME');
   await checkPin(ctx, userId, oldPin);
   const [hash, salt, version] = newPinColumns(ctx.config, newPin);
+  forgetSigner(ctx, userId);
   await ctx.db.query('UPDATE users SET pin_hash = $2, pin_salt = $3, pin_key_version = $4 WHERE id = $1', [
     userId,
     hash,

@@ -11,10 +11,14 @@
  *                                                     to a wallet user (kind 'payment')
  *   transferMoney(ctx, userId, body, options)         POST /v2/wallet/transfer
  *
- * A payment is one statement in the common case (`user_transfer`, migrations 0057 and 0059): the key
- * claimed with its answer, both users locked, both accounts locked and the limits' figures on them
- * compared with the bounds of the levels read just before, the ledger's movement. Whatever that statement cannot prove it refuses whole, and the
- * payment runs step by step in a transaction (`sendToUser`), which decides it and names the error.
+ * A payment is one statement in the common case (`user_transfer`, migrations 0057 and 0059), and
+ * its only round trip when this instance has hints of both people (db/hints.ts: the recipient by
+ * phone, the signer's PIN salt from `auth/pin.ts`): both users locked with the PIN's HMAC compared
+ * with the stored hash and the levels with those the hints or reads gave, the key claimed with its
+ * answer, both accounts locked and the limits' figures on them compared with those levels' bounds,
+ * the ledger's movement. Whatever that statement cannot prove it refuses whole; the hints are
+ * forgotten, and the payment runs step by step in a transaction (`sendToUser`), which decides it
+ * and names the error.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -27,10 +31,11 @@ import {
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { batchedRead } from '../../db/batch.ts';
-import { PG, pgCode, type Queryable } from '../../db/client.ts';
+import { isDb, PG, pgCode, type Queryable } from '../../db/client.ts';
+import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError } from '../../errors.ts';
 import { openAccount, type SidedText, type Transfer, transfer } from '../../ledger/index.ts';
-import { checkPin, type PinSigner } from '../auth/pin.ts';
+import { checkPin, forgetSigner, type PinProof, provePin, rememberedPinProof } from '../auth/pin.ts';
 import {
   type IdempotencyScope,
   repeatedAnswer,
@@ -90,8 +95,23 @@ const usersByPhone = batchedRead<string, UserRow>(async (q, phones) => {
   return new Map(rows.map((row) => [row.phone, row]));
 });
 
+/**
+ * Users by phone as this instance last read them. A user's id, names and phone never change; the
+ * level does, and the payment's statement checks it (a refusal forgets the hint, `forgetRecipient`).
+ */
+const recipientHints = hintsPerDatabase<UserRow>({ max: 100_000, ttlMs: 10 * 60_000 });
+
+function forgetRecipient(q: Queryable, phone: string): void {
+  if (isDb(q)) recipientHints(q).delete(phone);
+}
+
 async function userByPhone(q: Queryable, phone: string): Promise<Recipient | null> {
-  const row = await usersByPhone(q, phone);
+  const hints = isDb(q) ? recipientHints(q) : undefined;
+  let row = hints?.get(phone);
+  if (!row) {
+    row = await usersByPhone(q, phone);
+    if (row) hints?.set(phone, row);
+  }
   return row
     ? {
         userId: row.id,
@@ -185,7 +205,7 @@ async function sendToUser(q: Queryable, ctx: AppContext, input: SendInput): Prom
 
 const USER_TRANSFER_SQL = `SELECT outcome, request_hash, answer FROM user_transfer($1::uuid, $2::text, $3::uuid,
   $4::text, $5::text, $6::bigint, $7::bigint, $8::timestamptz, $9::bigint, $10::uuid, $11::text, $12::text,
-  $13::jsonb, $14::timestamptz, $15::text, $16::text, $17::text, $18::jsonb)`;
+  $13::jsonb, $14::timestamptz, $15::text, $16::text, $17::text, $18::jsonb, $19::bytea)`;
 
 /** user_transfer's refusal: it could not prove the payment allowed; nothing was written. */
 const UNPROVEN = 'EW001';
@@ -201,10 +221,11 @@ const STEP_BY_STEP = Symbol('step by step');
 async function payInOneStatement<A>(
   ctx: AppContext,
   payment: UserPayment,
-  sender: PinSigner,
+  proof: PinProof,
   recipient: Recipient,
   answerOf: (moved: Movement, recipient: Recipient) => A,
 ): Promise<A | typeof STEP_BY_STEP> {
+  const sender = proof.signer;
   const rules = levelRules(ctx.config.IDENTIFICATION_LIMITS);
   const spender = rules[sender.level];
   if (!spender.transfer) return STEP_BY_STEP;
@@ -242,6 +263,7 @@ async function payInOneStatement<A>(
         scope.key,
         scope.requestHash,
         scope.key === null ? null : answer,
+        proof.hash,
       ],
     );
     const row = rows[0]!;
@@ -273,12 +295,19 @@ export async function payUser<A>(
   payment: UserPayment,
   answerOf: (moved: Movement, recipient: Recipient) => A,
 ): Promise<A> {
+  const { senderId, pin } = payment;
   const recipient = await userByPhone(ctx.db, payment.phone);
   if (!recipient) throw new AppError('RECIPIENT_NOT_FOUND');
-  if (recipient.userId === payment.senderId) throw new AppError('RECIPIENT_SELF');
-  const sender = await checkPin(ctx, payment.senderId, payment.pin);
-  const answer = await payInOneStatement(ctx, payment, sender, recipient, answerOf);
+  if (recipient.userId === senderId) throw new AppError('RECIPIENT_SELF');
+  // The PIN from the signer's hint goes unchecked to the statement, which checks it; without a hint
+  // it is checked here first, as every refusal below checks it.
+  const remembered = rememberedPinProof(ctx, senderId, pin);
+  const proof = remembered ?? (await provePin(ctx, senderId, pin));
+  const answer = await payInOneStatement(ctx, payment, proof, recipient, answerOf);
   if (answer !== STEP_BY_STEP) return answer;
+  forgetSigner(ctx, senderId);
+  forgetRecipient(ctx.db, payment.phone);
+  if (remembered) await checkPin(ctx, senderId, pin);
   return withIdempotency(ctx, payment.scope, async (q) => {
     const { senderId, amount, currency, kind } = payment;
     return answerOf(await sendToUser(q, ctx, { senderId, recipient, amount, currency, kind }), recipient);

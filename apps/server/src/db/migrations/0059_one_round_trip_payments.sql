@@ -15,6 +15,21 @@
 --    every entry's transfer exists and the entry is on one of its accounts in its currency, is checked
 --    after every money test by `ledgerViolations` (apps/server/test/fund.ts) and after every ledger
 --    benchmark; ledger rows are never deleted (transfers and entries by their guards, accounts below).
+-- 3. A payment in one round trip. Each P2P transfer made three: the recipient by phone and the signer's
+--    PIN row (batched reads), then `user_transfer`; a write to PostgreSQL over loopback TCP costs the
+--    server more than anything else it does for a request (`writev` was 46% of its CPU in a P2P run).
+--    The server now keeps hints of both people (db/hints.ts: the recipient by phone; the signer's
+--    name, level and PIN salt, never the hash) and sends the HMAC of the PIN given, made with the
+--    remembered salt. `user_transfer` proves the PIN itself: the sender's stored hash must equal it,
+--    with no wrong PIN counted and no lock, read under the sender's row lock with both levels, before
+--    the idempotency key is claimed, so a repeated key answers only a proven PIN, as the first call
+--    did (and the key's foreign key finds the sender's row already locked: no lock of its own to
+--    write). Anything else refuses with EW001; the server forgets its hints and takes the long way
+--    (`checkPin`, which counts a wrong PIN, then the transaction of separate steps), so a stale hint
+--    (a PIN changed, a level raised on another instance) costs one refused statement, never a wrong
+--    answer. The long way claims the key before the users: the same call sent twice at once, one on
+--    each way, can deadlock; PostgreSQL ends one, and either recovers (this statement by the long
+--    way, the transaction by its retry).
 
 ALTER TABLE ledger_entries
   DROP CONSTRAINT ledger_entries_transfer_id_fkey,
@@ -115,15 +130,19 @@ BEGIN
 END
 $$;
 
--- 0057's function: the key, the users, then both accounts locked once and the limits compared with
--- their rows. The bounds come only with RUB payments (the limits count roubles); any other call with
--- bounds is refused to the step-by-step path, which reads the RUB figures itself.
-CREATE OR REPLACE FUNCTION user_transfer(
+-- 0057's function, then: the users locked with the PIN proven (3), the key claimed, both accounts locked
+-- once and the limits compared with their rows (1). The bounds come only with RUB payments (the limits
+-- count roubles); any other call with bounds is refused to the long way, which reads the RUB figures.
+
+DROP FUNCTION user_transfer(uuid, text, uuid, text, text, bigint, bigint, timestamptz, bigint, uuid, text, text,
+  jsonb, timestamptz, text, text, text, jsonb);
+
+CREATE FUNCTION user_transfer(
   p_sender uuid, p_sender_level text, p_recipient uuid, p_recipient_level text,
   p_currency text, p_amount bigint,
   p_outgoing_max bigint, p_month_start timestamptz, p_total_max bigint,
   p_id uuid, p_kind text, p_ledger_key text, p_description jsonb, p_at timestamptz,
-  p_call text, p_key text, p_request_hash text, p_answer jsonb
+  p_call text, p_key text, p_request_hash text, p_answer jsonb, p_pin_hash bytea
 ) RETURNS TABLE (outcome text, request_hash text, answer jsonb) LANGUAGE plpgsql AS $$
 DECLARE
   k record;
@@ -134,6 +153,19 @@ DECLARE
   matched int := 0;
   sent bigint;
 BEGIN
+  FOR u IN SELECT id, identification_level, pin_hash = p_pin_hash AND pin_failures = 0
+      AND pin_locked_until IS NULL AS proven
+    FROM users WHERE id IN (p_sender, p_recipient) ORDER BY id FOR NO KEY UPDATE LOOP
+    IF u.id = p_sender AND u.identification_level = p_sender_level AND u.proven THEN
+      matched := matched + 1;
+    ELSIF u.id = p_recipient AND u.identification_level = p_recipient_level THEN
+      matched := matched + 1;
+    END IF;
+  END LOOP;
+  IF matched <> 2 THEN
+    RAISE EXCEPTION 'user_transfer: the PIN is not proven or a level changed' USING ERRCODE = 'EW001';
+  END IF;
+
   IF p_key IS NOT NULL THEN
     INSERT INTO idempotency_keys (user_id, call, key, request_hash, answer, created_at)
     VALUES (p_sender, p_call, p_key, p_request_hash, p_answer, p_at)
@@ -144,16 +176,6 @@ BEGIN
       RETURN QUERY SELECT 'repeated', k.request_hash, k.answer;
       RETURN;
     END IF;
-  END IF;
-
-  FOR u IN SELECT id, identification_level FROM users WHERE id IN (p_sender, p_recipient)
-    ORDER BY id FOR NO KEY UPDATE LOOP
-    IF u.identification_level = (CASE WHEN u.id = p_sender THEN p_sender_level ELSE p_recipient_level END) THEN
-      matched := matched + 1;
-    END IF;
-  END LOOP;
-  IF matched <> 2 THEN
-    RAISE EXCEPTION 'user_transfer: a level changed' USING ERRCODE = 'EW001';
   END IF;
 
   FOR a IN SELECT * FROM ledger_accounts WHERE user_id IN (p_sender, p_recipient) AND currency = p_currency

@@ -1,0 +1,27 @@
+/**
+ * Hints: what an instance remembers of rows, per database (per Db object), for statements that verify
+ * it under their own locks before relying on it (issue 9: a payment in one round trip). A stale hint
+ * costs a refused statement and the long way, never a wrong answer, so hints need no notices between
+ * instances, only a bound on their number and age; whoever sees a refusal forgets the hints it used.
+ * (A session is trusted as read, so its cache follows the database's notices: modules/sessions/cache.ts.)
+ */
+import { LRUCache } from 'lru-cache';
+import type { Db } from './client.ts';
+
+export interface HintOptions {
+  max: number;
+  ttlMs: number;
+}
+
+/** One bounded memory per database, made on first use. */
+export function hintsPerDatabase<V extends {}>(options: HintOptions): (db: Db) => LRUCache<string, V> {
+  const memories = new WeakMap<Db, LRUCache<string, V>>();
+  return (db) => {
+    let memory = memories.get(db);
+    if (!memory) {
+      memory = new LRUCache<string, V>({ max: options.max, ttl: options.ttlMs });
+      memories.set(db, memory);
+    }
+    return memory;
+  };
+}
