@@ -5,8 +5,9 @@
 -- 1. `user_transfer` read each account four times: the sender's monthly figure
 --    (`ledger_outgoing_rub`), the recipient's RUB total (`ledger_rub_total`), both accounts' ids, then
 --    `ledger_open` locked them again with a lookup of the ledger key (always fresh here). It now locks
---    both accounts in the payment's currency once, in id order after the users as before, and compares
---    the figures of those locked rows: a RUB payment's accounts are the accounts the limits count. The
+--    each user's row with their account in the payment's currency, in one statement, in user id order
+--    (every other path locks the users first, in that order, so no lock cycle forms), and compares the
+--    figures of those locked rows: a RUB payment's accounts are the accounts the limits count. The
 --    writing half of `ledger_open` is its own function, `ledger_open_locked`, which both call.
 -- 2. The entries' foreign keys are checked four times per movement and cannot fail: the ledger's
 --    functions are the only writers, and they write a movement's entries in the statement that inserts
@@ -130,8 +131,8 @@ BEGIN
 END
 $$;
 
--- 0057's function, then: the users locked with the PIN proven (3), the key claimed, both accounts locked
--- once and the limits compared with their rows (1). The bounds come only with RUB payments (the limits
+-- 0057's function, then: the users locked with their accounts and the PIN proven (1, 3), the key
+-- claimed, the limits compared with the accounts' rows (1). The bounds come only with RUB payments (the limits
 -- count roubles); any other call with bounds is refused to the long way, which reads the RUB figures.
 
 DROP FUNCTION user_transfer(uuid, text, uuid, text, text, bigint, bigint, timestamptz, bigint, uuid, text, text,
@@ -147,23 +148,27 @@ CREATE FUNCTION user_transfer(
 DECLARE
   k record;
   u record;
-  a ledger_accounts;
   d ledger_accounts;
   c ledger_accounts;
   matched int := 0;
   sent bigint;
 BEGIN
-  FOR u IN SELECT id, identification_level, pin_hash = p_pin_hash AND pin_failures = 0
-      AND pin_locked_until IS NULL AS proven
-    FROM users WHERE id IN (p_sender, p_recipient) ORDER BY id FOR NO KEY UPDATE LOOP
+  -- Each user's row, then its account in the currency, locked in user id order.
+  FOR u IN SELECT p.id, p.identification_level, p.pin_hash = p_pin_hash AND p.pin_failures = 0
+      AND p.pin_locked_until IS NULL AS proven, l AS account
+    FROM users p JOIN ledger_accounts l ON l.user_id = p.id AND l.currency = p_currency
+    WHERE p.id IN (p_sender, p_recipient) ORDER BY p.id FOR NO KEY UPDATE OF p, l LOOP
     IF u.id = p_sender AND u.identification_level = p_sender_level AND u.proven THEN
       matched := matched + 1;
+      d := u.account;
     ELSIF u.id = p_recipient AND u.identification_level = p_recipient_level THEN
       matched := matched + 1;
+      c := u.account;
     END IF;
   END LOOP;
   IF matched <> 2 THEN
-    RAISE EXCEPTION 'user_transfer: the PIN is not proven or a level changed' USING ERRCODE = 'EW001';
+    RAISE EXCEPTION 'user_transfer: the PIN is not proven, a level changed or an account is missing'
+      USING ERRCODE = 'EW001';
   END IF;
 
   IF p_key IS NOT NULL THEN
@@ -178,13 +183,6 @@ BEGIN
     END IF;
   END IF;
 
-  FOR a IN SELECT * FROM ledger_accounts WHERE user_id IN (p_sender, p_recipient) AND currency = p_currency
-    ORDER BY id FOR NO KEY UPDATE LOOP
-    IF a.user_id = p_sender THEN d := a; ELSE c := a; END IF;
-  END LOOP;
-  IF d.id IS NULL OR c.id IS NULL THEN
-    RAISE EXCEPTION 'user_transfer: an account is missing' USING ERRCODE = 'EW001';
-  END IF;
   IF (p_outgoing_max IS NOT NULL OR p_total_max IS NOT NULL) AND p_currency <> 'RUB' THEN
     RAISE EXCEPTION 'user_transfer: limits of another currency' USING ERRCODE = 'EW001';
   END IF;
