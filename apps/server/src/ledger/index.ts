@@ -21,8 +21,8 @@
  * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050-0059
  *   (ledger_open, ledger_settle): one round trip, its plans cached by PostgreSQL. On the database
  *   itself (no caller's transaction) that statement is its own atomic transaction. The database's
- *   `user_transfer` (migrations 0057, 0059, modules/transfer) locks and checks both accounts itself
- *   and writes through `ledger_open_locked`, the writing half of `ledger_open`.
+ *   `user_transfer` (migrations 0057, 0059, modules/transfer) locks and checks both accounts itself,
+ *   then calls `ledger_open` inside its own statement.
  * - Only these functions write entries, from the rows of the statement that writes their transfer, so
  *   entries carry no foreign keys (0059); ledger rows are never deleted (guard triggers).
  * - A user's RUB account keeps the monthly limit's figure (money out this month, Moscow time), written

@@ -7,8 +7,9 @@
 --    `ledger_open` locked them again with a lookup of the ledger key (always fresh here). It now locks
 --    each user's row with their account in the payment's currency, in one statement, in user id order
 --    (every other path locks the users first, in that order, so no lock cycle forms), and compares the
---    figures of those locked rows: a RUB payment's accounts are the accounts the limits count. The
---    writing half of `ledger_open` is its own function, `ledger_open_locked`, which both call.
+--    figures of those locked rows: a RUB payment's accounts are the accounts the limits count; then it
+--    calls `ledger_open`, whose lock of rows its own transaction holds writes nothing. `ledger_open`
+--    no longer looks the ledger key up beside its locks (below).
 -- 2. The entries' foreign keys are checked four times per movement and cannot fail: the ledger's
 --    functions are the only writers, and they write a movement's entries in the statement that inserts
 --    its transfer (or settles one read under lock), from the account rows that statement updates.
@@ -45,77 +46,64 @@ $$;
 CREATE TRIGGER ledger_accounts_guard BEFORE DELETE ON ledger_accounts
   FOR EACH ROW EXECUTE FUNCTION ledger_accounts_guard();
 
--- 0058's write: the transfer, both balances and one entry per side, one statement. The caller holds
--- both accounts' locks and has checked them (currency, available money); true when written, false
--- when the key was already used (nothing written then).
-CREATE FUNCTION ledger_open_locked(
-  p_id uuid, p_debit uuid, p_credit uuid, p_amount bigint, p_currency text, p_kind text, p_is_hold boolean,
-  p_key text, p_reference_type text, p_reference_id text, p_description jsonb, p_at timestamptz
-) RETURNS boolean LANGUAGE plpgsql AS $$
-DECLARE
-  created boolean := false;
-  counts boolean := ledger_counts_outgoing(p_kind, p_currency);
-  v_month timestamptz := ledger_month(p_at);
-BEGIN
-  WITH ins AS (
-    INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
-      idempotency_key, reference_type, reference_id, description, created_at, settled_at)
-    VALUES (p_id, p_debit, p_credit, p_amount, p_currency, p_kind, CASE WHEN p_is_hold THEN 'pending' ELSE 'posted' END,
-      p_is_hold, p_key, p_reference_type, p_reference_id, p_description, p_at, CASE WHEN p_is_hold THEN NULL ELSE p_at END)
-    ON CONFLICT (idempotency_key) DO NOTHING
-    RETURNING id
-  ), v (id, ord, d_bal, d_pd, d_pc, amount, counted) AS (
-    SELECT p_debit, 1, CASE WHEN p_is_hold THEN 0 ELSE -p_amount END,
-      CASE WHEN p_is_hold THEN p_amount ELSE 0 END, 0::bigint, -p_amount, counts FROM ins
-    UNION ALL
-    SELECT p_credit, 2, CASE WHEN p_is_hold THEN 0 ELSE p_amount END, 0::bigint,
-      CASE WHEN p_is_hold THEN p_amount ELSE 0 END, p_amount, false FROM ins
-  ), u AS (
-    UPDATE ledger_accounts acc
-    SET balance = acc.balance + v.d_bal, pending_debits = acc.pending_debits + v.d_pd,
-        pending_credits = acc.pending_credits + v.d_pc, version = acc.version + 1,
-        outgoing_month = CASE WHEN v.counted AND acc.user_id IS NOT NULL
-          AND (acc.outgoing_month IS NULL OR acc.outgoing_month < v_month) THEN v_month ELSE acc.outgoing_month END,
-        outgoing_in_month = CASE WHEN NOT v.counted OR acc.user_id IS NULL THEN acc.outgoing_in_month
-          WHEN acc.outgoing_month = v_month THEN acc.outgoing_in_month + p_amount
-          WHEN acc.outgoing_month IS NULL OR acc.outgoing_month < v_month THEN p_amount
-          ELSE acc.outgoing_in_month END
-    FROM v WHERE acc.id = v.id
-    RETURNING acc.id, acc.user_id, acc.balance, acc.pending_debits, acc.pending_credits, acc.version, v.ord, v.amount
-  ), e AS (
-    INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
-      pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
-    SELECT p_id, u.id, u.user_id, CASE WHEN p_is_hold THEN 'hold' ELSE 'single' END, u.amount, p_currency, p_kind,
-      u.balance, u.pending_debits, u.pending_credits, u.version, p_at, p_at
-    FROM u ORDER BY u.ord
-  )
-  SELECT true INTO created FROM ins;
-  RETURN coalesce(created, false);
-END
-$$;
-
--- 0058's function, writing through `ledger_open_locked`.
+-- 0058's function without the key's lookup beside the locks: the transfer's insert finds a used key
+-- (ON CONFLICT DO NOTHING, as before, which also catches a key committed during the lock wait), and
+-- whatever writes nothing reads the key first, so a repeat still answers its first transfer before
+-- any refusal. Alternating ledger-only runs: 3,824-4,393/s before, 4,133-5,101/s after.
 CREATE OR REPLACE FUNCTION ledger_open(
   p_id uuid, p_debit uuid, p_credit uuid, p_amount bigint, p_currency text, p_kind text, p_is_hold boolean,
   p_key text, p_reference_type text, p_reference_id text, p_description jsonb, p_at timestamptz
 ) RETURNS TABLE (outcome text, moved ledger_transfers) LANGUAGE plpgsql AS $$
 DECLARE
-  a record;
+  a ledger_accounts;
   d ledger_accounts;
   c ledger_accounts;
   t ledger_transfers;
-  repeated boolean := false;
+  created boolean;
+  counts boolean := ledger_counts_outgoing(p_kind, p_currency);
+  v_month timestamptz := ledger_month(p_at);
 BEGIN
-  -- As in 0050: accounts locked in id order, the key looked up in the same statement.
-  FOR a IN SELECT l AS account, EXISTS (SELECT 1 FROM ledger_transfers WHERE idempotency_key = p_key) AS used
-    FROM ledger_accounts l WHERE l.id IN (p_debit, p_credit) ORDER BY l.id FOR NO KEY UPDATE OF l LOOP
-    IF (a.account).id = p_debit THEN d := a.account; ELSE c := a.account; END IF;
-    repeated := repeated OR a.used;
+  -- Accounts locked in id order.
+  FOR a IN SELECT * FROM ledger_accounts WHERE id IN (p_debit, p_credit) ORDER BY id FOR NO KEY UPDATE LOOP
+    IF a.id = p_debit THEN d := a; ELSE c := a; END IF;
   END LOOP;
-  IF NOT repeated AND d.id IS NOT NULL AND c.id IS NOT NULL AND d.currency = p_currency AND c.currency = p_currency
+  IF d.id IS NOT NULL AND c.id IS NOT NULL AND d.currency = p_currency AND c.currency = p_currency
      AND (d.user_id IS NULL OR d.balance - d.pending_debits >= p_amount) THEN
-    IF ledger_open_locked(p_id, p_debit, p_credit, p_amount, p_currency, p_kind, p_is_hold, p_key,
-         p_reference_type, p_reference_id, p_description, p_at) THEN
+    -- As in 0052: the transfer, both balances and one entry per side, one statement.
+    WITH ins AS (
+      INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
+        idempotency_key, reference_type, reference_id, description, created_at, settled_at)
+      VALUES (p_id, p_debit, p_credit, p_amount, p_currency, p_kind, CASE WHEN p_is_hold THEN 'pending' ELSE 'posted' END,
+        p_is_hold, p_key, p_reference_type, p_reference_id, p_description, p_at, CASE WHEN p_is_hold THEN NULL ELSE p_at END)
+      ON CONFLICT (idempotency_key) DO NOTHING
+      RETURNING id
+    ), v (id, ord, d_bal, d_pd, d_pc, amount, counted) AS (
+      SELECT p_debit, 1, CASE WHEN p_is_hold THEN 0 ELSE -p_amount END,
+        CASE WHEN p_is_hold THEN p_amount ELSE 0 END, 0::bigint, -p_amount, counts FROM ins
+      UNION ALL
+      SELECT p_credit, 2, CASE WHEN p_is_hold THEN 0 ELSE p_amount END, 0::bigint,
+        CASE WHEN p_is_hold THEN p_amount ELSE 0 END, p_amount, false FROM ins
+    ), u AS (
+      UPDATE ledger_accounts acc
+      SET balance = acc.balance + v.d_bal, pending_debits = acc.pending_debits + v.d_pd,
+          pending_credits = acc.pending_credits + v.d_pc, version = acc.version + 1,
+          outgoing_month = CASE WHEN v.counted AND acc.user_id IS NOT NULL
+            AND (acc.outgoing_month IS NULL OR acc.outgoing_month < v_month) THEN v_month ELSE acc.outgoing_month END,
+          outgoing_in_month = CASE WHEN NOT v.counted OR acc.user_id IS NULL THEN acc.outgoing_in_month
+            WHEN acc.outgoing_month = v_month THEN acc.outgoing_in_month + p_amount
+            WHEN acc.outgoing_month IS NULL OR acc.outgoing_month < v_month THEN p_amount
+            ELSE acc.outgoing_in_month END
+      FROM v WHERE acc.id = v.id
+      RETURNING acc.id, acc.user_id, acc.balance, acc.pending_debits, acc.pending_credits, acc.version, v.ord, v.amount
+    ), e AS (
+      INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
+        pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
+      SELECT p_id, u.id, u.user_id, CASE WHEN p_is_hold THEN 'hold' ELSE 'single' END, u.amount, p_currency, p_kind,
+        u.balance, u.pending_debits, u.pending_credits, u.version, p_at, p_at
+      FROM u ORDER BY u.ord
+    )
+    SELECT true INTO created FROM ins;
+    IF created THEN
       RETURN QUERY SELECT 'created', NULL::ledger_transfers;
       RETURN;
     END IF;
@@ -132,8 +120,9 @@ END
 $$;
 
 -- 0057's function, then: the users locked with their accounts and the PIN proven (1, 3), the key
--- claimed, the limits compared with the accounts' rows (1). The bounds come only with RUB payments (the limits
--- count roubles); any other call with bounds is refused to the long way, which reads the RUB figures.
+-- claimed, the limits compared with the accounts' rows (1), the ledger's `ledger_open`. The bounds come
+-- only with RUB payments (the limits count roubles); any other call with bounds is refused to the long
+-- way, which reads the RUB figures itself.
 
 DROP FUNCTION user_transfer(uuid, text, uuid, text, text, bigint, bigint, timestamptz, bigint, uuid, text, text,
   jsonb, timestamptz, text, text, text, jsonb);
@@ -152,6 +141,7 @@ DECLARE
   c ledger_accounts;
   matched int := 0;
   sent bigint;
+  opened text;
 BEGIN
   -- Each user's row, then its account in the currency, locked in user id order.
   FOR u IN SELECT p.id, p.identification_level, p.pin_hash = p_pin_hash AND p.pin_failures = 0
@@ -205,9 +195,10 @@ BEGIN
   IF d.balance - d.pending_debits < p_amount THEN
     RAISE EXCEPTION 'user_transfer: insufficient' USING ERRCODE = 'EW001';
   END IF;
-  IF NOT ledger_open_locked(p_id, d.id, c.id, p_amount, p_currency, p_kind, false, p_ledger_key, NULL, NULL,
-       p_description, p_at) THEN
-    RAISE EXCEPTION 'user_transfer: the ledger key is used' USING ERRCODE = 'EW001';
+  SELECT o.outcome INTO opened FROM ledger_open(p_id, d.id, c.id, p_amount, p_currency, p_kind, false,
+    p_ledger_key, NULL, NULL, p_description, p_at) o;
+  IF opened <> 'created' THEN
+    RAISE EXCEPTION 'user_transfer: %', opened USING ERRCODE = 'EW001';
   END IF;
   RETURN QUERY SELECT 'created', NULL::text, NULL::jsonb;
 END
