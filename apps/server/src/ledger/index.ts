@@ -365,9 +365,9 @@ const OPEN_SQL = `SELECT outcome, (moved).* FROM ledger_open($1::uuid, $2::uuid,
 const SETTLE_SQL = `SELECT outcome, (moved).* FROM ledger_settle($1::uuid, $2::text, $3::timestamptz)`;
 
 /**
- * Opens a transfer or a hold in one statement (ledger_open, migrations 0050-0056): both accounts locked in
- * id order, the idempotency key checked under the locks, the available balance checked, then the
- * transfer, both balances and one entry per side. Nothing is written unless the
+ * Opens a transfer or a hold in one statement (ledger_open, migrations 0050-0059): both accounts locked in
+ * id order, the available balance checked, then the transfer (a used idempotency key writes nothing
+ * and answers with its first transfer, before any refusal), both balances and one entry per side. Nothing is written unless the
  * outcome is 'created', so a caller may catch INSUFFICIENT_FUNDS and carry on. Takes the caller's
  * transaction, or the database itself: a transfer on its own is one atomic statement.
  */
