@@ -13,8 +13,8 @@
  * retrying it runs again. Without a key (`key: null`) the work just runs in one transaction.
  *
  * Payments between users claim their key inside their one statement instead (`user_transfer`,
- * migration 0057, modules/transfer), with the answer they will give, and answer a repeat with
- * `repeatedAnswer`, as here.
+ * migrations 0057 and 0059, modules/transfer), once the PIN is proven, with the answer they will give,
+ * and answer a repeat with `repeatedAnswer`, as here.
  */
 import { createHmac } from 'node:crypto';
 import type { CallName } from '@e-wallet/contract';

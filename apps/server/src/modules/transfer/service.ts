@@ -212,9 +212,9 @@ const UNPROVEN = 'EW001';
 const STEP_BY_STEP = Symbol('step by step');
 
 /**
- * The payment in one statement (`user_transfer`, migrations 0057 and 0059), against the levels read just now:
- * the bounds the rules give those levels go with it, and the statement checks them under the users'
- * locks. Its answer is made first, since everything it tells is decided here (the transfer's id, the
+ * The payment in one statement (`user_transfer`, migrations 0057 and 0059), against the levels the
+ * hints or reads gave and the PIN's proof: the bounds the rules give those levels go with it, and the
+ * statement checks them, the levels and the proof under the users' locks. Its answer is made first, since everything it tells is decided here (the transfer's id, the
  * time, the texts), and stored with the key. STEP_BY_STEP when the statement refused, or when the
  * levels read already refuse: the transaction of `sendToUser` then decides under the locks.
  */
