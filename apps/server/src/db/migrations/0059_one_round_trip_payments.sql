@@ -176,25 +176,19 @@ BEGIN
   IF (p_outgoing_max IS NOT NULL OR p_total_max IS NOT NULL) AND p_currency <> 'RUB' THEN
     RAISE EXCEPTION 'user_transfer: limits of another currency' USING ERRCODE = 'EW001';
   END IF;
-  -- The kept figure answers for the month it names (0058); any other month is summed from the entries.
+  -- The locked account's kept figure answers for the month it names (0058); any other case is
+  -- `ledger_outgoing_rub`'s.
   IF p_outgoing_max IS NOT NULL THEN
-    IF d.outgoing_month IS NULL THEN
-      sent := 0;
-    ELSIF d.outgoing_month = p_month_start THEN
-      sent := d.outgoing_in_month;
-    ELSE
-      sent := ledger_outgoing_rub(p_sender, p_month_start);
+    sent := CASE WHEN d.outgoing_month = p_month_start THEN d.outgoing_in_month
+      ELSE ledger_outgoing_rub(p_sender, p_month_start) END;
+    IF sent + p_amount > p_outgoing_max THEN
+      RAISE EXCEPTION 'user_transfer: monthly limit' USING ERRCODE = 'EW001';
     END IF;
-  END IF;
-  IF p_outgoing_max IS NOT NULL AND sent + p_amount > p_outgoing_max THEN
-    RAISE EXCEPTION 'user_transfer: monthly limit' USING ERRCODE = 'EW001';
   END IF;
   IF p_total_max IS NOT NULL AND c.balance + c.pending_credits + p_amount > p_total_max THEN
     RAISE EXCEPTION 'user_transfer: balance cap' USING ERRCODE = 'EW001';
   END IF;
-  IF d.balance - d.pending_debits < p_amount THEN
-    RAISE EXCEPTION 'user_transfer: insufficient' USING ERRCODE = 'EW001';
-  END IF;
+  -- Too little money is the ledger's refusal, as any other of its outcomes but 'created'.
   SELECT o.outcome INTO opened FROM ledger_open(p_id, d.id, c.id, p_amount, p_currency, p_kind, false,
     p_ledger_key, NULL, NULL, p_description, p_at) o;
   IF opened <> 'created' THEN

@@ -309,7 +309,7 @@ export async function payUser<A>(
   forgetRecipient(ctx.db, payment.phone);
   if (remembered) await checkPin(ctx, senderId, pin);
   return withIdempotency(ctx, payment.scope, async (q) => {
-    const { senderId, amount, currency, kind } = payment;
+    const { amount, currency, kind } = payment;
     return answerOf(await sendToUser(q, ctx, { senderId, recipient, amount, currency, kind }), recipient);
   });
 }
