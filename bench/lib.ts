@@ -263,6 +263,8 @@ export interface LoadResult {
   serverCpuUsPerRequest?: number;
   /** CPU time the PostgreSQL backends serving the server's database spent per answered request, in µs. */
   databaseCpuUsPerRequest?: number;
+  /** CPU time the load generator (autocannon, in the bench's own process) spent per answered request, in µs. */
+  loadCpuUsPerRequest: number;
 }
 
 /** CPU seconds (user and system) a process has used so far, from /proc (Linux), or null. */
@@ -321,13 +323,16 @@ export function perRequest(
  */
 export async function load(opts: autocannon.Options, server?: Running): Promise<LoadResult> {
   const before = [cpuSecondsOf(server?.child.pid), databaseCpuSeconds(server?.database)] as const;
+  const own = process.cpuUsage();
   const result = await autocannon({ timeout: 10, ...opts });
+  const spent = process.cpuUsage(own);
   const after = [cpuSecondsOf(server?.child.pid), databaseCpuSeconds(server?.database)] as const;
   const serverCpu = perRequest(before[0], after[0], result.requests.total);
   const databaseCpu = perRequest(before[1], after[1], result.requests.total);
   return {
     ...(serverCpu === undefined ? {} : { serverCpuUsPerRequest: serverCpu }),
     ...(databaseCpu === undefined ? {} : { databaseCpuUsPerRequest: databaseCpu }),
+    loadCpuUsPerRequest: perRequest(0, (spent.user + spent.system) / 1e6, result.requests.total) ?? 0,
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

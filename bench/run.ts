@@ -95,7 +95,7 @@ function cpuText(result: LoadResult): string {
     result.databaseCpuUsPerRequest === undefined
       ? ''
       : `, PostgreSQL ${result.databaseCpuUsPerRequest} µs/request`;
-  return server + database;
+  return `${server}${database}, load generator ${result.loadCpuUsPerRequest} µs/request`;
 }
 
 /**
