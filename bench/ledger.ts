@@ -67,6 +67,8 @@ export interface LedgerRunResult {
   violations: string[];
   /** CPU time the PostgreSQL backends spent per transfer, in µs (PostgreSQL server runs only). */
   databaseCpuUsPerTransfer?: number;
+  /** CPU time the bench's own process (the ledger module and its driver loop) spent per transfer, in µs. */
+  nodeCpuUsPerTransfer?: number;
 }
 
 /**
@@ -257,8 +259,14 @@ export async function ledgerPostgres(
     // The pool's connections stay open through both runs, so their backends' CPU can be read around each.
     const measured = async (run: () => ReturnType<typeof drive>) => {
       const before = databaseCpuSeconds(name);
+      const own = process.cpuUsage();
       const result = await run();
-      return { result, cpu: perRequest(before, databaseCpuSeconds(name), result.done) };
+      const spent = process.cpuUsage(own);
+      return {
+        result,
+        cpu: perRequest(before, databaseCpuSeconds(name), result.done),
+        node: perRequest(0, (spent.user + spent.system) / 1e6, result.done),
+      };
     };
     const many = await measured(() =>
       drive(db, accounts, { workers: options.clients, seconds, hot: null, seed: 1 }),
@@ -273,10 +281,12 @@ export async function ledgerPostgres(
       many: {
         ...summarise(many.result, seconds, options.clients, count, manyViolations),
         ...(many.cpu === undefined ? {} : { databaseCpuUsPerTransfer: many.cpu }),
+        ...(many.node === undefined ? {} : { nodeCpuUsPerTransfer: many.node }),
       },
       hot: {
         ...summarise(hot.result, seconds, options.clients, count, hotViolations),
         ...(hot.cpu === undefined ? {} : { databaseCpuUsPerTransfer: hot.cpu }),
+        ...(hot.node === undefined ? {} : { nodeCpuUsPerTransfer: hot.node }),
       },
     };
   } finally {

@@ -78,11 +78,17 @@ async function step(key: string, work: () => Promise<void>, needed = false): Pro
 const seconds = options.seconds;
 let pgbenchTps = 0;
 
-/** PostgreSQL's CPU per ledger transfer, where it was measured. */
-function databaseText(result: { databaseCpuUsPerTransfer?: number }): string {
-  return result.databaseCpuUsPerTransfer === undefined
-    ? ''
-    : `, PostgreSQL ${result.databaseCpuUsPerTransfer} µs/transfer`;
+/** PostgreSQL's CPU per ledger transfer, and the ledger module's (the bench's process), where measured. */
+function databaseText(result: { databaseCpuUsPerTransfer?: number; nodeCpuUsPerTransfer?: number }): string {
+  const database =
+    result.databaseCpuUsPerTransfer === undefined
+      ? ''
+      : `, PostgreSQL ${result.databaseCpuUsPerTransfer} µs/transfer`;
+  const node =
+    result.nodeCpuUsPerTransfer === undefined
+      ? ''
+      : `, ledger module ${result.nodeCpuUsPerTransfer} µs/transfer`;
+  return database + node;
 }
 
 /** The server's CPU per request, and PostgreSQL's, where they were measured. */
