@@ -218,6 +218,15 @@ export async function invariantViolations(q: Queryable): Promise<string[]> {
      WHERE t.id IS NULL OR e.account_id <> (CASE WHEN e.amount < 0 THEN t.debit_account_id ELSE t.credit_account_id END)`,
   );
   if (stray[0]!.n > 0) problems.push(`${stray[0]!.n} entries not on an account of their transfer`);
+  // Every transfer is between two accounts of its currency (what its own keys checked before 0061).
+  const { rows: unanchored } = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ledger_transfers t
+     LEFT JOIN ledger_accounts d ON d.id = t.debit_account_id AND d.currency = t.currency
+     LEFT JOIN ledger_accounts c ON c.id = t.credit_account_id AND c.currency = t.currency
+     WHERE d.id IS NULL OR c.id IS NULL`,
+  );
+  if (unanchored[0]!.n > 0)
+    problems.push(`${unanchored[0]!.n} transfers not between two accounts of their currency`);
   return problems;
 }
 

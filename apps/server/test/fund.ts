@@ -169,6 +169,15 @@ export async function ledgerViolations(q: Queryable): Promise<string[]> {
         OR e.user_id IS DISTINCT FROM a.user_id`,
   );
   for (const e of stray) problems.push(`entry ${e.id} is not on an account of its transfer`);
+  // What the transfers' foreign keys checked before migration 0061: both accounts exist, in the
+  // transfer's currency.
+  const { rows: unanchored } = await q.query<{ id: string }>(
+    `SELECT t.id FROM ledger_transfers t
+     LEFT JOIN ledger_accounts d ON d.id = t.debit_account_id AND d.currency = t.currency
+     LEFT JOIN ledger_accounts c ON c.id = t.credit_account_id AND c.currency = t.currency
+     WHERE d.id IS NULL OR c.id IS NULL`,
+  );
+  for (const t of unanchored) problems.push(`transfer ${t.id} is not between two accounts of its currency`);
   // The monthly limit's figure kept on the account (migration 0058) is what its entries say.
   const { rows: counts } = await q.query<{ id: string }>(
     `WITH counted AS (

@@ -144,6 +144,11 @@ describe(`ledger (${databaseLabel})`, () => {
     await refused('UPDATE ledger_accounts SET pending_debits = -1 WHERE id = $1');
     await refused(`UPDATE ledger_accounts SET currency = 'rub' WHERE id = $1`);
     await refused(`UPDATE ledger_accounts SET purpose = 'bank' WHERE id = $1`);
+    // An account keeps its owner and currency (migration 0061: the transfers' keys no longer hold them).
+    for (const change of [`currency = 'USD'`, 'user_id = NULL', 'id = gen_random_uuid()'])
+      await expect(
+        server.ctx.db.query(`UPDATE ledger_accounts SET ${change} WHERE id = $1`, [a.id]),
+      ).rejects.toSatisfy((e: any) => (e.code ?? e.cause?.code) === 'P0001', change);
     const insert = (amount: string, kind: string, key: string) =>
       `INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
          idempotency_key, created_at, settled_at)
