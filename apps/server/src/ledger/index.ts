@@ -18,13 +18,14 @@
  *   transfers never deadlock; on PGlite (one session) transactions simply run one at a time.
  * - Money in and money out of user accounts are notifications: the notifications module reads them
  *   from the entries (migration 0053), so a movement writes nothing beside its transfer and entries.
- * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050-0059
+ * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050-0061
  *   (ledger_open, ledger_settle): one round trip, its plans cached by PostgreSQL. On the database
  *   itself (no caller's transaction) that statement is its own atomic transaction. The database's
- *   `user_transfer` (migrations 0057, 0059, modules/transfer) locks and checks both accounts itself,
- *   then calls `ledger_open` inside its own statement.
- * - Only these functions write entries, from the rows of the statement that writes their transfer, so
- *   entries carry no foreign keys (0059); ledger rows are never deleted (guard triggers).
+ *   `user_transfer` (migrations 0057-0060, modules/transfer) locks and checks both accounts itself,
+ *   then writes the movement as `ledger_open` writes a posted transfer, in its own statement.
+ * - Only these functions write transfers and entries, from the account rows their statement locked,
+ *   so neither carries foreign keys (0059, 0061); ledger rows are never deleted, and an account keeps
+ *   its id, owner and currency (guard triggers).
  * - A user's RUB account keeps the monthly limit's figure (money out this month, Moscow time), written
  *   by the same UPDATE that moves its balance (migration 0058), so `outgoingSql` reads one row.
  *
