@@ -144,7 +144,8 @@ export async function bigHistory(options: Options): Promise<BigResult> {
       const notificationsAllReadMs = await timed(runs, () => get('/v2/wallet/user/notification?limit=20'));
       // The plans the server runs: its statements are prepared and planned once for any values
       // (plan_cache_mode, db/client.ts), so each is explained as a prepared statement executed
-      // with the bench's own values (a user id, a date, a page size).
+      // with the bench's own values (a user id, a date, a page size). The texts are those that
+      // `transactionsOf` and `statOf` (modules/wallet/service.ts) build for a first page and a year.
       const explain = (sql: string, params: (string | number | Date)[]) =>
         db.tx(async (q) => {
           await q.exec(`PREPARE bench_plan AS ${sql}`);
@@ -157,17 +158,18 @@ export async function bigHistory(options: Options): Promise<BigResult> {
         });
       const plans = {
         history: await explain(
-          `SELECT e.transfer_id, e.account_id, e.amount, e.currency, e.kind, e.created_at, t.status, t.description
+          `SELECT e.id AS entry_id, e.transfer_id, e.account_id, e.amount, e.currency, e.kind, e.created_at, t.status,
+             t.description
            FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
            WHERE e.user_id = $1 AND e.phase IN ('single', 'hold')
-           ORDER BY e.created_at DESC, e.transfer_id DESC LIMIT $2`,
+           ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
           [userId, 21],
         ),
         statYear: await explain(
           `SELECT e.kind, sum(abs(e.amount))::bigint AS amount, count(*)::integer AS count FROM ledger_entries e
-           WHERE e.user_id = $1 AND e.phase IN ('single', 'post') AND e.currency = 'RUB' AND e.opened_at >= $2
+           WHERE e.user_id = $1 AND e.phase IN ('single', 'post') AND e.currency = $2 AND e.opened_at >= $3
            GROUP BY e.kind`,
-          [userId, yearAgo],
+          [userId, 'RUB', yearAgo],
         ),
       };
       return {
