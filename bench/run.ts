@@ -91,7 +91,7 @@ function databaseText(result: { databaseCpuUsPerTransfer?: number; nodeCpuUsPerT
   return database + node;
 }
 
-/** The server's CPU per request, and PostgreSQL's, where they were measured. */
+/** The server's CPU per request and PostgreSQL's, where they were measured, and the load generator's. */
 function cpuText(result: LoadResult): string {
   const server =
     result.serverCpuUsPerRequest === undefined
