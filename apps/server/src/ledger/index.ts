@@ -18,7 +18,7 @@
  *   transfers never deadlock; on PGlite (one session) transactions simply run one at a time.
  * - Money in and money out of user accounts are notifications: the notifications module reads them
  *   from the entries (migration 0053), so a movement writes nothing beside its transfer and entries.
- * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050-0061
+ * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050-0059
  *   (ledger_open, ledger_settle): one round trip, its plans cached by PostgreSQL. On the database
  *   itself (no caller's transaction) that statement is its own atomic transaction. The database's
  *   `user_transfer` (migrations 0057-0060, modules/transfer) locks and checks both accounts itself,

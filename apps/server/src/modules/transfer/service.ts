@@ -31,7 +31,7 @@ import {
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { batchedRead } from '../../db/batch.ts';
-import { isDb, PG, pgCode, type Queryable } from '../../db/client.ts';
+import { type Db, PG, pgCode, type Queryable } from '../../db/client.ts';
 import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError } from '../../errors.ts';
 import { openAccount, type SidedText, type Transfer, transfer } from '../../ledger/index.ts';
@@ -101,16 +101,16 @@ const usersByPhone = batchedRead<string, UserRow>(async (q, phones) => {
  */
 const recipientHints = hintsPerDatabase<UserRow>({ max: 100_000, ttlMs: 10 * 60_000 });
 
-function forgetRecipient(q: Queryable, phone: string): void {
-  if (isDb(q)) recipientHints(q).delete(phone);
+function forgetRecipient(db: Db, phone: string): void {
+  recipientHints(db).delete(phone);
 }
 
-async function userByPhone(q: Queryable, phone: string): Promise<Recipient | null> {
-  const hints = isDb(q) ? recipientHints(q) : undefined;
-  let row = hints?.get(phone);
+async function userByPhone(db: Db, phone: string): Promise<Recipient | null> {
+  const hints = recipientHints(db);
+  let row = hints.get(phone);
   if (!row) {
-    row = await usersByPhone(q, phone);
-    if (row) hints?.set(phone, row);
+    row = await usersByPhone(db, phone);
+    if (row) hints.set(phone, row);
   }
   return row
     ? {
@@ -212,10 +212,11 @@ const UNPROVEN = 'EW001';
 const STEP_BY_STEP = Symbol('step by step');
 
 /**
- * The payment in one statement (`user_transfer`, migrations 0057 and 0059), against the levels the
- * hints or reads gave and the PIN's proof: the bounds the rules give those levels go with it, and the
- * statement checks them, the levels and the proof under the users' locks. Its answer is made first, since everything it tells is decided here (the transfer's id, the
- * time, the texts), and stored with the key. STEP_BY_STEP when the statement refused, or when the
+ * The payment in one statement (`user_transfer`, migrations 0057, 0059 and 0060), against the levels
+ * the hints or reads gave and the PIN's proof: the bounds the rules give those levels go with it, and
+ * the statement checks them, the levels and the proof under the users' locks. Its answer is made
+ * first, since everything it tells is decided here (the transfer's id, the time, the texts), and
+ * stored with the key. STEP_BY_STEP when the statement refused, or when the
  * levels read already refuse: the transaction of `sendToUser` then decides under the locks.
  */
 async function payInOneStatement<A>(
