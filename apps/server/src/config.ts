@@ -5,7 +5,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { LevelOverrides } from './modules/identification/levels.ts';
+import {
+  type LevelName,
+  LevelOverrides,
+  type LevelRules,
+  levelRules,
+  levelRulesJson,
+} from './policy/levels.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const secret = z.string().min(16, 'must be at least 16 characters');
@@ -47,7 +53,7 @@ const Env = z.object({
   TRUST_PROXY: bool.default(false),
   /** Caps per client address: SMS codes per hour. */
   SMS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
-  /** Overrides of the identification levels' limits (JSON, roubles); see modules/identification/levels.ts. */
+  /** Overrides of the identification levels' limits (JSON, roubles); see policy/levels.ts. */
   IDENTIFICATION_LIMITS: z
     .string()
     .refine((text) => {
@@ -69,6 +75,10 @@ export interface Config extends Env {
   PUBLIC_URL: string;
   appVersion: string;
   production: boolean;
+  /** The identification levels' figures in force (IDENTIFICATION_LIMITS over the defaults). */
+  levels: Record<LevelName, LevelRules>;
+  /** The same figures as the database's limits take them with every money call. */
+  levelRulesJson: string;
 }
 
 export class ConfigError extends Error {}
@@ -113,8 +123,11 @@ export function loadConfig(
       `Invalid setting BRAND: ${env.BRAND}, but the app in WEB_DIST was built for ${build.brand} (build it with BRAND=${env.BRAND})`,
     );
   }
+  const levels = levelRules(env.IDENTIFICATION_LIMITS);
   return {
     ...env,
+    levels,
+    levelRulesJson: levelRulesJson(levels),
     BRAND: env.BRAND ?? (build?.brand === 'grok' ? 'grok' : 'e-wallet'),
     PIN_KEY: env.PIN_KEY ?? DEV_PIN_KEY,
     WEBHOOK_SECRET: env.WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET,

@@ -1,12 +1,11 @@
 /**
  * Opens what a server instance needs: the database (migrated), the providers chosen by
- * configuration, and background workers. Returns the context and how to stop it.
+ * configuration. Returns the context and how to stop it.
  */
 import type { Config } from './config.ts';
 import { type AppContext, type Clock, systemClock } from './context.ts';
 import { openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
-import { startPayoutWorker } from './modules/withdrawal/worker.ts';
 import { createPaymentsProvider } from './providers/payments/index.ts';
 import { createPayoutsProvider } from './providers/payouts/index.ts';
 import { createSmsProvider } from './providers/sms/index.ts';
@@ -34,11 +33,9 @@ export async function createContext(
     payments: createPaymentsProvider(config, db, clock),
     payouts: createPayoutsProvider(config, db, clock),
   };
-  const payoutWorker = startPayoutWorker(ctx);
   return {
     ...ctx,
     async stop() {
-      await payoutWorker.stop();
       await db.close();
     },
   };

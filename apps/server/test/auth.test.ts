@@ -9,7 +9,14 @@ import sandboxSmsRoutes from '../src/modules/sandbox-sms/routes.ts';
 import { hashToken } from '../src/modules/sessions/tokens.ts';
 import type { SmsProvider } from '../src/providers/sms/sms-provider.ts';
 import { lastCode, PERSON, registeredUser, wrongCode } from './auth-helpers.ts';
-import { databaseLabel, isErrorShape, startTestServer, type TestServer, uniquePhone } from './helpers.ts';
+import {
+  databaseLabel,
+  isErrorShape,
+  startTestServer,
+  type TestServer,
+  uniquePhone,
+  withLevels,
+} from './helpers.ts';
 
 const REGISTER = '/v2/wallet/auth/register';
 const CONFIRM = '/v2/wallet/auth/register/phone/confirm';
@@ -132,10 +139,7 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
     const custom = await buildApp(
       {
         ...server.ctx,
-        config: {
-          ...server.config,
-          IDENTIFICATION_LIMITS: '{"anonymous":{"balance_max":1000,"withdrawal":true}}',
-        },
+        config: withLevels(server.config, '{"anonymous":{"balance_max":1000,"withdrawal":true}}'),
       },
       { logger: false },
     );

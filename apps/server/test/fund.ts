@@ -158,7 +158,7 @@ export async function ledgerViolations(q: Queryable): Promise<string[]> {
      WHERE e.opened_at <> t.created_at OR (e.phase IN ('single', 'hold') AND e.created_at <> t.created_at)`,
   );
   for (const m of misdated) problems.push(`entry ${m.id} is not dated by its transfer`);
-  // What the entries' foreign keys checked before migration 0059: each entry is on one of its
+  // Each entry is on one of its
   // transfer's two accounts, in the transfer's currency and kind.
   const { rows: stray } = await q.query<{ id: string }>(
     `SELECT e.id FROM ledger_entries e LEFT JOIN ledger_transfers t ON t.id = e.transfer_id
@@ -169,8 +169,7 @@ export async function ledgerViolations(q: Queryable): Promise<string[]> {
         OR e.user_id IS DISTINCT FROM a.user_id`,
   );
   for (const e of stray) problems.push(`entry ${e.id} is not on an account of its transfer`);
-  // What the transfers' foreign keys checked before migration 0061: both accounts exist, in the
-  // transfer's currency.
+  // Both accounts of every transfer exist, in the transfer's currency (transfers carry no foreign keys).
   const { rows: unanchored } = await q.query<{ id: string }>(
     `SELECT t.id FROM ledger_transfers t
      LEFT JOIN ledger_accounts d ON d.id = t.debit_account_id AND d.currency = t.currency
@@ -178,14 +177,14 @@ export async function ledgerViolations(q: Queryable): Promise<string[]> {
      WHERE d.id IS NULL OR c.id IS NULL`,
   );
   for (const t of unanchored) problems.push(`transfer ${t.id} is not between two accounts of its currency`);
-  // The monthly limit's figure kept on the account (migration 0058) is what its entries say.
+  // The monthly limit's figure kept on the account is what its entries say.
   const { rows: counts } = await q.query<{ id: string }>(
     `WITH counted AS (
-       SELECT account_id, ledger_month(opened_at) AS month,
+       SELECT account_id, limits_month(opened_at) AS month,
          CASE WHEN phase = 'void' THEN amount ELSE -amount END AS delta
        FROM ledger_entries
        WHERE user_id IS NOT NULL AND amount < 0 AND phase IN ('single', 'hold', 'void')
-         AND ledger_counts_outgoing(kind, currency)
+         AND limits_counts_outgoing(kind, currency)
      ), latest AS (SELECT account_id, max(month) AS month FROM counted GROUP BY account_id)
      SELECT a.id FROM ledger_accounts a LEFT JOIN latest l ON l.account_id = a.id
      WHERE a.outgoing_month IS DISTINCT FROM l.month

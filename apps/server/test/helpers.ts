@@ -10,6 +10,7 @@ import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Clock } from '../src/context.ts';
 import { createContext, type RunningContext } from '../src/create-context.ts';
+import { levelRules, levelRulesJson } from '../src/policy/levels.ts';
 
 export const usePostgres = process.env.TEST_DB === 'postgres';
 export const databaseLabel = usePostgres ? 'postgres' : 'pglite';
@@ -131,4 +132,10 @@ export function isErrorShape(body: unknown): boolean {
     typeof b.message === 'string' &&
     b.message.length > 0
   );
+}
+
+/** A configuration with other identification levels, as IDENTIFICATION_LIMITS would give them. */
+export function withLevels(config: Config, overrides: string): Config {
+  const levels = levelRules(overrides);
+  return { ...config, IDENTIFICATION_LIMITS: overrides, levels, levelRulesJson: levelRulesJson(levels) };
 }

@@ -1,6 +1,7 @@
 /**
- * The level's limits on money calls (modules/identification/enforce.ts), at and just over each limit,
- * on real ledger balances and outgoing sums (money comes in through the ledger's test funding helper).
+ * The level's limits on money calls (db/functions/limits.sql, through the ledger's `pay` and
+ * `topUpRefusal`), at and just over each limit, on real ledger balances and outgoing sums (money comes
+ * in through the ledger's test funding helper). A checked payment is rolled back: it only asks.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -8,15 +9,15 @@ import { type ErrorParams, errorMessage, paramText } from '@e-wallet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../src/context.ts';
 import { AppError } from '../src/errors.ts';
-import { systemAccount, transfer, userAccount } from '../src/ledger/index.ts';
 import {
-  assertMayReceive,
-  assertMaySpend,
-  assertMayTopUp,
-  lockUsers,
-  rubParam,
-} from '../src/modules/identification/enforce.ts';
-import type { LevelName } from '../src/modules/identification/levels.ts';
+  pay,
+  refusalError,
+  systemAccount,
+  topUpRefusal,
+  transfer,
+  userAccount,
+} from '../src/ledger/index.ts';
+import { type LevelName, levelRules, levelRulesJson, rubParam } from '../src/policy/levels.ts';
 import { fund, insertUser } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer, usePostgres } from './helpers.ts';
 
@@ -51,11 +52,18 @@ describe(`identification limits (${databaseLabel})`, () => {
   });
   afterAll(() => server.close());
 
+  // Every user here signs with the same stored PIN hash, so a payment's proof is this.
+  const PIN_PROOF = Buffer.alloc(32, 7);
   async function userAt(level: LevelName): Promise<string> {
     const id = await insertUser(ctx.db, { at: clock.now() });
-    await ctx.db.query('UPDATE users SET identification_level = $2 WHERE id = $1', [id, level]);
+    await ctx.db.query('UPDATE users SET identification_level = $2, pin_hash = $3 WHERE id = $1', [
+      id,
+      level,
+      PIN_PROOF,
+    ]);
     return id;
   }
+  const ROLLED_BACK = new Error('asked only');
 
   /** Money out of the user's RUB account, as the ledger records a payment. */
   async function spend(
@@ -88,12 +96,67 @@ describe(`identification limits (${databaseLabel})`, () => {
     }
   }
 
-  const topUp = (userId: string, amount: bigint, c: AppContext = ctx) =>
-    failure(ctx.db.tx((q) => assertMayTopUp(q, c, userId, amount, 'RUB')));
-  const spendCheck = (userId: string, kind: 'withdrawal' | 'transfer' | 'payment', amount: bigint) =>
-    failure(ctx.db.tx((q) => assertMaySpend(q, ctx, userId, kind, amount, 'RUB')));
-  const receive = (userId: string, amount: bigint) =>
-    failure(ctx.db.tx((q) => assertMayReceive(q, ctx, userId, amount, 'RUB')));
+  const topUp = (
+    userId: string,
+    amount: bigint,
+    rules = ctx.config.levelRulesJson,
+    currency: 'RUB' | 'USD' = 'RUB',
+  ) =>
+    failure(
+      ctx.db.tx(async (q) => {
+        const refusal = await topUpRefusal(q, rules, userId, currency, amount, clock.now());
+        if (refusal) throw refusalError(refusal);
+      }),
+    );
+  /** A payment of `amount` by `userId`, to `payee` (a person) or out of the wallet (null), rolled back. */
+  const paymentCheck = (
+    userId: string,
+    kind: 'withdrawal' | 'transfer' | 'payment',
+    amount: bigint,
+    payee: string | null,
+    currency: 'RUB' | 'USD' = 'RUB',
+  ) =>
+    failure(
+      ctx.db
+        .tx(async (q) => {
+          const paid = await pay(q, {
+            id: randomUUID(),
+            payer: userId,
+            payee,
+            currency,
+            amount,
+            kind,
+            description: { debit: { ru: '-', en: '-' }, credit: { ru: '-', en: '-' } },
+            at: clock.now(),
+            rules: ctx.config.levelRulesJson,
+            pinProof: PIN_PROOF,
+            call: { name: 'transfer', key: null, requestHash: '', answer: null },
+          });
+          if (paid.outcome === 'refused') throw refusalError(paid.refusal);
+          throw ROLLED_BACK;
+        })
+        .catch((error) => {
+          if (error !== ROLLED_BACK) throw error;
+        }),
+    );
+  let richPerson: string | undefined;
+  /** A full-level person with money, to pay others from. */
+  async function rich(): Promise<string> {
+    if (!richPerson) {
+      richPerson = await userAt('full');
+      await fund(ctx, richPerson, rub(600_000));
+    }
+    return richPerson;
+  }
+  let payeePerson: string | undefined;
+  async function payee(): Promise<string> {
+    payeePerson ??= await userAt('full');
+    return payeePerson;
+  }
+  const spendCheck = async (userId: string, kind: 'withdrawal' | 'transfer' | 'payment', amount: bigint) =>
+    paymentCheck(userId, kind, amount, kind === 'transfer' ? await payee() : null);
+  const receive = async (userId: string, amount: bigint) =>
+    paymentCheck(await rich(), 'transfer', amount, userId);
 
   it('caps an anonymous balance at 15 000 ₽: at the cap passes, one kopeck over fails naming it', async () => {
     const id = await userAt('anonymous');
@@ -128,16 +191,10 @@ describe(`identification limits (${databaseLabel})`, () => {
 
   it('refuses a top-up where the level does not allow it (configured)', async () => {
     const id = await userAt('anonymous');
-    const noTopUp = {
-      ...ctx,
-      config: { ...ctx.config, IDENTIFICATION_LIMITS: '{"anonymous":{"topup":false}}' },
-    };
+    const noTopUp = levelRulesJson(levelRules('{"anonymous":{"topup":false}}'));
     expect((await topUp(id, 100n, noTopUp))?.code).toBe('TOPUP_NOT_ALLOWED');
     // The configured caps are used too.
-    const lower = {
-      ...ctx,
-      config: { ...ctx.config, IDENTIFICATION_LIMITS: '{"anonymous":{"balance_max":100}}' },
-    };
+    const lower = levelRulesJson(levelRules('{"anonymous":{"balance_max":100}}'));
     expect(await topUp(id, rub(100), lower)).toBeNull();
     expect(shown((await topUp(id, rub(100, 1), lower))?.params)).toEqual({ limit: '100,00\u00a0₽' });
   });
@@ -150,6 +207,7 @@ describe(`identification limits (${databaseLabel})`, () => {
     expect(await spendCheck(id, 'payment', rub(10))).toBeNull();
     for (const level of ['simplified', 'full'] as const) {
       const other = await userAt(level);
+      await fund(ctx, other, rub(10));
       expect(await spendCheck(other, 'withdrawal', rub(10))).toBeNull();
       expect(await spendCheck(other, 'transfer', rub(10))).toBeNull();
       expect(await spendCheck(other, 'payment', rub(10))).toBeNull();
@@ -176,6 +234,7 @@ describe(`identification limits (${databaseLabel})`, () => {
     clock.set(new Date('2026-03-31T20:59:59Z')); // 23:59:59 in Moscow, still March
     expect((await spendCheck(id, 'payment', 1n))?.code).toBe('LIMIT_MONTHLY');
     clock.set(new Date('2026-03-31T21:00:00Z')); // 1 April 00:00 in Moscow
+    await fund(ctx, id, rub(40_001));
     expect(await spendCheck(id, 'payment', rub(40_000))).toBeNull();
     expect((await spendCheck(id, 'payment', rub(40_000, 1)))?.code).toBe('LIMIT_MONTHLY');
     clock.set(saved);
@@ -197,6 +256,7 @@ describe(`identification limits (${databaseLabel})`, () => {
     const full = await userAt('full');
     await fund(ctx, full, rub(600_000));
     await spend(full, rub(600_000), 'withdrawal');
+    await fund(ctx, full, rub(1_000_000));
     expect(await spendCheck(full, 'withdrawal', rub(1_000_000))).toBeNull();
   });
 
@@ -216,10 +276,13 @@ describe(`identification limits (${databaseLabel})`, () => {
   it('applies only the permission checks to other currencies (only RUB can enter or leave)', async () => {
     const id = await userAt('anonymous');
     await fund(ctx, id, rub(15_000));
-    expect(await failure(ctx.db.tx((q) => assertMayTopUp(q, ctx, id, rub(1_000_000), 'USD')))).toBeNull();
-    expect(
-      (await failure(ctx.db.tx((q) => assertMaySpend(q, ctx, id, 'transfer', rub(1), 'USD'))))?.code,
-    ).toBe('TRANSFER_NOT_ALLOWED');
+    await fund(ctx, id, rub(1_000_000), 'USD');
+    expect(await topUp(id, rub(1_000_000), undefined, 'USD')).toBeNull();
+    expect(await paymentCheck(id, 'payment', rub(900_000), null, 'USD')).toBeNull();
+    await fund(ctx, await payee(), 1n, 'USD');
+    expect((await paymentCheck(id, 'transfer', rub(1), await payee(), 'USD'))?.code).toBe(
+      'TRANSFER_NOT_ALLOWED',
+    );
   });
 
   it('serialises one person’s concurrent top-ups: only those within the cap get through', async () => {
@@ -229,7 +292,15 @@ describe(`identification limits (${databaseLabel})`, () => {
       Array.from({ length: 5 }, () =>
         failure(
           ctx.db.tx(async (q) => {
-            await assertMayTopUp(q, ctx, id, rub(6_000), 'RUB');
+            const refusal = await topUpRefusal(
+              q,
+              ctx.config.levelRulesJson,
+              id,
+              'RUB',
+              rub(6_000),
+              clock.now(),
+            );
+            if (refusal) throw refusalError(refusal);
             const account = (await userAccount(q, id, 'RUB'))!;
             const source = await systemAccount(q, 'RUB', 'adjustments');
             await transfer(q, {
@@ -257,17 +328,26 @@ describe(`identification limits (${databaseLabel})`, () => {
   it.runIf(usePostgres)('locks two people in one order, so opposite transfers do not deadlock', async () => {
     const a = await userAt('simplified');
     const b = await userAt('simplified');
+    await fund(ctx, a, rub(10));
+    await fund(ctx, b, rub(10));
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        ctx.db.tx(async (q) => {
-          const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
-          await lockUsers(q, ctx, [from, to]);
-          await assertMaySpend(q, ctx, from, 'transfer', 1n, 'RUB');
-          await assertMayReceive(q, ctx, to, 1n, 'RUB');
-          return true;
-        }),
-      ),
+      Array.from({ length: 10 }, (_, i) => {
+        const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
+        return pay(ctx.db, {
+          id: randomUUID(),
+          payer: from,
+          payee: to,
+          currency: 'RUB',
+          amount: 1n,
+          kind: 'transfer',
+          description: { debit: { ru: '-', en: '-' }, credit: { ru: '-', en: '-' } },
+          at: clock.now(),
+          rules: ctx.config.levelRulesJson,
+          pinProof: PIN_PROOF,
+          call: { name: 'transfer', key: null, requestHash: '', answer: null },
+        });
+      }),
     );
-    expect(results.every(Boolean)).toBe(true);
+    expect(results.every((paid) => paid.outcome === 'created')).toBe(true);
   });
 });

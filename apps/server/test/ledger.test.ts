@@ -8,16 +8,14 @@ import {
   hold,
   LedgerError,
   openAccount,
-  outgoingSince,
   postHold,
+  sentThisMonth,
   systemAccount,
-  totalBalanceRub,
   transfer,
   transfersByReference,
   userAccount,
   voidHold,
 } from '../src/ledger/index.ts';
-import { monthStart } from '../src/modules/identification/levels.ts';
 import { listNotifications } from '../src/modules/notifications/service.ts';
 import { statOf, transactionsOf } from '../src/modules/wallet/service.ts';
 import { fund, insertUser, ledgerViolations } from './fund.ts';
@@ -266,10 +264,7 @@ describe(`ledger (${databaseLabel})`, () => {
     await tx((q) =>
       transfer(q, { ...base, credit: ext.id, amount: 8_000n, kind: 'fee', idempotencyKey: nextKey() }),
     );
-    expect(await outgoingSince(server.ctx.db, alice, monthStart(now()))).toBe(3_000n);
-    expect(await outgoingSince(server.ctx.db, alice, new Date(now().getTime() + 1))).toBe(0n);
-    // 100000 - 1000 - 8000 posted; the 2000 hold still counts until it is posted.
-    expect(await totalBalanceRub(server.ctx.db, alice)).toBe(91_000n);
+    expect(await sentThisMonth(server.ctx.db, alice, now())).toBe(3_000n);
   });
 
   it('keeps the month’s outgoing sum on the account across months, voids and a clock set back', async () => {
@@ -312,25 +307,27 @@ describe(`ledger (${databaseLabel})`, () => {
       [a.id],
     );
     expect(rows[0]).toEqual({ outgoing_month: april, outgoing_in_month: 2_000n });
-    expect(await outgoingSince(server.ctx.db, alice, monthStart(april))).toBe(2_000n);
-    // Any other start sums the entries: 1000 + 2000 + 4000, the voided hold not.
-    expect(await outgoingSince(server.ctx.db, alice, monthStart(march))).toBe(7_000n);
+    expect(await sentThisMonth(server.ctx.db, alice, april)).toBe(2_000n);
+    // A month before the kept one is summed from the entries: 1000 + 4000, the voided hold not.
+    expect(await sentThisMonth(server.ctx.db, alice, march)).toBe(5_000n);
     // afterEach's ledgerViolations compares the kept figure with the entries as well.
   });
 
-  it('the database’s month is monthStart, to the millisecond', async () => {
-    const times = [
-      '2026-01-31T20:59:59.999Z',
-      '2026-01-31T21:00:00.000Z',
-      '2026-02-28T21:00:00.000Z',
-      '2028-02-28T21:00:00.000Z',
-      '2026-12-31T20:59:59.999Z',
-      '2026-12-31T21:00:00.000Z',
-      '2026-06-15T12:34:56.789Z',
-    ].map((t) => new Date(t));
-    for (const at of times) {
-      const { rows } = await server.ctx.db.query<{ month: Date }>('SELECT ledger_month($1) AS month', [at]);
-      expect(rows[0]!.month).toEqual(monthStart(at));
+  it('the limits’ month starts at midnight Moscow time, to the millisecond', async () => {
+    const months: Array<[string, string]> = [
+      ['2026-01-31T20:59:59.999Z', '2025-12-31T21:00:00.000Z'],
+      ['2026-01-31T21:00:00.000Z', '2026-01-31T21:00:00.000Z'],
+      ['2026-02-28T21:00:00.000Z', '2026-02-28T21:00:00.000Z'],
+      ['2028-02-28T21:00:00.000Z', '2028-01-31T21:00:00.000Z'],
+      ['2026-12-31T20:59:59.999Z', '2026-11-30T21:00:00.000Z'],
+      ['2026-12-31T21:00:00.000Z', '2026-12-31T21:00:00.000Z'],
+      ['2026-06-15T12:34:56.789Z', '2026-05-31T21:00:00.000Z'],
+    ];
+    for (const [at, month] of months) {
+      const { rows } = await server.ctx.db.query<{ month: Date }>('SELECT limits_month($1) AS month', [
+        new Date(at),
+      ]);
+      expect(rows[0]!.month, at).toEqual(new Date(month));
     }
   });
 
@@ -360,15 +357,18 @@ describe(`ledger (${databaseLabel})`, () => {
         'ru',
       );
       await transactionsOf(explaining, alice, { ordering: 'created_at', account: account.id }, 'ru');
-      // The monthly sum is the database's function (migration 0057): its own query, explained.
+      // The monthly sum from the entries is the database's function (limits.sql): its own query, explained.
       const { rows: source } = await q.query<{ prosrc: string }>(
-        "SELECT prosrc FROM pg_proc WHERE proname = 'ledger_outgoing_rub'",
+        "SELECT prosrc FROM pg_proc WHERE proname = 'limits_sent_in_month'",
       );
       const monthly = /RETURN \((SELECT[\s\S]*)\);\s*END/.exec(source[0]!.prosrc)![1]!;
-      await explaining.query(monthly.replace(/p_user/g, '$1::uuid').replace(/p_since/g, '$2::timestamptz'), [
-        alice,
-        monthStart(now()),
-      ]);
+      await explaining.query(
+        monthly
+          .replace(/account\.user_id/g, '$1::uuid')
+          .replace(/account\.id/g, '$3::uuid')
+          .replace(/\bmonth\b/g, '$2::timestamptz'),
+        [alice, new Date('2026-10-31T21:00:00Z'), account.id],
+      );
       await statOf(explaining, alice, { date_from: '2024-01-01', date_to: '2024-12-31' });
       await listNotifications(explaining, alice, { limit: 20, language: 'ru' });
     });

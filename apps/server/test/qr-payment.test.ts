@@ -5,7 +5,7 @@
  */
 import { accountChecksumOk, walletQrText } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runPayoutWorkerOnce } from '../src/modules/withdrawal/worker.ts';
+import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer, uniquePhone } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { balance, key, notificationKinds, type Person, PIN, person } from './withdrawal-helpers.ts';

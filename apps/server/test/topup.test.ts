@@ -13,7 +13,14 @@ import { cardDigits, luhnValid } from '../src/providers/payments/cards.ts';
 import type { PaymentsProvider } from '../src/providers/payments/payments-provider.ts';
 import { SandboxPaymentsProvider } from '../src/providers/payments/sandbox.ts';
 import { fund, ledgerViolations } from './fund.ts';
-import { databaseLabel, isErrorShape, startTestServer, type TestServer, usePostgres } from './helpers.ts';
+import {
+  databaseLabel,
+  isErrorShape,
+  startTestServer,
+  type TestServer,
+  usePostgres,
+  withLevels,
+} from './helpers.ts';
 import {
   balance,
   countRows,
@@ -405,14 +412,17 @@ describe(`top-up (${databaseLabel})`, () => {
     const user = await newUser(server);
     const orders = await countRows(server, 'topup_orders');
     // The rules are read per call from the configuration: switch top-ups off for the anonymous level.
-    const saved = server.ctx.config.IDENTIFICATION_LIMITS;
-    server.ctx.config.IDENTIFICATION_LIMITS = '{"anonymous":{"topup":false}}';
+    const saved = server.ctx.config.levelRulesJson;
+    server.ctx.config.levelRulesJson = withLevels(
+      server.ctx.config,
+      '{"anonymous":{"topup":false}}',
+    ).levelRulesJson;
     try {
       const res = await topUp(server, user.token, '10.00');
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('TOPUP_NOT_ALLOWED');
     } finally {
-      server.ctx.config.IDENTIFICATION_LIMITS = saved;
+      server.ctx.config.levelRulesJson = saved;
     }
     expect(await countRows(server, 'topup_orders')).toBe(orders);
   });

@@ -4,9 +4,9 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, pgCode } from '../src/db/client.ts';
+import type { Db } from '../src/db/client.ts';
+import { pay } from '../src/ledger/index.ts';
 import { pinHash } from '../src/modules/auth/pin.ts';
-import { monthStart } from '../src/modules/identification/levels.ts';
 import { RECIPIENT_LOOKUPS } from '../src/modules/transfer/service.ts';
 import { fund } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer, uniquePhone } from './helpers.ts';
@@ -241,30 +241,30 @@ describe(`transfers (${databaseLabel})`, () => {
     expect(await balance(server, petr, 'USD')).toBe('10.00');
   });
 
-  it('is one statement when nothing stands in its way; a refusal is decided step by step and keeps no key', async () => {
+  it('is one statement, refusals included, and a refused call keeps no key', async () => {
     const ivan = await person(server, { rub: rub(250_000) });
     const petr = await person(server, { level: 'full' });
     const k = key();
     const watching = watch(server.ctx.db);
     try {
       expect((await send(ivan, petr.phone, { amount: '10' }, key())).status).toBe(200);
-      expect(watching.asked.filter((sql) => /user_transfer/.test(sql))).toHaveLength(1);
+      expect(watching.asked.filter((sql) => /ledger_pay/.test(sql))).toHaveLength(1);
       expect(watching.asked).not.toContain('tx');
       // Now this instance has hints of both people: the next payment asks the statement alone.
       watching.asked.length = 0;
       expect((await send(ivan, petr.phone, { amount: '5' }, key())).status).toBe(200);
       expect(watching.asked.filter((sql) => !/FROM sessions/.test(sql))).toEqual([
-        expect.stringMatching(/user_transfer/),
+        expect.stringMatching(/ledger_pay/),
       ]);
 
       watching.asked.length = 0;
-      // Over the monthly limit (200 000 at 'simplified'): the statement cannot prove it, the
-      // transaction names the limit with what is left.
+      // Over the monthly limit (200 000 at 'simplified'): the statement names the limit with what is left.
       const over = await send(ivan, petr.phone, { amount: '199990.01' }, k);
       expect(over.body.code).toBe('LIMIT_MONTHLY');
       expect(over.body.message).toContain('199');
-      expect(watching.asked.filter((sql) => /user_transfer/.test(sql))).toHaveLength(1);
-      expect(watching.asked).toContain('tx');
+      expect(watching.asked.filter((sql) => !/FROM sessions/.test(sql))).toEqual([
+        expect.stringMatching(/ledger_pay/),
+      ]);
     } finally {
       watching.stop();
     }
@@ -312,68 +312,70 @@ describe(`transfers (${databaseLabel})`, () => {
     expect(await balance(server, petr)).toBe('15006.00');
   });
 
-  it('user_transfer moves nothing unless the levels and bounds it is given still hold', async () => {
+  it('ledger_pay names the rule it refuses by, with its figures, and moves nothing', async () => {
     const ivan = await person(server, { rub: rub(1000) });
     const petr = await person(server);
     const db = server.ctx.db;
-    const at = clock.now();
     const { rows } = await db.query<{ pin_hash: Buffer }>('SELECT pin_hash FROM users WHERE id = $1', [
       ivan.userId,
     ]);
     const proven = rows[0]!.pin_hash;
-    const attempt = (
-      levels: [string, string],
-      outgoingMax: bigint | null,
-      totalMax: bigint | null,
-      pinProof: Buffer = proven,
-    ) =>
-      db
-        .query(
-          `SELECT outcome FROM user_transfer($1::uuid, $2::text, $3::uuid, $4::text, $5::text, $6::bigint,
-             $7::bigint, $8::timestamptz, $9::bigint, $10::uuid, $11::text, $12::text, $13::jsonb,
-             $14::timestamptz, $15::text, $16::text, $17::text, $18::jsonb, $19::bytea)`,
-          [
-            ivan.userId,
-            levels[0],
-            petr.userId,
-            levels[1],
-            'RUB',
-            100_00n,
-            outgoingMax,
-            monthStart(at),
-            totalMax,
-            randomUUID(),
-            'transfer',
-            `transfer:${randomUUID()}`,
-            null,
-            at,
-            'transfer',
-            'direct-key',
-            'hash',
-            '{"status":"success"}',
-            pinProof,
-          ],
-        )
-        .then(
-          () => 'moved',
-          (error) => pgCode(error),
-        );
-    expect(await attempt(['full', 'simplified'], null, null)).toBe('EW001'); // the sender's level changed
-    expect(await attempt(['simplified', 'anonymous'], null, null)).toBe('EW001'); // the recipient's
-    expect(await attempt(['simplified', 'simplified'], rub(100) - 1n, null)).toBe('EW001'); // monthly
-    expect(await attempt(['simplified', 'simplified'], null, rub(100) - 1n)).toBe('EW001'); // balance cap
-    expect(await attempt(['simplified', 'simplified'], null, null, Buffer.alloc(32))).toBe('EW001'); // the PIN
+    const rules = (simplified: Record<string, unknown>) =>
+      JSON.stringify({
+        ...JSON.parse(server.ctx.config.levelRulesJson),
+        simplified: {
+          ...JSON.parse(server.ctx.config.levelRulesJson).simplified,
+          ...simplified,
+        },
+      });
+    const attempt = (options: { rules?: string; pinProof?: Buffer; amount?: bigint; key?: string } = {}) =>
+      pay(db, {
+        id: randomUUID(),
+        payer: ivan.userId,
+        payee: petr.userId,
+        currency: 'RUB',
+        amount: options.amount ?? rub(100),
+        kind: 'transfer',
+        description: { debit: { ru: 'Перевод', en: 'Transfer' }, credit: { ru: 'Перевод', en: 'Transfer' } },
+        at: clock.now(),
+        rules: options.rules ?? server.ctx.config.levelRulesJson,
+        pinProof: options.pinProof ?? proven,
+        call: {
+          name: 'transfer',
+          key: options.key ?? 'direct-key',
+          requestHash: 'hash',
+          answer: { status: 'success' },
+        },
+      });
+    const refused = (rule: string, figures: Record<string, string> = {}) => ({
+      outcome: 'refused',
+      refusal: { rule, ...figures },
+    });
+    expect(await attempt({ pinProof: Buffer.alloc(32) })).toEqual(refused('pin'));
+    expect(await attempt({ rules: rules({ transfer: false }) })).toEqual(refused('transfer_not_allowed'));
+    expect(await attempt({ rules: rules({ monthly_outgoing_max: '9999' }) })).toEqual(
+      refused('limit_monthly', { limit: '9999', left: '9999' }),
+    );
+    expect(await attempt({ rules: rules({ balance_max: '9999' }) })).toEqual(
+      refused('recipient_limit_balance', { limit: '9999' }),
+    );
+    expect(await attempt({ amount: rub(1000) + 1n })).toEqual(refused('insufficient_funds'));
+    await db.query('UPDATE users SET pin_failures = 1 WHERE id = $1', [ivan.userId]);
+    expect(await attempt()).toEqual(refused('pin'));
+    await db.query('UPDATE users SET pin_failures = 0 WHERE id = $1', [ivan.userId]);
     expect(await balance(server, ivan)).toBe('1000.00');
     const kept = await db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', ['direct-key']);
     expect(kept.rows).toHaveLength(0);
-    expect(await attempt(['simplified', 'simplified'], rub(100), rub(100))).toBe('moved');
+
+    expect(await attempt()).toEqual({ outcome: 'created' });
     expect(await balance(server, petr)).toBe('100.00');
     // The key is now taken: a repeat answers the stored answer and moves nothing, for the PIN only.
-    expect(await attempt(['simplified', 'simplified'], null, null)).toBe('moved');
-    expect(await attempt(['simplified', 'simplified'], null, null, Buffer.alloc(32))).toBe('EW001');
-    await db.query('UPDATE users SET pin_failures = 1 WHERE id = $1', [ivan.userId]);
-    expect(await attempt(['simplified', 'simplified'], null, null)).toBe('EW001');
-    await db.query('UPDATE users SET pin_failures = 0 WHERE id = $1', [ivan.userId]);
+    expect(await attempt({ amount: rub(1) })).toEqual({
+      outcome: 'repeated',
+      requestHash: 'hash',
+      answer: { status: 'success' },
+    });
+    expect(await attempt({ pinProof: Buffer.alloc(32) })).toEqual(refused('pin'));
     expect(await balance(server, petr)).toBe('100.00');
   });
 

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createContext, type RunningContext } from '../src/create-context.ts';
-import { runPayoutWorkerOnce } from '../src/modules/withdrawal/worker.ts';
+import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { startTestServer, TestClock, type TestServer, usePostgres } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { balance, DECLINED_CARD, GOOD_CARD, key, person, withdraw } from './withdrawal-helpers.ts';

@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { EntryPhase, TransferKind } from '../src/ledger/index.ts';
-import type { LevelName } from '../src/modules/identification/levels.ts';
 import { moneyNotice, noticeEntrySql } from '../src/modules/notifications/service.ts';
+import type { LevelName } from '../src/policy/levels.ts';
 import { signPayload } from '../src/providers/signature.ts';
 import { registeredUser } from './auth-helpers.ts';
 import { fund } from './fund.ts';

@@ -4,8 +4,8 @@
  * access control, crash safety of the sandbox payouts, and the card never stored in clear.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openPayout } from '../src/modules/withdrawal/payouts.ts';
-import { runPayoutWorkerOnce, startPayoutWorker } from '../src/modules/withdrawal/worker.ts';
+import { runPayoutWorkerOnce, startPayoutWorker } from '../src/modules/payouts/worker.ts';
+import { PayoutUnavailable } from '../src/providers/payouts/payouts-provider.ts';
 import { fund } from './fund.ts';
 import { databaseLabel, isErrorShape, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
@@ -347,20 +347,16 @@ describe(`withdrawal (${databaseLabel})`, () => {
 
   it('a payout that never reached the provider is released by the worker after the grace period', async () => {
     const ivan = await person(server, { rub: rub(100) });
-    // The server stopped between holding the money and calling the provider.
-    const payout = await server.ctx.db.tx((q) =>
-      openPayout(q, server.ctx, {
-        userId: ivan.userId,
-        purpose: 'withdrawal',
-        amount: rub(40),
-        currency: 'RUB',
-        destinationType: 'bank_card',
-        destination: '411111******1111',
-        payeeName: null,
-        payeeDetails: null,
-        description: { ru: 'Вывод', en: 'Withdrawal' },
-      }),
-    );
+    // The provider's call never arrived (as if the server stopped between holding the money and calling it).
+    const provider = server.ctx.payouts;
+    const payoutCall = provider.payout;
+    provider.payout = async () => {
+      throw new PayoutUnavailable('connection reset');
+    };
+    const created = await withdraw(server, ivan, { amount: '40' }).finally(() => {
+      provider.payout = payoutCall;
+    });
+    const payout = created.body.receipt;
     expect(await balance(server, ivan)).toBe('60.00');
     expect(await runPayoutWorkerOnce(server.ctx)).toBe(0);
     clock.advance(5 * 60_000 + 1);

@@ -6,7 +6,7 @@
 import { accountChecksumOk } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { runPayoutWorkerOnce } from '../src/modules/withdrawal/worker.ts';
+import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { createPayoutsProvider } from '../src/providers/payouts/index.ts';
 import {
   PayoutRejected,

@@ -1,5 +1,5 @@
 /**
- * The double-entry ledger: the only code that moves money (architecture.md 'Ledger').
+ * The double-entry ledger: the only door to money (docs/architecture.md 'Ledger').
  *
  * Model
  * - An account belongs to a user (one per currency) or is a system account of a currency
@@ -9,44 +9,26 @@
  *   optional reference to the business object. Each transfer writes one entry per side and phase;
  *   an entry keeps the account's balances after it and the account's version.
  * - Posted balances of one currency always sum to exactly zero; system accounts may go negative,
- *   a user's available money (`balance - pendingDebits`) never does: a guarded UPDATE refuses it with
- *   INSUFFICIENT_FUNDS and a CHECK constraint backs it up, in the caller's transaction.
+ *   a user's available money (`balance - pendingDebits`) never does.
  * - Holds are two-phase transfers: `hold` takes the money out of the debit account's available
  *   balance at once (pending), then exactly one of `postHold` (the money moves) or `voidHold`
  *   (it returns) settles it. Repeating the same settlement is a no-op; the opposite one throws.
- * - Accounts of a transfer are locked in sorted id order (FOR NO KEY UPDATE), so concurrent
- *   transfers never deadlock; on PGlite (one session) transactions simply run one at a time.
- * - Money in and money out of user accounts are notifications: the notifications module reads them
- *   from the entries (migration 0053), so a movement writes nothing beside its transfer and entries.
- * - A movement (transfer, hold, settlement) is one statement, a PL/pgSQL function of migrations 0050-0059
- *   (ledger_open, ledger_settle): one round trip, its plans cached by PostgreSQL. On the database
- *   itself (no caller's transaction) that statement is its own atomic transaction. The database's
- *   `user_transfer` (migrations 0057-0060, modules/transfer) locks and checks both accounts itself,
- *   then writes the movement as `ledger_open` writes a posted transfer, in its own statement.
- * - Only these functions write transfers and entries, from the account rows their statement locked,
- *   so neither carries foreign keys (0059, 0061); ledger rows are never deleted, and an account keeps
- *   its id, owner and currency (guard triggers).
- * - A user's RUB account keeps the monthly limit's figure (money out this month, Moscow time), written
- *   by the same UPDATE that moves its balance (migration 0058), so `outgoingSql` reads one row.
+ * - Each door is one SQL function (db/functions/ledger.sql, payments.sql) and one round trip; all of
+ *   them write through one SQL helper, `ledger_move`. Money in and out of user accounts are
+ *   notifications read from the entries (modules/notifications).
  *
- * API (every function takes `q`, the caller's transaction: `ctx.db.tx(async (q) => ...)`)
- *   openAccount(q, userId, currency, at): Promise<Account>           throws ACCOUNT_EXISTS
- *   userAccount(q, userId, currency): Promise<Account | null>
- *   accountOf(q, userId, accountId): Promise<Account | null>         only the user's own account
- *   accountsOf(q, userId): Promise<AccountSummary[]>                  RUB, USD, EUR, IDR order
- *   systemAccount(q, currency, purpose): Promise<Account>
- *   balanceOf(q, accountId): Promise<Balance>
- *   transfer(q, TransferInput): Promise<TransferResult>              posted at once
- *   hold(q, TransferInput): Promise<TransferResult>                  pending
- *   postHold(q, holdId, at): Promise<SettleResult>
- *   voidHold(q, holdId, at): Promise<SettleResult>
- *   findTransfer(q, id): Promise<Transfer | null>
- *   transfersByReference(q, type, id): Promise<Transfer[]>
- *   outgoingSince(q, userId, since): Promise<bigint>   RUB withdrawals, transfers and payments
- *                                                       since `since`, pending holds included
- *   totalBalanceRub(q, userId): Promise<bigint>        RUB money the user has or is about to have
- *   outgoingSql(user, since), rubTotalSql(user)        the same two figures as SQL expressions
- *   entryUuid(id), entryUuidSql(alias), entryIdOf(uuid) an entry's id written as a UUID and back
+ * Doors (each takes `q`: the caller's transaction, `ctx.db.tx(async (q) => ...)`, or the database
+ * itself, where the door is its own atomic statement)
+ *   transfer(q, TransferInput): Promise<TransferResult>     posted at once, between any two accounts
+ *   hold(q, TransferInput): Promise<TransferResult>         pending
+ *   postHold(q, holdId, at), voidHold(q, holdId, at): Promise<SettleResult>
+ *   pay(q, PaymentInput): Promise<PaymentOutcome>           a person's payment, under every rule of the
+ *                                                           limits (payments.ts)
+ * Questions
+ *   topUpRefusal(q, config, userId, currency, amount, at)   may a top-up of this amount start (payments.ts)
+ *   sentThisMonth(q, userId, at)                            the monthly limit's figure (payments.ts)
+ *   openAccount, userAccount, accountOf, accountsOf, systemAccount, balanceOf, findTransfer,
+ *   transfersByReference, entryUuid, entryUuidSql, entryIdOf
  * A repeated idempotency key returns the first transfer with `created: false` and moves nothing;
  * the same key with a different debit, credit, amount, currency or kind is IDEMPOTENCY_CONFLICT.
  */
@@ -272,9 +254,8 @@ export interface AccountSummary {
 
 /**
  * Every account of each user asked for, one query for all (batched across concurrent requests),
- * in the order the wallet shows them. Only the columns shown, and the time as text: parsing a Date
- * and writing it out again was a third of GET /v2/wallet's reading cost (issue 9), and PostgreSQL
- * formats it for less. The rows are the summaries (with their owner, for the batch).
+ * in the order the wallet shows them. Only the columns shown, and the time as text, written by
+ * PostgreSQL (cheaper than a Date parsed and written out again; docs/performance.md).
  */
 const SUMMARIES_SQL = `SELECT id, user_id AS "userId", currency, balance - pending_debits AS available,
          to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
@@ -366,11 +347,10 @@ const OPEN_SQL = `SELECT outcome, (moved).* FROM ledger_open($1::uuid, $2::uuid,
 const SETTLE_SQL = `SELECT outcome, (moved).* FROM ledger_settle($1::uuid, $2::text, $3::timestamptz)`;
 
 /**
- * Opens a transfer or a hold in one statement (ledger_open, migrations 0050-0059): both accounts locked in
- * id order, the available balance checked, then the transfer (a used idempotency key writes nothing
- * and answers with its first transfer, before any refusal), both balances and one entry per side. Nothing is written unless the
- * outcome is 'created', so a caller may catch INSUFFICIENT_FUNDS and carry on. Takes the caller's
- * transaction, or the database itself: a transfer on its own is one atomic statement.
+ * Opens a transfer or a hold in one statement (`ledger_open`): both accounts locked in id order, the
+ * available balance checked, then the movement (a used idempotency key writes nothing and answers its
+ * first transfer, before any refusal). Nothing is written unless the outcome is 'created', so a
+ * caller may catch INSUFFICIENT_FUNDS and carry on.
  */
 async function open(q: Queryable, input: TransferInput, isHold: boolean): Promise<TransferResult> {
   if (typeof input.amount !== 'bigint' || input.amount <= 0n || input.amount > MAX_MINOR)
@@ -400,7 +380,7 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
   const row = rows[0]!;
   switch (row.outcome) {
     case 'created':
-      // Answered by its outcome alone (migration 0056): the transfer is what this call wrote.
+      // Answered by its outcome alone: the transfer is what this call wrote.
       return {
         transfer: {
           id,
@@ -502,37 +482,4 @@ export function entryIdOf(uuid: string): string | null {
   return /^[0-9a-f]{12}$/.test(hex) ? BigInt(`0x${hex}`).toString() : null;
 }
 
-// ---------- limits ----------
-
-/**
- * RUB-equivalent money that left a user since a time (monthly limits): withdrawals, transfers and
- * payments out of the user's RUB account, pending holds included, released holds not. Only RUB can
- * leave a wallet today, so no conversion is needed. An SQL expression over a user id and a time
- * (parameters or columns), so a caller can read it beside other figures in one statement; the sum
- * itself is the database's `ledger_outgoing_rub` (migration 0057), which `user_transfer` checks too.
- */
-export function outgoingSql(user: string, since: string): string {
-  return `ledger_outgoing_rub(${user}, ${since})`;
-}
-
-/**
- * A user's RUB money for the balance limit: posted balance plus money on its way in (pending credits).
- * Held money still counts until its hold is posted. Other currencies cannot be topped up today.
- * An SQL expression over a user id, as `outgoingSql` (`ledger_rub_total`, migration 0057).
- */
-export function rubTotalSql(user: string): string {
-  return `ledger_rub_total(${user})`;
-}
-
-export async function outgoingSince(q: Queryable, userId: string, since: Date): Promise<bigint> {
-  const { rows } = await q.query<{ total: bigint }>(
-    `SELECT ${outgoingSql('$1::uuid', '$2::timestamptz')} AS total`,
-    [userId, since],
-  );
-  return rows[0]?.total ? BigInt(rows[0].total) : 0n;
-}
-
-export async function totalBalanceRub(q: Queryable, userId: string): Promise<bigint> {
-  const { rows } = await q.query<{ total: bigint }>(`SELECT ${rubTotalSql('$1::uuid')} AS total`, [userId]);
-  return rows[0]?.total ? BigInt(rows[0].total) : 0n;
-}
+export * from './payments.ts';

@@ -22,7 +22,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/create-context.ts';
 import { type Db, openPostgres } from '../../src/db/client.ts';
-import { runPayoutWorkerOnce } from '../../src/modules/withdrawal/worker.ts';
+import { runPayoutWorkerOnce } from '../../src/modules/payouts/worker.ts';
 import { signPayload } from '../../src/providers/signature.ts';
 import { fundPhone, ledgerViolations } from '../fund.ts';
 import { rng } from '../fuzz/generate.ts';

@@ -1,14 +1,14 @@
 /**
  * The signed-in user as the app reads it (GET /v2/wallet/auth/info): person, identification level,
  * permissions and limits. Permissions and limits come from the same level table every money call
- * enforces (modules/identification/levels.ts), so the app never shows what the server refuses.
+ * enforces (policy/levels.ts), so the app never shows what the server refuses.
  */
 import { type AnswerOf, formatAmount } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { outgoingSince } from '../../ledger/index.ts';
-import { type LevelName, levelRules, monthStart, nextLevel } from '../identification/levels.ts';
+import { sentThisMonth } from '../../ledger/index.ts';
+import { type LevelName, nextLevel } from '../../policy/levels.ts';
 import { activeIdentification } from '../identification/service.ts';
 
 export type AuthInfo = AnswerOf<'authInfo'>;
@@ -21,8 +21,8 @@ export async function limitsOf(
   userId: string,
   level: LevelName,
 ): Promise<UserLimits> {
-  const rules = levelRules(ctx.config.IDENTIFICATION_LIMITS)[level];
-  const used = await outgoingSince(q, userId, monthStart(ctx.clock.now()));
+  const rules = ctx.config.levels[level];
+  const used = await sentThisMonth(q, userId, ctx.clock.now());
   const max = rules.monthlyOutgoingMax;
   const left = max === null ? null : max > used ? max - used : 0n;
   return {
@@ -53,7 +53,7 @@ export async function authInfo(q: Queryable, ctx: AppContext, userId: string): P
   const user = rows[0];
   if (!user) throw new AppError('INVALID_TOKEN', {}, 'session of a missing user');
   const level = user.identification_level;
-  const rules = levelRules(ctx.config.IDENTIFICATION_LIMITS)[level];
+  const rules = ctx.config.levels[level];
   return {
     first_name: user.first_name,
     last_name: user.last_name,

@@ -1,5 +1,5 @@
 /**
- * The PIN (decisions.md section 7). Ten thousand values cannot be protected by a slow hash, so it
+ * The PIN (docs/decisions.md section 7). Ten thousand values cannot be protected by a slow hash, so it
  * is stored as HMAC-SHA-256(PIN_KEY, salt || pin) with a per-user random salt and the key's
  * version, and guarded online: 5 wrong PINs in a row lock money operations for 15 minutes, 10
  * revoke every session. The guard's state lives on the user's row; a check that may change it holds
@@ -8,9 +8,9 @@
  *
  * After a right PIN the instance keeps a hint of the signer (db/hints.ts): who they are and their
  * PIN's salt and key version, never the hash. With it a payment proves the PIN without a read
- * (`rememberedPinProof`): the HMAC made here goes with the payment's statement, which compares it
- * with the stored hash under the user's lock, with no failure counted and no lock set (migration
- * 0059). Whatever that statement refuses, the caller forgets the hint and `checkPin` decides.
+ * (`withPinProof`): the HMAC made here goes with the payment's statement, which compares it with the
+ * stored hash under the user's lock (db/functions/payments.sql). Whenever that statement does not
+ * find the PIN proven, the hint is forgotten and `checkPin` decides and counts.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.ts';
@@ -18,7 +18,6 @@ import type { AppContext } from '../../context.ts';
 import { batchedRead } from '../../db/batch.ts';
 import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError } from '../../errors.ts';
-import type { LevelName } from '../identification/levels.ts';
 import { revokeAllSessions } from '../sessions/tokens.ts';
 
 export const PIN_LOCK_AFTER = 5;
@@ -57,12 +56,11 @@ export async function setPin(ctx: AppContext, userId: string, pin: string): Prom
   if (rowCount === 0) throw new AppError('PIN_ALREADY_SET');
 }
 
-/** The user who has just confirmed with their PIN, as their row read then: what a payment names and limits. */
+/** The user who has just confirmed with their PIN, as their row read then: what a payment names. */
 export interface PinSigner {
   id: string;
   firstName: string;
   lastName: string;
-  level: LevelName;
 }
 
 type PinOutcome =
@@ -81,15 +79,14 @@ interface PinRow {
   pin_locked_until: Date | null;
   first_name: string;
   last_name: string;
-  identification_level: LevelName;
 }
 
-// The signer's name and level come with the PIN: a payment needs them next, and one read serves both.
+// The signer's name comes with the PIN: a payment needs it next, and one read serves both.
 const PIN_COLUMNS =
-  'id, pin_hash, pin_salt, pin_key_version, pin_failures, pin_locked_until, first_name, last_name, identification_level';
+  'id, pin_hash, pin_salt, pin_key_version, pin_failures, pin_locked_until, first_name, last_name';
 
 function signerOf(row: PinRow): PinSigner {
-  return { id: row.id, firstName: row.first_name, lastName: row.last_name, level: row.identification_level };
+  return { id: row.id, firstName: row.first_name, lastName: row.last_name };
 }
 
 /** PIN rows of many users in one query (batched across concurrent requests). */
@@ -126,11 +123,34 @@ export interface PinProof {
   hash: Buffer;
 }
 
+/** What a statement that proves the PIN itself answers when the proof does not match. */
+export const PIN_UNPROVEN = Symbol('the PIN is not proven');
+
 /**
- * The proof of a PIN from this instance's hint of the signer, without a round trip; undefined when
- * there is no hint. Proves nothing by itself: the statement it goes with checks it (see above).
+ * Runs a statement that proves the PIN itself, with the proof from this instance's hint of the
+ * signer (no round trip) or, without one, from `provePin`. When the statement does not find the PIN
+ * proven, the hint is forgotten and `provePin` decides: it throws the PIN's error (counted), or the
+ * hint was stale and the statement runs again with the fresh proof.
  */
-export function rememberedPinProof(ctx: AppContext, userId: string, pin: string): PinProof | undefined {
+export async function withPinProof<R>(
+  ctx: AppContext,
+  userId: string,
+  pin: string,
+  statement: (proof: PinProof) => Promise<R | typeof PIN_UNPROVEN>,
+): Promise<R> {
+  let proof = rememberedPinProof(ctx, userId, pin) ?? (await provePin(ctx, userId, pin));
+  for (let attempt = 1; ; attempt++) {
+    const answer = await statement(proof);
+    if (answer !== PIN_UNPROVEN) return answer;
+    forgetSigner(ctx, userId);
+    // Only a PIN changed between the proof and the statement gets here twice.
+    if (attempt === 3) throw new Error('the PIN was proven but the statement refused its proof');
+    proof = await provePin(ctx, userId, pin);
+  }
+}
+
+/** The proof of a PIN from this instance's hint of the signer, without a round trip. Proves nothing by itself. */
+function rememberedPinProof(ctx: AppContext, userId: string, pin: string): PinProof | undefined {
   const hint = signerHints(ctx.db).get(userId);
   if (!hint || hint.keyVersion !== ctx.config.PIN_KEY_VERSION) return undefined;
   return { signer: hint.signer, hash: pinHash(pinKey(ctx.config, hint.keyVersion), hint.salt, pin) };

@@ -1,5 +1,5 @@
 /**
- * Idempotency of money-moving calls (decisions.md section 4, TigerBeetle's reliable submission):
+ * Idempotency of money-moving calls (docs/decisions.md section 4, TigerBeetle's reliable submission):
  * the client makes an Idempotency-Key and keeps it for every retry; the first successful answer is
  * stored in the same transaction as the money it moved, so a repeat returns that answer and moves
  * nothing, and the same key with a different request is IDEMPOTENCY_CONFLICT.
@@ -12,9 +12,8 @@
  * same key waits on it, then reads the committed answer. A failed call (an AppError) stores nothing:
  * retrying it runs again. Without a key (`key: null`) the work just runs in one transaction.
  *
- * Payments between users claim their key inside their one statement instead (`user_transfer`,
- * migrations 0057 and 0059, modules/transfer), once the PIN is proven, with the answer they will give,
- * and answer a repeat with `repeatedAnswer`, as here.
+ * A person's payments claim their key inside the ledger's payment statement instead (`pay`,
+ * db/functions/payments.sql), with the answer they will give, and answer a repeat with `repeatedAnswer`.
  */
 import { createHmac } from 'node:crypto';
 import type { CallName } from '@e-wallet/contract';

@@ -5,9 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
+import { nextLevel } from '../../policy/levels.ts';
 import { kycProvider } from '../../providers/kyc/index.ts';
 import { registerSignedRoutes } from '../../providers/signature.ts';
-import { nextLevel } from './levels.ts';
 import { handleKycWebhook, identificationStatus, startUpgrade } from './service.ts';
 
 export default async function identificationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

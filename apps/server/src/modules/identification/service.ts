@@ -14,9 +14,9 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { PG, pgCode, type Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { LEVELS, type LevelName, nextLevel } from '../../policy/levels.ts';
 import { kycProvider } from '../../providers/kyc/index.ts';
 import type { KycProviderStatus, KycState } from '../../providers/kyc/kyc-provider.ts';
-import { LEVELS, type LevelName, nextLevel } from './levels.ts';
 
 export type ActiveIdentification = z.infer<typeof ActiveIdentificationSchema>;
 export type VerificationStatus = ActiveIdentification['status'];

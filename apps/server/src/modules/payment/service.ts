@@ -1,5 +1,5 @@
 /**
- * Paying a scanned QR code (decisions.md section 3), confirmed with the PIN, idempotent, recorded in the
+ * Paying a scanned QR code (docs/decisions.md section 3), confirmed with the PIN, idempotent, recorded in the
  * ledger as kind 'payment' (so history and statistics show a payment):
  *   - our own receive QR: money to that wallet user (a transfer between people: the level must allow
  *     transfers, the recipient's balance cap applies); the amount from the code, or from the request
@@ -21,18 +21,10 @@ import {
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { checkPin } from '../auth/pin.ts';
-import { requestHash, withIdempotency } from '../idempotency/service.ts';
-import { assertMaySpend } from '../identification/enforce.ts';
+import { amountOf } from '../../policy/amounts.ts';
+import { requestHash } from '../idempotency/service.ts';
+import { payOut, payoutReceiptOf } from '../payouts/service.ts';
 import { payUser, transferReceipt } from '../transfer/service.ts';
-import {
-  openPayout,
-  type PayoutRow,
-  payoutDescription,
-  payoutReceiptOf,
-  submitPayout,
-} from '../withdrawal/payouts.ts';
-import { amountOf } from '../withdrawal/service.ts';
 
 export const PAYMENT_DONE: Record<Language, string> = {
   ru: 'Оплата выполнена',
@@ -118,46 +110,15 @@ export async function payQr(
       if (body.currency_code !== 'RUB') throw new AppError('CURRENCY_NOT_ALLOWED');
       if (!ctx.payouts.supports('bank_account')) throw new AppError('QR_UNSUPPORTED');
       const amount = amountToPay(parsed.sum, body.amount, 'RUB');
-      await checkPin(ctx, userId, body.pin);
-      const payee = {
-        purpose: 'payment' as const,
-        destination: parsed.personalAcc,
-        payee_name: parsed.name,
-      };
-      let opened: PayoutRow | null = null;
-      const answer = await withIdempotency(ctx, scope, async (q) => {
-        await assertMaySpend(q, ctx, userId, 'payment', amount, 'RUB');
-        const payout = await openPayout(q, ctx, {
+      return payOut(
+        ctx,
+        {
           userId,
+          pin: body.pin,
           purpose: 'payment',
           amount,
           currency: 'RUB',
-          destinationType: 'bank_account',
-          destination: parsed.personalAcc,
-          payeeName: parsed.name,
-          payeeDetails: {
-            bic: parsed.bic,
-            bank_name: parsed.bankName,
-            correspondent_account: parsed.correspAcc,
-            payee_inn: parsed.payeeInn,
-            kpp: parsed.kpp,
-            purpose: parsed.purpose,
-          },
-          description: payoutDescription(payee),
-        });
-        opened = payout;
-        return {
-          status: 'success' as const,
-          message: PAYMENT_CREATED[language],
-          receipt: payoutReceiptOf(payout, language),
-        };
-      });
-      const payout = opened as PayoutRow | null;
-      if (payout) {
-        await submitPayout(
-          ctx,
-          payout,
-          {
+          destination: {
             type: 'bank_account',
             account: parsed.personalAcc,
             bic: parsed.bic,
@@ -168,10 +129,25 @@ export async function payQr(
             kpp: parsed.kpp,
             purpose: parsed.purpose,
           },
-          parsed.purpose ?? payoutDescription(payout).ru,
-        );
-      }
-      return answer;
+          shownDestination: parsed.personalAcc,
+          payeeName: parsed.name,
+          payeeDetails: {
+            bic: parsed.bic,
+            bank_name: parsed.bankName,
+            correspondent_account: parsed.correspAcc,
+            payee_inn: parsed.payeeInn,
+            kpp: parsed.kpp,
+            purpose: parsed.purpose,
+          },
+          providerDescription: parsed.purpose,
+          scope,
+        },
+        (payout) => ({
+          status: 'success' as const,
+          message: PAYMENT_CREATED[language],
+          receipt: payoutReceiptOf(payout, language),
+        }),
+      );
     }
   }
 }

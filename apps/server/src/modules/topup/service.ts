@@ -1,5 +1,5 @@
 /**
- * Top-up (issue 5): money in through the payments provider's hosted page.
+ * Top-up: money in through the payments provider's hosted page.
  *
  *   startTopUp        POST /v2/wallet/top-up: checks, a pending order, then the provider's payment
  *   applyPaymentReport what the provider verifiably reports (signed webhook, verified notification,
@@ -35,12 +35,18 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { openAccount, systemAccount, transfer, userAccount } from '../../ledger/index.ts';
+import {
+  openAccount,
+  refusalError,
+  systemAccount,
+  topUpRefusal,
+  transfer,
+  userAccount,
+} from '../../ledger/index.ts';
 import type { PaymentReport } from '../../providers/payments/payments-provider.ts';
 import { requestHash, withIdempotency } from '../idempotency/service.ts';
-import { assertMayTopUp } from '../identification/enforce.ts';
 
-/** How long a pending order reserves room under the balance cap (and may wait for its payment to be created). */
+/** How long a pending order may wait for its payment; it reserves room under the cap as long (db/functions/limits.sql). */
 export const RESERVATION_MS = 60 * 60 * 1000;
 export const ORDER_REFERENCE = 'topup_order';
 export const FINISH_PATH = '/wallet/payments/finish';
@@ -119,16 +125,6 @@ export function topUpAmount(amount: string, currency: CurrencyCode): bigint {
   return parsed.minor;
 }
 
-/** RUB money of the user's pending orders made within the reservation window. */
-async function reservedByPending(q: Queryable, userId: string, now: Date): Promise<bigint> {
-  const { rows } = await q.query<{ total: bigint | null }>(
-    `SELECT sum(amount)::bigint AS total FROM topup_orders
-     WHERE user_id = $1 AND status = 'pending' AND currency = 'RUB' AND created_at > $2`,
-    [userId, new Date(now.getTime() - RESERVATION_MS)],
-  );
-  return rows[0]?.total ? BigInt(rows[0].total) : 0n;
-}
-
 function answerOf(order: TopUpOrder, language: Language): TopUpAnswer {
   return {
     status: 'success',
@@ -164,10 +160,9 @@ export async function startTopUp(
     },
     async (q) => {
       const now = ctx.clock.now();
-      await assertMayTopUp(q, ctx, input.userId, amount, currency);
-      // Under the user's row lock (taken above): open orders count against the cap too.
-      const reserved = await reservedByPending(q, input.userId, now);
-      if (reserved > 0n) await assertMayTopUp(q, ctx, input.userId, amount + reserved, currency);
+      // Under the user's row lock, which it takes: open orders count against the cap too.
+      const refusal = await topUpRefusal(q, ctx.config.levelRulesJson, input.userId, currency, amount, now);
+      if (refusal) throw refusalError(refusal);
       const id = randomUUID();
       await q.query(
         `INSERT INTO topup_orders (id, user_id, amount, currency, provider, created_at, updated_at)

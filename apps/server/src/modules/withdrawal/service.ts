@@ -1,41 +1,21 @@
 /**
- * Withdrawal to a bank card (wallet-spec.md 'Withdrawal', decisions.md sections 6 and 7):
- * RUB only; the amount checked; the card Luhn-checked (digits only after removing spaces, 16 digits);
- * the PIN checked on the server; the level's permission and monthly limit; the amount held; the payout
- * started with the provider. The card is stored only masked (first 6, last 4); the full number goes to
- * the provider in memory and is never stored or logged.
+ * Withdrawal to a bank card (docs/decisions.md sections 6 and 7): RUB only; the amount checked; the
+ * card Luhn-checked (16 digits once spaces are removed); then a payout, confirmed with the PIN, under
+ * the level's permission and monthly limit. The card is kept only masked (first 6, last 4); the full
+ * number goes to the provider in memory and is never stored or logged.
  */
-import {
-  type AnswerOf,
-  type BodyOut,
-  type CurrencyCode,
-  exponentOf,
-  type Language,
-  parseAmount,
-} from '@e-wallet/contract';
+import type { AnswerOf, BodyOut, Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
+import { amountOf } from '../../policy/amounts.ts';
 import { maskCard, normalizeCardNumber } from '../../providers/payouts/payouts-provider.ts';
-import { checkPin } from '../auth/pin.ts';
-import { requestHash, withIdempotency } from '../idempotency/service.ts';
-import { assertMaySpend } from '../identification/enforce.ts';
-import { openPayout, type PayoutRow, payoutDescription, payoutReceiptOf, submitPayout } from './payouts.ts';
+import { requestHash } from '../idempotency/service.ts';
+import { payOut, payoutReceiptOf } from '../payouts/service.ts';
 
 export const WITHDRAWAL_CREATED: Record<Language, string> = {
   ru: 'Заявка на вывод средств успешно создана!',
   en: 'Your withdrawal request has been created!',
 };
-
-/** A money amount from the wire, or the AppError naming what is wrong with it. */
-export function amountOf(text: string, currency: CurrencyCode): bigint {
-  const parsed = parseAmount(text, currency);
-  if (!parsed.ok)
-    throw new AppError(
-      parsed.error,
-      parsed.error === 'AMOUNT_TOO_PRECISE' ? { digits: exponentOf(currency) } : {},
-    );
-  return parsed.minor;
-}
 
 export async function withdraw(
   ctx: AppContext,
@@ -47,38 +27,24 @@ export async function withdraw(
   const amount = amountOf(body.amount, 'RUB');
   const card = normalizeCardNumber(body.pan);
   if (!card) throw new AppError('CARD_INVALID');
-  await checkPin(ctx, userId, body.pin);
-
-  const masked = maskCard(card);
-  let opened: PayoutRow | null = null;
-  const answer = await withIdempotency(
+  return payOut(
     ctx,
-    { userId, call: 'withdrawal', key: options.idempotencyKey, requestHash: requestHash(ctx, body) },
-    async (q) => {
-      await assertMaySpend(q, ctx, userId, 'withdrawal', amount, 'RUB');
-      const payout = await openPayout(q, ctx, {
-        userId,
-        purpose: 'withdrawal',
-        amount,
-        currency: 'RUB',
-        destinationType: 'bank_card',
-        destination: masked,
-        payeeName: null,
-        payeeDetails: null,
-        description: payoutDescription({ purpose: 'withdrawal', destination: masked, payee_name: null }),
-      });
-      opened = payout;
-      return {
-        status: 'success' as const,
-        message: WITHDRAWAL_CREATED[options.language],
-        receipt: payoutReceiptOf(payout, options.language),
-      };
+    {
+      userId,
+      pin: body.pin,
+      purpose: 'withdrawal',
+      amount,
+      currency: 'RUB',
+      destination: { type: 'bank_card', number: card },
+      shownDestination: maskCard(card),
+      payeeName: null,
+      payeeDetails: null,
+      scope: { userId, call: 'withdrawal', key: options.idempotencyKey, requestHash: requestHash(ctx, body) },
     },
+    (payout) => ({
+      status: 'success' as const,
+      message: WITHDRAWAL_CREATED[options.language],
+      receipt: payoutReceiptOf(payout, options.language),
+    }),
   );
-  // Only the request that held the money starts the payout; a repeat answers the first receipt.
-  const payout = opened as PayoutRow | null;
-  if (payout) {
-    await submitPayout(ctx, payout, { type: 'bank_card', number: card }, payoutDescription(payout).ru);
-  }
-  return answer;
 }

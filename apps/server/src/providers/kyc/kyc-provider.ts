@@ -3,7 +3,7 @@
  * outcome by signed webhook (POST /v2/wallet/webhooks/kyc) and on request. A real adapter (Sumsub,
  * Onfido) implements the same interface; the sandbox is the default.
  */
-import type { LevelName } from '../../modules/identification/levels.ts';
+import type { LevelName } from '../../policy/levels.ts';
 
 /** The provider's view of an application; `sequence` grows with every change it reports. */
 export type KycProviderStatus = 'pending' | 'in_review' | 'approved' | 'rejected' | 'canceled';

@@ -10,7 +10,7 @@ import { ID_PATTERN } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import type { LevelName } from '../../modules/identification/levels.ts';
+import type { LevelName } from '../../policy/levels.ts';
 import {
   deliver,
   httpTransport,

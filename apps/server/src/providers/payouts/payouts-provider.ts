@@ -2,9 +2,10 @@
  * A payouts provider: sends money out of the wallet to a bank card or a bank account, and reports the
  * outcome by signed webhook (POST /v2/wallet/webhooks/payouts, contract call payoutsWebhook) and on
  * request (`fetch`). A real adapter (YooKassa payouts) implements the same interface; the sandbox is the
- * default. Providers are called only from services (modules/withdrawal/payouts.ts).
+ * default. Providers are called only from services (modules/payouts/service.ts).
  */
 import type { CurrencyCode } from '@e-wallet/contract';
+import type { WebhookTransport } from '../sandbox-webhooks.ts';
 
 /** Where the money goes. A card number lives only in memory, for the one request that hands it over. */
 export type PayoutDestination =
@@ -77,6 +78,8 @@ export interface PayoutsProvider {
   findByReference?(reference: string): Promise<PayoutState | null | undefined>;
   /** Background work of this provider (the sandbox settles due payouts); answers how many it handled. */
   runDue?(): Promise<number>;
+  /** How a provider that lives in this server (the sandbox) delivers its callbacks. */
+  setTransport?(transport: WebhookTransport): void;
 }
 
 /**

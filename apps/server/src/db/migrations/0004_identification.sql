@@ -1,5 +1,5 @@
--- Identification upgrades (decisions.md section 6): one row per verification started with the KYC
--- provider. Statuses: pending and in_review are active; aborted and complete are final and never change.
+-- Identification upgrades (docs/decisions.md section 6): one row per verification started with the
+-- KYC provider. pending and in_review are active; aborted and complete are final and never change.
 CREATE TABLE verifications (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   -- Insertion order: "the latest verification" of a person, even within one clock tick.

@@ -7,7 +7,7 @@
  *   runPayoutWorkerOnce(ctx)  one deterministic pass (tests run with SANDBOX_PAYOUT_DELAY_MS=0 and no timer)
  */
 import type { AppContext } from '../../context.ts';
-import { reconcilePayouts } from './payouts.ts';
+import { reconcilePayouts } from './service.ts';
 
 export const PAYOUT_WORKER_INTERVAL_MS = 500;
 

@@ -2,10 +2,11 @@
  * Payouts: money leaving the wallet through the payouts provider, for a withdrawal to a card or a
  * GOST QR payment to a bank account. One life for both:
  *
- *   openPayout(q, ctx, {...})        in the caller's transaction: holds the money (ledger hold from the
- *                                    user's account to payout_clearing) and records the payout 'created'
- *   submitPayout(ctx, payout, dest)  after that transaction committed: hands the destination (the full card
- *                                    number, in memory only) to the provider; 'pending' once accepted
+ *   payOut(ctx, request, answerOf)   confirmed with the PIN: the ledger's `pay` holds the money toward
+ *                                    payout clearing under every rule of the limits, and the payout is
+ *                                    recorded 'created' in the same transaction; then, once committed,
+ *                                    the destination (the full card number, in memory only) goes to the
+ *                                    provider, 'pending' once accepted
  *   settlePayout(ctx, id, outcome)   the provider's answer (webhook, fetch, or a refusal): success posts the
  *                                    hold, failure voids it (the money returns exactly once); repeats change nothing
  *   handlePayoutWebhook(ctx, body)   the signed callback POST /v2/wallet/webhooks/payouts
@@ -25,13 +26,15 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { hold, type LocalText, postHold, systemAccount, userAccount, voidHold } from '../../ledger/index.ts';
+import { type LocalText, pay, postHold, refusalError, voidHold } from '../../ledger/index.ts';
 import {
   type PayoutDestination,
   PayoutRejected,
   type PayoutState,
   PayoutUnavailable,
 } from '../../providers/payouts/payouts-provider.ts';
+import { PIN_UNPROVEN, withPinProof } from '../auth/pin.ts';
+import { type IdempotencyScope, repeatedAnswer } from '../idempotency/service.ts';
 
 export type Receipt = AnswerOf<'withdrawalReceipt'>;
 export type PayoutPurpose = 'withdrawal' | 'payment';
@@ -64,61 +67,111 @@ export interface PayoutRow {
 const COLUMNS = `id, user_id, purpose, amount, currency, destination_type, destination, payee_name, hold_transfer_id,
   provider, provider_ref, status, failure_reason, created_at`;
 
-export interface OpenPayoutInput {
+/** A payout as a call asks for it, confirmed with the PIN under the call's idempotency. */
+export interface PayoutRequest {
   userId: string;
+  pin: string;
   purpose: PayoutPurpose;
   amount: bigint;
   currency: CurrencyCode;
-  destinationType: PayoutDestination['type'];
-  /** Masked card or bank account: never a full card number. */
-  destination: string;
+  /** Where the provider pays: for a card its full number, kept in memory only. */
+  destination: PayoutDestination;
+  /** What is kept and shown of the destination: a masked card or a bank account. */
+  shownDestination: string;
   payeeName: string | null;
   payeeDetails: Record<string, string | null> | null;
-  /** What the user reads in the history. */
-  description: LocalText;
+  /** What the provider's payout says (a GOST code's purpose, or the history's text). */
+  providerDescription?: string | null;
+  scope: IdempotencyScope;
 }
 
-/** Holds the money and records the payout, in the caller's transaction (after its permission checks). */
-export async function openPayout(q: Queryable, ctx: AppContext, input: OpenPayoutInput): Promise<PayoutRow> {
-  if (/^\d{13,19}$/.test(input.destination)) throw new Error('a payout destination must be masked');
-  const at = ctx.clock.now();
-  const account = await userAccount(q, input.userId, input.currency);
-  if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
-  const clearing = await systemAccount(q, input.currency, 'payout_clearing');
-  const id = randomUUID();
-  const { transfer } = await hold(q, {
-    debit: account.id,
-    credit: clearing.id,
-    amount: input.amount,
-    currency: input.currency,
-    kind: input.purpose,
-    idempotencyKey: `payout:${id}`,
-    reference: { type: 'payout', id },
-    description: input.description,
-    at,
+/**
+ * Holds the money and records the payout (one transaction), then hands it to the provider. The
+ * answer is made from the payout before the money moves, stored with the key; a repeat gets it.
+ */
+export async function payOut<A>(
+  ctx: AppContext,
+  request: PayoutRequest,
+  answerOf: (payout: PayoutRow) => A,
+): Promise<A> {
+  if (/^\d{13,19}$/.test(request.shownDestination)) throw new Error('a payout destination must be masked');
+  const { userId, scope } = request;
+  return withPinProof(ctx, userId, request.pin, async (proof) => {
+    const at = ctx.clock.now();
+    const payout: PayoutRow = {
+      id: randomUUID(),
+      user_id: userId,
+      purpose: request.purpose,
+      amount: request.amount,
+      currency: request.currency,
+      destination_type: request.destination.type,
+      destination: request.shownDestination,
+      payee_name: request.payeeName,
+      hold_transfer_id: randomUUID(),
+      provider: ctx.payouts.id,
+      provider_ref: null,
+      status: 'created',
+      failure_reason: null,
+      created_at: at,
+    };
+    const answer = answerOf(payout);
+    const description = payoutDescription(payout);
+    const paid = await ctx.db.tx(async (q) => {
+      const outcome = await pay(q, {
+        id: payout.hold_transfer_id,
+        payer: userId,
+        payee: null,
+        currency: payout.currency,
+        amount: payout.amount,
+        kind: payout.purpose,
+        reference: { type: 'payout', id: payout.id },
+        description: { debit: description, credit: description },
+        at,
+        rules: ctx.config.levelRulesJson,
+        pinProof: proof.hash,
+        call: { name: scope.call, key: scope.key, requestHash: scope.requestHash, answer },
+      });
+      if (outcome.outcome === 'created') await recordPayout(q, payout, request.payeeDetails);
+      return outcome;
+    });
+    switch (paid.outcome) {
+      case 'created':
+        await submitPayout(ctx, payout, request.destination, request.providerDescription ?? description.ru);
+        return JSON.parse(JSON.stringify(answer)) as A;
+      case 'repeated':
+        return repeatedAnswer<A>(scope, { request_hash: paid.requestHash, answer: paid.answer as A });
+      case 'refused':
+        if (paid.refusal.rule === 'pin') return PIN_UNPROVEN;
+        throw refusalError(paid.refusal);
+    }
   });
-  const { rows } = await q.query<PayoutRow>(
+}
+
+async function recordPayout(
+  q: Queryable,
+  payout: PayoutRow,
+  payeeDetails: Record<string, string | null> | null,
+): Promise<void> {
+  await q.query(
     `INSERT INTO payouts (id, user_id, purpose, amount, currency, destination_type, destination, payee_name,
        payee_details, hold_transfer_id, provider, status, created_at, updated_at, next_check_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13)
-     RETURNING ${COLUMNS}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13)`,
     [
-      id,
-      input.userId,
-      input.purpose,
-      input.amount,
-      input.currency,
-      input.destinationType,
-      input.destination,
-      input.payeeName,
-      input.payeeDetails,
-      transfer.id,
-      ctx.payouts.id,
-      at,
-      new Date(at.getTime() + PAYOUT_SUBMIT_GRACE_MS),
+      payout.id,
+      payout.user_id,
+      payout.purpose,
+      payout.amount,
+      payout.currency,
+      payout.destination_type,
+      payout.destination,
+      payout.payee_name,
+      payeeDetails,
+      payout.hold_transfer_id,
+      payout.provider,
+      payout.created_at,
+      new Date(payout.created_at.getTime() + PAYOUT_SUBMIT_GRACE_MS),
     ],
   );
-  return rows[0]!;
 }
 
 async function findPayout(q: Queryable, id: string, lock = false): Promise<PayoutRow | null> {
@@ -153,7 +206,7 @@ async function applyProviderState(ctx: AppContext, payoutId: string, state: Payo
  * an unknown outcome (network, 5xx) leaves the payout 'created' for the worker to find out.
  * Never throws: the user's request has already succeeded (the money is held, the receipt says pending).
  */
-export async function submitPayout(
+async function submitPayout(
   ctx: AppContext,
   payout: PayoutRow,
   destination: PayoutDestination,

@@ -1,8 +1,11 @@
 /**
- * Identification levels (decisions.md section 6, after Federal Law 161-FZ art. 10): what each level
- * may do and how much. Amounts are RUB minor units. The defaults can be overridden with the
+ * Identification levels (docs/decisions.md section 6, after Federal Law 161-FZ art. 10): the figures
+ * of each level. Amounts are RUB minor units. The defaults can be overridden with the
  * IDENTIFICATION_LIMITS setting (JSON of the same shape, in roubles), validated at start.
+ * The rules themselves (what a figure allows, how money is counted) are decided by the database
+ * (db/functions/limits.sql), which gets these figures with every call as `levelRulesJson`.
  */
+import { formatAmount, type MoneyParam } from '@e-wallet/contract';
 import { z } from 'zod';
 
 export const LEVELS = ['anonymous', 'simplified', 'full'] as const;
@@ -52,18 +55,35 @@ export const LevelOverrides = z.strictObject({
   full: LevelOverride.optional(),
 });
 
-/** Rules by their configured overrides: parsed once, since every money call asks for them. */
-const parsedRules = new Map<string, Record<LevelName, LevelRules>>();
-
-/** The rules in force: the defaults with the configured overrides applied (shared: not to be changed). */
+/** The figures in force: the defaults with the configured overrides applied. */
 export function levelRules(overridesJson?: string): Record<LevelName, LevelRules> {
-  if (!overridesJson) return DEFAULT_LEVEL_RULES;
-  let rules = parsedRules.get(overridesJson);
-  if (!rules) {
-    rules = withOverrides(overridesJson);
-    parsedRules.set(overridesJson, rules);
-  }
-  return rules;
+  return overridesJson ? withOverrides(overridesJson) : DEFAULT_LEVEL_RULES;
+}
+
+/** The figures as the database's limits take them (db/functions/limits.sql): amounts as text. */
+export function levelRulesJson(rules: Record<LevelName, LevelRules>): string {
+  return JSON.stringify(
+    Object.fromEntries(
+      LEVELS.map((level) => {
+        const r = rules[level];
+        return [
+          level,
+          {
+            balance_max: r.balanceMax.toString(),
+            monthly_outgoing_max: r.monthlyOutgoingMax === null ? null : r.monthlyOutgoingMax.toString(),
+            topup: r.topup,
+            withdrawal: r.withdrawal,
+            transfer: r.transfer,
+          },
+        ];
+      }),
+    ),
+  );
+}
+
+/** A RUB amount for an error's message, written in the reader's language (the contract's MoneyParam). */
+export function rubParam(minor: bigint): MoneyParam {
+  return { amount: formatAmount(minor, 'RUB'), currency: 'RUB' };
 }
 
 function withOverrides(overridesJson: string): Record<LevelName, LevelRules> {
@@ -92,10 +112,4 @@ function withOverrides(overridesJson: string): Record<LevelName, LevelRules> {
 export function nextLevel(level: LevelName): LevelName | null {
   const index = LEVELS.indexOf(level);
   return LEVELS[index + 1] ?? null;
-}
-
-/** The first day of the calendar month of `now`, in Moscow time, when monthly limits reset. */
-export function monthStart(now: Date): Date {
-  const moscow = new Date(now.getTime() + 3 * 3_600_000);
-  return new Date(Date.UTC(moscow.getUTCFullYear(), moscow.getUTCMonth(), 1) - 3 * 3_600_000);
 }

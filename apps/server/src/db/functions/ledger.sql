@@ -1,0 +1,185 @@
+-- The ledger's functions (docs/architecture.md 'Ledger'). `ledger_move` is the one writer of transfers,
+-- entries and balances; the doors that call it decide whether a movement may happen:
+--   ledger_open    a transfer or a hold between two accounts (top-up credits, test funding)
+--   ledger_settle  a hold posted or voided, once
+--   ledger_pay     a person's payment, with every rule of the limits (payments.sql)
+-- Accounts are locked in id order (FOR NO KEY UPDATE) before anything is written, a used idempotency
+-- key answers its first transfer and moves nothing, and a user's available money never goes below
+-- zero (checked by each door, backed by the accounts' CHECK constraint).
+
+-- Ledger rows are never deleted; a transfer changes only by settling its hold, once.
+CREATE OR REPLACE FUNCTION ledger_transfers_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    RAISE EXCEPTION 'ledger transfers are immutable' USING ERRCODE = 'P0001';
+  END IF;
+  IF OLD.status <> 'pending' OR NEW.status = 'pending'
+     OR (NEW.id, NEW.debit_account_id, NEW.credit_account_id, NEW.amount, NEW.currency, NEW.kind,
+         NEW.is_hold, NEW.idempotency_key, NEW.reference_type, NEW.reference_id, NEW.description,
+         NEW.created_at)
+        IS DISTINCT FROM
+        (OLD.id, OLD.debit_account_id, OLD.credit_account_id, OLD.amount, OLD.currency, OLD.kind,
+         OLD.is_hold, OLD.idempotency_key, OLD.reference_type, OLD.reference_id, OLD.description,
+         OLD.created_at) THEN
+    RAISE EXCEPTION 'ledger transfers are immutable' USING ERRCODE = 'P0001';
+  END IF;
+  RETURN NEW;
+END
+$$;
+CREATE OR REPLACE TRIGGER ledger_transfers_guard BEFORE UPDATE OR DELETE ON ledger_transfers
+  FOR EACH ROW EXECUTE FUNCTION ledger_transfers_guard();
+
+CREATE OR REPLACE FUNCTION ledger_entries_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'ledger entries are immutable' USING ERRCODE = 'P0001';
+END
+$$;
+CREATE OR REPLACE TRIGGER ledger_entries_guard BEFORE UPDATE OR DELETE ON ledger_entries
+  FOR EACH ROW EXECUTE FUNCTION ledger_entries_guard();
+
+-- Transfers and entries carry no foreign keys to their accounts, so an account must never go away
+-- nor change its id, owner or currency. The second trigger fires only on those columns, never on a
+-- balance's update.
+CREATE OR REPLACE FUNCTION ledger_accounts_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'ledger accounts are never deleted' USING ERRCODE = 'P0001';
+END
+$$;
+CREATE OR REPLACE TRIGGER ledger_accounts_guard BEFORE DELETE ON ledger_accounts
+  FOR EACH ROW EXECUTE FUNCTION ledger_accounts_guard();
+
+CREATE OR REPLACE FUNCTION ledger_accounts_identity_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.id <> OLD.id OR NEW.user_id IS DISTINCT FROM OLD.user_id OR NEW.currency <> OLD.currency THEN
+    RAISE EXCEPTION 'a ledger account keeps its id, owner and currency' USING ERRCODE = 'P0001';
+  END IF;
+  RETURN NEW;
+END
+$$;
+CREATE OR REPLACE TRIGGER ledger_accounts_identity_guard BEFORE UPDATE OF id, user_id, currency ON ledger_accounts
+  FOR EACH ROW EXECUTE FUNCTION ledger_accounts_identity_guard();
+
+-- Writes one step of a movement whose accounts the caller has locked and checked: for an opening step
+-- ('single' or 'hold') the transfer itself (false, and nothing written, when its idempotency key is
+-- used), then both accounts' balances and versions and one entry per side with the balances after it.
+-- The debit account's monthly figure (limits.sql) moves in the same UPDATE: a counted debit of a later
+-- month starts it again, of the kept month adds to it, and a void of a hold opened in the kept month
+-- takes it back.
+CREATE OR REPLACE FUNCTION ledger_move(moved ledger_transfers, step text, at timestamptz) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  -- Signed changes of the posted and the held money, as the debit side sees them.
+  posted bigint := CASE WHEN step IN ('single', 'post') THEN moved.amount ELSE 0 END;
+  held bigint := CASE step WHEN 'hold' THEN moved.amount WHEN 'single' THEN 0 ELSE -moved.amount END;
+  counted bigint := CASE WHEN NOT limits_counts_outgoing(moved.kind, moved.currency) OR step = 'post' THEN 0
+    WHEN step = 'void' THEN -moved.amount ELSE moved.amount END;
+  month timestamptz := limits_month(moved.created_at);
+BEGIN
+  IF step IN ('single', 'hold') THEN
+    INSERT INTO ledger_transfers SELECT moved.* ON CONFLICT (idempotency_key) DO NOTHING;
+    IF NOT FOUND THEN RETURN false; END IF;
+  END IF;
+  WITH side (account_id, ord, posted_change, debits_change, credits_change, entry_amount, counted_change) AS (
+    VALUES (moved.debit_account_id, 1, -posted, held, 0::bigint, -moved.amount, counted),
+           (moved.credit_account_id, 2, posted, 0::bigint, held, moved.amount::bigint, 0::bigint)
+  ), changed AS (
+    UPDATE ledger_accounts a
+    SET balance = a.balance + s.posted_change,
+        pending_debits = a.pending_debits + s.debits_change,
+        pending_credits = a.pending_credits + s.credits_change,
+        version = a.version + 1,
+        outgoing_month = CASE WHEN s.counted_change > 0 AND a.user_id IS NOT NULL
+          AND (a.outgoing_month IS NULL OR a.outgoing_month < month) THEN month ELSE a.outgoing_month END,
+        outgoing_in_month = CASE WHEN s.counted_change = 0 OR a.user_id IS NULL THEN a.outgoing_in_month
+          WHEN a.outgoing_month = month THEN a.outgoing_in_month + s.counted_change
+          WHEN s.counted_change > 0 AND (a.outgoing_month IS NULL OR a.outgoing_month < month) THEN s.counted_change
+          ELSE a.outgoing_in_month END
+    FROM side s WHERE a.id = s.account_id
+    RETURNING a.id, a.user_id, a.balance, a.pending_debits, a.pending_credits, a.version, s.ord, s.entry_amount
+  )
+  INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
+    pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
+  SELECT moved.id, c.id, c.user_id, step, c.entry_amount, moved.currency, moved.kind, c.balance,
+    c.pending_debits, c.pending_credits, c.version, at, moved.created_at
+  FROM changed c ORDER BY c.ord;
+  RETURN true;
+END
+$$;
+
+-- A transfer (posted at once) or a hold (pending) between two accounts of one currency. Answers
+--   created | repeated (with the key's first transfer, before any refusal) | missing | currency | insufficient
+CREATE OR REPLACE FUNCTION ledger_open(
+  transfer_id uuid, debit uuid, credit uuid, amount bigint, currency text, kind text, hold boolean,
+  idempotency_key text, reference_type text, reference_id text, description jsonb, at timestamptz
+) RETURNS TABLE (outcome text, moved ledger_transfers) LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+  account ledger_accounts;
+  debit_account ledger_accounts;
+  credit_account ledger_accounts;
+  movement ledger_transfers;
+BEGIN
+  FOR account IN SELECT * FROM ledger_accounts a WHERE a.id IN (debit, credit) ORDER BY a.id FOR NO KEY UPDATE LOOP
+    IF account.id = debit THEN debit_account := account; ELSE credit_account := account; END IF;
+  END LOOP;
+  IF debit_account.id IS NOT NULL AND credit_account.id IS NOT NULL
+     AND debit_account.currency = currency AND credit_account.currency = currency
+     AND (debit_account.user_id IS NULL OR debit_account.balance - debit_account.pending_debits >= amount) THEN
+    movement.id := transfer_id;
+    movement.debit_account_id := debit;
+    movement.credit_account_id := credit;
+    movement.amount := amount;
+    movement.currency := currency;
+    movement.kind := kind;
+    movement.status := CASE WHEN hold THEN 'pending' ELSE 'posted' END;
+    movement.is_hold := hold;
+    movement.idempotency_key := idempotency_key;
+    movement.reference_type := reference_type;
+    movement.reference_id := reference_id;
+    movement.description := description;
+    movement.created_at := at;
+    movement.settled_at := CASE WHEN hold THEN NULL ELSE at END;
+    IF ledger_move(movement, CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
+      outcome := 'created';
+      RETURN NEXT;
+      RETURN;
+    END IF;
+  END IF;
+  -- Nothing written: a used key answers its first transfer before any refusal.
+  SELECT * INTO moved FROM ledger_transfers t WHERE t.idempotency_key = idempotency_key;
+  outcome := CASE
+    WHEN moved.id IS NOT NULL THEN 'repeated'
+    WHEN debit_account.id IS NULL OR credit_account.id IS NULL THEN 'missing'
+    WHEN debit_account.currency <> currency OR credit_account.currency <> currency THEN 'currency'
+    ELSE 'insufficient' END;
+  RETURN NEXT;
+END
+$$;
+
+-- Settles a hold as 'posted' (the money moves) or 'voided' (it returns). Answers
+--   changed | unchanged (already settled this way) | settled (the other way) | missing
+CREATE OR REPLACE FUNCTION ledger_settle(hold_id uuid, settle_as text, at timestamptz)
+RETURNS TABLE (outcome text, moved ledger_transfers) LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+BEGIN
+  SELECT * INTO moved FROM ledger_transfers t WHERE t.id = hold_id AND t.is_hold;
+  IF NOT FOUND THEN
+    outcome := 'missing';
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  PERFORM 1 FROM ledger_accounts a WHERE a.id IN (moved.debit_account_id, moved.credit_account_id)
+    ORDER BY a.id FOR NO KEY UPDATE;
+  -- Under the accounts' locks no other settlement of this hold runs: its status is read again.
+  SELECT * INTO moved FROM ledger_transfers t WHERE t.id = hold_id FOR UPDATE;
+  IF moved.status <> 'pending' THEN
+    outcome := CASE WHEN moved.status = settle_as THEN 'unchanged' ELSE 'settled' END;
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  UPDATE ledger_transfers t SET status = settle_as, settled_at = at WHERE t.id = hold_id RETURNING * INTO moved;
+  PERFORM ledger_move(moved, CASE WHEN settle_as = 'posted' THEN 'post' ELSE 'void' END, at);
+  outcome := 'changed';
+  RETURN NEXT;
+END
+$$;

@@ -1,0 +1,113 @@
+-- The rules of identification levels (docs/decisions.md section 6), decided here and only here: what a
+-- level may do, its balance cap and its monthly outgoing limit, and how the figures behind them are
+-- counted. The server's configuration gives each level's figures (policy/levels.ts) as one argument:
+--   rules = {"anonymous": {"balance_max": "1500000", "monthly_outgoing_max": "4000000" or null,
+--            "topup": true, "withdrawal": false, "transfer": false}, "simplified": {...}, "full": {...}}
+-- Amounts are RUB minor units: only roubles are limited. A refusal names its rule and the figures its
+-- message needs, as text, e.g. {"rule": "limit_monthly", "limit": "4000000", "left": "120000"};
+-- null means allowed.
+
+-- The first instant of the calendar month of a time, Moscow time (UTC+3 all year): monthly limits
+-- start again then.
+CREATE OR REPLACE FUNCTION limits_month(at timestamptz) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT (date_trunc('month', (at AT TIME ZONE 'UTC') + interval '3 hours') - interval '3 hours') AT TIME ZONE 'UTC'
+$$;
+
+-- Whether money leaving a person's account this way counts toward the monthly limit.
+CREATE OR REPLACE FUNCTION limits_counts_outgoing(kind text, currency text) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT currency = 'RUB' AND kind IN ('withdrawal', 'transfer', 'payment')
+$$;
+
+-- What counted left a person's account in the calendar month of `at`: the figure the account keeps
+-- (ledger_move writes it with the balance). Only a clock set back before the kept month reads entries.
+CREATE OR REPLACE FUNCTION limits_sent_in_month(account ledger_accounts, at timestamptz) RETURNS bigint
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  month timestamptz := limits_month(at);
+BEGIN
+  IF account.outgoing_month = month THEN RETURN account.outgoing_in_month; END IF;
+  IF account.outgoing_month IS NULL OR account.outgoing_month < month THEN RETURN 0; END IF;
+  RETURN (SELECT coalesce(sum(CASE WHEN e.phase = 'void' THEN e.amount ELSE -e.amount END), 0)::bigint
+    FROM ledger_entries e
+    WHERE e.user_id = account.user_id AND e.account_id = account.id AND e.amount < 0
+      AND e.phase IN ('single', 'hold', 'void') AND e.opened_at >= month AND limits_month(e.opened_at) = month
+      AND limits_counts_outgoing(e.kind, e.currency));
+END
+$$;
+
+-- Room a person's pending top-up orders keep under the balance cap: orders of the last hour, while the
+-- provider may still report them paid (modules/topup fails an order after the same hour).
+CREATE OR REPLACE FUNCTION limits_reserved(person uuid, currency text, at timestamptz) RETURNS bigint
+LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_variable
+BEGIN
+  RETURN (SELECT coalesce(sum(o.amount), 0)::bigint FROM topup_orders o
+    WHERE o.user_id = person AND o.status = 'pending' AND o.currency = currency
+      AND o.created_at > at - interval '1 hour');
+END
+$$;
+
+-- Why a person at `level` may not send `amount` out of `account` as `kind` (to another person when
+-- `to_person`), or null: the level's permission, then the monthly limit.
+CREATE OR REPLACE FUNCTION limits_spend_refusal(
+  rules jsonb, level text, account ledger_accounts, kind text, to_person boolean, amount bigint, at timestamptz
+) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  allowed jsonb := rules -> level;
+  monthly bigint := (allowed ->> 'monthly_outgoing_max')::bigint;
+  sent bigint;
+BEGIN
+  IF to_person AND NOT (allowed ->> 'transfer')::boolean THEN
+    RETURN jsonb_build_object('rule', 'transfer_not_allowed');
+  END IF;
+  IF kind = 'withdrawal' AND NOT (allowed ->> 'withdrawal')::boolean THEN
+    RETURN jsonb_build_object('rule', 'withdrawal_not_allowed');
+  END IF;
+  IF monthly IS NOT NULL AND limits_counts_outgoing(kind, account.currency) THEN
+    sent := limits_sent_in_month(account, at);
+    IF sent + amount > monthly THEN
+      RETURN jsonb_build_object('rule', 'limit_monthly', 'limit', monthly::text,
+        'left', greatest(monthly - sent, 0)::text);
+    END IF;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+-- Why a person at `level` may not receive `amount` into `account`, or null: what the account holds,
+-- what is on its way in and what pending top-ups reserve stay within the level's balance cap.
+CREATE OR REPLACE FUNCTION limits_receive_refusal(
+  rules jsonb, level text, account ledger_accounts, amount bigint, at timestamptz
+) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  cap bigint := (rules -> level ->> 'balance_max')::bigint;
+BEGIN
+  IF account.currency = 'RUB' AND account.balance + account.pending_credits
+       + limits_reserved(account.user_id, account.currency, at) + amount > cap THEN
+    RETURN jsonb_build_object('rule', 'limit_balance', 'limit', cap::text);
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+-- Why a person may not start a top-up of `amount`, or null: the level's permission, then the cap.
+-- Locks the person's row, so two orders of one person are decided one after the other.
+CREATE OR REPLACE FUNCTION limits_topup_refusal(
+  rules jsonb, person uuid, currency text, amount bigint, at timestamptz
+) RETURNS jsonb LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+  level text;
+  account ledger_accounts;
+BEGIN
+  SELECT u.identification_level INTO level FROM users u WHERE u.id = person FOR NO KEY UPDATE;
+  IF NOT (rules -> level ->> 'topup')::boolean THEN
+    RETURN jsonb_build_object('rule', 'topup_not_allowed');
+  END IF;
+  SELECT * INTO account FROM ledger_accounts a WHERE a.user_id = person AND a.currency = currency;
+  IF account.id IS NULL THEN RETURN jsonb_build_object('rule', 'account_missing'); END IF;
+  RETURN limits_receive_refusal(rules, level, account, amount, at);
+END
+$$;

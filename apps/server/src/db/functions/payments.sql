@@ -1,0 +1,127 @@
+-- A person's payment: the one door for money a person sends, to another person (a transfer, a QR
+-- payment to a wallet user) or out of the wallet, held toward a system account (a payout: a
+-- withdrawal, a QR payment to a bank account). One statement, in this order:
+--   1. the people's rows, each with their account in the currency, locked in user id order (then the
+--      system account), so two payments of one person are decided one after the other and opposite
+--      transfers never deadlock;
+--   2. the PIN: the proof the server made is compared with the stored hash; when it does not prove
+--      the PIN (a wrong PIN, a lock, a stale salt) the answer is 'pin', and the server's PIN check
+--      decides and counts it (modules/auth/pin.ts);
+--   3. a used idempotency key answers the first call's fingerprint and answer, before any refusal;
+--   4. the rules of limits.sql (the payer's level and monthly limit, the payee's balance cap), then the
+--      payer's available money;
+--   5. the key claimed with the call's answer, and the movement written by ledger_move.
+-- Answers (outcome, refusal, first_request_hash, first_answer), outcome one of
+--   created | repeated (with the first call's fingerprint and answer) | refused (refusal names the rule)
+-- Refusals beside those of limits.sql: pin, account_missing, payee_account_missing,
+-- recipient_limit_balance (the payee's cap, which tells the payer nothing of the payee's level),
+-- insufficient_funds.
+CREATE OR REPLACE FUNCTION ledger_pay(
+  movement_id uuid,
+  payer uuid,
+  -- The person paid; null when the money is held toward the currency's `system_account`.
+  payee uuid,
+  system_account text,
+  currency text,
+  amount bigint,
+  kind text,
+  hold boolean,
+  reference_type text,
+  reference_id text,
+  description jsonb,
+  at timestamptz,
+  rules jsonb,
+  pin_proof bytea,
+  call_name text,
+  call_key text,
+  request_hash text,
+  answer jsonb
+) RETURNS TABLE (outcome text, refusal jsonb, first_request_hash text, first_answer jsonb)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_variable
+DECLARE
+  person record;
+  payer_level text;
+  payee_level text;
+  proven boolean := false;
+  debit ledger_accounts;
+  credit ledger_accounts;
+  first record;
+  movement ledger_transfers;
+BEGIN
+  FOR person IN SELECT u.id, u.identification_level AS level,
+      u.pin_hash = pin_proof AND u.pin_failures = 0 AND u.pin_locked_until IS NULL AS proven, a AS account
+    FROM users u JOIN ledger_accounts a ON a.user_id = u.id AND a.currency = currency
+    WHERE u.id IN (payer, payee) ORDER BY u.id FOR NO KEY UPDATE OF u, a LOOP
+    IF person.id = payer THEN
+      debit := person.account;
+      payer_level := person.level;
+      proven := person.proven;
+    ELSE
+      credit := person.account;
+      payee_level := person.level;
+    END IF;
+  END LOOP;
+  IF payee IS NULL THEN
+    SELECT * INTO credit FROM ledger_accounts a
+    WHERE a.user_id IS NULL AND a.purpose = system_account AND a.currency = currency FOR NO KEY UPDATE;
+  END IF;
+
+  refusal := CASE
+    WHEN debit.id IS NULL THEN jsonb_build_object('rule', 'account_missing')
+    WHEN proven IS NOT TRUE THEN jsonb_build_object('rule', 'pin') END;
+  IF refusal IS NULL AND call_key IS NOT NULL THEN
+    SELECT k.request_hash, k.answer INTO first FROM idempotency_keys k
+    WHERE k.user_id = payer AND k.call = call_name AND k.key = call_key;
+    IF FOUND THEN
+      outcome := 'repeated';
+      first_request_hash := first.request_hash;
+      first_answer := first.answer;
+      RETURN NEXT;
+      RETURN;
+    END IF;
+  END IF;
+  IF refusal IS NULL AND credit.id IS NULL THEN
+    refusal := jsonb_build_object('rule', 'payee_account_missing');
+  END IF;
+  IF refusal IS NULL THEN
+    refusal := limits_spend_refusal(rules, payer_level, debit, kind, payee IS NOT NULL, amount, at);
+  END IF;
+  IF refusal IS NULL AND payee IS NOT NULL THEN
+    refusal := limits_receive_refusal(rules, payee_level, credit, amount, at)
+      || jsonb_build_object('rule', 'recipient_limit_balance');
+  END IF;
+  IF refusal IS NULL AND debit.balance - debit.pending_debits < amount THEN
+    refusal := jsonb_build_object('rule', 'insufficient_funds');
+  END IF;
+  IF refusal IS NOT NULL THEN
+    outcome := 'refused';
+    RETURN NEXT;
+    RETURN;
+  END IF;
+
+  IF call_key IS NOT NULL THEN
+    INSERT INTO idempotency_keys (user_id, call, key, request_hash, answer, created_at)
+    VALUES (payer, call_name, call_key, request_hash, answer, at);
+  END IF;
+  movement.id := movement_id;
+  movement.debit_account_id := debit.id;
+  movement.credit_account_id := credit.id;
+  movement.amount := amount;
+  movement.currency := currency;
+  movement.kind := kind;
+  movement.status := CASE WHEN hold THEN 'pending' ELSE 'posted' END;
+  movement.is_hold := hold;
+  movement.idempotency_key := kind || ':' || movement_id;
+  movement.reference_type := reference_type;
+  movement.reference_id := reference_id;
+  movement.description := description;
+  movement.created_at := at;
+  movement.settled_at := CASE WHEN hold THEN NULL ELSE at END;
+  IF NOT ledger_move(movement, CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
+    RAISE EXCEPTION 'ledger_pay: the movement % exists already', movement_id;
+  END IF;
+  outcome := 'created';
+  RETURN NEXT;
+END
+$$;
