@@ -2,13 +2,18 @@
  * Property-based tests (fast-check): random sequences of ledger operations run against the real
  * database and against a tiny model; after every sequence the balances match the model and the
  * ledger's invariants hold (balances = sums of entries, every currency sums to zero, no user account
- * below zero, holds settled at most once). History pages and statistics are checked the same way.
+ * below zero, holds settled at most once). Every door of the ledger is driven: transfer, hold, postHold,
+ * voidHold and a person's payment (`pay`, to a person or held toward payout clearing). History pages
+ * and statistics are checked the same way.
  */
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   balanceOf,
   hold,
+  type PaymentInput,
+  pay,
   postHold,
   systemAccount,
   type TransferInput,
@@ -27,6 +32,8 @@ type Op =
   | { type: 'hold'; user: number; amount: bigint }
   | { type: 'post'; hold: number }
   | { type: 'void'; hold: number }
+  | { type: 'payPerson'; from: number; to: number; amount: bigint }
+  | { type: 'payOut'; user: number; amount: bigint }
   | { type: 'repeat'; op: number };
 
 const USERS = 3;
@@ -37,6 +44,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ type: fc.constant('transfer' as const), from: user, to: user, amount }),
   fc.record({ type: fc.constant('pay' as const), user, amount }),
   fc.record({ type: fc.constant('hold' as const), user, amount }),
+  fc.record({ type: fc.constant('payPerson' as const), from: user, to: user, amount }),
+  fc.record({ type: fc.constant('payOut' as const), user, amount }),
   fc.record({
     type: fc.constantFrom('post' as const, 'void' as const),
     hold: fc.nat({ max: 20 }),
@@ -55,6 +64,7 @@ describe(`ledger properties (${databaseLabel})`, () => {
     expect(violations).toEqual([]);
   });
 
+  const PIN_PROOF = Buffer.alloc(32, 3);
   let key = 0;
   const nextKey = () => `property-test:${process.pid}:${++key}`;
   const now = () => server.clock.now();
@@ -67,6 +77,11 @@ describe(`ledger properties (${databaseLabel})`, () => {
         const users = await Promise.all(
           Array.from({ length: USERS }, async () => {
             const id = await server.ctx.db.tx((q) => insertUser(q, { at: now() }));
+            // Full level (no monthly limit) with a known PIN hash, so `pay` decides on money alone.
+            await server.ctx.db.query(
+              "UPDATE users SET identification_level = 'full', pin_hash = $2 WHERE id = $1",
+              [id, PIN_PROOF],
+            );
             return { id, account: (await userAccount(server.ctx.db, id, 'RUB'))!.id };
           }),
         );
@@ -79,7 +94,7 @@ describe(`ledger properties (${databaseLabel})`, () => {
           amount: bigint;
           state: 'pending' | 'posted' | 'voided';
         }> = [];
-        const sent: Array<{ input: TransferInput; isHold: boolean }> = [];
+        const sent: Array<{ input: TransferInput; isHold: boolean } | { payment: PaymentInput }> = [];
 
         for (const step of ops) {
           server.clock.advance(1);
@@ -109,8 +124,46 @@ describe(`ledger properties (${databaseLabel})`, () => {
           if (step.type === 'repeat') {
             const first = sent[step.op % Math.max(1, sent.length)];
             if (!first) continue;
+            if ('payment' in first) {
+              const again = await pay(server.ctx.db, { ...first.payment, id: randomUUID(), at: now() });
+              expect(again).toEqual({ outcome: 'repeated', requestHash: 'request', answer: { first: true } });
+              continue;
+            }
             const again = await server.ctx.db.tx((q) => (first.isHold ? hold : transfer)(q, first.input));
             expect(again.created).toBe(false);
+            continue;
+          }
+          if (step.type === 'payPerson' || step.type === 'payOut') {
+            const from = step.type === 'payPerson' ? step.from : step.user;
+            const to = step.type === 'payPerson' ? step.to : null;
+            if (to === from) continue;
+            const payment: PaymentInput = {
+              id: randomUUID(),
+              payer: users[from]!.id,
+              payee: to === null ? null : users[to]!.id,
+              currency: 'RUB',
+              amount: step.amount,
+              kind: to === null ? 'withdrawal' : 'transfer',
+              description: { debit: { ru: '-', en: '-' }, credit: { ru: '-', en: '-' } },
+              at: now(),
+              rules: server.ctx.config.levelRulesJson,
+              pinProof: PIN_PROOF,
+              call: { name: 'transfer', key: nextKey(), requestHash: 'request', answer: { first: true } },
+            };
+            const paid = await pay(server.ctx.db, payment);
+            if (posted[from]! - held[from]! < step.amount) {
+              expect(paid).toEqual({ outcome: 'refused', refusal: { rule: 'insufficient_funds' } });
+              continue;
+            }
+            expect(paid).toEqual({ outcome: 'created' });
+            sent.push({ payment });
+            if (to === null) {
+              held[from]! += step.amount;
+              holds.push({ id: payment.id, user: from, amount: step.amount, state: 'pending' });
+            } else {
+              posted[from]! -= step.amount;
+              posted[to]! += step.amount;
+            }
             continue;
           }
           const from = step.type === 'transfer' ? step.from : step.user;
