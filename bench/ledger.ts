@@ -212,13 +212,13 @@ export async function invariantViolations(q: Queryable): Promise<string[]> {
   );
   if (drift[0]!.n > 0)
     problems.push(`${drift[0]!.n} accounts whose balance or version differs from their entries`);
-  // Every entry is on its transfer's account of its side (what the entries' keys checked before 0059).
+  // Every entry is on its transfer's account of its side.
   const { rows: stray } = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ledger_entries e LEFT JOIN ledger_transfers t ON t.id = e.transfer_id
      WHERE t.id IS NULL OR e.account_id <> (CASE WHEN e.amount < 0 THEN t.debit_account_id ELSE t.credit_account_id END)`,
   );
   if (stray[0]!.n > 0) problems.push(`${stray[0]!.n} entries not on an account of their transfer`);
-  // Every transfer is between two accounts of its currency (what its own keys checked before 0061).
+  // Every transfer is between two accounts of its currency.
   const { rows: unanchored } = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ledger_transfers t
      LEFT JOIN ledger_accounts d ON d.id = t.debit_account_id AND d.currency = t.currency

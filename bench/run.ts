@@ -1,6 +1,6 @@
 /**
- * E-Wallet benchmarks, each beside the limit of this machine measured in the same run (issue 9;
- * docs/performance.md explains every number). Prints a table and writes bench/results/latest.json.
+ * E-Wallet benchmarks, each beside the limit of this machine measured in the same run
+ * (docs/performance.md explains every number). Prints a table and writes bench/results/latest.json.
  *
  *   npm run bench                      the full run (about 10 minutes)
  *   npm run bench -- --quick           shorter runs, no Lighthouse, no --big (CI; within 3 minutes)

@@ -1,5 +1,5 @@
 /**
- * Brand variants (wallet-spec.md 'Auth layout', 'Profile panel', 'Policy block'): the grok build,
+ * Brand variants (docs/product.md 'Auth layout', 'Profile panel', 'Policy block'): the grok build,
  * served by a server started with BRAND=grok, shows its brand image and, in the profile panel,
  * the policy block: four PDFs that open in a new tab and are real PDF files, the operating
  * company with its registration number and the restricted regions. The default build shows the

@@ -1,6 +1,6 @@
 /**
- * The installable app and the start-up version check (wallet-spec.md sections 4 and 9,
- * decisions.md section 2): a web manifest with icons, a service worker that keeps the app shell
+ * The installable app and the start-up version check (docs/product.md sections 4 and 9,
+ * docs/decisions.md section 2): a web manifest with icons, a service worker that keeps the app shell
  * and never an API answer, and an open tab that meets a server of another version removes its
  * service worker and reloads once.
  */

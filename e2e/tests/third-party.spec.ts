@@ -1,5 +1,5 @@
 /**
- * The app loads nothing from outside its own origin (decisions.md section 7, issue 8): every request
+ * The app loads nothing from outside its own origin (docs/decisions.md section 7): every request
  * the browser makes during a whole journey — landing, sign-in pages, every signed-in route, the
  * notifications, a top-up through the sandbox payment page back to the result page, the QR page —
  * is recorded, and any other host fails the test.

@@ -35,7 +35,7 @@ function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, st
   return headers;
 }
 
-/** Request bodies are small JSON documents; anything larger is refused (decisions.md section 7). */
+/** Request bodies are small JSON documents; anything larger is refused (docs/decisions.md section 7). */
 export const BODY_LIMIT = 64 * 1024;
 
 /** Paths the single-page app never owns: their unknown URLs answer NOT_FOUND, not the app's page. */
@@ -104,16 +104,10 @@ export async function buildApp(
   );
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
 
-  // Security headers on every answer, as helmet makes them. They are the same for every request of
-  // a kind, so helmet runs once here and each answer gets a finished set (measured, issue 9: the
-  // Fastify plugin rebuilt the middleware on each request, 14% of the server's CPU; running the
-  // built middleware per request, its twelve steps each setting a header, still 7%).
-  // Pages (the app, the sandbox's pages, the API docs) get the full set. The API's JSON answers are
-  // never rendered as documents, so the headers that only steer a document (what it may load, how
-  // it opens windows, prefetches DNS or runs in old browsers) say nothing there; they get the set
-  // OWASP's REST guidance names: a CSP that allows nothing and no framing, nosniff, no referrer,
-  // same-origin resource policy, HSTS in production, and no-store, since they carry a person's
-  // money and data (measured: the twelve document headers cost GET /v2/wallet 15% of its rate).
+  // Security headers, as helmet makes them, worked out once: they are the same for every request of a
+  // kind (rebuilding them per request cost a seventh of the server's CPU; docs/performance.md).
+  // Pages get the full set; the API's JSON answers, never rendered as documents, get the set OWASP's
+  // REST guidance names (docs/security.md).
   const hsts = config.production ? { maxAge: 31_536_000, includeSubDomains: true } : false;
   const pageHeaders = helmetHeaders({
     contentSecurityPolicy: {

@@ -29,7 +29,7 @@ const Env = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Server secret of the PIN's keyed hash; never stored in the database (decisions.md section 7). */
+  /** Server secret of the PIN's keyed hash; never stored in the database (docs/decisions.md section 7). */
   PIN_KEY: secret.optional(),
   PIN_KEY_VERSION: z.coerce.number().int().min(1).default(1),
   /** Shared secret of provider webhooks' HMAC signatures. */

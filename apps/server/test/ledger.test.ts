@@ -87,7 +87,7 @@ describe(`ledger (${databaseLabel})`, () => {
       { amount: -2_500n, balance_after: 7_500n },
       { amount: 2_500n, balance_after: 2_500n },
     ]);
-    // The answer is built from the call (migration 0056), and it is exactly what was written.
+    // The answer is built from the call, and it is exactly what was written.
     expect(await transfersByReference(server.ctx.db, 'transfer', 'x1')).toEqual([result.transfer]);
     const held = await tx((q) =>
       hold(q, {
@@ -133,7 +133,7 @@ describe(`ledger (${databaseLabel})`, () => {
     await expect(
       server.ctx.db.query('UPDATE ledger_accounts SET balance = -1 WHERE id = $1', [a.id]),
     ).rejects.toSatisfy((e: any) => (e.code ?? e.cause?.code) === '23514');
-    // So do the one-column rules (domains since migration 0054), each with nothing written.
+    // So do the one-column rules (domains), each with nothing written.
     const refused = async (sql: string) =>
       expect(server.ctx.db.query(sql, [a.id])).rejects.toSatisfy(
         (e: any) => (e.code ?? e.cause?.code) === '23514',
@@ -142,7 +142,7 @@ describe(`ledger (${databaseLabel})`, () => {
     await refused('UPDATE ledger_accounts SET pending_debits = -1 WHERE id = $1');
     await refused(`UPDATE ledger_accounts SET currency = 'rub' WHERE id = $1`);
     await refused(`UPDATE ledger_accounts SET purpose = 'bank' WHERE id = $1`);
-    // An account keeps its owner and currency (migration 0061: the transfers' keys no longer hold them).
+    // An account keeps its owner and currency (transfers carry no foreign keys).
     for (const change of [`currency = 'USD'`, 'user_id = NULL', 'id = gen_random_uuid()'])
       await expect(
         server.ctx.db.query(`UPDATE ledger_accounts SET ${change} WHERE id = $1`, [a.id]),

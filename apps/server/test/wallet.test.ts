@@ -218,7 +218,7 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     expect(await all(`account=${alice.rubId}`)).toHaveLength(12);
 
     // Not a cursor, a cursor whose id has a UUID's length but not its shape, and one that names a
-    // transfer instead of an entry (as cursors did before migration 0055): bad input, not a 500.
+    // transfer instead of an entry bad input, not a 500.
     const forged = Buffer.from(`2026-01-01T00:00:00.000Z|${'-'.repeat(36)}`).toString('base64url');
     const byTransfer = Buffer.from(`2026-01-01T00:00:00.000Z|${newest[0].id}`).toString('base64url');
     for (const cursor of ['bm9wZQ', forged, byTransfer]) {

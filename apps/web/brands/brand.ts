@@ -1,5 +1,5 @@
 /**
- * Brand variants (wallet-spec.md 'Auth layout', 'Policy block'): one JSON file per brand beside
+ * Brand variants (docs/product.md 'Auth layout', 'Policy block'): one JSON file per brand beside
  * this one, chosen at build with `BRAND=<name>` (default `e-wallet`). Operators change texts,
  * company, restricted regions and policy documents here, not in code. The build reads the chosen
  * file through `loadBrand` (vite.config.ts) and ships only that brand to the browser as

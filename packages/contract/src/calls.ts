@@ -26,7 +26,7 @@ export interface CallDef {
 const def = <T extends CallDef>(call: T) => call;
 
 export const calls = {
-  // auth (wallet-spec.md section 7)
+  // auth (docs/product.md section 7)
   register: def({
     method: 'POST',
     path: '/v2/wallet/auth/register',

@@ -1,6 +1,6 @@
 /**
  * Stable error codes of the API and their user-facing messages in both languages.
- * Failure answers are always `{status: "error", code, message}` with HTTP 4xx (decisions.md section 4).
+ * Failure answers are always `{status: "error", code, message}` with HTTP 4xx (docs/decisions.md section 4).
  */
 import { formatMoney } from './money.ts';
 

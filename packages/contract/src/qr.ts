@@ -1,5 +1,5 @@
 /**
- * Parsers of the QR codes a wallet user may scan (decisions.md section 3). Pure functions: text (or
+ * Parsers of the QR codes a wallet user may scan (docs/decisions.md section 3). Pure functions: text (or
  * the raw bytes a decoder read) in, a payment description out. Both the app (to show what will be
  * paid) and the server (to pay it) use them, so the two never disagree.
  */

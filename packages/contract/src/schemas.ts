@@ -1,5 +1,5 @@
 /**
- * Request and answer shapes of every call (wallet-spec.md section 7 and decisions.md section 4).
+ * Request and answer shapes of every call (docs/product.md section 7 and docs/decisions.md section 4).
  * Requests are strict: an unknown field is an error, never silently ignored.
  */
 import { z } from 'zod';

@@ -82,20 +82,15 @@ function bigintParam(value: unknown): unknown {
 }
 
 /**
- * Every session plans a prepared statement once, for any parameters (plan_cache_mode), the named
- * statements here and those inside the PL/pgSQL functions alike. By default PostgreSQL plans a
- * statement afresh on each execution while it guesses that the parameters' values matter: measured
- * (issue 9), the limits' figures (`moneyFigures`: three subqueries) took 0.2-0.25 ms to plan and
- * 0.04 ms to run, on every transfer, and stayed that way. The app's statements look rows up by key
- * or walk one user's index range, so a plan made without the values is the same plan.
+ * Every session plans a prepared statement once, for any parameters, the named statements here and
+ * those inside the PL/pgSQL functions alike: the app's statements look rows up by key or walk one
+ * user's index range, so a plan made without the values is the same plan (docs/performance.md).
  */
 const PLAN_CACHE_MODE = 'force_generic_plan';
 
 /**
- * Costs for data that is in memory or on an SSD, where reading a page at random costs about what
- * reading the next one does (PostgreSQL's default, 4, is for spinning disks). With the default, a
- * plan made without the values chose to read all of a small table (200 users, 230 accounts in the
- * P2P bench) rather than probe its primary key for the two rows a payment locks, on every payment.
+ * Costs for data in memory or on an SSD (PostgreSQL's default, 4, is for spinning disks, and made
+ * generic plans scan small tables instead of probing their primary keys).
  */
 const RANDOM_PAGE_COST = 1.1;
 

@@ -1,7 +1,7 @@
 /**
  * Hints: what an instance remembers of rows, per database (per Db object), for statements that verify
- * it under their own locks before relying on it (issue 9: a payment in one round trip). A stale hint
- * costs a refused statement and the long way, never a wrong answer, so hints need no notices between
+ * it under their own locks before relying on it, so that a payment is one round trip. A stale hint
+ * costs a refused statement and a fresh read, never a wrong answer, so hints need no notices between
  * instances, only a bound on their number and age; whoever sees a refusal forgets the hints it used.
  * (A session is trusted as read, so its cache follows the database's notices: modules/sessions/cache.ts.)
  */

@@ -1,5 +1,5 @@
 /**
- * HTTP hardening (decisions.md section 7) on every kind of answer the server gives: pages (the
+ * HTTP hardening (docs/decisions.md section 7) on every kind of answer the server gives: pages (the
  * sandbox's HTML, the app's paths) carry a strict Content-Security-Policy (no inline script, no eval,
  * no third-party origin or wildcard, frame-ancestors none, object-src none); the API's JSON answers
  * (success, error, not found) one that allows nothing at all, and no-store. All of them: nosniff, no

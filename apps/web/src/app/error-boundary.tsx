@@ -1,6 +1,6 @@
 /**
  * A render error in a route area shows a friendly message with a retry, never a blank area
- * (decisions.md section 2). Layouts wrap their page in it, keyed by the path, so navigating
+ * (docs/decisions.md section 2). Layouts wrap their page in it, keyed by the path, so navigating
  * away also clears the error; the layout around it stays usable.
  */
 import { Component, type ErrorInfo, type ReactNode } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The start-up version check (wallet-spec.md section 4, decisions.md section 2). The app asks
+ * The start-up version check (docs/product.md section 4, docs/decisions.md section 2). The app asks
  * the server for its version with the no-cache headers; when it is the app's own version
  * (`__APP_VERSION__`, 0.0.1) start-up continues and the service worker is registered (once the
  * first screen has settled, so its precaching does not compete with it). When it

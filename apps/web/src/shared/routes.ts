@@ -1,4 +1,4 @@
-/** The routes of wallet-spec.md section 2, by name. Features link by name, never by a typed path. */
+/** The routes of docs/product.md section 2, by name. Features link by name, never by a typed path. */
 export const ROUTES = {
   Home: '/',
   History: '/history',

@@ -1,5 +1,5 @@
 /**
- * SMS codes (decisions.md section 7): four digits from a CSPRNG, valid 5 minutes, dead after 5
+ * SMS codes (docs/decisions.md section 7): four digits from a CSPRNG, valid 5 minutes, dead after 5
  * wrong tries, a new one not before 60 s, at most 5 per phone per hour and a cap per client
  * address. Only an HMAC of the code is stored; the code is never logged.
  */

@@ -1,4 +1,4 @@
-/** The auth calls of the contract's table (wallet-spec.md section 7, decisions.md sections 4 and 7). */
+/** The auth calls of the contract's table (docs/product.md section 7, docs/decisions.md sections 4 and 7). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { isAppError } from '../../errors.ts';

@@ -1,5 +1,5 @@
 /**
- * Identification upgrades (decisions.md section 6): a person asks for the next level, a KYC provider
+ * Identification upgrades (docs/decisions.md section 6): a person asks for the next level, a KYC provider
  * verifies them on its hosted page and reports the outcome by signed webhook or when asked.
  *
  * A verification is pending, then maybe in_review, and ends aborted (with a reason) or complete.

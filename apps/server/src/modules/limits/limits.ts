@@ -1,5 +1,5 @@
 /**
- * Rate limits kept in the database, so they hold across every server instance (architecture.md:
+ * Rate limits kept in the database, so they hold across every server instance (docs/architecture.md:
  * nothing may assume one process). Each key keeps a sliding log of its hits inside the window;
  * a hit is counted and checked in one SQL statement, so concurrent requests can never both take
  * the last slot (INSERT ... ON CONFLICT DO UPDATE locks the key's row and re-checks its latest version).

@@ -1,7 +1,7 @@
 /**
  * Notifications of a user, read in cursor pages newest first from two sources: the rows the server
  * stores on events (registration, a new device), inside the event's transaction, and the ledger's
- * entries for money in and out (migration 0053), which the ledger writes anyway: a rolled-back
+ * entries for money in and out, which the ledger writes anyway: a rolled-back
  * transfer leaves neither. A money notification's read mark is a row of notification_reads.
  *
  *   notify(q, userId, kind, messageKey, params, at)
@@ -98,7 +98,7 @@ const IN_KEYS: Partial<Record<Transfer['kind'], NotificationMessageKey>> = {
 };
 
 /**
- * The ledger entries that are notifications (migration 0053), read from `ledger_entries_user_time`
+ * The ledger entries that are notifications, read from `ledger_entries_user_time`
  * (0055), which includes the phase and the amount this filter reads: a plain transfer tells both
  * sides, a hold tells the payer (the money has left), its posting tells the payee, its release tells
  * the payer the money is back. System accounts hear nothing.

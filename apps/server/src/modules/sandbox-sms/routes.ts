@@ -1,5 +1,5 @@
 /**
- * The sandbox SMS outbox (decisions.md section 5): `GET /sandbox/sms?phone=+79991234567` answers
+ * The sandbox SMS outbox (docs/decisions.md section 5): `GET /sandbox/sms?phone=+79991234567` answers
  * the texts a phone would have received, newest first. It exists only with the sandbox provider
  * and never when WALLET_ENV=production.
  */

@@ -1,10 +1,9 @@
 /**
  * Sessions recently read, kept in memory by each server instance, so that most authenticated
- * requests make no database round trip for their token (measured, issue 9: the session read was
- * one of the two round trips of GET /v2/wallet). Correctness comes first:
+ * requests make no database round trip for their token (docs/performance.md). Correctness comes first:
  *
  * - An entry is trusted only while this instance follows the database's `sessions_changed`
- *   notices (migration 0051: every revocation, expiry change, idling or removal of a session
+ *   notices (db/functions/sessions.sql: every revocation, expiry change, idling or removal of a session
  *   notifies, at commit, with the user's id). A notice drops that user's entries; a lost listening
  *   connection empties the cache and stops using it until listening again.
  * - A change made here drops the user's entries when it commits (`sessionsChanging`, called before

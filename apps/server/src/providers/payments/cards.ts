@@ -1,5 +1,5 @@
 /**
- * Card numbers on the sandbox payment page (decisions.md sections 5 and 7). A number is 13 to 19 digits
+ * Card numbers on the sandbox payment page (docs/decisions.md sections 5 and 7). A number is 13 to 19 digits
  * (spaces and dashes allowed while typing) passing the Luhn check. Outcomes by test card:
  *   4111 1111 1111 1111   always pays
  *   4000 0000 0000 0002   always declined

@@ -1,5 +1,5 @@
 /**
- * The sandbox payments provider (decisions.md section 5): a complete provider living in this server.
+ * The sandbox payments provider (docs/decisions.md section 5): a complete provider living in this server.
  * Its payments are rows of sandbox_payments; its hosted page /sandbox/pay/:id (modules/sandbox-pay)
  * takes a test card and pays or declines. It then notifies the wallet like a real provider, by a
  * signed webhook to POST /v2/wallet/webhooks/payments (payment.succeeded or payment.canceled), and

@@ -1,5 +1,5 @@
 /**
- * The sandbox payouts provider (decisions.md section 5): honest and complete, asynchronous, with
+ * The sandbox payouts provider (docs/decisions.md section 5): honest and complete, asynchronous, with
  * failures. A payout settles SANDBOX_PAYOUT_DELAY_MS after it was created; the test card decides how:
  *   4111 1111 1111 1111  succeeds        4000 0000 0000 0002  is declined        any other valid card succeeds
  * Bank-account payouts (GOST QR payments) succeed. Only the outcome flag and the masked destination are

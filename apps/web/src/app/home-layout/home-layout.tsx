@@ -1,5 +1,5 @@
 /**
- * The signed-in area (wallet-spec.md 'Home layout'): the header with navigation and notifications,
+ * The signed-in area (docs/product.md 'Home layout'): the header with navigation and notifications,
  * the page on the left and the profile panel on the right (below the page on a phone). The route
  * guard lives here: without an auth token the home layout redirects to AuthIn (spec section 2).
  * Navigating closes the notifications, which also lifts their scroll lock.

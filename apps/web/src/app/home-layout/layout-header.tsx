@@ -1,5 +1,5 @@
 /**
- * The header of the signed-in area (wallet-spec.md 'Home layout'): the avatar links home, the
+ * The header of the signed-in area (docs/product.md 'Home layout'): the avatar links home, the
  * greeting names the user, the navigation highlights the current route (aria-current), and the
  * bell opens the notifications. On a phone the navigation sits at the bottom of the screen and a
  * profile button leads to the profile panel, which then follows the page.

@@ -1,5 +1,5 @@
 /**
- * The policy block of the profile panel (wallet-spec.md 'Profile panel', 'Policy block'), shown
+ * The policy block of the profile panel (docs/product.md 'Profile panel', 'Policy block'), shown
  * only for brands whose configuration has a `policy` section (apps/web/brands/grok.json): the
  * AML & KYC, cookies, privacy and terms-of-use PDFs opening in a new tab, the operating company
  * with its registration number, and the regions the service is not offered in. The texts,

@@ -1,4 +1,4 @@
-/** The contract's failure shape: `{status: "error", code, message}` (decisions.md section 4). */
+/** The contract's failure shape: `{status: "error", code, message}` (docs/decisions.md section 4). */
 export interface ErrorAnswer {
   status: 'error';
   code: string;

@@ -1,5 +1,5 @@
 /**
- * Texts of the inactivity lock (decisions.md section 7). Spread into the i18n resources; the i18n
+ * Texts of the inactivity lock (docs/decisions.md section 7). Spread into the i18n resources; the i18n
  * test checks that both languages have every key, and `appLockEn`'s type makes a missing one a
  * compile error.
  */

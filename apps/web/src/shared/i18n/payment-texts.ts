@@ -1,5 +1,5 @@
 /**
- * Texts of the QR payment page (wallet-spec.md 'Payment page', desktop and mobile; decisions.md
+ * Texts of the QR payment page (docs/product.md 'Payment page', desktop and mobile; docs/decisions.md
  * sections 1 and 3). Spread into ru.ts and en.ts; the i18n test checks both languages have every key.
  */
 export const paymentRu = {

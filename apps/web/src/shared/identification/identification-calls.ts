@@ -1,5 +1,5 @@
 /**
- * The identification calls (wallet-spec.md section 7): both accept answers below 500 and return
+ * The identification calls (docs/product.md section 7): both accept answers below 500 and return
  * the body, so a refusal (VERIFICATION_ACTIVE, VERIFICATION_NOT_NEEDED) comes back as
  * `{status: 'error', code, message}` for the section to show.
  */

@@ -1,6 +1,6 @@
 /**
  * What the identification section shows for a user's level and latest verification
- * (wallet-spec.md section 4 'Identification', decisions.md section 6). Pure, so every state is
+ * (docs/product.md section 4 'Identification', docs/decisions.md section 6). Pure, so every state is
  * unit-tested: the section component only renders this.
  *
  * - Status text: whenever a verification exists (auth info's active_identification is the latest

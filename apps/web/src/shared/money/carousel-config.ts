@@ -1,5 +1,5 @@
 /**
- * The wallet carousel's parameters (wallet-spec.md section 9): 1.4 slides per view, 2 from a
+ * The wallet carousel's parameters (docs/product.md section 9): 1.4 slides per view, 2 from a
  * width of 920 px, a gap of 16 px, about 500 ms per move, no loop.
  */
 import type useEmblaCarousel from 'embla-carousel-react';

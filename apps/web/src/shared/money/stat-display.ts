@@ -1,5 +1,5 @@
 /**
- * Statistics by transaction type (decisions.md section 1): each type has its own label and
+ * Statistics by transaction type (docs/decisions.md section 1): each type has its own label and
  * colour, and the chart is drawn from the same entries as the list. The server's percents are
  * whole numbers that add up to 100 (or all zero when nothing moved).
  */

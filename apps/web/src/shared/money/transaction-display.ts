@@ -1,5 +1,5 @@
 /**
- * How a transaction shows (wallet-spec.md section 4): by the sign of its amount. Zero is an
+ * How a transaction shows (docs/product.md section 4): by the sign of its amount. Zero is an
  * 'operation', negative a 'withdrawal' (red, '-'), positive a 'topup' ('+'). The sign is read
  * from the decimal string, never through a float.
  */

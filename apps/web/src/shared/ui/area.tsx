@@ -1,5 +1,5 @@
 /**
- * Loading, error and render-error states of one area of a page (decisions.md section 2): an area
+ * Loading, error and render-error states of one area of a page (docs/decisions.md section 2): an area
  * that fails shows a friendly message with a retry, and the rest of the page stays usable.
  */
 import './money-ui.css';

@@ -1,5 +1,5 @@
 /**
- * The date-range picker (wallet-spec.md 'History', sections 5 and 9): hidden until asked for; start
+ * The date-range picker (docs/product.md 'History', sections 5 and 9): hidden until asked for; start
  * and end days with Russian month names; presets Today to Last Year; a 6-week calendar; cancel and
  * apply. A start after the end is swapped and future days cannot be picked (money/date-range.ts).
  */

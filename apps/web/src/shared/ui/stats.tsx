@@ -1,5 +1,5 @@
 /**
- * Statistics by transaction type (decisions.md section 1): an SVG ring chart drawn from the same
+ * Statistics by transaction type (docs/decisions.md section 1): an SVG ring chart drawn from the same
  * entries as the list or the four tiles, each type with its own label and colour.
  */
 import './money-ui.css';

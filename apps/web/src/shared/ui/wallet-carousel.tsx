@@ -1,5 +1,5 @@
 /**
- * The wallet carousel (wallet-spec.md section 9): the user's accounts with currency symbols and
+ * The wallet carousel (docs/product.md section 9): the user's accounts with currency symbols and
  * balances, 1.4 slides per view (2 from 920 px), gap 16 px, about 500 ms per move, no loop.
  * Slides link to their account page, or, with `onSelect`, choose the account a page shows.
  */

@@ -110,7 +110,7 @@ export function RegisterPage() {
   async function resend() {
     setNote(null);
     try {
-      // decisions.md section 2: the real phone, not the spec's undefined.
+      // docs/decisions.md section 2: the real phone, not the spec's undefined.
       const answer = await runSendCode({ phone: e164 });
       const error = errorOf(answer);
       if (error) {

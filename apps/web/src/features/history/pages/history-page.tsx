@@ -1,5 +1,5 @@
 /**
- * History (wallet-spec.md 'History', decisions.md section 1): the range picker, the carousel that
+ * History (docs/product.md 'History', docs/decisions.md section 1): the range picker, the carousel that
  * chooses the account, the payment buttons, the statistics chart (SVG from GET /v2/wallet/stat) and
  * list, and the transactions in pages. Statistics are per currency, so both follow the chosen account.
  */

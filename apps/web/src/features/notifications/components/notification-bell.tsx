@@ -1,6 +1,6 @@
 /**
  * The notification bell of the header and its dropdown titled 'Уведомления' with a close button
- * (wallet-spec.md 'Home layout'). Opening locks the page's scroll; closing, Escape, a click
+ * (docs/product.md 'Home layout'). Opening locks the page's scroll; closing, Escape, a click
  * outside or navigating unlock it. What the person saw is marked read when the dropdown opens.
  */
 import '../notifications.css';

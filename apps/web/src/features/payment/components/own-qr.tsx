@@ -1,5 +1,5 @@
 /**
- * 'Your QR' (decisions.md section 1): the user's own receive QR, drawn with the `qrcode` package from
+ * 'Your QR' (docs/decisions.md section 1): the user's own receive QR, drawn with the `qrcode` package from
  * walletQrText(phone, amount?). Another wallet user who scans it starts a transfer to this user; an
  * amount typed here goes into the code.
  */

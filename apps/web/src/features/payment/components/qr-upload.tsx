@@ -1,5 +1,5 @@
 /**
- * The QR image input (wallet-spec.md 'Payment page, desktop'; section 5 'QR image'): a file input
+ * The QR image input (docs/product.md 'Payment page, desktop'; section 5 'QR image'): a file input
  * inside a drop area that looks active while a file is dragged over it, a preview of the chosen
  * image, and its decoding. PNG and JPEG only; an image dragged from another site is refused.
  */

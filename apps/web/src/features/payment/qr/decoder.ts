@@ -1,6 +1,6 @@
 /**
  * The QR decoder in the browser: zxing-wasm, bundled with the app, its WebAssembly served from our
- * own origin (decisions.md section 2: nothing from a CDN; the CSP allows only 'self'). The module
+ * own origin (docs/decisions.md section 2: nothing from a CDN; the CSP allows only 'self'). The module
  * and its .wasm are fetched the first time the payment page decodes something, not before.
  */
 import { DECODE_BOX, fitWithin, type QrImageProblem, qrFileProblem, qrUrlProblem } from './image-checks.ts';

@@ -1,5 +1,5 @@
 /**
- * What the payment page accepts before any decoding (wallet-spec.md section 5, 'QR image'): a PNG
+ * What the payment page accepts before any decoding (docs/product.md section 5, 'QR image'): a PNG
  * or JPEG file (the upload labels name those), and an image address only from our own origin; the
  * size an image is scaled to before decoding (spec section 9: a 1920x1080 canvas).
  */

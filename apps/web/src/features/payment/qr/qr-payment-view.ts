@@ -1,5 +1,5 @@
 /**
- * What the payment page shows for a QR content text (decisions.md section 3), from the contract's
+ * What the payment page shows for a QR content text (docs/decisions.md section 3), from the contract's
  * pure parser: our own receive QR and GOST codes are payable; an SBP link is shown but needs a
  * member bank; a broken code says what is wrong; anything else is the 'temporarily unavailable' text.
  */

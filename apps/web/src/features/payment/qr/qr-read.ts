@@ -1,5 +1,5 @@
 /**
- * What a decoded QR code is to the app (wallet-spec.md section 3, 'QR scan result'): its content
+ * What a decoded QR code is to the app (docs/product.md section 3, 'QR scan result'): its content
  * text and the four corners zxing found. Pure: the browser decoder and the Node tests share it.
  */
 import type { ReaderOptions } from 'zxing-wasm/reader';

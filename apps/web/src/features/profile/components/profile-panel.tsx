@@ -1,5 +1,5 @@
 /**
- * The profile panel of the home layout (wallet-spec.md 'Home layout'): avatar initial, full name,
+ * The profile panel of the home layout (docs/product.md 'Home layout'): avatar initial, full name,
  * phone; a profile section with e-mail, phone and register date; sign-out; then the slots other
  * features fill: the identification section and, for the brand 'grok' only, the policy block.
  */

@@ -1,5 +1,5 @@
 /**
- * Settings (wallet-spec.md section 2 'settings', issue 7): profile, identification section,
+ * Settings (docs/product.md section 2, 'Settings / identification section'): profile, identification section,
  * language, active sessions and PIN change. Each panel is its own area: one that fails to render
  * shows a retry and leaves the others usable.
  */

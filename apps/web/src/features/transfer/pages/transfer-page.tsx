@@ -1,5 +1,5 @@
 /**
- * Wallet save: a transfer to another wallet user (wallet-spec.md 'Wallet save', decisions.md 1):
+ * Wallet save: a transfer to another wallet user (docs/product.md 'Wallet save', docs/decisions.md 1):
  * the account to send from (carousel), the amount, the recipient's phone with the recipient found
  * (a masked name such as 'Иван П.') or the server's reason, and 'Перевести' opening the PIN modal.
  * Balances refresh after a transfer. Without the right (is_transfer_allowed) the screen says so.

@@ -1,5 +1,5 @@
 /**
- * Home (wallet-spec.md 'Home'): the wallet carousel, top-up and withdraw buttons, the QR payment
+ * Home (docs/product.md 'Home'): the wallet carousel, top-up and withdraw buttons, the QR payment
  * promo and the latest transactions. Each area loads and fails on its own.
  */
 import '../wallet.css';

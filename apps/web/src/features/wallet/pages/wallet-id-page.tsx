@@ -1,5 +1,5 @@
 /**
- * One account (wallet-spec.md 'Wallet account page', decisions.md section 1): its balance, the
+ * One account (docs/product.md 'Wallet account page', docs/decisions.md section 1): its balance, the
  * payment component, 'Данные счета' with the user's own e-mail and phone, and 'История' with a
  * range picker, the chart, the four statistics tiles from this account's transactions and the
  * transactions themselves. An unknown id, or another user's, shows 'not found'.

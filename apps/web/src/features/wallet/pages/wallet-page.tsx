@@ -1,5 +1,5 @@
 /**
- * Wallet accounts (wallet-spec.md 'Wallet accounts', decisions.md section 1): the list of accounts
+ * Wallet accounts (docs/product.md 'Wallet accounts', docs/decisions.md section 1): the list of accounts
  * and a working create-account panel: a currency selector (RUB, USD, EUR, IDR; currencies already
  * open are disabled), the user's real data, and a button that opens the account.
  */

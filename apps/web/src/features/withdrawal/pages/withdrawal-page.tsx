@@ -1,7 +1,7 @@
 /**
- * Withdrawal to a card (wallet-spec.md 'Withdrawal', sections 4 and 5): 'Выберите счет' with the RUB
+ * Withdrawal to a card (docs/product.md 'Withdrawal', sections 4 and 5): 'Выберите счет' with the RUB
  * account, 'Сумма', 'Карта' and 'Вывести', disabled while card or amount is empty or withdrawal is
- * not allowed (then the withdrawal's own notice shows, decisions.md 2). 'Вывести' opens the pay
+ * not allowed (then the withdrawal's own notice shows, docs/decisions.md 2). 'Вывести' opens the pay
  * modal: PIN, waiting, success ('Заявка на вывод средств успешно создана!') or failed, and the real
  * receipt, followed until the payout settles or fails (a failed payout brings the money back).
  */

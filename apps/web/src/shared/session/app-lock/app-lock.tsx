@@ -1,5 +1,5 @@
 /**
- * The inactivity lock screen (decisions.md section 7): after 15 minutes without activity a
+ * The inactivity lock screen (docs/decisions.md section 7): after 15 minutes without activity a
  * full-screen modal dialog covers the signed-in area and asks for the PIN, which the server
  * checks (POST /v2/wallet/auth/pin/verify). A native modal <dialog> makes everything behind it
  * inert (neither clickable nor read by screen readers) and keeps focus inside; its opaque

@@ -1,5 +1,5 @@
 /**
- * The amount a person types (decisions.md section 1: a real check instead of the spec's pattern):
+ * The amount a person types (docs/decisions.md section 1: a real check instead of the spec's pattern):
  * positive, at most the currency's minor digits, read without a float by the contract's parser.
  * The server checks the same again, with the limits of the person's identification level.
  */

@@ -1,5 +1,5 @@
 /**
- * The pay modal's stages (wallet-spec.md 'Pay modal stages', section 4): it opens at PIN entry;
+ * The pay modal's stages (docs/product.md 'Pay modal stages', section 4): it opens at PIN entry;
  * sending waits for the answer; an error answer shows the failed stage, any other the success
  * stage; the success stage leads to the receipt (DETAILS); a failed one back to PIN entry.
  * A pure reducer, so every transition is tested without a browser.

@@ -1,5 +1,5 @@
 /**
- * The pay modal (wallet-spec.md 'Pay modal stages'): PIN entry, waiting, success, failed and the
+ * The pay modal (docs/product.md 'Pay modal stages'): PIN entry, waiting, success, failed and the
  * receipt of the operation. Used by withdrawal, transfer and QR payment:
  *
  *   const attempt = useMemo(() => startMoneyAttempt('withdrawal'), [openedAt]); // one key per attempt

@@ -66,7 +66,7 @@ export function ResultView({
   );
 }
 
-/** The receipt of the operation (decisions.md section 1: the real one, not a sample). */
+/** The receipt of the operation (docs/decisions.md section 1: the real one, not a sample). */
 export function ReceiptView({ receipt }: { receipt: Receipt }) {
   const { t } = useTranslation();
   const language = currentLanguage();
