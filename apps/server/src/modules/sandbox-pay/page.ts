@@ -4,7 +4,7 @@
  * value is escaped. The card number typed in is never written back into the page.
  */
 import { formatAmount } from '@e-wallet/contract';
-import type { SandboxPayment } from '../../providers/payments/sandbox.ts';
+import type { HostedPayment as SandboxPayment } from '../../providers/payments/payments-provider.ts';
 import { escapeHtml, sandboxPage } from '../sandbox-pages/page.ts';
 
 export const MERCHANT = 'E-Wallet';

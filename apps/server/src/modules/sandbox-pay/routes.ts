@@ -11,7 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { cardDigits, sandboxCardOutcome } from '../../providers/payments/cards.ts';
-import { type SandboxPayment, SandboxPaymentsProvider } from '../../providers/payments/sandbox.ts';
+import type { HostedPayment } from '../../providers/payments/payments-provider.ts';
 import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
 import { sendHtml } from '../sandbox-pages/page.ts';
 import { ACTION_ERROR, CARD_ERROR, decidedPage, formPage, notFoundPage } from './page.ts';
@@ -22,7 +22,7 @@ function field(body: unknown, name: string, max = 100): string {
 }
 
 /** The order's return url, relative when it points at this server (the browser stays on its origin). */
-function returnPath(ctx: AppContext, payment: SandboxPayment): string {
+function returnPath(ctx: AppContext, payment: HostedPayment): string {
   const origin = new URL(ctx.config.PUBLIC_URL).origin;
   try {
     const url = new URL(payment.return_url);
@@ -35,8 +35,8 @@ function returnPath(ctx: AppContext, payment: SandboxPayment): string {
 
 export default function sandboxPayRoutes(app: FastifyInstance, ctx: AppContext): void {
   if (ctx.config.production) return;
-  const provider = ctx.payments;
-  if (!(provider instanceof SandboxPaymentsProvider)) return;
+  const provider = ctx.payments.hostedPage;
+  if (!provider) return;
 
   provider.setTransport(inProcessTransport(app, 'payments'));
 

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../http/route.ts';
-import { YOOKASSA_WEBHOOK_PATH, YooKassaPaymentsProvider } from '../../providers/payments/yookassa.ts';
+import type { PaymentReport } from '../../providers/payments/payments-provider.ts';
 import { registerSignedRoutes } from '../../providers/signature.ts';
 import { applyPaymentReport, startTopUp, topUpStatus } from './service.ts';
 
@@ -45,12 +45,12 @@ export default async function topUpRoutes(app: FastifyInstance, ctx: AppContext)
     }),
   );
 
-  const provider = ctx.payments;
-  if (provider instanceof YooKassaPaymentsProvider) {
-    app.post(YOOKASSA_WEBHOOK_PATH, { schema: { hide: true } }, async (request) => {
-      let report: Awaited<ReturnType<YooKassaPaymentsProvider['verifyNotification']>>;
+  const notifications = ctx.payments.unsignedNotifications;
+  if (notifications) {
+    app.post(notifications.path, { schema: { hide: true } }, async (request) => {
+      let report: PaymentReport | null;
       try {
-        report = await provider.verifyNotification(request.body);
+        report = await notifications.verify(request.body);
       } catch (error) {
         // YooKassa could not be asked: answer an error so it sends the notification again later.
         throw new AppError('PROVIDER_UNAVAILABLE', {}, `YooKassa notification: ${(error as Error).message}`);

@@ -10,6 +10,7 @@
  *   canceled   declined, abandoned or expired; no money was taken (final)
  */
 import type { CurrencyCode } from '@e-wallet/contract';
+import type { WebhookTransport } from '../sandbox-webhooks.ts';
 
 export type PaymentStatus = 'pending' | 'succeeded' | 'canceled';
 
@@ -49,7 +50,43 @@ export interface PaymentsProvider {
   create(input: CreatePaymentInput): Promise<CreatedPayment>;
   /** The payment's current state, from the provider itself (reconciliation, webhook verification). */
   fetch(paymentId: string): Promise<PaymentReport>;
+  /**
+   * A provider whose notifications carry no signature (YooKassa): the path they arrive at, and what
+   * the provider itself says of the payment a notification names (null: not a payment it has).
+   */
+  readonly unsignedNotifications?: {
+    path: string;
+    verify(body: unknown): Promise<PaymentReport | null>;
+  };
+  /** A provider whose payment page this server serves (the sandbox): the page's controls. */
+  readonly hostedPage?: HostedPaymentPage;
 }
+
+/** What the sandbox's own payment page (/sandbox/pay/:id) needs of its provider. */
+export interface HostedPaymentPage {
+  /** How its webhooks travel: the page's module installs one that goes through this server's route. */
+  setTransport(transport: WebhookTransport): void;
+  payment(id: string): Promise<HostedPayment | null>;
+  /** Records the payer's decision and notifies the wallet. */
+  decide(id: string, decision: HostedPaymentDecision): Promise<HostedPayment | null>;
+}
+
+export interface HostedPayment {
+  id: string;
+  order_id: string;
+  amount: bigint;
+  currency: CurrencyCode;
+  description: string;
+  return_url: string;
+  status: PaymentStatus;
+  card_last4: string | null;
+  cancellation_reason: string | null;
+  created_at: Date;
+}
+
+export type HostedPaymentDecision =
+  | { action: 'pay'; cardLast4: string }
+  | { action: 'decline'; cardLast4: string | null; reason: 'card_declined' | 'canceled_by_user' };
 
 /** The provider could not be reached or answered nonsense: the caller answers PROVIDER_UNAVAILABLE. */
 export class PaymentsProviderError extends Error {

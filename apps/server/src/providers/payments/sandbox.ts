@@ -6,7 +6,7 @@
  * sends the browser to the order's return url. A lost callback is not lost for good: `fetch` answers
  * the same outcome, and the wallet asks it while an order is still pending.
  */
-import { type CurrencyCode, formatAmount, ID_PATTERN } from '@e-wallet/contract';
+import { formatAmount, ID_PATTERN } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -20,35 +20,24 @@ import {
 import type {
   CreatedPayment,
   CreatePaymentInput,
+  HostedPayment,
+  HostedPaymentDecision,
+  HostedPaymentPage,
   PaymentReport,
-  PaymentStatus,
   PaymentsProvider,
 } from './payments-provider.ts';
 
 export const PAYMENTS_WEBHOOK_PATH = '/v2/wallet/webhooks/payments';
 
-export interface SandboxPayment {
-  id: string;
-  order_id: string;
-  amount: bigint;
-  currency: CurrencyCode;
-  description: string;
-  return_url: string;
-  status: PaymentStatus;
-  card_last4: string | null;
-  cancellation_reason: string | null;
-  created_at: Date;
-}
-
-export type SandboxDecision =
-  | { action: 'pay'; cardLast4: string }
-  | { action: 'decline'; cardLast4: string | null; reason: 'card_declined' | 'canceled_by_user' };
+export type SandboxPayment = HostedPayment;
+export type SandboxDecision = HostedPaymentDecision;
 
 const COLUMNS =
   'id, order_id, amount, currency, description, return_url, status, card_last4, cancellation_reason, created_at';
 
-export class SandboxPaymentsProvider implements PaymentsProvider {
+export class SandboxPaymentsProvider implements PaymentsProvider, HostedPaymentPage {
   readonly id = 'sandbox';
+  readonly hostedPage: HostedPaymentPage = this;
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #secret: string;

@@ -81,6 +81,10 @@ export function yooKassaOptions(config: Config): YooKassaOptions {
 
 export class YooKassaPaymentsProvider implements PaymentsProvider {
   readonly id = 'yookassa';
+  readonly unsignedNotifications = {
+    path: YOOKASSA_WEBHOOK_PATH,
+    verify: (body: unknown) => this.verifyNotification(body),
+  };
   readonly #options: YooKassaOptions;
   readonly #authorization: string;
 
