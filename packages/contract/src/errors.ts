@@ -161,6 +161,12 @@ export const ERRORS = {
     ru: 'Переводы другим пользователям недоступны, пожалуйста, пройдите идентификацию.',
     en: 'Transfers to other users are unavailable, please complete identification.',
   },
+  WALLET_FROZEN: {
+    http: 403,
+    ru: 'Кошелёк заблокирован: исходящие операции недоступны. Разблокировать его можно в настройках',
+    en: 'The wallet is frozen: outgoing operations are unavailable. You can unfreeze it in Settings',
+  },
+  WALLET_NOT_FROZEN: { http: 409, ru: 'Кошелёк не заблокирован', en: 'The wallet is not frozen' },
   CARD_INVALID: { http: 400, ru: 'Проверьте номер карты', en: 'Please check the card number' },
   RECIPIENT_NOT_FOUND: {
     http: 404,

@@ -98,6 +98,8 @@ export const AuthInfo = z.object({
   is_topup_allowed: z.boolean(),
   is_withdrawal_allowed: z.boolean(),
   is_transfer_allowed: z.boolean(),
+  /** The wallet is frozen: every outgoing operation is refused (WALLET_FROZEN); money still comes in. */
+  is_frozen: z.boolean(),
   limits: Limits,
 });
 
@@ -252,6 +254,25 @@ export const QrPaymentRequest = z.strictObject({
   currency_code: CurrencyCodeSchema,
   pin: Pin,
 });
+
+// The answers before the PIN: the same requests without the PIN (a withdrawal's card is optional).
+export const TransferCheckRequest = TransferRequest.omit({ pin: true });
+export const WithdrawalCheckRequest = WithdrawalRequest.omit({ pin: true, pan: true }).extend({
+  pan: z.string().max(32).optional(),
+});
+export const QrPaymentCheckRequest = QrPaymentRequest.omit({ pin: true });
+export const CheckProblem = z.object({ code: z.string(), message: z.string() });
+export const CheckAnswer = z.object({
+  /** True when nothing known now stands in the operation's way (a race can still refuse it after the PIN). */
+  ok: z.boolean(),
+  problems: z.array(CheckProblem),
+  limits: Limits,
+});
+
+// Self-protection: a person freezes their own wallet, and lifts the freeze with a fresh SMS code and the PIN.
+export const FreezeRequest = z.strictObject({});
+export const UnfreezeRequest = z.strictObject({ confirm_code: Code, pin: Pin });
+export const ReportRequest = z.strictObject({ reason: z.string().trim().min(1).max(500) });
 
 // ---------- provider callbacks and sandbox ----------
 

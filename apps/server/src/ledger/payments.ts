@@ -15,6 +15,7 @@ export type RefusalRule =
   | 'pin'
   | 'account_missing'
   | 'payee_account_missing'
+  | 'wallet_frozen'
   | 'transfer_not_allowed'
   | 'withdrawal_not_allowed'
   | 'topup_not_allowed'
@@ -55,29 +56,28 @@ export type PaymentOutcome =
   | { outcome: 'repeated'; requestHash: string; answer: unknown }
   | { outcome: 'refused'; refusal: Refusal };
 
-const PAY_SQL = `SELECT outcome, refusal, first_request_hash, first_answer FROM ledger_pay(
+const PAY_SQL = `SELECT outcome, refusal, problems, first_request_hash, first_answer FROM ledger_pay(
   movement_id => $1::uuid, payer => $2::uuid, payee => $3::uuid, system_account => $4::text,
   currency => $5::text, amount => $6::bigint, kind => $7::text, hold => $8::boolean,
   reference_type => $9::text, reference_id => $10::text, description => $11::jsonb, at => $12::timestamptz,
   rules => $13::jsonb, pin_proof => $14::bytea, call_name => $15::text, call_key => $16::text,
-  request_hash => $17::text, answer => $18::jsonb)`;
+  request_hash => $17::text, answer => $18::jsonb, check_only => $19::boolean)`;
 
-/**
- * A person's payment in one statement: to another person at once, or held toward payout clearing
- * (then settled with postHold or voidHold). Nothing is written unless the outcome is 'created'.
- */
-export async function pay(q: Queryable, input: PaymentInput): Promise<PaymentOutcome> {
+interface PayRow {
+  outcome: PaymentOutcome['outcome'] | 'allowed';
+  refusal: Refusal | null;
+  problems: Refusal[] | null;
+  first_request_hash: string | null;
+  first_answer: unknown;
+}
+
+function payParams(input: PaymentCheck, pay?: Pick<PaymentInput, 'id' | 'pinProof' | 'call'>): unknown[] {
   if (input.amount <= 0n || input.amount > MAX_MINOR) throw new Error('ledger: amount out of range');
   if (!ID_PATTERN.test(input.payer) || (input.payee !== null && !ID_PATTERN.test(input.payee)))
     throw new Error('ledger: a payment names its people by id');
-  const { call } = input;
-  const { rows } = await q.query<{
-    outcome: PaymentOutcome['outcome'];
-    refusal: Refusal | null;
-    first_request_hash: string | null;
-    first_answer: unknown;
-  }>(PAY_SQL, [
-    input.id,
+  const call = pay?.call;
+  return [
+    pay?.id ?? null,
     input.payer,
     input.payee,
     input.payee === null ? 'payout_clearing' : null,
@@ -87,20 +87,43 @@ export async function pay(q: Queryable, input: PaymentInput): Promise<PaymentOut
     input.payee === null,
     input.reference?.type ?? null,
     input.reference?.id ?? null,
-    input.description,
+    input.description ?? null,
     input.at,
     input.rules,
-    input.pinProof,
-    call.name,
-    call.key,
-    call.requestHash,
-    call.key === null ? null : JSON.stringify(call.answer),
-  ]);
+    pay?.pinProof ?? null,
+    call?.name ?? null,
+    call?.key ?? null,
+    call?.requestHash ?? null,
+    call && call.key !== null ? JSON.stringify(call.answer) : null,
+    pay === undefined,
+  ];
+}
+
+/**
+ * A person's payment in one statement: to another person at once, or held toward payout clearing
+ * (then settled with postHold or voidHold). Nothing is written unless the outcome is 'created'.
+ */
+export async function pay(q: Queryable, input: PaymentInput): Promise<PaymentOutcome> {
+  const { rows } = await q.query<PayRow>(PAY_SQL, payParams(input, input));
   const row = rows[0]!;
   if (row.outcome === 'repeated')
     return { outcome: 'repeated', requestHash: row.first_request_hash ?? '', answer: row.first_answer };
   if (row.outcome === 'refused') return { outcome: 'refused', refusal: row.refusal! };
   return { outcome: 'created' };
+}
+
+/** What a payment's check asks: the payment without its id, PIN and call. */
+export type PaymentCheck = Omit<PaymentInput, 'id' | 'pinProof' | 'call' | 'description'> & {
+  description?: PaymentInput['description'];
+};
+
+/**
+ * Every rule that would refuse this payment now, asked of the same statement without the PIN and
+ * without writing anything (the answers before the PIN); empty when it could go through.
+ */
+export async function paymentProblems(q: Queryable, input: PaymentCheck): Promise<Refusal[]> {
+  const { rows } = await q.query<PayRow>(PAY_SQL, payParams(input));
+  return rows[0]!.problems ?? [];
 }
 
 /** The contract's error for a refusal of the limits (the PIN's refusal is the PIN check's to name). */
@@ -111,6 +134,8 @@ export function refusalError(refusal: Refusal): AppError {
       return new AppError('ACCOUNT_NOT_FOUND');
     case 'payee_account_missing':
       return new AppError('RECIPIENT_ACCOUNT_MISSING');
+    case 'wallet_frozen':
+      return new AppError('WALLET_FROZEN');
     case 'transfer_not_allowed':
       return new AppError('TRANSFER_NOT_ALLOWED');
     case 'withdrawal_not_allowed':

@@ -8,14 +8,22 @@
 --      the PIN (a wrong PIN, a lock, a stale salt) the answer is 'pin', and the server's PIN check
 --      decides and counts it (modules/auth/pin.ts);
 --   3. a used idempotency key answers the first call's fingerprint and answer, before any refusal;
---   4. the rules of limits.sql (the payer's level and monthly limit, the payee's balance cap), then the
---      payer's available money;
+--   4. the rules: a frozen wallet sends nothing; limits.sql's (the payer's level and monthly limit, the
+--      payee's balance cap); then the payer's available money;
 --   5. the key claimed with the call's answer, and the movement written by ledger_move.
--- Answers (outcome, refusal, first_request_hash, first_answer), outcome one of
---   created | repeated (with the first call's fingerprint and answer) | refused (refusal names the rule)
--- Refusals beside those of limits.sql: pin, account_missing, payee_account_missing,
+-- With `check_only` (the answers before the PIN) there is no PIN and no key: every rule is asked and
+-- every refusal listed, and nothing is written.
+-- Answers (outcome, refusal, problems, first_request_hash, first_answer), outcome one of
+--   created | repeated (with the first call's fingerprint and answer) | refused (refusal names the
+--   first rule, problems lists every one) | allowed (check_only)
+-- Refusals beside those of limits.sql: pin, account_missing, payee_account_missing, wallet_frozen,
 -- recipient_limit_balance (the payee's cap, which tells the payer nothing of the payee's level),
 -- insufficient_funds.
+
+-- The signature before `check_only` and `problems` (a changed signature is dropped, never overloaded).
+DROP FUNCTION IF EXISTS ledger_pay(uuid, uuid, uuid, text, text, bigint, text, boolean, text, text, jsonb,
+  timestamptz, jsonb, bytea, text, text, text, jsonb);
+
 CREATE OR REPLACE FUNCTION ledger_pay(
   movement_id uuid,
   payer uuid,
@@ -35,27 +43,31 @@ CREATE OR REPLACE FUNCTION ledger_pay(
   call_name text,
   call_key text,
   request_hash text,
-  answer jsonb
-) RETURNS TABLE (outcome text, refusal jsonb, first_request_hash text, first_answer jsonb)
+  answer jsonb,
+  check_only boolean DEFAULT false
+) RETURNS TABLE (outcome text, refusal jsonb, problems jsonb, first_request_hash text, first_answer jsonb)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
   person record;
   payer_level text;
   payee_level text;
+  frozen boolean := false;
   proven boolean := false;
   debit ledger_accounts;
   credit ledger_accounts;
   first record;
+  found_problem jsonb;
   movement ledger_transfers;
 BEGIN
-  FOR person IN SELECT u.id, u.identification_level AS level,
+  FOR person IN SELECT u.id, u.identification_level AS level, u.frozen_at IS NOT NULL AS frozen,
       u.pin_hash = pin_proof AND u.pin_failures = 0 AND u.pin_locked_until IS NULL AS proven, a AS account
     FROM users u JOIN ledger_accounts a ON a.user_id = u.id AND a.currency = currency
     WHERE u.id IN (payer, payee) ORDER BY u.id FOR NO KEY UPDATE OF u, a LOOP
     IF person.id = payer THEN
       debit := person.account;
       payer_level := person.level;
+      frozen := person.frozen;
       proven := person.proven;
     ELSE
       credit := person.account;
@@ -67,10 +79,18 @@ BEGIN
     WHERE a.user_id IS NULL AND a.purpose = system_account AND a.currency = currency FOR NO KEY UPDATE;
   END IF;
 
-  refusal := CASE
-    WHEN debit.id IS NULL THEN jsonb_build_object('rule', 'account_missing')
-    WHEN proven IS NOT TRUE THEN jsonb_build_object('rule', 'pin') END;
-  IF refusal IS NULL AND call_key IS NOT NULL THEN
+  IF debit.id IS NULL THEN
+    refusal := jsonb_build_object('rule', 'account_missing');
+  ELSIF NOT check_only AND proven IS NOT TRUE THEN
+    refusal := jsonb_build_object('rule', 'pin');
+  END IF;
+  IF refusal IS NOT NULL THEN
+    outcome := 'refused';
+    problems := jsonb_build_array(refusal);
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  IF NOT check_only AND call_key IS NOT NULL THEN
     SELECT k.request_hash, k.answer INTO first FROM idempotency_keys k
     WHERE k.user_id = payer AND k.call = call_name AND k.key = call_key;
     IF FOUND THEN
@@ -81,21 +101,33 @@ BEGIN
       RETURN;
     END IF;
   END IF;
-  IF refusal IS NULL AND credit.id IS NULL THEN
-    refusal := jsonb_build_object('rule', 'payee_account_missing');
+
+  problems := '[]'::jsonb;
+  IF frozen THEN
+    problems := problems || jsonb_build_object('rule', 'wallet_frozen');
   END IF;
-  IF refusal IS NULL THEN
-    refusal := limits_spend_refusal(rules, payer_level, debit, kind, payee IS NOT NULL, amount, at);
+  IF credit.id IS NULL THEN
+    problems := problems || jsonb_build_object('rule', 'payee_account_missing');
   END IF;
-  IF refusal IS NULL AND payee IS NOT NULL THEN
-    refusal := limits_receive_refusal(rules, payee_level, credit, amount, at)
-      || jsonb_build_object('rule', 'recipient_limit_balance');
+  found_problem := limits_spend_refusal(rules, payer_level, debit, kind, payee IS NOT NULL, amount, at);
+  IF found_problem IS NOT NULL THEN problems := problems || found_problem; END IF;
+  IF payee IS NOT NULL AND credit.id IS NOT NULL THEN
+    found_problem := limits_receive_refusal(rules, payee_level, credit, amount, at);
+    IF found_problem IS NOT NULL THEN
+      problems := problems || (found_problem || jsonb_build_object('rule', 'recipient_limit_balance'));
+    END IF;
   END IF;
-  IF refusal IS NULL AND debit.balance - debit.pending_debits < amount THEN
-    refusal := jsonb_build_object('rule', 'insufficient_funds');
+  IF debit.balance - debit.pending_debits < amount THEN
+    problems := problems || jsonb_build_object('rule', 'insufficient_funds');
   END IF;
-  IF refusal IS NOT NULL THEN
+  IF jsonb_array_length(problems) > 0 THEN
     outcome := 'refused';
+    refusal := problems -> 0;
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  IF check_only THEN
+    outcome := 'allowed';
     RETURN NEXT;
     RETURN;
   END IF;

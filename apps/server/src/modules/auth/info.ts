@@ -44,9 +44,10 @@ export async function authInfo(q: Queryable, ctx: AppContext, userId: string): P
     created_at: Date;
     identification_level: LevelName;
     has_pin: boolean;
+    is_frozen: boolean;
   }>(
     `SELECT first_name, last_name, phone, email, created_at, identification_level,
-            pin_hash IS NOT NULL AS has_pin
+            pin_hash IS NOT NULL AS has_pin, frozen_at IS NOT NULL AS is_frozen
      FROM users WHERE id = $1`,
     [userId],
   );
@@ -66,6 +67,7 @@ export async function authInfo(q: Queryable, ctx: AppContext, userId: string): P
     is_topup_allowed: rules.topup,
     is_withdrawal_allowed: rules.withdrawal,
     is_transfer_allowed: rules.transfer,
+    is_frozen: user.is_frozen,
     limits: await limitsOf(q, ctx, userId, level),
   };
 }

@@ -25,6 +25,11 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Операция отменена, {amount} возвращены на счёт',
     en: 'The operation was cancelled, {amount} returned to your account',
   },
+  wallet_frozen: {
+    ru: 'Кошелёк заблокирован: исходящие операции остановлены, другие сеансы завершены',
+    en: 'Your wallet is frozen: outgoing operations are stopped, other sessions are ended',
+  },
+  wallet_unfrozen: { ru: 'Кошелёк разблокирован', en: 'Your wallet is unfrozen' },
   new_device: {
     ru: 'Вход в кошелёк с нового устройства: {device}',
     en: 'Sign-in to your wallet from a new device: {device}',

@@ -23,8 +23,9 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { requestHash } from '../idempotency/service.ts';
+import { checkAnswer, paymentProblemsOf } from '../money-checks/service.ts';
 import { payOut, payoutReceiptOf } from '../payouts/service.ts';
-import { payUser, transferReceipt } from '../transfer/service.ts';
+import { checkPaymentToPerson, payUser, transferReceipt } from '../transfer/service.ts';
 
 export const PAYMENT_DONE: Record<Language, string> = {
   ru: 'Оплата выполнена',
@@ -62,21 +63,18 @@ function amountToPay(fromCode: bigint | null, requested: string | undefined, cur
   return asked;
 }
 
-export async function payQr(
-  ctx: AppContext,
-  userId: string,
-  body: BodyOut<'qrPayment'>,
-  options: { idempotencyKey: string | null; language: Language },
-): Promise<AnswerOf<'qrPayment'>> {
-  const { language } = options;
-  const parsed = parseQr(body.qr);
-  const scope = {
-    userId,
-    call: 'qrPayment' as const,
-    key: options.idempotencyKey,
-    requestHash: requestHash(ctx, body),
-  };
+/** What a scanned code asks to pay, read once for the payment and for its check. */
+type QrIntent =
+  | { to: 'person'; phone: string; amount: bigint; currency: CurrencyCode }
+  | { to: 'bank'; code: GostCode; amount: bigint };
+type GostCode = Extract<ReturnType<typeof parseQr>, { kind: 'gost' }>;
 
+function readQr(
+  ctx: AppContext,
+  body: { qr: string; amount?: string; currency_code: CurrencyCode },
+  language: Language,
+): QrIntent {
+  const parsed = parseQr(body.qr);
   switch (parsed.kind) {
     case 'unsupported':
       throw new AppError('QR_UNSUPPORTED');
@@ -84,70 +82,113 @@ export async function payQr(
       throw new AppError('QR_SBP_UNAVAILABLE');
     case 'invalid':
       throw invalidQr(parsed.reason, parsed.field, language);
-
     case 'wallet': {
       const currency = parsed.currency;
       if (!isCurrencyCode(currency) || currency !== body.currency_code)
         throw new AppError('FIELD_INVALID', { field: 'currency_code' });
-      const amount = amountToPay(
-        parsed.amount === null ? null : amountOf(parsed.amount, currency),
-        body.amount,
+      const fromCode = parsed.amount === null ? null : amountOf(parsed.amount, currency);
+      return {
+        to: 'person',
+        phone: parsed.phone,
+        amount: amountToPay(fromCode, body.amount, currency),
         currency,
-      );
-      return payUser(
-        ctx,
-        { senderId: userId, phone: parsed.phone, pin: body.pin, amount, currency, kind: 'payment', scope },
-        (moved, recipient) => ({
-          status: 'success' as const,
-          message: PAYMENT_DONE[language],
-          receipt: transferReceipt(moved, recipient, language),
-        }),
-      );
+      };
     }
-
-    case 'gost': {
+    case 'gost':
       // GOST codes are rouble payments by definition (Sum is in kopecks).
       if (body.currency_code !== 'RUB') throw new AppError('CURRENCY_NOT_ALLOWED');
       if (!ctx.payouts.supports('bank_account')) throw new AppError('QR_UNSUPPORTED');
-      const amount = amountToPay(parsed.sum, body.amount, 'RUB');
-      return payOut(
-        ctx,
-        {
-          userId,
-          pin: body.pin,
-          purpose: 'payment',
-          amount,
-          currency: 'RUB',
-          destination: {
-            type: 'bank_account',
-            account: parsed.personalAcc,
-            bic: parsed.bic,
-            correspondentAccount: parsed.correspAcc,
-            bankName: parsed.bankName,
-            payeeName: parsed.name,
-            payeeInn: parsed.payeeInn,
-            kpp: parsed.kpp,
-            purpose: parsed.purpose,
-          },
-          shownDestination: parsed.personalAcc,
-          payeeName: parsed.name,
-          payeeDetails: {
-            bic: parsed.bic,
-            bank_name: parsed.bankName,
-            correspondent_account: parsed.correspAcc,
-            payee_inn: parsed.payeeInn,
-            kpp: parsed.kpp,
-            purpose: parsed.purpose,
-          },
-          providerDescription: parsed.purpose,
-          scope,
-        },
-        (payout) => ({
-          status: 'success' as const,
-          message: PAYMENT_CREATED[language],
-          receipt: payoutReceiptOf(payout, language),
-        }),
-      );
-    }
+      return { to: 'bank', code: parsed, amount: amountToPay(parsed.sum, body.amount, 'RUB') };
   }
+}
+
+export async function payQr(
+  ctx: AppContext,
+  userId: string,
+  body: BodyOut<'qrPayment'>,
+  options: { idempotencyKey: string | null; language: Language },
+): Promise<AnswerOf<'qrPayment'>> {
+  const { language } = options;
+  const intent = readQr(ctx, body, language);
+  const scope = {
+    userId,
+    call: 'qrPayment' as const,
+    key: options.idempotencyKey,
+    requestHash: requestHash(ctx, body),
+  };
+  if (intent.to === 'person') {
+    const { phone, amount, currency } = intent;
+    return payUser(
+      ctx,
+      { senderId: userId, phone, pin: body.pin, amount, currency, kind: 'payment', scope },
+      (moved, recipient) => ({
+        status: 'success' as const,
+        message: PAYMENT_DONE[language],
+        receipt: transferReceipt(moved, recipient, language),
+      }),
+    );
+  }
+  const { code, amount } = intent;
+  return payOut(
+    ctx,
+    {
+      userId,
+      pin: body.pin,
+      purpose: 'payment',
+      amount,
+      currency: 'RUB',
+      destination: {
+        type: 'bank_account',
+        account: code.personalAcc,
+        bic: code.bic,
+        correspondentAccount: code.correspAcc,
+        bankName: code.bankName,
+        payeeName: code.name,
+        payeeInn: code.payeeInn,
+        kpp: code.kpp,
+        purpose: code.purpose,
+      },
+      shownDestination: code.personalAcc,
+      payeeName: code.name,
+      payeeDetails: {
+        bic: code.bic,
+        bank_name: code.bankName,
+        correspondent_account: code.correspAcc,
+        payee_inn: code.payeeInn,
+        kpp: code.kpp,
+        purpose: code.purpose,
+      },
+      providerDescription: code.purpose,
+      scope,
+    },
+    (payout) => ({
+      status: 'success' as const,
+      message: PAYMENT_CREATED[language],
+      receipt: payoutReceiptOf(payout, language),
+    }),
+  );
+}
+
+/** POST /v2/wallet/payment/qr/check: the same reading of the code, and the rules asked before the PIN. */
+export async function checkQrPayment(
+  ctx: AppContext,
+  userId: string,
+  body: BodyOut<'qrPaymentCheck'>,
+  language: Language,
+): Promise<AnswerOf<'qrPaymentCheck'>> {
+  const intent = readQr(ctx, body, language);
+  if (intent.to === 'person')
+    return checkPaymentToPerson(ctx, userId, { ...intent, kind: 'payment' }, language);
+  return checkAnswer(
+    ctx,
+    userId,
+    await paymentProblemsOf(ctx, {
+      payer: userId,
+      payee: null,
+      currency: 'RUB',
+      amount: intent.amount,
+      kind: 'payment',
+    }),
+    language,
+  );
 }

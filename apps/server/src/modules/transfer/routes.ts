@@ -2,11 +2,12 @@
  * Transfers between wallet users:
  *   GET  /v2/wallet/transfer/recipient?phone=...   the recipient's masked name
  *   POST /v2/wallet/transfer                       send money (PIN, Idempotency-Key)
+ *   POST /v2/wallet/transfer/check                 whether it can go through, before the PIN
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { findRecipient, transferMoney } from './service.ts';
+import { checkTransfer, findRecipient, transferMoney } from './service.ts';
 
 export default function transferRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, ctx, 'recipient', async ({ auth, query }) => {
@@ -16,5 +17,8 @@ export default function transferRoutes(app: FastifyInstance, ctx: AppContext): v
 
   route(app, ctx, 'transfer', ({ auth, body, idempotencyKey, language }) =>
     transferMoney(ctx, auth.userId, body, { idempotencyKey, language }),
+  );
+  route(app, ctx, 'transferCheck', ({ auth, body, language }) =>
+    checkTransfer(ctx, auth.userId, body, language),
   );
 }

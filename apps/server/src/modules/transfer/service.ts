@@ -8,6 +8,7 @@
  *   payUser(ctx, payment, answerOf)             a PIN-confirmed, idempotent payment to the user with a
  *                                               phone: the transfer call, and QR payments to a wallet user
  *   transferMoney(ctx, userId, body, options)   POST /v2/wallet/transfer
+ *   checkTransfer(ctx, userId, body, language)  POST /v2/wallet/transfer/check: the same rules, before the PIN
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -22,12 +23,13 @@ import type { AppContext } from '../../context.ts';
 import { batchedRead } from '../../db/batch.ts';
 import type { Db } from '../../db/client.ts';
 import { hintsPerDatabase } from '../../db/hints.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, isAppError } from '../../errors.ts';
 import { pay, refusalError, type SidedText, type Transfer } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { checkPin, PIN_UNPROVEN, withPinProof } from '../auth/pin.ts';
 import { type IdempotencyScope, repeatedAnswer, requestHash } from '../idempotency/service.ts';
 import { hit } from '../limits/limits.ts';
+import { type CheckAnswer, checkAnswer, paymentProblemsOf } from '../money-checks/service.ts';
 
 export type Receipt = AnswerOf<'transfer'>['receipt'];
 
@@ -226,5 +228,52 @@ export async function transferMoney(
       message: TRANSFER_SENT[options.language],
       receipt: transferReceipt(moved, recipient, options.language),
     }),
+  );
+}
+
+/**
+ * Whether a payment to the person with a phone can go through, before the PIN: the recipient is
+ * resolved as the lookup call does (counted under the same limit), then the payment door's rules.
+ */
+export async function checkPaymentToPerson(
+  ctx: AppContext,
+  userId: string,
+  payment: { phone: string; amount: bigint; currency: CurrencyCode; kind: SendInput['kind'] },
+  language: Language,
+): Promise<CheckAnswer> {
+  let recipient: Recipient;
+  try {
+    recipient = await findRecipient(ctx, userId, payment.phone);
+  } catch (error) {
+    if (isAppError(error) && (error.code === 'RECIPIENT_NOT_FOUND' || error.code === 'RECIPIENT_SELF'))
+      return checkAnswer(ctx, userId, [error], language);
+    throw error;
+  }
+  const { amount, currency, kind } = payment;
+  const problems = await paymentProblemsOf(ctx, {
+    payer: userId,
+    payee: recipient.userId,
+    currency,
+    amount,
+    kind,
+  });
+  return checkAnswer(ctx, userId, problems, language);
+}
+
+export async function checkTransfer(
+  ctx: AppContext,
+  userId: string,
+  body: BodyOut<'transferCheck'>,
+  language: Language,
+): Promise<CheckAnswer> {
+  const currency = body.currency_code;
+  if (!(ACCOUNT_CURRENCIES as readonly string[]).includes(currency))
+    throw new AppError('CURRENCY_NOT_SUPPORTED');
+  const amount = amountOf(body.amount, currency);
+  return checkPaymentToPerson(
+    ctx,
+    userId,
+    { phone: body.phone, amount, currency, kind: 'transfer' },
+    language,
   );
 }

@@ -10,6 +10,7 @@ import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskCard, normalizeCardNumber } from '../../providers/payouts/payouts-provider.ts';
 import { requestHash } from '../idempotency/service.ts';
+import { type CheckAnswer, checkAnswer, paymentProblemsOf } from '../money-checks/service.ts';
 import { payOut, payoutReceiptOf } from '../payouts/service.ts';
 
 export const WITHDRAWAL_CREATED: Record<Language, string> = {
@@ -47,4 +48,25 @@ export async function withdraw(
       receipt: payoutReceiptOf(payout, options.language),
     }),
   );
+}
+
+/** POST /v2/wallet/withdrawal/check: the same rules before the PIN; the card is checked once typed. */
+export async function checkWithdrawal(
+  ctx: AppContext,
+  userId: string,
+  body: BodyOut<'withdrawalCheck'>,
+  language: Language,
+): Promise<CheckAnswer> {
+  if (body.currency_code !== 'RUB') throw new AppError('CURRENCY_NOT_ALLOWED');
+  const amount = amountOf(body.amount, 'RUB');
+  const problems = await paymentProblemsOf(ctx, {
+    payer: userId,
+    payee: null,
+    currency: 'RUB',
+    amount,
+    kind: 'withdrawal',
+  });
+  if (body.pan !== undefined && body.pan.trim() !== '' && !normalizeCardNumber(body.pan))
+    problems.push(new AppError('CARD_INVALID'));
+  return checkAnswer(ctx, userId, problems, language);
 }
