@@ -3,6 +3,7 @@
  * seen from both sides, PIN, level permissions and limits on both sides, currencies, idempotency.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { walletQrText } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client.ts';
 import { pay } from '../src/ledger/index.ts';
@@ -118,6 +119,34 @@ describe(`transfers (${databaseLabel})`, () => {
     );
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('RATE_LIMITED');
+    clock.advance(RECIPIENT_LOOKUPS.windowSeconds * 1000 + 1000);
+  });
+
+  it('shares the lookup limit with payments that resolve a phone, and checks the PIN first', async () => {
+    const ivan = await person(server, { rub: rub(10) });
+    const petr = await person(server);
+    // A wrong PIN tells nothing about the phone and is not a lookup: the PIN's own guard counts it.
+    const wrongPin = await send(ivan, uniquePhone(), { pin: '9999' });
+    expect(wrongPin.body.code).toBe('PIN_INVALID');
+    await server.ctx.db.query('UPDATE users SET pin_failures = 0 WHERE id = $1', [ivan.userId]);
+    // Unknown phones through the transfer, refusals that reveal a wallet user, and plain lookups.
+    const half = Math.floor(RECIPIENT_LOOKUPS.max / 2);
+    for (let i = 0; i < half; i++)
+      expect((await send(ivan, uniquePhone())).body.code).toBe('RECIPIENT_NOT_FOUND');
+    expect((await send(ivan, petr.phone, { amount: '11' })).body.code).toBe('INSUFFICIENT_FUNDS');
+    for (let i = half + 1; i < RECIPIENT_LOOKUPS.max; i++) {
+      await server.call('GET', `/v2/wallet/transfer/recipient?phone=${encodeURIComponent(uniquePhone())}`, {
+        token: ivan.token,
+      });
+    }
+    expect((await send(ivan, uniquePhone())).body.code).toBe('RATE_LIMITED');
+    const qr = await server.call('POST', '/v2/wallet/payment/qr', {
+      token: ivan.token,
+      body: { qr: walletQrText(uniquePhone(), '1.00'), currency_code: 'RUB', pin: PIN },
+    });
+    expect(qr.body.code).toBe('RATE_LIMITED');
+    // A payment that goes through is not a free probe (it costs money and tells the recipient).
+    expect((await send(ivan, petr.phone, { amount: '1' })).status).toBe(200);
     clock.advance(RECIPIENT_LOOKUPS.windowSeconds * 1000 + 1000);
   });
 
@@ -241,7 +270,7 @@ describe(`transfers (${databaseLabel})`, () => {
     expect(await balance(server, petr, 'USD')).toBe('10.00');
   });
 
-  it('is one statement, refusals included, and a refused call keeps no key', async () => {
+  it('is one statement, and a refused call keeps no key', async () => {
     const ivan = await person(server, { rub: rub(250_000) });
     const petr = await person(server, { level: 'full' });
     const k = key();
@@ -258,12 +287,14 @@ describe(`transfers (${databaseLabel})`, () => {
       ]);
 
       watching.asked.length = 0;
-      // Over the monthly limit (200 000 at 'simplified'): the statement names the limit with what is left.
+      // Over the monthly limit (200 000 at 'simplified'): the statement names the limit with what is
+      // left, and the refusal counts as a lookup of the phone.
       const over = await send(ivan, petr.phone, { amount: '199990.01' }, k);
       expect(over.body.code).toBe('LIMIT_MONTHLY');
       expect(over.body.message).toContain('199');
       expect(watching.asked.filter((sql) => !/FROM sessions/.test(sql))).toEqual([
         expect.stringMatching(/ledger_pay/),
+        expect.stringMatching(/INSERT INTO rate_limits/),
       ]);
     } finally {
       watching.stop();

@@ -90,6 +90,15 @@ export const RECIPIENT_LOOKUPS = { windowSeconds: 600, max: 30 };
  * Counted per sender (RATE_LIMITED), because each answer tells whether a number is a wallet user.
  */
 export async function findRecipient(ctx: AppContext, senderId: string, phone: string): Promise<Recipient> {
+  await countLookup(ctx, senderId);
+  const recipient = await userByPhone(ctx.db, phone);
+  if (!recipient) throw new AppError('RECIPIENT_NOT_FOUND');
+  if (recipient.userId === senderId) throw new AppError('RECIPIENT_SELF');
+  return recipient;
+}
+
+/** One resolution of a phone to a person by this sender, under the limit every such call shares. */
+async function countLookup(ctx: AppContext, senderId: string): Promise<void> {
   const counted = await hit(
     ctx.db,
     `recipient-lookup:${senderId}`,
@@ -98,10 +107,6 @@ export async function findRecipient(ctx: AppContext, senderId: string, phone: st
     ctx.clock.now(),
   );
   if (!counted.allowed) throw new AppError('RATE_LIMITED');
-  const recipient = await userByPhone(ctx.db, phone);
-  if (!recipient) throw new AppError('RECIPIENT_NOT_FOUND');
-  if (recipient.userId === senderId) throw new AppError('RECIPIENT_SELF');
-  return recipient;
 }
 
 /** What each side reads in its history: the sender the recipient's masked name, the recipient the sender's. */
@@ -137,7 +142,9 @@ export interface UserPayment extends SendInput {
 /**
  * A payment to the wallet user with a phone, confirmed with the sender's PIN: the PIN's errors first
  * (so that no answer tells a wrong PIN whether a number is a wallet user), then RECIPIENT_NOT_FOUND,
- * RECIPIENT_SELF and the ledger's refusals. `answerOf` makes the call's answer from the movement
+ * RECIPIENT_SELF and the ledger's refusals. Every answer that tells whether a phone is a wallet user
+ * without moving money counts under the recipient lookup's limit (docs/security.md); a completed
+ * payment does not, since each one costs the sender money and tells the recipient. `answerOf` makes the call's answer from the movement
  * before it happens; it is stored with the key, and a repeated key gets it and moves nothing.
  */
 export async function payUser<A>(
@@ -149,6 +156,7 @@ export async function payUser<A>(
   const recipient = await userByPhone(ctx.db, payment.phone);
   if (!recipient || recipient.userId === senderId) {
     await checkPin(ctx, senderId, pin);
+    await countLookup(ctx, senderId);
     throw new AppError(recipient ? 'RECIPIENT_SELF' : 'RECIPIENT_NOT_FOUND');
   }
   return withPinProof(ctx, senderId, pin, async (proof) => {
@@ -183,6 +191,8 @@ export async function payUser<A>(
         return repeatedAnswer<A>(scope, { request_hash: paid.requestHash, answer: paid.answer as A });
       case 'refused':
         if (paid.refusal.rule === 'pin') return PIN_UNPROVEN;
+        // A refusal tells that the phone is a wallet user without moving money: counted as a lookup.
+        await countLookup(ctx, senderId);
         throw refusalError(paid.refusal);
     }
   });
