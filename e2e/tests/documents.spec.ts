@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PIN, payMerchant, registerPerson, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
 
 test.use({ serviceWorkers: 'block' });
@@ -24,6 +24,10 @@ async function noAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 }
+
+// jsqr is CommonJS with a `default` export in its types: Node hands the whole module over.
+type DecodeQr = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const jsQR = ((jsQRModule as unknown as { default?: DecodeQr }).default ?? jsQRModule) as unknown as DecodeQr;
 
 /** The text a QR image on the page holds, read from its pixels with jsQR. */
 async function decodeQr(image: Locator): Promise<string> {
