@@ -145,6 +145,9 @@ test('a statement from the history, as CSV and as PDF', async ({ page, request }
   await topUp(request, person, '1500');
   await payMerchant(request, person, '250.75');
   await signIn(page, person, '/history');
+  await expect(page.getByRole('button', { name: 'Квитанция' })).toHaveCount(2);
+  await page.getByRole('list', { name: 'Операции' }).scrollIntoViewIfNeeded();
+  await shot(page, 'history');
   await page.getByRole('button', { name: 'Выписка' }).click();
   const dialog = page.getByRole('dialog', { name: 'Выписка по счёту' });
   await expect(dialog.getByLabel('Счёт')).toHaveValue(/[0-9a-f-]{36}/);

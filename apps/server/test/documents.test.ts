@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { accountChecksumOk, walletQrText } from '@e-wallet/contract';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { entryUuid } from '../src/ledger/index.ts';
 import { runPayoutWorkerOnce } from '../src/modules/withdrawal/worker.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
@@ -183,6 +184,24 @@ describe(`documents (${databaseLabel})`, () => {
         message: 'Операция не найдена',
       });
     }
+    // An entry's UUID (the id money notifications and history cursors carry) names the same operation.
+    const { rows } = await server.ctx.db.query<{ id: string }>(
+      `SELECT id::text FROM ledger_entries WHERE transfer_id = $1 AND user_id = $2 AND phase = 'single'`,
+      [ops.transferOut!.historyId, ivan.userId],
+    );
+    const byEntry = await server.call('GET', `/v2/wallet/transaction/${entryUuid(rows[0]!.id)}/receipt`, {
+      token: ivan.token,
+    });
+    expect(byEntry.body).toMatchObject({ id: ops.transferOut!.historyId, amount: '-100.00' });
+    const foreignEntry = await server.call(
+      'GET',
+      `/v2/wallet/transaction/${entryUuid(rows[0]!.id)}/receipt`,
+      {
+        token: petr.token,
+      },
+    );
+    expect(foreignEntry.status).toBe(404);
+    expect(foreignEntry.body.code).toBe('OPERATION_NOT_FOUND');
     const pdf = await get(petr, `/v2/wallet/transaction/${ops.withdrawal!.historyId}/receipt?format=pdf`);
     expect(pdf.statusCode).toBe(404);
     const bad = await server.call('GET', '/v2/wallet/transaction/not-an-id/receipt', { token: petr.token });
