@@ -10,6 +10,8 @@ export interface ReceiptSlotProps {
   operationId: string;
   /** 'link' in a list row, 'button' in the pay modal's details. */
   look?: 'link' | 'button';
+  /** What the operation is, so each of a list's receipt buttons has its own accessible name. */
+  description?: string;
 }
 
 export interface StatementSlotProps {

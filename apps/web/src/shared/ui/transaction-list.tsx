@@ -34,7 +34,7 @@ export function TransactionRow({ transaction }: { transaction: Transaction }) {
           <time dateTime={transaction.created_at}>{formatDateTime(transaction.created_at, language)}</time>
         </span>
         <span className="transaction__documents">
-          <ReceiptSlot operationId={transaction.id} />
+          <ReceiptSlot operationId={transaction.id} description={transaction.description} />
         </span>
       </span>
       <span className="transaction__side">

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ReceiptSlotProps } from '../../../shared/documents/document-slots.tsx';
 import { ReceiptDialog } from './receipt-dialog.tsx';
 
-export function ReceiptButton({ operationId, look = 'link' }: ReceiptSlotProps) {
+export function ReceiptButton({ operationId, look = 'link', description }: ReceiptSlotProps) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
@@ -14,6 +14,7 @@ export function ReceiptButton({ operationId, look = 'link' }: ReceiptSlotProps) 
         className={look === 'link' ? 'document-link' : 'button button--secondary'}
         onClick={() => setOpen(true)}
         aria-haspopup="dialog"
+        aria-label={description ? t('documents.receiptOf', { description }) : undefined}
         data-testid="receipt-button"
       >
         <span className="button__label">{t('documents.receipt')}</span>
