@@ -5,7 +5,7 @@
  *   npm run bench                      the full run (about 10 minutes)
  *   npm run bench -- --quick           shorter runs, no Lighthouse, no --big (CI; within 3 minutes)
  *   npm run bench -- --big             also seed 10 million transfers and time history and statistics
- *   options: --only=wallet,ledger,p2p,pglite,js,lighthouse,qr,big (users are made for any that need them) --clients=10  --seconds=20
+ *   options: --only=wallet,ledger,p2p,pglite,js,lighthouse,qr,statement,big (users are made for any that need them) --clients=10  --seconds=20
  *            --big-rows=N  --no-lighthouse  --lighthouse (in --quick)  --cpu-prof (server profiles
  *            in bench/results/profiles, summarised with `node bench/profile.ts <file> --last=20`)
  * Writes bench/results/latest.json and latest.md; a --big run also bench/results/big.json.
@@ -31,6 +31,7 @@ import {
   startServer,
 } from './lib.ts';
 import { topFunctions } from './profile.ts';
+import { statementBench } from './statement.ts';
 import { lighthouse, qrDecode, routeJavaScript, webDist } from './web.ts';
 
 const argv = process.argv.slice(2);
@@ -288,6 +289,32 @@ await step('qr', async () => {
     met: qr.decoded && qr.text.startsWith('ST00012') && qr.medianMs <= 60,
   });
 });
+
+// Statements stream: 10,000 lines in 3 s, their memory the same as at 1,000 (full runs and --only=statement).
+if (!options.quick || options.only?.has('statement'))
+  await step('statement', async () => {
+    const database = await freshDatabase(options, 'statement');
+    try {
+      const runs = await statementBench(database);
+      results.statement = runs;
+      const of = (operations: number, format: string) =>
+        runs.find((run) => run.operations === operations && run.format === format)!;
+      for (const format of ['csv', 'pdf'] as const) {
+        const small = of(1_000, format);
+        const large = of(10_000, format);
+        row({
+          measurement: `statement of 10,000 operations, ${format.toUpperCase()}, streamed`,
+          value: `${large.ms} ms (${Math.round(large.bytes / 1024)} KiB); peak live heap +${large.peakHeapDeltaMiB} MiB, RSS +${large.peakRssDeltaMiB} MiB`,
+          baseline: `1,000 operations: ${small.ms} ms; heap +${small.peakHeapDeltaMiB} MiB, RSS +${small.peakRssDeltaMiB} MiB`,
+          ratio: '',
+          goal: '<= 3 s; heap within 4 MiB of 1,000',
+          met: large.ms <= 3000 && large.peakHeapDeltaMiB <= small.peakHeapDeltaMiB + 4,
+        });
+      }
+    } finally {
+      await database.drop();
+    }
+  });
 
 if (options.big)
   await step('big', async () => {

@@ -354,6 +354,7 @@ const pwa = VitePWA({
       /^\/version\.json/,
       /^\/healthz/,
       /^\/policy\//,
+      /^\/verify\//,
     ],
     // Nothing is cached at run time: every other request, API answers included, goes to the network.
     runtimeCaching: [],

@@ -32,6 +32,8 @@ const Env = z.object({
   /** Server secret of the PIN's keyed hash; never stored in the database (docs/decisions.md section 7). */
   PIN_KEY: secret.optional(),
   PIN_KEY_VERSION: z.coerce.number().int().min(1).default(1),
+  /** Server secret that signs receipts' public codes (/verify/<code>); unset: derived from PIN_KEY. */
+  RECEIPT_KEY: secret.optional(),
   /** Shared secret of provider webhooks' HMAC signatures. */
   WEBHOOK_SECRET: secret.optional(),
   SMS_PROVIDER: z.enum(['sandbox']).default('sandbox'),
@@ -51,6 +53,8 @@ const Env = z.object({
   WEB_DIST: z.string().optional(),
   /** Trust X-Forwarded-For from a proxy in front (per-address limits read the client address). */
   TRUST_PROXY: bool.default(false),
+  /** Caps per client address: receipt checks (/verify/<code>) per minute. */
+  VERIFY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Caps per client address: SMS codes per hour. */
   SMS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   /** Overrides of the identification levels' limits (JSON, roubles); see policy/levels.ts. */

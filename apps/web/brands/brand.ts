@@ -27,12 +27,20 @@ export interface BrandPolicy {
   restrictedRegions: LocalText[];
 }
 
+/** Who runs the wallet, as receipts and statements print it: the name and lines of details. */
+export interface BrandOperator {
+  name: LocalText;
+  details: LocalText[];
+}
+
 export interface BrandConfig {
   id: string;
   /** The installed app's name and home-screen label (web manifest). */
   name: string;
   shortName: string;
   description: LocalText;
+  /** The operator printed on receipts, statements and the public receipt page. */
+  operator: BrandOperator;
   themeColor: string;
   backgroundColor: string;
   /** Icons under apps/web/public: any-purpose 192 and 512 px, and a maskable 512 px. */
@@ -70,6 +78,12 @@ export function loadBrand(name: string): BrandConfig {
     if (typeof brand[key] !== 'string' || brand[key] === '') fail(name, `${key} is required`);
   }
   if (!isLocalText(brand.description)) fail(name, 'description needs ru and en');
+  if (
+    !isLocalText(brand.operator?.name) ||
+    !Array.isArray(brand.operator.details) ||
+    !brand.operator.details.every(isLocalText)
+  )
+    fail(name, 'operator needs name and details in ru and en');
   const publicDir = new URL('../public/', BRANDS_DIR);
   for (const icon of Object.values(brand.icons ?? {})) {
     if (!existsSync(new URL(icon.replace(/^\//, ''), publicDir)))

@@ -348,6 +348,29 @@ export const calls = {
     idempotent: true,
   }),
 
+  // documents
+  documentReceipt: def({
+    method: 'GET',
+    path: '/v2/wallet/transaction/:id/receipt',
+    access: 'token',
+    tag: 'documents',
+    summary:
+      'The receipt of one operation (an id from the history or a money call); ?format=pdf answers it as a PDF',
+    params: s.IdParams,
+    query: s.DocumentReceiptQuery,
+    answer: s.DocumentReceipt,
+  }),
+  statement: def({
+    method: 'GET',
+    path: '/v2/wallet/statement',
+    access: 'token',
+    tag: 'documents',
+    summary:
+      'A statement of one account over a period: opening balance, every operation, totals, closing balance (CSV or PDF, streamed)',
+    query: s.StatementQuery,
+    answer: s.StatementFile,
+  }),
+
   // provider callbacks (signed)
   paymentsWebhook: def({
     method: 'POST',

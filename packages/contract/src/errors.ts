@@ -195,6 +195,12 @@ export const ERRORS = {
   },
   ORDER_NOT_FOUND: { http: 404, ru: 'Заказ не найден', en: 'Order not found' },
   OPERATION_NOT_FOUND: { http: 404, ru: 'Операция не найдена', en: 'Operation not found' },
+  RECEIPT_NOT_FOUND: { http: 404, ru: 'Квитанция не найдена', en: 'Receipt not found' },
+  STATEMENT_PERIOD_INVALID: {
+    http: 400,
+    ru: 'Проверьте период выписки: начало не позже конца, не длиннее {days} дней',
+    en: 'Please check the statement period: the start not after the end, at most {days} days',
+  },
   SESSION_NOT_FOUND: { http: 404, ru: 'Сеанс не найден', en: 'Session not found' },
   NOTIFICATION_NOT_FOUND: { http: 404, ru: 'Уведомление не найдено', en: 'Notification not found' },
   VERIFICATION_ACTIVE: {
@@ -277,6 +283,7 @@ export const FIELD_LABELS: Record<string, Record<Language, string>> = {
   ordering: { ru: 'Сортировка', en: 'Ordering' },
   id: { ru: 'Идентификатор', en: 'Identifier' },
   ids: { ru: 'Уведомления', en: 'Notifications' },
+  format: { ru: 'Формат', en: 'Format' },
 };
 
 export function fieldLabel(field: string, language: Language): string {

@@ -274,6 +274,36 @@ export const FreezeRequest = z.strictObject({});
 export const UnfreezeRequest = z.strictObject({ confirm_code: Code, pin: Pin });
 export const ReportRequest = z.strictObject({ reason: z.string().trim().min(1).max(500) });
 
+// ---------- documents ----------
+
+export const DocumentReceiptQuery = z.strictObject({ format: z.enum(['json', 'pdf']).optional() });
+export const DocumentReceipt = z.object({
+  id: Id,
+  kind: z.enum(['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee']),
+  direction: z.enum(['in', 'out']),
+  status: z.enum(['pending', 'complete', 'failed']),
+  amount: AmountOut.describe('signed: negative for money out'),
+  currency_code: CurrencyCodeSchema,
+  created_at: DateTime,
+  description: z.string(),
+  counterparty: z
+    .string()
+    .nullable()
+    .describe('masked: a name with the initial of the last name, a masked card'),
+  account: Id,
+  fee: AmountOut,
+  balance_after: AmountOut.describe('what the account could spend right after the operation'),
+  verify_url: z.string().describe('the public page that confirms this receipt; its code is signed'),
+});
+export const StatementQuery = z.strictObject({
+  account: Id,
+  date_from: z.iso.date(),
+  date_to: z.iso.date(),
+  format: z.enum(['csv', 'pdf']),
+});
+/** A file: text/csv (UTF-8 with BOM) or application/pdf, streamed. */
+export const StatementFile = z.string().describe('text/csv or application/pdf');
+
 // ---------- provider callbacks and sandbox ----------
 
 export const PaymentWebhook = z.object({

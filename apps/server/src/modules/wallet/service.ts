@@ -70,7 +70,7 @@ export function transactionType(kind: TransferKind): TransactionType {
   return kind === 'topup' || kind === 'withdrawal' || kind === 'payment' ? kind : 'other';
 }
 
-const KIND_TEXTS: Record<TransferKind, { debit: LocalText; credit: LocalText }> = {
+export const KIND_TEXTS: Record<TransferKind, { debit: LocalText; credit: LocalText }> = {
   topup: {
     debit: { ru: 'Пополнение кошелька', en: 'Wallet top-up' },
     credit: { ru: 'Пополнение кошелька', en: 'Wallet top-up' },

@@ -10,9 +10,11 @@ import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout.ts';
+import { documentSlots } from '../../features/documents/document-slots.ts';
 import { hasPolicyBlock, PolicyBlock } from '../../features/policy/policy-block.tsx';
 import { ProfilePanel } from '../../features/profile/components/profile-panel.tsx';
 import { queryClient } from '../../shared/api/query-client.ts';
+import { DocumentSlotsProvider } from '../../shared/documents/document-slots.tsx';
 import { IdentificationSection } from '../../shared/identification/identification-section.tsx';
 import { AppLock } from '../../shared/session/app-lock/app-lock.tsx';
 import { useSessionStore } from '../../shared/store/session-store.ts';
@@ -27,7 +29,9 @@ export function HomeLayout() {
   if (!token) return <Navigate to="/auth" replace />;
   return (
     <QueryClientProvider client={queryClient}>
-      <SignedInArea />
+      <DocumentSlotsProvider value={documentSlots}>
+        <SignedInArea />
+      </DocumentSlotsProvider>
     </QueryClientProvider>
   );
 }

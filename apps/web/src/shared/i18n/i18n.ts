@@ -5,6 +5,7 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { appLockEn, appLockRu } from './app-lock-texts.ts';
+import { documentsEn, documentsRu } from './documents-texts.ts';
 import { en } from './en.ts';
 import { moneyFlowEn, moneyFlowRu } from './money-flow-texts.ts';
 import { paymentEn, paymentRu } from './payment-texts.ts';
@@ -15,8 +16,8 @@ export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_STORAGE_KEY = 'e-wallet-language';
 
 export const resources = {
-  ru: { translation: { ...ru, ...moneyFlowRu, ...paymentRu, ...appLockRu } },
-  en: { translation: { ...en, ...moneyFlowEn, ...paymentEn, ...appLockEn } },
+  ru: { translation: { ...ru, ...moneyFlowRu, ...paymentRu, ...appLockRu, ...documentsRu } },
+  en: { translation: { ...en, ...moneyFlowEn, ...paymentEn, ...appLockEn, ...documentsEn } },
 } as const;
 
 function storedLanguage(): Language {

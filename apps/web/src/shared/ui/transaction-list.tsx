@@ -8,6 +8,7 @@ import { clsx } from 'clsx';
 import { useTranslation } from 'react-i18next';
 import type { Transaction, TransactionFilter } from '../api/transactions.ts';
 import { useTransactions } from '../api/transactions.ts';
+import { ReceiptSlot } from '../documents/document-slots.tsx';
 import { formatDateTime } from '../format/date.ts';
 import { formatSignedMoney } from '../format/money.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
@@ -31,6 +32,9 @@ export function TransactionRow({ transaction }: { transaction: Transaction }) {
         <span className="transaction__description">{transaction.description}</span>
         <span className="transaction__meta">
           <time dateTime={transaction.created_at}>{formatDateTime(transaction.created_at, language)}</time>
+        </span>
+        <span className="transaction__documents">
+          <ReceiptSlot operationId={transaction.id} description={transaction.description} />
         </span>
       </span>
       <span className="transaction__side">

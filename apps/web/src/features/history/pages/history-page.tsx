@@ -7,6 +7,7 @@ import '../history.css';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../../shared/api/wallet.ts';
+import { StatementSlot } from '../../../shared/documents/document-slots.tsx';
 import { type DayRange, presetRange, rangeQuery } from '../../../shared/money/date-range.ts';
 import { AreaBoundary, AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { DateRangePicker } from '../../../shared/ui/date-range-picker.tsx';
@@ -28,7 +29,10 @@ export function HistoryPage() {
     <div className="home-page money-page">
       <div className="history-head">
         <h1 className="home-page__title">{t('history.title')}</h1>
-        <DateRangePicker value={range} onChange={setRange} />
+        <div className="history-head__actions">
+          <StatementSlot accountId={accountId} />
+          <DateRangePicker value={range} onChange={setRange} />
+        </div>
       </div>
       <AreaBoundary onRetry={() => accounts.refetch()}>
         {accounts.isPending ? (

@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
+import { StatementSlot } from '../../../shared/documents/document-slots.tsx';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
@@ -121,7 +122,10 @@ function AccountHistory({ accountId }: { accountId: string }) {
         <h2 id="account-history-title" className="panel__title">
           {t('walletId.history')}
         </h2>
-        <DateRangePicker value={range} onChange={setRange} />
+        <div className="panel__actions">
+          <StatementSlot accountId={accountId} />
+          <DateRangePicker value={range} onChange={setRange} />
+        </div>
       </div>
       <AreaBoundary>
         <StatSection filter={{ account: accountId, ...query }} variant="tiles" />

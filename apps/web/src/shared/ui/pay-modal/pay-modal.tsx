@@ -21,6 +21,7 @@
 import './pay-modal.css';
 import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ReceiptSlot } from '../../documents/document-slots.tsx';
 import { formatMoney } from '../../format/money.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { Button } from '../button.tsx';
@@ -191,6 +192,7 @@ export function PayModal({
           <p className="pay-stage__title">{t('payModal.receiptTitle')}</p>
           <ReceiptView receipt={state.receipt} />
           <div className="pay-stage__actions">
+            <ReceiptSlot operationId={state.receipt.id} look="button" />
             <Button variant="secondary" onClick={() => dispatch({ type: 'hideDetails' })}>
               {t('payModal.back')}
             </Button>
