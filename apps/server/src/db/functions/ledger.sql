@@ -59,12 +59,12 @@ $$;
 CREATE OR REPLACE TRIGGER ledger_accounts_identity_guard BEFORE UPDATE OF id, user_id, currency ON ledger_accounts
   FOR EACH ROW EXECUTE FUNCTION ledger_accounts_identity_guard();
 
--- Writes one step of a movement whose accounts the caller has locked and checked: for an opening step
--- ('single' or 'hold') the transfer itself (false, and nothing written, when its idempotency key is
--- used), then both accounts' balances and versions and one entry per side with the balances after it.
--- The debit account's monthly figure (limits.sql) moves in the same UPDATE: a counted debit of a later
--- month starts it again, of the kept month adds to it, and a void of a hold opened in the kept month
--- takes it back.
+-- Writes one step of a movement whose accounts the caller has locked and checked, in one statement:
+-- for an opening step ('single' or 'hold') the transfer itself (nothing is written, and the answer is
+-- false, when its idempotency key is used), then both accounts' balances and versions and one entry
+-- per side with the balances after it. The debit account's monthly figure (limits.sql) moves in the
+-- same UPDATE: a counted debit of a later month starts it again, of the kept month adds to it, and a
+-- void of a hold opened in the kept month takes it back.
 CREATE OR REPLACE FUNCTION ledger_move(moved ledger_transfers, step text, at timestamptz) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -74,14 +74,16 @@ DECLARE
   counted bigint := CASE WHEN NOT limits_counts_outgoing(moved.kind, moved.currency) OR step = 'post' THEN 0
     WHEN step = 'void' THEN -moved.amount ELSE moved.amount END;
   month timestamptz := limits_month(moved.created_at);
+  entries int;
 BEGIN
-  IF step IN ('single', 'hold') THEN
-    INSERT INTO ledger_transfers SELECT moved.* ON CONFLICT (idempotency_key) DO NOTHING;
-    IF NOT FOUND THEN RETURN false; END IF;
-  END IF;
-  WITH side (account_id, ord, posted_change, debits_change, credits_change, entry_amount, counted_change) AS (
-    VALUES (moved.debit_account_id, 1, -posted, held, 0::bigint, -moved.amount, counted),
-           (moved.credit_account_id, 2, posted, 0::bigint, held, moved.amount::bigint, 0::bigint)
+  WITH opened AS (
+    INSERT INTO ledger_transfers SELECT moved.* WHERE step IN ('single', 'hold')
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id
+  ), side (account_id, ord, posted_change, debits_change, credits_change, entry_amount, counted_change) AS (
+    SELECT * FROM (VALUES (moved.debit_account_id, 1, -posted, held, 0::bigint, -moved.amount, counted),
+                          (moved.credit_account_id, 2, posted, 0::bigint, held, moved.amount::bigint, 0::bigint)) v
+    WHERE step IN ('post', 'void') OR EXISTS (SELECT 1 FROM opened)
   ), changed AS (
     UPDATE ledger_accounts a
     SET balance = a.balance + s.posted_change,
@@ -102,7 +104,8 @@ BEGIN
   SELECT moved.id, c.id, c.user_id, step, c.entry_amount, moved.currency, moved.kind, c.balance,
     c.pending_debits, c.pending_credits, c.version, at, moved.created_at
   FROM changed c ORDER BY c.ord;
-  RETURN true;
+  GET DIAGNOSTICS entries = ROW_COUNT;
+  RETURN entries > 0;
 END
 $$;
 
@@ -125,20 +128,9 @@ BEGIN
   IF debit_account.id IS NOT NULL AND credit_account.id IS NOT NULL
      AND debit_account.currency = currency AND credit_account.currency = currency
      AND (debit_account.user_id IS NULL OR debit_account.balance - debit_account.pending_debits >= amount) THEN
-    movement.id := transfer_id;
-    movement.debit_account_id := debit;
-    movement.credit_account_id := credit;
-    movement.amount := amount;
-    movement.currency := currency;
-    movement.kind := kind;
-    movement.status := CASE WHEN hold THEN 'pending' ELSE 'posted' END;
-    movement.is_hold := hold;
-    movement.idempotency_key := idempotency_key;
-    movement.reference_type := reference_type;
-    movement.reference_id := reference_id;
-    movement.description := description;
-    movement.created_at := at;
-    movement.settled_at := CASE WHEN hold THEN NULL ELSE at END;
+    -- The transfer's row, in the table's column order.
+    movement := ROW(transfer_id, debit, credit, amount, currency, kind, CASE WHEN hold THEN 'pending' ELSE 'posted' END,
+      hold, idempotency_key, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END);
     IF ledger_move(movement, CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
       outcome := 'created';
       RETURN NEXT;

@@ -136,20 +136,9 @@ BEGIN
     INSERT INTO idempotency_keys (user_id, call, key, request_hash, answer, created_at)
     VALUES (payer, call_name, call_key, request_hash, answer, at);
   END IF;
-  movement.id := movement_id;
-  movement.debit_account_id := debit.id;
-  movement.credit_account_id := credit.id;
-  movement.amount := amount;
-  movement.currency := currency;
-  movement.kind := kind;
-  movement.status := CASE WHEN hold THEN 'pending' ELSE 'posted' END;
-  movement.is_hold := hold;
-  movement.idempotency_key := kind || ':' || movement_id;
-  movement.reference_type := reference_type;
-  movement.reference_id := reference_id;
-  movement.description := description;
-  movement.created_at := at;
-  movement.settled_at := CASE WHEN hold THEN NULL ELSE at END;
+  -- The transfer's row, in the table's column order; its ledger key is made of its new id.
+  movement := ROW(movement_id, debit.id, credit.id, amount, currency, kind, CASE WHEN hold THEN 'pending' ELSE 'posted' END,
+    hold, kind || ':' || movement_id, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END);
   IF NOT ledger_move(movement, CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
     RAISE EXCEPTION 'ledger_pay: the movement % exists already', movement_id;
   END IF;
