@@ -9,7 +9,7 @@
  * (`db.tx`) a read goes straight to that transaction's connection.
  */
 import DataLoader from 'dataloader';
-import { isDb, type Queryable } from './client.ts';
+import { isDb, type Queryable, remembered } from './client.ts';
 
 const MAX_BATCH = 200;
 
@@ -18,24 +18,22 @@ export type BatchedRead<K, V> = (q: Queryable, key: K) => Promise<V | undefined>
 export function batchedRead<K, V>(
   read: (q: Queryable, keys: readonly K[]) => Promise<Map<K, V>>,
 ): BatchedRead<K, V> {
-  const loaders = new WeakMap<Queryable, DataLoader<K, V | undefined>>();
-  const loaderOf = (q: Queryable) => {
-    let loader = loaders.get(q);
-    if (!loader) {
-      loader = new DataLoader<K, V | undefined>(
-        async (keys) => {
-          const found = await read(q, [...new Set(keys)]);
-          return keys.map((key) => found.get(key));
-        },
-        { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) },
-      );
-      loaders.set(q, loader);
-    }
-    return loader;
-  };
-  return async (q, key) => {
+  const key = Symbol('batched read');
+  return async (q, wanted) => {
     // A transaction's reads stay on its own connection, in its own order.
-    if (!isDb(q)) return (await read(q, [key])).get(key);
-    return loaderOf(q).load(key);
+    if (!isDb(q)) return (await read(q, [wanted])).get(wanted);
+    const loader = remembered(
+      q,
+      key,
+      () =>
+        new DataLoader<K, V | undefined>(
+          async (keys) => {
+            const found = await read(q, [...new Set(keys)]);
+            return keys.map((k) => found.get(k));
+          },
+          { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) },
+        ),
+    );
+    return loader.load(wanted);
   };
 }

@@ -41,7 +41,18 @@ export interface Db extends Queryable {
    * `ready` and `lost`. Stops with `close`.
    */
   listen(channel: string, listener: ChannelListener): Promise<void>;
+  /**
+   * What this server instance keeps beside this database (hints, batched reads, the session cache),
+   * each under its owner's key: made on first use with `remembered`, gone with the Db.
+   */
+  readonly memory: Map<symbol, unknown>;
   close(): Promise<void>;
+}
+
+/** The value an owner keeps under `key` in the database's memory, made on first use. */
+export function remembered<T>(db: Db, key: symbol, make: () => T): T {
+  if (!db.memory.has(key)) db.memory.set(key, make());
+  return db.memory.get(key) as T;
 }
 
 export interface ChannelListener {
@@ -118,6 +129,7 @@ export async function openPglite(dataDir: string | 'memory'): Promise<Db> {
   return {
     kind: 'pglite',
     ...queryable(lite),
+    memory: new Map(),
     // PGlite is one session: its transactions run one at a time, so none can conflict.
     async tx(work) {
       const committed: (() => void)[] = [];
@@ -176,6 +188,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
   const db: Db = {
     kind: 'postgres',
     ...queryable(pool),
+    memory: new Map(),
     async tx(work, options) {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();

@@ -6,22 +6,15 @@
  * (A session is trusted as read, so its cache follows the database's notices: modules/sessions/cache.ts.)
  */
 import { LRUCache } from 'lru-cache';
-import type { Db } from './client.ts';
+import { type Db, remembered } from './client.ts';
 
 export interface HintOptions {
   max: number;
   ttlMs: number;
 }
 
-/** One bounded memory per database, made on first use. */
+/** One bounded memory per database, kept in the database's own memory. */
 export function hintsPerDatabase<V extends {}>(options: HintOptions): (db: Db) => LRUCache<string, V> {
-  const memories = new WeakMap<Db, LRUCache<string, V>>();
-  return (db) => {
-    let memory = memories.get(db);
-    if (!memory) {
-      memory = new LRUCache<string, V>({ max: options.max, ttl: options.ttlMs });
-      memories.set(db, memory);
-    }
-    return memory;
-  };
+  const key = Symbol('hints');
+  return (db) => remembered(db, key, () => new LRUCache<string, V>({ max: options.max, ttl: options.ttlMs }));
 }

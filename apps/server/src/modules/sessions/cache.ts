@@ -16,7 +16,7 @@
  * which at worst drops entries that were still right.
  */
 import { LRUCache } from 'lru-cache';
-import { type Db, isDb, type Queryable } from '../../db/client.ts';
+import { type Db, isDb, type Queryable, remembered } from '../../db/client.ts';
 
 export interface SessionRow {
   id: string;
@@ -77,8 +77,8 @@ class SessionCache {
   }
 }
 
-const caches = new WeakMap<Db, SessionCache>();
-/** Every cache of the process, weakly: changes made here are announced to each. */
+const CACHE = Symbol('session cache');
+/** Every cache of the process (one per Db object), weakly: changes made here are announced to each. */
 const everyCache = new Set<WeakRef<SessionCache>>();
 /** Users with a change made here that has not committed yet: until when their reads are not kept. */
 const pending = new Map<string, number>();
@@ -99,17 +99,16 @@ export function cachedSession(
   load: () => Promise<SessionRow | undefined>,
 ): Promise<SessionRow | undefined> {
   if (!isDb(q)) return load();
-  let cache = caches.get(q);
-  if (!cache) {
-    cache = new SessionCache(q);
-    caches.set(q, cache);
-    everyCache.add(new WeakRef(cache));
-  }
+  const cache = remembered(q, CACHE, () => {
+    const made = new SessionCache(q);
+    everyCache.add(new WeakRef(made));
+    return made;
+  });
   return cache.read(hash, load);
 }
 
 export function sessionTouched(q: Queryable, hash: string, at: Date): void {
-  if (isDb(q)) caches.get(q)?.touched(hash, at);
+  if (isDb(q)) (q.memory.get(CACHE) as SessionCache | undefined)?.touched(hash, at);
 }
 
 /**
