@@ -8,9 +8,9 @@
  *
  * After a right PIN the instance keeps a hint of the signer (db/hints.ts): who they are and their
  * PIN's salt and key version, never the hash. With it a payment proves the PIN without a read
- * (`withPinProof`): the HMAC made here goes with the payment's statement, which compares it with the
+ * (`pinProof`): the HMAC made here goes with the payment's statement, which compares it with the
  * stored hash under the user's lock (db/functions/payments.sql). Whenever that statement does not
- * find the PIN proven, the hint is forgotten and `checkPin` decides and counts.
+ * find the PIN proven, `freshPinProof` forgets the hint, and the PIN is checked and counted.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.ts';
@@ -123,30 +123,21 @@ export interface PinProof {
   hash: Buffer;
 }
 
-/** What a statement that proves the PIN itself answers when the proof does not match. */
-export const PIN_UNPROVEN = Symbol('the PIN is not proven');
+/**
+ * The proof of a PIN for a statement that compares it with the stored hash itself: from this
+ * instance's hint of the signer (no round trip), or else from `provePin`, which checks the PIN.
+ */
+export async function pinProof(ctx: AppContext, userId: string, pin: string): Promise<PinProof> {
+  return rememberedPinProof(ctx, userId, pin) ?? (await provePin(ctx, userId, pin));
+}
 
 /**
- * Runs a statement that proves the PIN itself, with the proof from this instance's hint of the
- * signer (no round trip) or, without one, from `provePin`. When the statement does not find the PIN
- * proven, the hint is forgotten and `provePin` decides: it throws the PIN's error (counted), or the
- * hint was stale and the statement runs again with the fresh proof.
+ * After a statement found a proof wrong: the hint is forgotten and the PIN checked and counted here,
+ * so a wrong PIN throws its error, and a stale hint gives way to a fresh proof.
  */
-export async function withPinProof<R>(
-  ctx: AppContext,
-  userId: string,
-  pin: string,
-  statement: (proof: PinProof) => Promise<R | typeof PIN_UNPROVEN>,
-): Promise<R> {
-  let proof = rememberedPinProof(ctx, userId, pin) ?? (await provePin(ctx, userId, pin));
-  for (let attempt = 1; ; attempt++) {
-    const answer = await statement(proof);
-    if (answer !== PIN_UNPROVEN) return answer;
-    forgetSigner(ctx, userId);
-    // Only a PIN changed between the proof and the statement gets here twice.
-    if (attempt === 3) throw new Error('the PIN was proven but the statement refused its proof');
-    proof = await provePin(ctx, userId, pin);
-  }
+export async function freshPinProof(ctx: AppContext, userId: string, pin: string): Promise<PinProof> {
+  forgetSigner(ctx, userId);
+  return provePin(ctx, userId, pin);
 }
 
 /** The proof of a PIN from this instance's hint of the signer, without a round trip. Proves nothing by itself. */

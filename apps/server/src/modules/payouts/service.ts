@@ -33,7 +33,7 @@ import {
   type PayoutState,
   PayoutUnavailable,
 } from '../../providers/payouts/payouts-provider.ts';
-import { PIN_UNPROVEN, withPinProof } from '../auth/pin.ts';
+import { freshPinProof, type PinProof, pinProof } from '../auth/pin.ts';
 import { type IdempotencyScope, repeatedAnswer } from '../idempotency/service.ts';
 
 export type Receipt = AnswerOf<'withdrawalReceipt'>;
@@ -96,27 +96,28 @@ export async function payOut<A>(
 ): Promise<A> {
   if (/^\d{13,19}$/.test(request.shownDestination)) throw new Error('a payout destination must be masked');
   const { userId, scope } = request;
-  return withPinProof(ctx, userId, request.pin, async (proof) => {
-    const at = ctx.clock.now();
-    const payout: PayoutRow = {
-      id: randomUUID(),
-      user_id: userId,
-      purpose: request.purpose,
-      amount: request.amount,
-      currency: request.currency,
-      destination_type: request.destination.type,
-      destination: request.shownDestination,
-      payee_name: request.payeeName,
-      hold_transfer_id: randomUUID(),
-      provider: ctx.payouts.id,
-      provider_ref: null,
-      status: 'created',
-      failure_reason: null,
-      created_at: at,
-    };
-    const answer = answerOf(payout);
-    const description = payoutDescription(payout);
-    const paid = await ctx.db.tx(async (q) => {
+  const at = ctx.clock.now();
+  const payout: PayoutRow = {
+    id: randomUUID(),
+    user_id: userId,
+    purpose: request.purpose,
+    amount: request.amount,
+    currency: request.currency,
+    destination_type: request.destination.type,
+    destination: request.shownDestination,
+    payee_name: request.payeeName,
+    hold_transfer_id: randomUUID(),
+    provider: ctx.payouts.id,
+    provider_ref: null,
+    status: 'created',
+    failure_reason: null,
+    created_at: at,
+  };
+  const answer = answerOf(payout);
+  const description = payoutDescription(payout);
+  // The money held and the payout recorded in one transaction, or neither.
+  const holdAndRecord = (proof: PinProof) =>
+    ctx.db.tx(async (q) => {
       const outcome = await pay(q, {
         id: payout.hold_transfer_id,
         payer: userId,
@@ -134,17 +135,21 @@ export async function payOut<A>(
       if (outcome.outcome === 'created') await recordPayout(q, payout, request.payeeDetails);
       return outcome;
     });
-    switch (paid.outcome) {
-      case 'created':
-        await submitPayout(ctx, payout, request.destination, request.providerDescription ?? description.ru);
-        return JSON.parse(JSON.stringify(answer)) as A;
-      case 'repeated':
-        return repeatedAnswer<A>(scope, { request_hash: paid.requestHash, answer: paid.answer as A });
-      case 'refused':
-        if (paid.refusal.rule === 'pin') return PIN_UNPROVEN;
-        throw refusalError(paid.refusal);
-    }
-  });
+  let paid = await holdAndRecord(await pinProof(ctx, userId, request.pin));
+  // A proof the statement did not accept: the PIN is checked (and counted) now (see modules/transfer).
+  for (let tries = 1; paid.outcome === 'refused' && paid.refusal.rule === 'pin'; tries++) {
+    if (tries === 3) throw new AppError('RATE_LIMITED');
+    paid = await holdAndRecord(await freshPinProof(ctx, userId, request.pin));
+  }
+  switch (paid.outcome) {
+    case 'created':
+      await submitPayout(ctx, payout, request.destination, request.providerDescription ?? description.ru);
+      return JSON.parse(JSON.stringify(answer)) as A;
+    case 'repeated':
+      return repeatedAnswer<A>(scope, { request_hash: paid.requestHash, answer: paid.answer as A });
+    case 'refused':
+      throw refusalError(paid.refusal);
+  }
 }
 
 async function recordPayout(

@@ -24,9 +24,9 @@ import { batchedRead } from '../../db/batch.ts';
 import type { Db } from '../../db/client.ts';
 import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError, isAppError } from '../../errors.ts';
-import { pay, refusalError, type SidedText, type Transfer } from '../../ledger/index.ts';
+import { type PaymentInput, pay, refusalError, type SidedText, type Transfer } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
-import { checkPin, PIN_UNPROVEN, withPinProof } from '../auth/pin.ts';
+import { checkPin, freshPinProof, type PinProof, pinProof } from '../auth/pin.ts';
 import { type IdempotencyScope, repeatedAnswer, requestHash } from '../idempotency/service.ts';
 import { hit } from '../limits/limits.ts';
 import { type CheckAnswer, checkAnswer, paymentProblemsOf } from '../money-checks/service.ts';
@@ -159,43 +159,53 @@ export async function payUser<A>(
     await countLookup(ctx, senderId);
     throw new AppError(recipient ? 'RECIPIENT_SELF' : 'RECIPIENT_NOT_FOUND');
   }
-  return withPinProof(ctx, senderId, pin, async (proof) => {
-    const at = ctx.clock.now();
-    const moved: Movement = {
-      id: randomUUID(),
+  const at = ctx.clock.now();
+  const moved: Movement = { id: randomUUID(), kind, amount, currency, createdAt: at, description: null };
+  /** The payment as the ledger takes it, with its answer: the sender's name comes with the PIN's proof. */
+  const payment_ = (proof: PinProof) => {
+    moved.description = describe(
       kind,
-      amount,
-      currency,
-      createdAt: at,
-      description: describe(kind, recipient.name, maskedName(proof.signer.firstName, proof.signer.lastName)),
-    };
+      recipient.name,
+      maskedName(proof.signer.firstName, proof.signer.lastName),
+    );
     const answer = answerOf(moved, recipient);
-    const paid = await pay(ctx.db, {
-      id: moved.id,
-      payer: senderId,
-      payee: recipient.userId,
-      currency,
-      amount,
-      kind,
-      description: moved.description!,
-      at,
-      rules: ctx.config.levelRulesJson,
-      pinProof: proof.hash,
-      call: { name: scope.call, key: scope.key, requestHash: scope.requestHash, answer },
-    });
-    switch (paid.outcome) {
-      case 'created':
-        // The first caller gets what every repeat will get: the answer as stored.
-        return JSON.parse(JSON.stringify(answer)) as A;
-      case 'repeated':
-        return repeatedAnswer<A>(scope, { request_hash: paid.requestHash, answer: paid.answer as A });
-      case 'refused':
-        if (paid.refusal.rule === 'pin') return PIN_UNPROVEN;
-        // A refusal tells that the phone is a wallet user without moving money: counted as a lookup.
-        await countLookup(ctx, senderId);
-        throw refusalError(paid.refusal);
-    }
-  });
+    return {
+      answer,
+      input: {
+        id: moved.id,
+        payer: senderId,
+        payee: recipient.userId,
+        currency,
+        amount,
+        kind,
+        description: moved.description,
+        at,
+        rules: ctx.config.levelRulesJson,
+        pinProof: proof.hash,
+        call: { name: scope.call, key: scope.key, requestHash: scope.requestHash, answer },
+      } satisfies PaymentInput,
+    };
+  };
+  let attempt = payment_(await pinProof(ctx, senderId, pin));
+  let paid = await pay(ctx.db, attempt.input);
+  // A proof the statement did not accept: the PIN is checked (and counted) now; only a PIN changed
+  // in the meantime gets past that and is refused again, which is then the PIN's answer too.
+  for (let tries = 1; paid.outcome === 'refused' && paid.refusal.rule === 'pin'; tries++) {
+    if (tries === 3) throw new AppError('RATE_LIMITED');
+    attempt = payment_(await freshPinProof(ctx, senderId, pin));
+    paid = await pay(ctx.db, attempt.input);
+  }
+  switch (paid.outcome) {
+    case 'created':
+      // The first caller gets what every repeat will get: the answer as stored.
+      return JSON.parse(JSON.stringify(attempt.answer)) as A;
+    case 'repeated':
+      return repeatedAnswer<A>(scope, { request_hash: paid.requestHash, answer: paid.answer as A });
+    case 'refused':
+      // A refusal tells that the phone is a wallet user without moving money: counted as a lookup.
+      await countLookup(ctx, senderId);
+      throw refusalError(paid.refusal);
+  }
 }
 
 export function transferReceipt(moved: Movement, recipient: Recipient, language: Language): Receipt {
