@@ -13,6 +13,7 @@ import {
 } from '@e-wallet/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/client.ts';
 import { isAppError } from '../errors.ts';
 
 export function languageOf(request: FastifyRequest): Language {
@@ -30,6 +31,15 @@ export function sendError(
     .code(httpStatusOf(code))
     .type('application/json; charset=utf-8')
     .send({ status: 'error', code, message: errorMessage(code, language, params) });
+}
+
+/** Seconds a client waits before repeating a request the database's failover refused. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** SERVICE_UNAVAILABLE (503) with Retry-After: the database is failing over; repeat the same request. */
+export function sendUnavailable(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  return sendError(request, reply, 'SERVICE_UNAVAILABLE');
 }
 
 interface Issue {
@@ -86,6 +96,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       request.log.info({ err: { code: error.code, message: error.message } }, 'request rejected');
       return sendError(request, reply, 'VALIDATION_ERROR');
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: { code: error.code, message: error.message } }, 'database unavailable');
+      return sendUnavailable(request, reply);
     }
     request.log.error({ err: error }, 'unexpected error');
     return sendError(request, reply, 'INTERNAL_ERROR');
