@@ -105,3 +105,26 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(request, reply, 'INTERNAL_ERROR');
   });
 }
+
+/**
+ * HAProxy's own answer when no instance can answer (deploy/haproxy.cfg's errorfile): the same
+ * SERVICE_UNAVAILABLE a ready instance sends, as a whole HTTP response. deploy/errors/ holds these
+ * (written by `npm run cluster -- errorfiles`, checked against this by test/deploy.test.ts).
+ */
+export function haproxyErrorFile(language: Language): string {
+  const body = JSON.stringify({
+    status: 'error',
+    code: 'SERVICE_UNAVAILABLE',
+    message: errorMessage('SERVICE_UNAVAILABLE', language),
+  });
+  return [
+    'HTTP/1.1 503 Service Unavailable',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    `Retry-After: ${RETRY_AFTER_SECONDS}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
