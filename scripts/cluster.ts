@@ -314,7 +314,7 @@ function instanceEnv(l: Layout, index: number): Record<string, string | undefine
   };
 }
 
-export function startInstance(l: Layout, index: number): number {
+function startInstance(l: Layout, index: number): number {
   return startDetached(l, `app${index + 1}`, process.execPath, [MAIN], instanceEnv(l, index));
 }
 
@@ -527,6 +527,17 @@ export function killInstance(l: Layout = layout(), name?: string): string {
   return target;
 }
 
+/** Starts a server instance again (as a supervisor would after it died), on its own port. */
+export function restartInstance(l: Layout, name: string): void {
+  const state = readState(l);
+  if (!state) throw new Error(`no cluster in ${l.dir}`);
+  const index = Number(name.replace('app', '')) - 1;
+  if (!(index >= 0 && index < INSTANCES)) throw new Error(`no instance ${name}`);
+  if (alive(state.pids[name])) throw new Error(`${name} is running`);
+  state.pids[name] = startInstance(l, index);
+  writeState(l, state);
+}
+
 /** Stops everything: the instances and HAProxy, then the nodes and the monitor; removes the folder. */
 export async function down(l: Layout = layout(), options: { keep?: boolean } = {}): Promise<void> {
   const state = readState(l);
@@ -579,6 +590,9 @@ async function main(): Promise<void> {
       return;
     case 'kill-instance':
       console.info(JSON.stringify({ killed: killInstance(l, argument), at: new Date().toISOString() }));
+      return;
+    case 'restart-instance':
+      restartInstance(l, argument ?? 'app1');
       return;
     case 'down':
       await down(l, { keep: process.env.CLUSTER_KEEP === '1' });

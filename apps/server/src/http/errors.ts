@@ -27,8 +27,11 @@ export function sendError(
   params: ErrorParams = {},
 ): FastifyReply {
   const language = languageOf(request);
+  const status = httpStatusOf(code);
+  // Every 503 is temporary (a provider or the database away): it says when to try again.
+  if (status === 503 && !reply.hasHeader('retry-after')) reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
   return reply
-    .code(httpStatusOf(code))
+    .code(status)
     .type('application/json; charset=utf-8')
     .send({ status: 'error', code, message: errorMessage(code, language, params) });
 }
@@ -38,7 +41,6 @@ export const RETRY_AFTER_SECONDS = 2;
 
 /** SERVICE_UNAVAILABLE (503) with Retry-After: the database is failing over; repeat the same request. */
 export function sendUnavailable(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
   return sendError(request, reply, 'SERVICE_UNAVAILABLE');
 }
 
@@ -123,7 +125,6 @@ export function haproxyErrorFile(language: Language): string {
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Cache-Control: no-store',
     `Retry-After: ${RETRY_AFTER_SECONDS}`,
-    'Connection: close',
     '',
     body,
   ].join('\r\n');
