@@ -150,7 +150,7 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
       return { status: res.status, body: parsed, headers: res.headers };
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const what = cause?.code ?? cause?.message ?? `${(error as Error).name}: ${(error as Error).message}`;
+      const what = cause?.code || cause?.message || `${(error as Error).name}: ${(error as Error).message}`;
       return { status: 0, body: what, headers: null };
     }
   }
@@ -159,6 +159,7 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
   function inspect(person: Person, path: string, answer: Answer): void {
     if (answer.status === 0) {
       noteError(`network error (${String(answer.body)})`);
+      if (process.env.CLUSTER_DEBUG) say(`network error at ${new Date().toISOString()} ${path}: ${answer.body}`);
       return;
     }
     if (answer.status < 400) return;
@@ -233,7 +234,10 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
           status = r.status;
           headers = r.headers;
           text = await r.text();
-        } catch {}
+        } catch (error) {
+          const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+          text = cause?.code || cause?.message || `${(error as Error).name}: ${(error as Error).message}`;
+        }
         if (status === 303) break;
         let body: unknown = text;
         try {
