@@ -35,7 +35,7 @@ import { haproxyErrorFile } from '../apps/server/src/http/errors.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = join(ROOT, 'apps/server/src/main.ts');
 const PG_VERSION = process.env.CLUSTER_PG_VERSION ?? '15';
-const PG_BIN = `/usr/lib/postgresql/${PG_VERSION}/bin`;
+export const PG_BIN = `/usr/lib/postgresql/${PG_VERSION}/bin`;
 const PACKAGES = [`postgresql-${PG_VERSION}-auto-failover`, 'pg-auto-failover-cli', 'haproxy'];
 const INSTANCES = 2;
 const DATABASE = 'wallet';

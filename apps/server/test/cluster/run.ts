@@ -27,6 +27,7 @@ import {
   killPrimary,
   type Layout,
   layout,
+  PG_BIN,
   restartInstance,
   status,
   up,
@@ -95,7 +96,7 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
   // The drill's base backup, from the primary through the PostgreSQL front, before any money moves.
   const backup = join(l.dir, 'basebackup');
   asPostgres([
-    '/usr/lib/postgresql/15/bin/pg_basebackup',
+    `${PG_BIN}/pg_basebackup`,
     '-h',
     '127.0.0.1',
     '-p',
@@ -440,7 +441,7 @@ async function restoreDrill(l: Layout, backup: string, moment: number, acks: Ack
     input: settings,
   });
   asPostgres([
-    '/usr/lib/postgresql/15/bin/pg_ctl',
+    `${PG_BIN}/pg_ctl`,
     '-D',
     target,
     '-o',
@@ -484,7 +485,7 @@ async function restoreDrill(l: Layout, backup: string, moment: number, acks: Ack
     await restored?.close().catch(() => {});
     await client.end().catch(() => {});
     try {
-      asPostgres(['/usr/lib/postgresql/15/bin/pg_ctl', '-D', target, '-m', 'fast', '-w', 'stop']);
+      asPostgres([`${PG_BIN}/pg_ctl`, '-D', target, '-m', 'fast', '-w', 'stop']);
     } catch {}
   }
   return problems;
