@@ -21,7 +21,10 @@ const Env = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     // node-postgres takes one host: a cluster is reached through one address that leads to its
     // primary (docs/operations.md), and a list of hosts is refused here with this line.
-    .refine((url) => !/^postgres(ql)?:\/\/([^@/]*@)?[^/]*,/.test(url), 'must name one host (a HAProxy front of the cluster, see docs/operations.md), not a list')
+    .refine(
+      (url) => !(url.replace(/^postgres(ql)?:\/\//, '').split('/')[0] ?? '').split('@').pop()?.includes(','),
+      'must name one host (a HAProxy front of the cluster, see docs/operations.md), not a list',
+    )
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),

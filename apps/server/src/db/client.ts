@@ -73,8 +73,6 @@ export const PG = {
  * statement changed nothing that stays (its transaction rolled back), so the request may be repeated.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const code = pgCode(error);
-  if (code) return code.startsWith('08') || code === '25006' || /^57P0[1-3]$/.test(code) || code === '53300';
   let current: unknown = error;
   for (let depth = 0; depth < 3 && current && typeof current === 'object'; depth++) {
     const { code: sysCode, message } = current as { code?: unknown; message?: unknown };
@@ -82,7 +80,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof message === 'string' && DRIVER_MESSAGES.test(message)) return true;
     current = (current as { cause?: unknown }).cause;
   }
-  return false;
+  const code = pgCode(error);
+  return !!code && (code.startsWith('08') || code === '25006' || /^57P0[1-3]$/.test(code) || code === '53300');
 }
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
