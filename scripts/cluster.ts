@@ -228,7 +228,9 @@ async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<
       last = error;
     }
     if (Date.now() > deadline)
-      throw new Error(`${what}: not ready in ${timeoutMs / 1000} s${last ? ` (${(last as Error).message})` : ''}`);
+      throw new Error(
+        `${what}: not ready in ${timeoutMs / 1000} s${last ? ` (${(last as Error).message})` : ''}`,
+      );
     await sleep(300);
   }
 }
@@ -458,7 +460,8 @@ export async function up(l: Layout = layout()): Promise<void> {
   for (let i = 0; i < INSTANCES; i++) state.pids[`app${i + 1}`] = startInstance(l, i);
   save();
   await waitFor('the server instances', 120_000, async () => {
-    for (const port of l.instancePorts) if (!(await ready(`http://127.0.0.1:${port}/readyz`))) return undefined;
+    for (const port of l.instancePorts)
+      if (!(await ready(`http://127.0.0.1:${port}/readyz`))) return undefined;
     return (await ready(`${l.url}/readyz`)) ? true : undefined;
   });
   log(`instances up (${Math.round((Date.now() - started) / 1000)} s)`);
@@ -555,9 +558,13 @@ export async function down(l: Layout = layout(), options: { keep?: boolean } = {
   // A restored copy (the backup drill) runs under pg_ctl, outside the state's pids.
   const restored = join(l.dir, 'restore');
   if (existsSync(join(restored, 'postmaster.pid'))) {
-    spawnSync('runuser', ['-u', 'postgres', '--', `${PG_BIN}/pg_ctl`, '-D', restored, '-m', 'immediate', 'stop'], {
-      stdio: 'ignore',
-    });
+    spawnSync(
+      'runuser',
+      ['-u', 'postgres', '--', `${PG_BIN}/pg_ctl`, '-D', restored, '-m', 'immediate', 'stop'],
+      {
+        stdio: 'ignore',
+      },
+    );
   }
   if (!options.keep) rmSync(l.dir, { recursive: true, force: true });
 }
@@ -601,7 +608,9 @@ async function main(): Promise<void> {
       writeErrorFiles(join(ROOT, 'deploy/errors'));
       return;
     default:
-      console.error('usage: npm run cluster -- up | status | kill-primary | kill-instance [appN] | down | errorfiles');
+      console.error(
+        'usage: npm run cluster -- up | status | kill-primary | kill-instance [appN] | down | errorfiles',
+      );
       process.exit(2);
   }
 }

@@ -15,8 +15,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import type { AppContext } from './context.ts';
-import { registerErrorHandling, sendError, sendUnavailable } from './http/errors.ts';
 import type { Db } from './db/client.ts';
+import { registerErrorHandling, sendError, sendUnavailable } from './http/errors.ts';
 
 export interface ModuleRoutes {
   default: (app: FastifyInstance, ctx: AppContext) => Promise<void> | void;

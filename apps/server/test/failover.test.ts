@@ -103,7 +103,10 @@ describe('failover errors are recognised', () => {
 
   it("HAProxy's own answers in deploy/errors are the contract's SERVICE_UNAVAILABLE", () => {
     for (const language of ['ru', 'en'] as const) {
-      const file = readFileSync(new URL(`../../../deploy/errors/503-${language}.http`, import.meta.url), 'utf8');
+      const file = readFileSync(
+        new URL(`../../../deploy/errors/503-${language}.http`, import.meta.url),
+        'utf8',
+      );
       expect(file, 'npm run cluster -- errorfiles').toBe(haproxyErrorFile(language));
       const [head, body] = file.split('\r\n\r\n');
       expect(head).toMatch(/^HTTP\/1.1 503 /);
@@ -161,7 +164,10 @@ describe.skipIf(!enabled)('server processes while the database fails (PostgreSQL
   it('survives its connections being terminated under load: no 500, nothing half done', async () => {
     const database = await freshDatabase('ewallet_fo');
     const name = new URL(database.url).pathname.slice(1);
-    const server = await startServer({ databaseUrl: database.url, env: { SMS_PER_ADDRESS_PER_HOUR: '1000' } });
+    const server = await startServer({
+      databaseUrl: database.url,
+      env: { SMS_PER_ADDRESS_PER_HOUR: '1000' },
+    });
     const db = await openPostgres(database.url, 2);
     try {
       const people: { phone: string; token: string }[] = [];
@@ -185,7 +191,12 @@ describe.skipIf(!enabled)('server processes while the database fails (PostgreSQL
           const to = people[(i + 1) % people.length]!;
           while (Date.now() < until) {
             const key = randomUUID();
-            const body = { phone: to.phone, amount: formatAmount(100n, 'RUB'), currency_code: 'RUB', pin: '1234' };
+            const body = {
+              phone: to.phone,
+              amount: formatAmount(100n, 'RUB'),
+              currency_code: 'RUB',
+              pin: '1234',
+            };
             for (;;) {
               const res = await call(server.base, 'POST', '/v2/wallet/transfer', {
                 token: me.token,

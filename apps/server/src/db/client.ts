@@ -81,10 +81,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   const code = pgCode(error);
-  return !!code && (code.startsWith('08') || code === '25006' || /^57P0[1-3]$/.test(code) || code === '53300');
+  return (
+    !!code && (code.startsWith('08') || code === '25006' || /^57P0[1-3]$/.test(code) || code === '53300')
+  );
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
 /** node-postgres's own words for a connection that broke or never came. */
 const DRIVER_MESSAGES =
   /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Connection ended unexpectedly)/;

@@ -29,7 +29,8 @@ export function sendError(
   const language = languageOf(request);
   const status = httpStatusOf(code);
   // Every 503 is temporary (a provider or the database away): it says when to try again.
-  if (status === 503 && !reply.hasHeader('retry-after')) reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  if (status === 503 && !reply.hasHeader('retry-after'))
+    reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
   return reply
     .code(status)
     .type('application/json; charset=utf-8')

@@ -60,7 +60,16 @@ interface Answer {
 }
 
 type Ack =
-  | { kind: 'transfer'; key: string; id: string; from: string; to: string; minor: bigint; sentAt: number; at: number }
+  | {
+      kind: 'transfer';
+      key: string;
+      id: string;
+      from: string;
+      to: string;
+      minor: bigint;
+      sentAt: number;
+      at: number;
+    }
   | { kind: 'topup'; key: string; order: string; to: string; minor: bigint; sentAt: number; at: number };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -128,7 +137,13 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
   const noteError = (line: string) => errors.set(line, (errors.get(line) ?? 0) + 1);
 
   /** One request through HAProxy; a broken connection answers status 0. */
-  async function send(person: Person, method: string, path: string, body?: unknown, key?: string): Promise<Answer> {
+  async function send(
+    person: Person,
+    method: string,
+    path: string,
+    body?: unknown,
+    key?: string,
+  ): Promise<Answer> {
     const headers: Record<string, string> = {
       authorization: `Token ${person.token}`,
       'accept-language': person.language,
@@ -160,7 +175,8 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
   function inspect(person: Person, path: string, answer: Answer): void {
     if (answer.status === 0) {
       noteError(`network error (${String(answer.body)})`);
-      if (process.env.CLUSTER_DEBUG) say(`network error at ${new Date().toISOString()} ${path}: ${answer.body}`);
+      if (process.env.CLUSTER_DEBUG)
+        say(`network error at ${new Date().toISOString()} ${path}: ${answer.body}`);
       return;
     }
     if (answer.status < 400) return;
@@ -175,13 +191,20 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     const from = answer.headers?.get('x-request-id') ? 'instance' : 'HAProxy';
     noteError(`${answer.status} ${shaped ? b.code : 'NOT IN THE CONTRACT SHAPE'} (from ${from})`);
     if (!shaped) problems.push(`${path}: ${answer.status} not in the contract's shape: ${JSON.stringify(b)}`);
-    if (answer.status >= 500 && answer.status !== 503) problems.push(`${path}: ${answer.status} ${JSON.stringify(b)}`);
+    if (answer.status >= 500 && answer.status !== 503)
+      problems.push(`${path}: ${answer.status} ${JSON.stringify(b)}`);
     if (answer.status === 503 && !answer.headers?.get('retry-after'))
       problems.push(`${path}: 503 without Retry-After`);
   }
 
   /** Repeats the same request (the same key and body) until it is answered for good. */
-  async function answered(person: Person, method: string, path: string, body?: unknown, key?: string): Promise<Answer> {
+  async function answered(
+    person: Person,
+    method: string,
+    path: string,
+    body?: unknown,
+    key?: string,
+  ): Promise<Answer> {
     const deadline = loadEnd + DRAIN_MS;
     for (let attempt = 0; ; attempt++) {
       stats.sent += 1;
@@ -210,7 +233,16 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
         stats.refused += 1;
         return;
       }
-      acks.push({ kind: 'transfer', key, id: res.body.receipt.id, from: me.phone, to: other.phone, minor, sentAt, at: Date.now() });
+      acks.push({
+        kind: 'transfer',
+        key,
+        id: res.body.receipt.id,
+        from: me.phone,
+        to: other.phone,
+        minor,
+        sentAt,
+        at: Date.now(),
+      });
     } else {
       const res = await answered(me, 'POST', '/v2/wallet/top-up', { amount, currency_code: 'RUB' }, key);
       if (res.status !== 200) {
@@ -336,7 +368,10 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
   // The restarted instance came up and is ready.
   const readyBy = Date.now() + 60_000;
   while (Date.now() < readyBy && !(await status(l)).instances.every((i) => i.ready)) await sleep(500);
-  check((await status(l)).instances.every((i) => i.ready), 'not every instance is ready after the load');
+  check(
+    (await status(l)).instances.every((i) => i.ready),
+    'not every instance is ready after the load',
+  );
 
   // Every acknowledged transfer is repeated with its key: the same receipt, nothing moves.
   const sample = acks.filter((a) => a.kind === 'transfer').slice(0, 300);
@@ -358,9 +393,12 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     'SELECT id::text, kind, reference_id, status FROM ledger_transfers',
   );
   const transfersById = new Map(moved.rows.map((r) => [r.id, r]));
-  const orderRows = await db.query<{ id: string; status: string; transfer_id: string | null; amount: bigint }>(
-    'SELECT id::text, status, transfer_id::text, amount FROM topup_orders',
-  );
+  const orderRows = await db.query<{
+    id: string;
+    status: string;
+    transfer_id: string | null;
+    amount: bigint;
+  }>('SELECT id::text, status, transfer_id::text, amount FROM topup_orders');
   const orders = new Map(orderRows.rows.map((r) => [r.id, r]));
   const expected = new Map(people.map((p) => [p.phone, START_RUB]));
   const add = (phone: string, delta: bigint) => expected.set(phone, expected.get(phone)! + delta);
@@ -372,24 +410,36 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
       add(a.to, a.minor);
     } else {
       const o = orders.get(a.order);
-      check(!!o && o.amount === a.minor && o.status === 'complete' && !!o.transfer_id, `paid order ${a.order} is ${o?.status}`);
+      check(
+        !!o && o.amount === a.minor && o.status === 'complete' && !!o.transfer_id,
+        `paid order ${a.order} is ${o?.status}`,
+      );
       add(a.to, a.minor);
     }
   }
   const count = (kind: string) => moved.rows.filter((r) => r.kind === kind).length;
   const transfers = acks.filter((a) => a.kind === 'transfer').length;
   const topups = acks.filter((a) => a.kind === 'topup').length;
-  check(count('transfer') === transfers, `transfers: ${count('transfer')} in the ledger, ${transfers} acknowledged`);
+  check(
+    count('transfer') === transfers,
+    `transfers: ${count('transfer')} in the ledger, ${transfers} acknowledged`,
+  );
   check(orders.size === topups, `top-up orders: ${orders.size} stored, ${topups} acknowledged`);
   const credits = moved.rows.filter((r) => r.kind === 'topup' && r.reference_id !== null);
   check(new Set(credits.map((r) => r.reference_id)).size === credits.length, 'an order was credited twice');
-  check(credits.length === topups + CLIENTS, `${credits.length} top-up credits for ${topups} paid orders (+${CLIENTS} fundings)`);
+  check(
+    credits.length === topups + CLIENTS,
+    `${credits.length} top-up credits for ${topups} paid orders (+${CLIENTS} fundings)`,
+  );
   const { rows: balances } = await db.query<{ phone: string; balance: bigint }>(
     `SELECT u.phone, a.balance FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.currency = 'RUB'`,
   );
   for (const b of balances)
     if (expected.has(b.phone))
-      check(b.balance === expected.get(b.phone), `${b.phone}: balance ${b.balance}, operations say ${expected.get(b.phone)}`);
+      check(
+        b.balance === expected.get(b.phone),
+        `${b.phone}: balance ${b.balance}, operations say ${expected.get(b.phone)}`,
+      );
 
   // ---------- what clients saw and how long writes were down ----------
   const firstWrite = acks.filter((a) => a.sentAt >= killedPrimaryAt).sort((a, b) => a.at - b.at)[0];
@@ -398,10 +448,16 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
   check(!!firstWrite, 'no write succeeded after the primary was killed');
   check(failoverSeconds <= 30, `writes were down ${failoverSeconds} s after the primary died (goal 30 s)`);
 
-  say(`load: ${loadSeconds.toFixed(0)} s, ${CLIENTS} people, ${transfers} transfers and ${topups} top-ups acknowledged, ${stats.refused} refused, ${stats.sent} requests sent, ${stats.retries} repeated`);
-  say(`failover: time from the primary's death (${killedPrimary}) to the first successful write: ${failoverSeconds.toFixed(1)} s`);
+  say(
+    `load: ${loadSeconds.toFixed(0)} s, ${CLIENTS} people, ${transfers} transfers and ${topups} top-ups acknowledged, ${stats.refused} refused, ${stats.sent} requests sent, ${stats.retries} repeated`,
+  );
+  say(
+    `failover: time from the primary's death (${killedPrimary}) to the first successful write: ${failoverSeconds.toFixed(1)} s`,
+  );
   if (afterInstance)
-    say(`instance death (${killedInstance}): first write begun after it acknowledged in ${((afterInstance.at - killedInstanceAt) / 1000).toFixed(1)} s`);
+    say(
+      `instance death (${killedInstance}): first write begun after it acknowledged in ${((afterInstance.at - killedInstanceAt) / 1000).toFixed(1)} s`,
+    );
   say('errors clients saw (each answered request or broken connection):');
   if (errors.size === 0) say('  none');
   for (const [line, n] of [...errors].sort((a, b) => b[1] - a[1])) say(`  ${n} × ${line}`);
@@ -437,9 +493,20 @@ async function restoreDrill(l: Layout, backup: string, moment: number, acks: Ack
     `archive_mode = 'off'`,
     '',
   ].join('\n');
-  execFileSync('runuser', ['-u', 'postgres', '--', 'sh', '-c', `cat >> ${target}/postgresql.auto.conf && touch ${target}/recovery.signal`], {
-    input: settings,
-  });
+  execFileSync(
+    'runuser',
+    [
+      '-u',
+      'postgres',
+      '--',
+      'sh',
+      '-c',
+      `cat >> ${target}/postgresql.auto.conf && touch ${target}/recovery.signal`,
+    ],
+    {
+      input: settings,
+    },
+  );
   asPostgres([
     `${PG_BIN}/pg_ctl`,
     '-D',
@@ -453,26 +520,40 @@ async function restoreDrill(l: Layout, backup: string, moment: number, acks: Ack
     '120',
     'start',
   ]);
-  const client = new pg.Client({ host: '127.0.0.1', port: l.restorePort, user: 'postgres', database: 'wallet' });
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port: l.restorePort,
+    user: 'postgres',
+    database: 'wallet',
+  });
   client.on('error', () => {});
   const restoredUrl = `postgres://postgres@127.0.0.1:${l.restorePort}/wallet`;
   let restored: Db | undefined;
   try {
     await client.connect();
     const promotedBy = Date.now() + 60_000;
-    while ((await client.query('SELECT pg_is_in_recovery() AS r')).rows[0].r && Date.now() < promotedBy) await sleep(300);
+    while ((await client.query('SELECT pg_is_in_recovery() AS r')).rows[0].r && Date.now() < promotedBy)
+      await sleep(300);
     await client.end();
     restored = await openPostgres(restoredUrl, 2);
     for (const v of await ledgerViolations(restored)) problems.push(`restored: ${v}`);
     const { rows } = await restored.query<{ id: string }>('SELECT id::text FROM ledger_transfers');
     const present = new Set(rows.map((r) => r.id));
-    const before = acks.filter((a): a is Extract<Ack, { kind: 'transfer' }> => a.kind === 'transfer' && a.at < moment);
+    const before = acks.filter(
+      (a): a is Extract<Ack, { kind: 'transfer' }> => a.kind === 'transfer' && a.at < moment,
+    );
     const missing = before.filter((a) => !present.has(a.id));
-    if (missing.length) problems.push(`restored: ${missing.length} of ${before.length} transfers acknowledged before the moment are missing`);
-    const begunAfter = acks.filter((a): a is Extract<Ack, { kind: 'transfer' }> => a.kind === 'transfer' && a.sentAt > moment + 1000);
+    if (missing.length)
+      problems.push(
+        `restored: ${missing.length} of ${before.length} transfers acknowledged before the moment are missing`,
+      );
+    const begunAfter = acks.filter(
+      (a): a is Extract<Ack, { kind: 'transfer' }> => a.kind === 'transfer' && a.sentAt > moment + 1000,
+    );
     const leaked = begunAfter.filter((a) => present.has(a.id));
     if (leaked.length) problems.push(`restored: ${leaked.length} transfers begun after the moment are in it`);
-    if (before.length === 0) problems.push('restored: no transfer was acknowledged before the moment (nothing to check)');
+    if (before.length === 0)
+      problems.push('restored: no transfer was acknowledged before the moment (nothing to check)');
     const { rows: sums } = await restored.query<{ currency: string; total: bigint }>(
       'SELECT currency, sum(balance)::bigint AS total FROM ledger_accounts GROUP BY currency',
     );

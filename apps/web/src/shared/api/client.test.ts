@@ -156,7 +156,9 @@ describe('money calls', () => {
   });
 
   it('are not repeated after an answer that is not temporary, and give up after the repeats', async () => {
-    fetchMock.mockImplementation(async () => answer(500, { status: 'error', code: 'INTERNAL_ERROR', message: 'x' }));
+    fetchMock.mockImplementation(async () =>
+      answer(500, { status: 'error', code: 'INTERNAL_ERROR', message: 'x' }),
+    );
     const body = { amount: '10.00', pan: '4111111111111111', currency_code: 'RUB' as const, pin: '1234' };
     await expect(callMoney('withdrawal', { body })).rejects.toMatchObject({ status: 500 });
     expect(fetchMock).toHaveBeenCalledTimes(1);
