@@ -69,8 +69,9 @@ export const PG = {
 /**
  * Whether an error says the database is out of reach or not (yet) writable, as while it fails over:
  * a broken or refused connection, a server shutting down or starting (57P01-57P03, class 08), or a
- * standby that answers read-only (25006, a promoted node for a moment after promotion). Such a
- * statement changed nothing that stays (its transaction rolled back), so the request may be repeated.
+ * standby that answers read-only (25006, a promoted node for a moment after promotion). The request
+ * may be repeated: its transaction rolled back, or (a connection lost at COMMIT) committed whole, and
+ * a money call repeated with its idempotency key then answers what it did.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
