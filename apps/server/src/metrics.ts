@@ -97,10 +97,11 @@ export function createMetrics(db: Db): Metrics {
     },
     instrumentProvider(kind, provider) {
       return new Proxy(provider, {
-        get(target, property, receiver) {
-          const value = Reflect.get(target, property, receiver);
-          if (typeof value !== 'function' || typeof property !== 'string' || NOT_CALLS.has(property))
-            return value;
+        // The provider's own `this` (not the proxy) in getters and methods: its private fields stay readable.
+        get(target, property) {
+          const value = Reflect.get(target, property);
+          if (typeof value !== 'function') return value;
+          if (typeof property !== 'string' || NOT_CALLS.has(property)) return value.bind(target);
           return (...args: unknown[]) => {
             const started = performance.now();
             const labels = { provider: kind, method: property };

@@ -33,7 +33,7 @@ import {
   up,
 } from '../../../../scripts/cluster.ts';
 import { type Db, openPostgres } from '../../src/db/client.ts';
-import { register } from '../chaos/process.ts';
+import { call, register } from '../chaos/process.ts';
 import { fundPhone, ledgerViolations } from '../fund.ts';
 
 const LOAD_SECONDS = Math.max(60, Number(process.env.CLUSTER_LOAD_SECONDS ?? 70));
@@ -70,7 +70,8 @@ type Ack =
       sentAt: number;
       at: number;
     }
-  | { kind: 'topup'; key: string; order: string; to: string; minor: bigint; sentAt: number; at: number };
+  | { kind: 'topup'; key: string; order: string; to: string; minor: bigint; sentAt: number; at: number }
+  | { kind: 'withdrawal'; key: string; id: string; from: string; minor: bigint; sentAt: number; at: number };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const say = (line: string) => console.info(`test:cluster: ${line}`);
@@ -225,7 +226,25 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     const key = `cluster-${randomUUID()}`;
     const minor = BigInt(1 + Math.floor(Math.random() * 5000));
     const amount = formatAmount(minor, 'RUB');
-    if (Math.random() < 0.75) {
+    const roll = Math.random();
+    if (roll < 0.08) {
+      // A withdrawal: a hold now, settled by a payouts worker (on whichever instance claims it) later.
+      const body = { amount, pan: GOOD_CARD, currency_code: 'RUB', pin: '1234' };
+      const res = await answered(me, 'POST', '/v2/wallet/withdrawal', body, key);
+      if (res.status !== 200) {
+        stats.refused += 1;
+        return;
+      }
+      acks.push({
+        kind: 'withdrawal',
+        key,
+        id: res.body.receipt.id,
+        from: me.phone,
+        minor,
+        sentAt,
+        at: Date.now(),
+      });
+    } else if (roll < 0.75) {
       const other = people[(meIndex + 1 + Math.floor(Math.random() * (CLIENTS - 1))) % CLIENTS]!;
       const body = { phone: other.phone, amount, currency_code: 'RUB', pin: '1234' };
       const res = await answered(me, 'POST', '/v2/wallet/transfer', body, key);
@@ -373,6 +392,43 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     'not every instance is ready after the load',
   );
 
+  // Notices still reach the instance that lived through the failover (its LISTEN reconnected): a
+  // session it has cached ends there within a second of being ended on the other instance.
+  {
+    const survivor = after.instances.find((i) => i.name !== killedInstance)!;
+    const other = after.instances.find((i) => i.name === killedInstance)!;
+    const person = await register(l.url, { address: '198.51.100.250' });
+    const at = (port: number) => `http://127.0.0.1:${port}`;
+    const info = () => call(at(survivor.port), 'GET', '/v2/wallet/auth/info', { token: person.token });
+    check((await info()).status === 200, 'a new session is not known to the surviving instance');
+    const out = await call(at(other.port), 'POST', '/v2/wallet/auth/logout', { token: person.token });
+    check(out.status === 200, `logout answered ${out.status}`);
+    const started = Date.now();
+    let seen = await info();
+    while (seen.status === 200 && Date.now() - started < 5_000) {
+      await sleep(20);
+      seen = await info();
+    }
+    check(
+      seen.status === 401 && Date.now() - started < 1_000,
+      `the surviving instance still took a signed-out session after ${Date.now() - started} ms (LISTEN lost?)`,
+    );
+  }
+
+  // Every payout is settled by the workers (they lived through the failover): none left open.
+  const settledBy = Date.now() + 60_000;
+  for (;;) {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::integer AS n FROM payouts WHERE status IN ('created', 'pending')`,
+    );
+    if (rows[0]!.n === 0) break;
+    if (Date.now() > settledBy) {
+      problems.push(`${rows[0]!.n} payouts still open a minute after the load`);
+      break;
+    }
+    await sleep(500);
+  }
+
   // Every acknowledged transfer is repeated with its key: the same receipt, nothing moves.
   const sample = acks.filter((a) => a.kind === 'transfer').slice(0, 300);
   for (const a of sample) {
@@ -400,6 +456,10 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     amount: bigint;
   }>('SELECT id::text, status, transfer_id::text, amount FROM topup_orders');
   const orders = new Map(orderRows.rows.map((r) => [r.id, r]));
+  const payoutRows = await db.query<{ id: string; status: string; hold_transfer_id: string; amount: bigint }>(
+    'SELECT id::text, status, hold_transfer_id::text, amount FROM payouts',
+  );
+  const payouts = new Map(payoutRows.rows.map((r) => [r.id, r]));
   const expected = new Map(people.map((p) => [p.phone, START_RUB]));
   const add = (phone: string, delta: bigint) => expected.set(phone, expected.get(phone)! + delta);
   for (const a of acks) {
@@ -408,6 +468,14 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
       check(!!t && t.kind === 'transfer' && t.status === 'posted', `transfer ${a.id} missing or wrong`);
       add(a.from, -a.minor);
       add(a.to, a.minor);
+    } else if (a.kind === 'withdrawal') {
+      const p = payouts.get(a.id);
+      check(
+        !!p && p.amount === a.minor && p.status === 'succeeded',
+        `withdrawal ${a.id} is ${p?.status ?? 'missing'}`,
+      );
+      check(transfersById.get(p?.hold_transfer_id ?? '')?.status === 'posted', `hold of ${a.id} not posted`);
+      add(a.from, -a.minor);
     } else {
       const o = orders.get(a.order);
       check(
@@ -425,6 +493,8 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     `transfers: ${count('transfer')} in the ledger, ${transfers} acknowledged`,
   );
   check(orders.size === topups, `top-up orders: ${orders.size} stored, ${topups} acknowledged`);
+  const withdrawals = acks.filter((a) => a.kind === 'withdrawal').length;
+  check(payouts.size === withdrawals, `payouts: ${payouts.size} stored, ${withdrawals} acknowledged`);
   const credits = moved.rows.filter((r) => r.kind === 'topup' && r.reference_id !== null);
   check(new Set(credits.map((r) => r.reference_id)).size === credits.length, 'an order was credited twice');
   check(
@@ -449,7 +519,7 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
   check(failoverSeconds <= 30, `writes were down ${failoverSeconds} s after the primary died (goal 30 s)`);
 
   say(
-    `load: ${loadSeconds.toFixed(0)} s, ${CLIENTS} people, ${transfers} transfers and ${topups} top-ups acknowledged, ${stats.refused} refused, ${stats.sent} requests sent, ${stats.retries} repeated`,
+    `load: ${loadSeconds.toFixed(0)} s, ${CLIENTS} people, ${transfers} transfers, ${topups} top-ups and ${withdrawals} withdrawals acknowledged, ${stats.refused} refused, ${stats.sent} requests sent, ${stats.retries} repeated`,
   );
   say(
     `failover: time from the primary's death (${killedPrimary}) to the first successful write: ${failoverSeconds.toFixed(1)} s`,
