@@ -254,20 +254,8 @@ export async function formation(l: Layout): Promise<NodeState[]> {
 
 const PRIMARY_STATES = new Set(['single', 'primary', 'wait_primary', 'join_primary', 'apply_settings']);
 
-/**
- * Failover timing (docs/operations.md, "Failover timeouts"): the monitor checks each node every
- * second and gives a silent node up after 4 s, and waits 4 s (not 30) for a lost primary to demote
- * itself before promoting the standby. The risk: a primary cut off from the monitor for a few seconds
- * (not dead) loses its role sooner; synchronous replication keeps it from acknowledging writes alone.
- */
-export const MONITOR_SETTINGS: Record<string, number> = {
-  'pgautofailover.health_check_period': 1000,
-  'pgautofailover.health_check_timeout': 1000,
-  'pgautofailover.health_check_max_retries': 1,
-  'pgautofailover.health_check_retry_delay': 500,
-  'pgautofailover.node_considered_unhealthy_timeout': 4000,
-  'pgautofailover.primary_demote_timeout': 4000,
-};
+/** The monitor's failover timeouts (docs/operations.md, "Failover timeouts"). */
+const MONITOR_SQL = join(ROOT, 'deploy/monitor.sql');
 
 function startNode(l: Layout, index: number): number {
   const name = `node${index + 1}`;
@@ -387,9 +375,14 @@ export async function up(l: Layout = layout()): Promise<void> {
       ? true
       : undefined,
   );
-  for (const [name, value] of Object.entries(MONITOR_SETTINGS))
-    await query(l.monitorPort, 'pg_auto_failover', `ALTER SYSTEM SET ${name} = ${value}`);
-  await query(l.monitorPort, 'pg_auto_failover', 'SELECT pg_reload_conf()');
+  const statements = readFileSync(MONITOR_SQL, 'utf8')
+    .split('\n')
+    .filter((line) => !line.startsWith('--'))
+    .join('\n')
+    .split(';')
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+  for (const statement of statements) await query(l.monitorPort, 'pg_auto_failover', statement);
   log(`monitor up (${Math.round((Date.now() - started) / 1000)} s)`);
 
   // The first node's data folder is made here, so its settings are in place from its first start:
@@ -581,6 +574,10 @@ async function main(): Promise<void> {
   const l = layout();
   switch (command) {
     case 'up':
+      if (process.getuid?.() !== 0) {
+        console.error('cluster: run as root (PostgreSQL runs as the postgres user through runuser)');
+        process.exit(1);
+      }
       try {
         await up(l);
       } catch (error) {
