@@ -8,7 +8,8 @@
  *   npm run cluster -- up             builds and starts everything; prints `url: <HAProxy>` when ready
  *   npm run cluster -- status         JSON: the primary, the standbys, the instances
  *   npm run cluster -- kill-primary   SIGKILLs the primary's whole node (its agent and its postmaster)
- *   npm run cluster -- kill-instance  SIGKILLs one server instance
+ *   npm run cluster -- kill-instance  SIGKILLs one server instance (restart-instance starts it again)
+ *   npm run cluster -- switchover     a planned switchover (pg_autoctl perform switchover)
  *   npm run cluster -- down           stops everything it started and removes its folder
  *   npm run cluster -- errorfiles     rewrites deploy/errors from the contract's messages
  *
@@ -511,6 +512,24 @@ export async function killPrimary(l: Layout = layout()): Promise<string> {
   return primary.name;
 }
 
+/** A planned switchover (for upgrades): the standby becomes primary, the primary a standby. */
+export function switchover(l: Layout = layout()): void {
+  const [command, args] = asPostgres(l, [
+    'pg_autoctl',
+    'perform',
+    'switchover',
+    '--monitor',
+    `postgres://autoctl_node@127.0.0.1:${l.monitorPort}/pg_auto_failover?sslmode=disable`,
+  ]);
+  // Its progress lines go to the cluster's folder (it also logs a harmless lookup error on the way).
+  const out = openSync(join(l.dir, 'switchover.log'), 'a');
+  try {
+    execFileSync(command, args, { stdio: ['ignore', out, out] });
+  } finally {
+    closeSync(out);
+  }
+}
+
 /** SIGKILLs one running server instance (the first, or the one named). Answers its name. */
 export function killInstance(l: Layout = layout(), name?: string): string {
   const state = readState(l);
@@ -595,6 +614,10 @@ async function main(): Promise<void> {
     case 'kill-instance':
       console.info(JSON.stringify({ killed: killInstance(l, argument), at: new Date().toISOString() }));
       return;
+    case 'switchover':
+      switchover(l);
+      console.info(JSON.stringify(await status(l)));
+      return;
     case 'restart-instance':
       restartInstance(l, argument ?? 'app1');
       return;
@@ -606,7 +629,7 @@ async function main(): Promise<void> {
       return;
     default:
       console.error(
-        'usage: npm run cluster -- up | status | kill-primary | kill-instance [appN] | down | errorfiles',
+        'usage: npm run cluster -- up | status | kill-primary | kill-instance [appN] | restart-instance [appN] | switchover | down | errorfiles',
       );
       process.exit(2);
   }
