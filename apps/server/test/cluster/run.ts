@@ -14,6 +14,7 @@
  *   CLUSTER_LOAD_SECONDS  length of the load (default 70, at least 60)
  *   CLUSTER_CLIENTS       concurrent people (default 24)
  *   CLUSTER_KEEP=1        keep the folder (logs, data) after the run
+ *   CLUSTER_SETTLE_WAIT_S how long the workers get to settle payouts before a later pass (default 20)
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -32,9 +33,14 @@ import {
   status,
   up,
 } from '../../../../scripts/cluster.ts';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createContext } from '../../src/create-context.ts';
 import { type Db, openPostgres } from '../../src/db/client.ts';
+import { runPayoutWorkerOnce } from '../../src/modules/withdrawal/worker.ts';
 import { call, register } from '../chaos/process.ts';
 import { fundPhone, ledgerViolations } from '../fund.ts';
+import { TestClock } from '../helpers.ts';
 
 const LOAD_SECONDS = Math.max(60, Number(process.env.CLUSTER_LOAD_SECONDS ?? 70));
 const CLIENTS = Number(process.env.CLUSTER_CLIENTS ?? 24);
@@ -415,19 +421,43 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     );
   }
 
-  // Every payout is settled by the workers (they lived through the failover): none left open.
-  const settledBy = Date.now() + 60_000;
-  for (;;) {
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::integer AS n FROM payouts WHERE status IN ('created', 'pending')`,
-    );
-    if (rows[0]!.n === 0) break;
-    if (Date.now() > settledBy) {
-      problems.push(`${rows[0]!.n} payouts still open a minute after the load`);
-      break;
+  // The payout workers (they lived through the failover) settle what is due. A payout whose call to
+  // the provider failed in the failover waits for its grace period (hours) before it is asked about:
+  // a later instance, its clock two hours on, finishes those, as money-chaos does.
+  const openPayouts = async () =>
+    (
+      await db.query<{ n: number }>(
+        `SELECT count(*)::integer AS n FROM payouts WHERE status IN ('created', 'pending')`,
+      )
+    ).rows[0]!.n;
+  const settledBy = Date.now() + Number(process.env.CLUSTER_SETTLE_WAIT_S ?? 20) * 1000;
+  while ((await openPayouts()) > 0 && Date.now() < settledBy) await sleep(500);
+  const leftOpen = await openPayouts();
+  if (leftOpen > 0) {
+    const later = new TestClock(Date.now() + 2 * 3_600_000);
+    const config = loadConfig({
+      WALLET_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: l.databaseUrl,
+      DB_POOL_SIZE: '4',
+      SANDBOX_PAYOUT_DELAY_MS: '0',
+    });
+    const ctx = await createContext(config, { clock: later });
+    const app = await buildApp(ctx, { logger: false });
+    await app.ready();
+    try {
+      let idle = 0;
+      for (let pass = 0; pass < 200 && idle < 3 && (await openPayouts()) > 0; pass++) {
+        idle = (await runPayoutWorkerOnce(ctx)) === 0 ? idle + 1 : 0;
+        later.advance(10 * 60_000);
+      }
+    } finally {
+      await app.close();
+      await ctx.stop();
     }
-    await sleep(500);
   }
+  const stillOpen = await openPayouts();
+  check(stillOpen === 0, `${stillOpen} payouts still open after the workers and a later pass`);
 
   // Every acknowledged transfer is repeated with its key: the same receipt, nothing moves.
   const sample = acks.filter((a) => a.kind === 'transfer').slice(0, 300);
@@ -461,6 +491,7 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
   );
   const payouts = new Map(payoutRows.rows.map((r) => [r.id, r]));
   const expected = new Map(people.map((p) => [p.phone, START_RUB]));
+  let payoutsReleased = 0;
   const add = (phone: string, delta: bigint) => expected.set(phone, expected.get(phone)! + delta);
   for (const a of acks) {
     if (a.kind === 'transfer') {
@@ -471,11 +502,16 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     } else if (a.kind === 'withdrawal') {
       const p = payouts.get(a.id);
       check(
-        !!p && p.amount === a.minor && p.status === 'succeeded',
+        !!p && p.amount === a.minor && (p.status === 'succeeded' || p.status === 'failed'),
         `withdrawal ${a.id} is ${p?.status ?? 'missing'}`,
       );
-      check(transfersById.get(p?.hold_transfer_id ?? '')?.status === 'posted', `hold of ${a.id} not posted`);
-      add(a.from, -a.minor);
+      if (!p) continue;
+      if (p.status === 'failed') payoutsReleased += 1;
+      check(
+        transfersById.get(p.hold_transfer_id)?.status === (p.status === 'succeeded' ? 'posted' : 'voided'),
+        `hold of ${a.id} (${p.status}) is ${transfersById.get(p.hold_transfer_id)?.status}`,
+      );
+      if (p.status === 'succeeded') add(a.from, -a.minor);
     } else {
       const o = orders.get(a.order);
       check(
@@ -520,6 +556,9 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
 
   say(
     `load: ${loadSeconds.toFixed(0)} s, ${CLIENTS} people, ${transfers} transfers, ${topups} top-ups and ${withdrawals} withdrawals acknowledged, ${stats.refused} refused, ${stats.sent} requests sent, ${stats.retries} repeated`,
+  );
+  say(
+    `payouts: ${withdrawals - payoutsReleased} paid out, ${payoutsReleased} released; ${leftOpen} were still open ${process.env.CLUSTER_SETTLE_WAIT_S ?? 20} s after the load (their provider call lost in the failover) and were finished by a later instance's pass`,
   );
   say(
     `failover: time from the primary's death (${killedPrimary}) to the first successful write: ${failoverSeconds.toFixed(1)} s`,
