@@ -243,3 +243,45 @@ test('send money to a second user, who then sees it', async ({ page, browser, re
   await expect(recipientPage.getByText(nbsp('+700,00 ₽')).first()).toBeVisible();
   await other.close();
 });
+
+test('a transfer whose answer is lost to a failover is repeated with the same key and done once', async ({
+  page,
+  request,
+}) => {
+  const [sender, recipient] = await Promise.all([
+    registerPerson(request, { firstName: 'Анна', lastName: 'Смирнова' }),
+    registerPerson(request, { firstName: 'Пётр', lastName: 'Иванов' }),
+  ]);
+  await topUp(request, sender, '1000');
+  await Promise.all([upgradeToSimplified(request, sender), upgradeToSimplified(request, recipient)]);
+  // The first send reaches the server and is done, but the answer the app gets is the 503 of a
+  // database failing over (as an instance or HAProxy sends it); the app sends it again by itself.
+  const keys: string[] = [];
+  await page.route('**/v2/wallet/transfer', async (route) => {
+    keys.push(route.request().headers()['idempotency-key'] ?? '');
+    if (keys.length > 1) return route.continue();
+    await route.fetch();
+    await route.fulfill({
+      status: 503,
+      headers: { 'Retry-After': '1', 'Content-Type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({
+        status: 'error',
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Сервис временно недоступен. Повторите через несколько секунд',
+      }),
+    });
+  });
+  await signIn(page, sender, '/wallet/save');
+  await page.getByLabel('Сумма').fill('300');
+  await page.getByLabel('Телефон получателя').fill(recipient.national);
+  await expect(page.getByTestId('recipient-card')).toContainText('Пётр И.');
+  await page.getByRole('button', { name: 'Перевести' }).click();
+  await enterPin(page, PIN);
+  const modal = page.getByRole('dialog', { name: 'Перевод' });
+  await expect(modal.getByText('Перевод выполнен')).toBeVisible({ timeout: 10_000 });
+  expect(keys).toHaveLength(2);
+  expect(keys[1]).toBe(keys[0]);
+  await modal.getByRole('button', { name: 'Готово' }).click();
+  await expect(page.getByTestId('account-balance').first()).toHaveText(nbsp('700,00 ₽'));
+  expect(await rubBalance(request, sender)).toBe('700.00');
+});

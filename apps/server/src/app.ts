@@ -3,6 +3,7 @@
  * Tests build it too and call it with `inject`. Plugins in a fixed order: external, then app,
  * then the modules' routes (each `modules/<name>/routes.ts`), then the single-page app.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import type { AppContext } from './context.ts';
-import { registerErrorHandling, sendError } from './http/errors.ts';
+import type { Db } from './db/client.ts';
+import { registerErrorHandling, sendError, sendUnavailable } from './http/errors.ts';
 
 export interface ModuleRoutes {
   default: (app: FastifyInstance, ctx: AppContext) => Promise<void> | void;
@@ -35,13 +37,16 @@ function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, st
   return headers;
 }
 
+/** A request id taken from a proxy: short, and nothing a log reader could mistake for other text. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /** Request bodies are small JSON documents; anything larger is refused (docs/decisions.md section 7). */
 export const BODY_LIMIT = 64 * 1024;
 
 /** Paths the single-page app never owns: their unknown URLs answer NOT_FOUND, not the app's page. */
-const API_PREFIXES = ['/v2', '/sandbox', '/docs', '/healthz', '/version.json'];
+const API_PREFIXES = ['/v2', '/sandbox', '/docs', '/healthz', '/readyz', '/version.json'];
 /** The paths whose every answer is JSON (the sandbox and the docs also serve pages). */
-const JSON_PREFIXES = ['/v2', '/healthz', '/version.json'];
+const JSON_PREFIXES = ['/v2', '/healthz', '/readyz', '/version.json'];
 
 /** Whether a URL (a query allowed) is one of the prefixes or under one: '/v2', '/v2/x', '/v2?x', not '/v2x'. */
 function underPrefix(url: string, prefixes: readonly string[]): boolean {
@@ -83,6 +88,13 @@ export async function buildApp(
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
     }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // One id per request across the instances: the balancer's X-Request-Id (deploy/haproxy.cfg)
+    // when it looks like one, else a new one; every log line of the request and its answer carry it.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
     // The router's own refusals (a malformed %-escape, an over-long path parameter) in the error shape too.
     frameworkErrors: (error, request, reply) => {
       sendError(request, reply, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'NOT_FOUND' : 'VALIDATION_ERROR');
@@ -154,6 +166,7 @@ export async function buildApp(
   };
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(underPrefix(request.url, JSON_PREFIXES) ? apiHeaders : pageHeaders);
+    reply.header('x-request-id', request.id);
     done();
   });
 
@@ -174,8 +187,15 @@ export async function buildApp(
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await ctx.db.query('SELECT 1');
+  // Liveness: the process answers. It does not touch the database, so a database failing over
+  // never gets healthy instances restarted by whatever watches them.
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', database: ctx.db.kind }));
+
+  // Readiness: the database answers and takes writes (a standby, or a node just promoted and still
+  // read-only, does not). A load balancer sends traffic only to ready instances (deploy/haproxy.cfg).
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    const writable = await databaseWritable(ctx.db);
+    if (!writable) return sendUnavailable(request, reply);
     return { status: 'ok', database: ctx.db.kind };
   });
 
@@ -187,6 +207,20 @@ export async function buildApp(
       .header('Expires', '0');
     return { version: config.appVersion };
   });
+
+  const { metrics } = ctx;
+  if (metrics) {
+    // By the route's pattern ('/v2/wallet/transfers/:id'), so ids never become label values.
+    app.addHook('onResponse', (request, reply, done) => {
+      metrics.observeRequest(
+        request.method,
+        request.routeOptions.url ?? 'unmatched',
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
+      done();
+    });
+  }
 
   for (const routes of await moduleRoutes()) await routes.default(app, ctx);
 
@@ -232,4 +266,17 @@ async function moduleRoutes(): Promise<ModuleRoutes[]> {
     .map((entry) => entry.name)
     .sort();
   return Promise.all(names.map((name) => import(`./modules/${name}/routes.ts`) as Promise<ModuleRoutes>));
+}
+
+/** Whether the database takes writes now: reachable, and not a standby or a node still read-only. */
+async function databaseWritable(db: Db): Promise<boolean> {
+  if (db.kind === 'pglite') return true;
+  try {
+    const { rows } = await db.query<{ read_only: string }>(
+      "SELECT current_setting('transaction_read_only') AS read_only",
+    );
+    return rows[0]?.read_only === 'off';
+  } catch {
+    return false;
+  }
 }

@@ -25,9 +25,19 @@ const Env = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    // node-postgres takes one host: a cluster is reached through one address that leads to its
+    // primary (docs/operations.md), and a list of hosts is refused here with this line.
+    .refine(
+      (url) => !(url.replace(/^postgres(ql)?:\/\//, '').split('/')[0] ?? '').split('@').pop()?.includes(','),
+      'must name one host (a HAProxy front of the cluster, see docs/operations.md), not a list',
+    )
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /** Port of the metrics listener (GET /metrics, Prometheus); unset: no metrics listener. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Address of the metrics listener: loopback by default, never the public interface. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Server secret of the PIN's keyed hash; never stored in the database (docs/decisions.md section 7). */
   PIN_KEY: secret.optional(),

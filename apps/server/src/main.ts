@@ -8,6 +8,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createContext } from './create-context.ts';
 import { SchemaError } from './db/migrate.ts';
+import { serveMetrics } from './metrics.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -58,6 +59,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
+  if (config.METRICS_PORT !== undefined && ctx.metrics) {
+    const metricsServer = await serveMetrics(ctx.metrics, config.METRICS_HOST, config.METRICS_PORT);
+    metricsServer.unref();
+    app.log.info(`metrics at http://${config.METRICS_HOST}:${config.METRICS_PORT}/metrics`);
+  }
   app.log.info(
     { database: ctx.db.kind, version: config.appVersion, env: config.WALLET_ENV, brand: config.BRAND },
     `E-Wallet is listening on ${config.PUBLIC_URL}`,

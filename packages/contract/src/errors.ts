@@ -231,6 +231,15 @@ export const ERRORS = {
     ru: 'Сервис временно недоступен. Попробуйте позже',
     en: 'The service is temporarily unavailable. Please try again later',
   },
+  /**
+   * The database is failing over or out of reach. A money call is all or nothing, and repeating it
+   * with the same Idempotency-Key does it at most once (answers Retry-After).
+   */
+  SERVICE_UNAVAILABLE: {
+    http: 503,
+    ru: 'Сервис временно недоступен. Повторите через несколько секунд',
+    en: 'The service is temporarily unavailable. Please try again in a few seconds',
+  },
 } as const satisfies Record<string, Texts>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -41,6 +41,8 @@ export interface Db extends Queryable {
    * `ready` and `lost`. Stops with `close`.
    */
   listen(channel: string, listener: ChannelListener): Promise<void>;
+  /** The connection pool's figures (PostgreSQL only), for the metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /**
    * What this server instance keeps beside this database (hints, batched reads, the session cache),
    * each under its owner's key: made on first use with `remembered`, gone with the Db.
@@ -74,6 +76,39 @@ export const PG = {
   serializationFailure: '40001',
   deadlock: '40P01',
 } as const;
+
+/**
+ * Whether an error says the database is out of reach or not (yet) writable, as while it fails over:
+ * a broken or refused connection, a server shutting down or starting (57P01-57P03, class 08), or a
+ * standby that answers read-only (25006, a promoted node for a moment after promotion). The request
+ * may be repeated: its transaction rolled back, or (a connection lost at COMMIT) committed whole, and
+ * a money call repeated with its idempotency key then answers what it did.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current && typeof current === 'object'; depth++) {
+    const { code: sysCode, message } = current as { code?: unknown; message?: unknown };
+    if (typeof sysCode === 'string' && NETWORK_CODES.has(sysCode)) return true;
+    if (typeof message === 'string' && DRIVER_MESSAGES.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  const code = pgCode(error);
+  return (
+    !!code && (code.startsWith('08') || code === '25006' || /^57P0[1-3]$/.test(code) || code === '53300')
+  );
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+/** node-postgres's own words for a connection that broke or never came. */
+const DRIVER_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Connection ended unexpectedly)/;
 
 /** The PostgreSQL error code of an error from either driver. */
 export function pgCode(error: unknown): string | undefined {
@@ -154,9 +189,15 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
     max: poolSize,
     types: typeOverrides,
     options: `-c plan_cache_mode=${PLAN_CACHE_MODE} -c random_page_cost=${RANDOM_PAGE_COST}`,
+    // A database that does not answer (failing over) fails the request in seconds, not never.
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor may one that breaks while checked out (the primary dies mid-transaction): without a listener
+  // its 'error' event is thrown. The query in flight fails on its own, and the client is discarded.
+  pool.on('connect', (client) => client.on('error', () => {}));
   // Named prepared statements: each connection parses and plans a statement once, then only binds
   // and executes it (a ledger transfer's statements are planned once per connection, not per call).
   // Texts are the code's own SQL with $n parameters; past a bound (dynamic texts) they run unnamed.
@@ -192,6 +233,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
     async tx(work, options) {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
+        let broken: unknown;
         try {
           await client.query(
             options?.isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN',
@@ -202,17 +244,20 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
           for (const callback of committed) callback();
           return result;
         } catch (error) {
-          await client.query('ROLLBACK').catch(() => {});
+          // A connection the database dropped is not handed out again.
+          if (isDatabaseUnavailable(error)) broken = error;
+          else await client.query('ROLLBACK').catch(() => {});
           const code = pgCode(error);
           const retryable = code === PG.serializationFailure || code === PG.deadlock;
           if (!retryable || attempt >= 8) throw error;
           await new Promise((resolve) => setTimeout(resolve, randomInt(Math.min(50, 2 ** attempt) + 1)));
         } finally {
-          client.release();
+          client.release(broken instanceof Error ? broken : broken ? true : undefined);
         }
       }
     },
     listen: (channel, listener) => listenPostgres(url, channel, listener, closing.signal),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => {
       closing.abort();
       return pool.end();
@@ -233,7 +278,7 @@ async function listenPostgres(
   closing: AbortSignal,
 ): Promise<void> {
   const connect = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true });
     let broken = false;
     const stop = () => {
       broken = true;

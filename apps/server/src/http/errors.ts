@@ -13,6 +13,7 @@ import {
 } from '@e-wallet/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/client.ts';
 import { isAppError } from '../errors.ts';
 
 export function languageOf(request: FastifyRequest): Language {
@@ -26,10 +27,22 @@ export function sendError(
   params: ErrorParams = {},
 ): FastifyReply {
   const language = languageOf(request);
+  const status = httpStatusOf(code);
+  // Every 503 is temporary (a provider or the database away): it says when to try again.
+  if (status === 503 && !reply.hasHeader('retry-after'))
+    reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
   return reply
-    .code(httpStatusOf(code))
+    .code(status)
     .type('application/json; charset=utf-8')
     .send({ status: 'error', code, message: errorMessage(code, language, params) });
+}
+
+/** Seconds a client waits before repeating a request the database's failover refused. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** SERVICE_UNAVAILABLE (503) with Retry-After: the database is failing over; repeat the same request. */
+export function sendUnavailable(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(request, reply, 'SERVICE_UNAVAILABLE');
 }
 
 interface Issue {
@@ -87,7 +100,33 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request.log.info({ err: { code: error.code, message: error.message } }, 'request rejected');
       return sendError(request, reply, 'VALIDATION_ERROR');
     }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: { code: error.code, message: error.message } }, 'database unavailable');
+      return sendUnavailable(request, reply);
+    }
     request.log.error({ err: error }, 'unexpected error');
     return sendError(request, reply, 'INTERNAL_ERROR');
   });
+}
+
+/**
+ * HAProxy's own answer when no instance can answer (deploy/haproxy.cfg's errorfile): the same
+ * SERVICE_UNAVAILABLE a ready instance sends, as a whole HTTP response. deploy/errors/ holds these
+ * (written by `npm run cluster -- errorfiles`, checked against this by test/deploy.test.ts).
+ */
+export function haproxyErrorFile(language: Language): string {
+  const body = JSON.stringify({
+    status: 'error',
+    code: 'SERVICE_UNAVAILABLE',
+    message: errorMessage('SERVICE_UNAVAILABLE', language),
+  });
+  return [
+    'HTTP/1.1 503 Service Unavailable',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    `Retry-After: ${RETRY_AFTER_SECONDS}`,
+    '',
+    body,
+  ].join('\r\n');
 }

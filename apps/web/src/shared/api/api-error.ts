@@ -21,6 +21,8 @@ export function isErrorAnswer(value: unknown): value is ErrorAnswer {
 export class ApiError extends Error {
   readonly status: number;
   readonly answer: ErrorAnswer | null;
+  /** Seconds the server asked to wait before repeating (its Retry-After), when it said. */
+  retryAfter: number | null = null;
 
   constructor(status: number, answer: ErrorAnswer | null, message?: string) {
     super(message ?? answer?.message ?? `HTTP ${status}`);

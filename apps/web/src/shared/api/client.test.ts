@@ -8,13 +8,16 @@ import { ApiError } from './api-error.ts';
 import { authInfoQuery } from './auth-info.ts';
 import { callApi, pathOf } from './client.ts';
 import { EARLY_ANSWER_MS } from './early-answers.ts';
-import { callMoney, startMoneyAttempt } from './money-call.ts';
+import { callMoney, MONEY_RETRY_DELAYS_MS, startMoneyAttempt } from './money-call.ts';
 import { queryClient } from './query-client.ts';
 import { transactionsQuery } from './transactions.ts';
 import { walletQuery } from './wallet.ts';
 
-function answer(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
 }
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -120,6 +123,59 @@ describe('money calls', () => {
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(keys[1]).toBe(keys[0]);
     expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it('are repeated with the same key while the service is unavailable (503) or unreachable', async () => {
+    vi.useFakeTimers();
+    try {
+      const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const unavailable = { status: 'error', code: 'SERVICE_UNAVAILABLE', message: 'later' };
+      fetchMock
+        .mockImplementationOnce(async () => {
+          throw new TypeError('Failed to fetch');
+        })
+        .mockImplementationOnce(async () => answer(503, unavailable, { 'Retry-After': '3' }))
+        .mockImplementationOnce(async () => answer(200, { receipt: { id: 'r1' } }));
+      const body = { amount: '10.00', pan: '4111111111111111', currency_code: 'RUB' as const, pin: '1234' };
+      const pending = callMoney('withdrawal', { body });
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+      // The server asked for 3 s: not sent again before then.
+      await vi.advanceTimersByTimeAsync(2500);
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+      await vi.advanceTimersByTimeAsync(500);
+      expect(await pending).toEqual({ receipt: { id: 'r1' } });
+      const keys = fetchMock.mock.calls.map(
+        ([, init]) => (init!.headers as Record<string, string>)['Idempotency-Key'],
+      );
+      expect(new Set(keys).size).toBe(1);
+      log.mockRestore();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('are not repeated after an answer that is not temporary, and give up after the repeats', async () => {
+    fetchMock.mockImplementation(async () =>
+      answer(500, { status: 'error', code: 'INTERNAL_ERROR', message: 'x' }),
+    );
+    const body = { amount: '10.00', pan: '4111111111111111', currency_code: 'RUB' as const, pin: '1234' };
+    await expect(callMoney('withdrawal', { body })).rejects.toMatchObject({ status: 500 });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    vi.useFakeTimers();
+    try {
+      fetchMock.mockReset();
+      fetchMock.mockImplementation(async () =>
+        answer(503, { status: 'error', code: 'SERVICE_UNAVAILABLE', message: 'later' }),
+      );
+      const pending = callMoney('withdrawal', { body });
+      const failed = expect(pending).rejects.toMatchObject({ status: 503 });
+      await vi.advanceTimersByTimeAsync(60_000);
+      await failed;
+      expect(fetchMock).toHaveBeenCalledTimes(MONEY_RETRY_DELAYS_MS.length + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuse a call that does not move money', () => {

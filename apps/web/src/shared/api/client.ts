@@ -100,7 +100,10 @@ export async function callApi<N extends CallName>(name: N, input: CallInput<N> =
     if (answer === null) throw new ApiError(response.status, null, 'The answer is not JSON');
     return answer as Answer<N>;
   }
-  throw new ApiError(response.status, isErrorAnswer(answer) ? answer : null);
+  const failure = new ApiError(response.status, isErrorAnswer(answer) ? answer : null);
+  const retryAfter = Number(response.headers.get('Retry-After'));
+  if (retryAfter > 0) failure.retryAfter = retryAfter;
+  throw failure;
 }
 
 /** The answer of a call that throws on any error answer: for queries that only want the data. */
