@@ -69,6 +69,16 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
+/**
+ * TRUST_PROXY as Fastify reads it: a hop count trusts that many proxies nearest the server (as
+ * Fastify does for a number: `hop < n`), a list trusts those proxy addresses; the client's own
+ * entries further left are never believed.
+ */
+export function trustProxyOption(setting: false | number | string[]): FastifyServerOptions['trustProxy'] {
+  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting;
+  return setting;
+}
+
 export async function buildApp(
   ctx: AppContext,
   options: { logger?: boolean } = {},
@@ -77,7 +87,7 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     // Per-request lines only at debug: at info the log is about events, not traffic.
     logController: new LogController({
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',

@@ -17,7 +17,7 @@ export interface RunningContext extends AppContext {
 
 export async function createContext(
   config: Config,
-  options: { clock?: Clock; dataDir?: string } = {},
+  options: { clock?: Clock; dataDir?: string; workers?: boolean } = {},
 ): Promise<RunningContext> {
   const db = await openDb({
     databaseUrl: config.DATABASE_URL,
@@ -34,11 +34,13 @@ export async function createContext(
     payments: createPaymentsProvider(config, db, clock),
     payouts: createPayoutsProvider(config, db, clock),
   };
-  const payoutWorker = startPayoutWorker(ctx);
+  // Commands (npm run ops) open the database without the background workers.
+  const payoutWorker = options.workers === false ? { stop: async () => {} } : startPayoutWorker(ctx);
   return {
     ...ctx,
     async stop() {
       await payoutWorker.stop();
+      ctx.sms.close?.();
       await db.close();
     },
   };

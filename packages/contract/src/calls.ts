@@ -221,6 +221,15 @@ export const calls = {
     summary: 'Refresh and answer the status of the active verification',
     answer: s.IdentificationStatusAnswer,
   }),
+  submitIdentificationDocuments: def({
+    method: 'POST',
+    path: '/v2/wallet/identification-level/documents',
+    access: 'token',
+    tag: 'identification',
+    summary: "Send the documents of an operator-reviewed verification (the verification_url's page)",
+    body: s.IdentificationDocuments,
+    answer: s.IdentificationStatusAnswer,
+  }),
 
   // money in and out
   topUp: def({

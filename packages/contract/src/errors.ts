@@ -65,6 +65,11 @@ export const ERRORS = {
     ru: 'Слишком много неверных попыток. Запросите новый код',
     en: 'Too many wrong attempts. Please request a new code',
   },
+  CODE_LOCKED: {
+    http: 429,
+    ru: 'Слишком много неверных кодов для этого номера. Попробуйте через {hours} ч',
+    en: 'Too many wrong codes for this number. Please try again in {hours} h',
+  },
   CODE_RESEND_TOO_SOON: {
     http: 429,
     ru: 'Новый код можно запросить через {seconds} с',
@@ -270,6 +275,11 @@ export const FIELD_LABELS: Record<string, Record<Language, string>> = {
   date_to: { ru: 'Дата окончания', en: 'End date' },
   ordering: { ru: 'Сортировка', en: 'Ordering' },
   id: { ru: 'Идентификатор', en: 'Identifier' },
+  application_id: { ru: 'Заявка', en: 'Application' },
+  document_type: { ru: 'Тип документа', en: 'Document type' },
+  document_number: { ru: 'Номер документа', en: 'Document number' },
+  full_name: { ru: 'ФИО', en: 'Full name' },
+  birth_date: { ru: 'Дата рождения', en: 'Date of birth' },
   ids: { ru: 'Уведомления', en: 'Notifications' },
 };
 

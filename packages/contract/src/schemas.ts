@@ -196,6 +196,15 @@ export const IdentificationStatusAnswer = z.object({
   active_identification: ActiveIdentification.nullable(),
 });
 
+/** The document data a person enters for an operator's review (KYC_PROVIDER=manual). */
+export const IdentificationDocuments = z.strictObject({
+  application_id: Id,
+  document_type: z.enum(['passport', 'inn', 'snils']),
+  document_number: z.string().min(1).max(20),
+  full_name: z.string().min(1).max(200),
+  birth_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+});
+
 // ---------- money in and out ----------
 
 export const Receipt = z.object({
@@ -279,7 +288,8 @@ export const KycWebhook = z.object({
 });
 export const WebhookAnswer = z.object({ status: z.literal('success') });
 
-export const SmsOutboxQuery = z.strictObject({ phone: Phone.optional() });
+// One phone's texts only: an outbox of every phone would hand anyone every user's codes.
+export const SmsOutboxQuery = z.strictObject({ phone: Phone });
 export const SmsOutbox = z.object({
   results: z.array(z.object({ phone: z.string(), text: z.string(), code: z.string(), created_at: DateTime })),
 });
