@@ -27,8 +27,8 @@ export default async function identificationRoutes(app: FastifyInstance, ctx: Ap
     };
   });
 
-  route(app, ctx, 'submitIdentificationDocuments', async ({ auth, body }) => {
-    const { level, verification } = await submitDocuments(ctx, auth.userId, body);
+  route(app, ctx, 'submitIdentificationDocuments', async ({ auth, body, language }) => {
+    const { level, verification } = await submitDocuments(ctx, auth.userId, body, language);
     return {
       status: 'success',
       identification_level: { name: level, ask_for_next: nextLevel(level) !== null },

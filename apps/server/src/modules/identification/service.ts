@@ -9,7 +9,12 @@
  * verification at most). Locks are taken in one order everywhere: the user's row, then the
  * verification's row.
  */
-import type { ActiveIdentification as ActiveIdentificationSchema, KycWebhook } from '@e-wallet/contract';
+import {
+  type ActiveIdentification as ActiveIdentificationSchema,
+  fieldLabel,
+  type KycWebhook,
+  type Language,
+} from '@e-wallet/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { PG, pgCode, type Queryable } from '../../db/client.ts';
@@ -330,11 +335,12 @@ export async function submitDocuments(
     full_name: string;
     birth_date: string;
   },
+  language: Language,
 ): Promise<{ level: LevelName; verification: ActiveIdentification | null }> {
   const provider = kycProvider(ctx);
   if (!(provider instanceof ManualKycProvider)) throw new AppError('VERIFICATION_NOT_FOUND');
   const checked = checkApplicant(input, ctx.clock.now());
-  if (!checked.ok) throw new AppError('FIELD_INVALID', { field: checked.fields[0]! });
+  if (!checked.ok) throw new AppError('FIELD_INVALID', { field: fieldLabel(checked.fields[0]!, language) });
   const latest = await latestVerification(ctx.db, userId);
   if (
     !latest ||
