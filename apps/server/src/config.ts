@@ -107,6 +107,20 @@ export interface Config extends Env {
 
 export class ConfigError extends Error {}
 
+/**
+ * A provider's address fit for production: https, or plain http only to this machine's loopback
+ * (a local sidecar or, in tests, a fake of the provider's API), where nothing crosses a network.
+ */
+export function isSecureUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'https:') return true;
+    return parsed.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  } catch {
+    return false;
+  }
+}
+
 /** Development keys: fine for a laptop and the sandbox, refused in production. */
 const DEV_PIN_KEY = 'dev-only-pin-key-change-me-0001';
 const DEV_WEBHOOK_SECRET = 'dev-only-webhook-secret-0001';
@@ -161,6 +175,12 @@ export function loadConfig(
     throw new ConfigError(
       `Invalid setting ${env.SMSC_LOGIN ? 'SMSC_PASSWORD' : 'SMSC_LOGIN'}: required with the smsc provider`,
     );
+  if (production) {
+    const urls = { smsru: 'SMSRU_API_URL', smsc: 'SMSC_API_URL' } as const;
+    const name = env.SMS_PROVIDER === 'sandbox' ? null : urls[env.SMS_PROVIDER];
+    if (name && !isSecureUrl(env[name]))
+      throw new ConfigError(`Invalid setting ${name}: must be https:// in production`);
+  }
   if (env.KYC_PROVIDER === 'manual' && !env.DOCUMENTS_KEY)
     throw new ConfigError('Invalid setting DOCUMENTS_KEY: required with the manual provider');
   const build = readBuildInfo(env.WEB_DIST);

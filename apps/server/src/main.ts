@@ -27,8 +27,19 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const ctx = await createContext(config);
-  const app = await buildApp(ctx);
+  let ctx: Awaited<ReturnType<typeof createContext>>;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    ctx = await createContext(config);
+    app = await buildApp(ctx);
+  } catch (error) {
+    // Providers check their own settings as they are created: still one line naming the setting.
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
