@@ -4,8 +4,9 @@
  * then the modules' routes (each `modules/<name>/routes.ts`), then the single-page app.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { type ErrorCode, errorMessage, httpStatusOf } from '@e-wallet/contract';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -93,6 +94,19 @@ export async function buildApp(
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
     }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Requests Node's parser refuses before Fastify sees them (headers over 16 KiB: 431, malformed:
+    // 400) still answer in the contract's error shape, in Russian (no headers could be read).
+    clientErrorHandler: (error: NodeJS.ErrnoException & { bytesParsed?: number }, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_ERROR';
+      const body = JSON.stringify({ status: 'error', code, message: errorMessage(code, 'ru') });
+      const status = httpStatusOf(code);
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n` +
+          `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
     // The router's own refusals (a malformed %-escape, an over-long path parameter) in the error shape too.
     frameworkErrors: (error, request, reply) => {
       sendError(request, reply, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'NOT_FOUND' : 'VALIDATION_ERROR');

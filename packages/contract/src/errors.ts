@@ -15,6 +15,11 @@ export const ERRORS = {
   FIELD_REQUIRED: { http: 400, ru: 'Заполните поле «{field}»', en: 'Please fill in the field “{field}”' },
   INVALID_JSON: { http: 400, ru: 'Запрос не удалось прочитать', en: 'The request could not be read' },
   PAYLOAD_TOO_LARGE: { http: 413, ru: 'Слишком большой запрос', en: 'The request is too large' },
+  HEADERS_TOO_LARGE: {
+    http: 431,
+    ru: 'Слишком большие заголовки запроса',
+    en: 'The request headers are too large',
+  },
   UNSUPPORTED_MEDIA_TYPE: {
     http: 415,
     ru: 'Неподдерживаемый формат запроса',

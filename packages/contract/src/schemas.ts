@@ -30,8 +30,20 @@ export const AmountOut = z.string();
 /** An id: a UUID written 8-4-4-4-12 (ids.ts). */
 export const Id = z.string().regex(ID_PATTERN);
 export const DateTime = z.iso.datetime({ offset: true });
-/** A date-range bound in a query: a date (YYYY-MM-DD) or a date-time. */
-export const DateBound = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+/**
+ * The dates a query may name: from 1970 to 2199. Outside it nothing exists to find, and the
+ * databases disagree (year 0 and years past 9999 broke one of them), so such a date is a 400.
+ */
+export const DATE_MIN = '1970-01-01T00:00:00.000Z';
+export const DATE_MAX = '2199-12-31T23:59:59.999Z';
+const inDateRange = (text: string) => {
+  const time = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  return Number.isFinite(time) && time >= Date.parse(DATE_MIN) && time <= Date.parse(DATE_MAX);
+};
+/** A date-range bound in a query: a date (YYYY-MM-DD) or a date-time, within DATE_MIN..DATE_MAX. */
+export const DateBound = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })])
+  .refine(inDateRange, 'must be between 1970 and 2199');
 export const Cursor = z
   .string()
   .max(200)
