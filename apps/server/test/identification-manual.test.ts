@@ -38,8 +38,8 @@ describe(`manual identification (${databaseLabel})`, () => {
     const started = await server.call('POST', UPGRADE, { token });
     expect(started.status).toBe(200);
     const url: string = started.body.verification_url;
-    expect(url).toMatch(/^\/identification\/documents\/[0-9a-f-]{36}$/);
-    const applicationId = url.split('/').at(-1)!;
+    expect(url).toMatch(/^\/settings\?documents=[0-9a-f-]{36}$/);
+    const applicationId = url.split('=').at(-1)!;
     expect(started.body.active_identification.status).toBe('pending');
 
     // Bad documents: a 400 naming the field, nothing stored.
@@ -104,7 +104,7 @@ describe(`manual identification (${databaseLabel})`, () => {
   it('the reject command needs a reason, and the person reads it', async () => {
     const { token } = await registeredUser(server);
     const started = await server.call('POST', UPGRADE, { token });
-    const applicationId = started.body.verification_url.split('/').at(-1);
+    const applicationId = started.body.verification_url.split('=').at(-1);
     await server.call('POST', DOCUMENTS, { token, body: { ...SNILS, application_id: applicationId } });
     expect((await ops('identification-reject', applicationId)).code).toBe(2);
     expect((await ops('identification-reject', applicationId, '--reason', 'Фото нечитаемо')).code).toBe(0);
@@ -117,7 +117,7 @@ describe(`manual identification (${databaseLabel})`, () => {
     const owner = await registeredUser(server);
     const other = await registeredUser(server);
     const started = await server.call('POST', UPGRADE, { token: owner.token });
-    const applicationId = started.body.verification_url.split('/').at(-1);
+    const applicationId = started.body.verification_url.split('=').at(-1);
     await server.call('POST', UPGRADE, { token: other.token });
     const foreign = await server.call('POST', DOCUMENTS, {
       token: other.token,

@@ -114,7 +114,7 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
 
     const upgrade = await call(server.base, 'POST', '/v2/wallet/identification-level/upgrade', { token });
     expect(upgrade.status).toBe(200);
-    const applicationId = String(upgrade.body.verification_url).split('/').at(-1)!;
+    const applicationId = String(upgrade.body.verification_url).split('=').at(-1)!;
     const sent = await call(server.base, 'POST', '/v2/wallet/identification-level/documents', {
       token,
       body: {

@@ -1,7 +1,7 @@
 /**
  * Identification by operator review (KYC_PROVIDER=manual): for production until a KYC service is
  * contracted. The person enters their document data in the app's form (the verification's url is
- * the app's page /identification/documents/:id); the application then waits in_review for an
+ * the app's Settings page with ?documents=<id>); the application then waits in_review for an
  * operator, who approves or rejects it (today with `npm run ops -- identification-approve <id>`,
  * later in the back office). The wallet learns the state through `fetch`, like any provider's.
  */
@@ -14,7 +14,8 @@ import { type Applicant, maskDocumentNumber } from './documents.ts';
 import type { KycProvider, KycProviderStatus, KycStart, KycState } from './kyc-provider.ts';
 import { documentsKey, open, seal } from './sealed.ts';
 
-export const DOCUMENTS_PAGE = '/identification/documents';
+/** The app's Settings route shows the documents form for `?documents=<application id>`. */
+export const DOCUMENTS_PAGE = '/settings?documents=';
 
 export interface ManualApplication {
   id: string;
@@ -58,7 +59,7 @@ export class ManualKycProvider implements KycProvider {
       [input.reference, input.userId, input.targetLevel, now],
     );
     const id = rows[0]!.id;
-    return { providerId: id, url: `${DOCUMENTS_PAGE}/${id}` };
+    return { providerId: id, url: `${DOCUMENTS_PAGE}${id}` };
   }
 
   async application(id: string): Promise<ManualApplication | null> {

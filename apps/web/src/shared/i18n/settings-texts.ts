@@ -31,6 +31,18 @@ export const settingsRu = {
     noLimit: 'без ограничений',
     restricted: 'Вывод на карту и переводы людям станут доступны после идентификации',
     topLevel: 'У вас максимальный уровень идентификации',
+    documents: {
+      title: 'Документы для проверки',
+      intro:
+        'Сотрудник E-Wallet проверит данные документа и примет решение. Обычно это занимает один рабочий день.',
+      type: 'Документ',
+      types: { passport: 'Паспорт РФ', inn: 'ИНН', snils: 'СНИЛС' },
+      number: 'Номер документа',
+      fullName: 'ФИО полностью',
+      birthDate: 'Дата рождения',
+      send: 'Отправить на проверку',
+      sent: 'Документы отправлены. Мы сообщим о решении здесь.',
+    },
   },
   settings: {
     title: 'Настройки',
@@ -104,6 +116,17 @@ export const settingsEn: Widen<typeof settingsRu> = {
     noLimit: 'no limit',
     restricted: 'Withdrawals to a card and transfers to people become available after identification',
     topLevel: 'You have the highest identification level',
+    documents: {
+      title: 'Documents for verification',
+      intro: 'An E-Wallet employee will check your document and decide. It usually takes one working day.',
+      type: 'Document',
+      types: { passport: 'Russian passport', inn: 'INN', snils: 'SNILS' },
+      number: 'Document number',
+      fullName: 'Full name',
+      birthDate: 'Date of birth',
+      send: 'Send for review',
+      sent: 'Your documents are sent. The decision will appear here.',
+    },
   },
   settings: {
     title: 'Settings',
