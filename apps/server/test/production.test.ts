@@ -140,6 +140,30 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
     expect(requests.every((r) => r.form.api_id === 'prod-api-id' && r.form.json === '1')).toBe(true);
   }, 60_000);
 
+  it('takes the same time to refuse a sign-in code for a known and an unknown phone', async () => {
+    // The phone registered above (no code pending) against a number without a wallet, interleaved.
+    const known = `+7977${String(process.pid % 10_000).padStart(4, '0')}123`;
+    const unknown = `+7977${String(process.pid % 10_000).padStart(4, '0')}456`;
+    const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
+    for (let i = 0; i < 40; i++) {
+      for (const [label, phone] of [
+        ['known', known],
+        ['unknown', unknown],
+      ] as const) {
+        const started = performance.now();
+        const answer = await call(server.base, 'POST', '/v2/wallet/auth/login', {
+          body: { phone, confirm_code: '0000' },
+        });
+        times[label].push(performance.now() - started);
+        expect(answer.body.code).toBe('CODE_INVALID');
+      }
+    }
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+    const [a, b] = [median(times.known), median(times.unknown)];
+    console.info(`sign-in timing (production process): median known ${a.toFixed(2)} ms, unknown ${b.toFixed(2)} ms`);
+    expect(Math.abs(a - b)).toBeLessThan(Math.max(3, 0.3 * Math.max(a, b)));
+  }, 60_000);
+
   it('has no /sandbox and no /docs, and sends HSTS', async () => {
     for (const path of [
       '/sandbox/sms?phone=%2B79990000000',
