@@ -369,7 +369,8 @@ const pwa = VitePWA({
  * ship either (decisions.md: nothing is loaded from a public CDN). It is replaced by an empty
  * string, and the build fails if any public CDN address is left in what it writes.
  */
-const PUBLIC_CDN = /https?:\/\/(?:[a-z0-9-]+\.)*(?:jsdelivr\.net|unpkg\.com|cdnjs\.cloudflare\.com|esm\.sh|skypack\.dev)/i;
+const PUBLIC_CDN =
+  /https?:\/\/(?:[a-z0-9-]+\.)*(?:jsdelivr\.net|unpkg\.com|cdnjs\.cloudflare\.com|esm\.sh|skypack\.dev)/i;
 function noPublicCdn(): Plugin {
   return {
     name: 'e-wallet-no-public-cdn',

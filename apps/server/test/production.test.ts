@@ -160,7 +160,9 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
     }
     const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
     const [a, b] = [median(times.known), median(times.unknown)];
-    console.info(`sign-in timing (production process): median known ${a.toFixed(2)} ms, unknown ${b.toFixed(2)} ms`);
+    console.info(
+      `sign-in timing (production process): median known ${a.toFixed(2)} ms, unknown ${b.toFixed(2)} ms`,
+    );
     expect(Math.abs(a - b)).toBeLessThan(Math.max(3, 0.3 * Math.max(a, b)));
   }, 60_000);
 

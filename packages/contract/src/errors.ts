@@ -70,6 +70,16 @@ export const ERRORS = {
     ru: 'Слишком много неверных попыток. Запросите новый код',
     en: 'Too many wrong attempts. Please request a new code',
   },
+  PASSKEY_NOT_FOUND: {
+    http: 404,
+    ru: 'Ключ доступа не найден',
+    en: 'Passkey not found',
+  },
+  PASSKEY_INVALID: {
+    http: 400,
+    ru: 'Не удалось проверить ключ доступа. Попробуйте ещё раз',
+    en: 'The passkey could not be verified. Please try again',
+  },
   CODE_LOCKED: {
     http: 429,
     ru: 'Слишком много неверных кодов для этого номера. Попробуйте через {hours} ч',
@@ -281,6 +291,9 @@ export const FIELD_LABELS: Record<string, Record<Language, string>> = {
   ordering: { ru: 'Сортировка', en: 'Ordering' },
   id: { ru: 'Идентификатор', en: 'Identifier' },
   application_id: { ru: 'Заявка', en: 'Application' },
+  challenge_id: { ru: 'Запрос ключа', en: 'Passkey request' },
+  response: { ru: 'Ключ доступа', en: 'Passkey' },
+  name: { ru: 'Название', en: 'Name' },
   document_type: { ru: 'Тип документа', en: 'Document type' },
   document_number: { ru: 'Номер документа', en: 'Document number' },
   full_name: { ru: 'ФИО', en: 'Full name' },

@@ -11,6 +11,7 @@ import { DocumentsForm } from '../../../shared/identification/documents-form.tsx
 import { IdentificationSection } from '../../../shared/identification/identification-section.tsx';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
 import { LanguageSwitch } from '../components/language-switch.tsx';
+import { PasskeysPanel } from '../components/passkeys-panel.tsx';
 import { PinChangePanel } from '../components/pin-change-panel.tsx';
 import { ProfileFacts } from '../components/profile-facts.tsx';
 import { SessionsPanel } from '../components/sessions-panel.tsx';
@@ -65,6 +66,9 @@ export function SettingsPage() {
           </AreaBoundary>
           <AreaBoundary>
             <PinChangePanel />
+          </AreaBoundary>
+          <AreaBoundary>
+            <PasskeysPanel />
           </AreaBoundary>
         </div>
       </div>
