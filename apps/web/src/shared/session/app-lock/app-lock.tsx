@@ -8,7 +8,7 @@
  * that INVALID_TOKEN into signing out. A person without a PIN (has_pin false) is never locked.
  */
 import './app-lock.css';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/api-error.ts';
@@ -63,9 +63,14 @@ export function LockScreen({ name, onUnlocked, onSignOut, signingOut }: LockScre
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const queryClient = useQueryClient();
   const passkey = useMutation({
     mutationFn: confirmWithPasskey,
-    onSuccess: () => onUnlocked(),
+    onSuccess: () => {
+      // The passkey's 'last used' changed.
+      void queryClient.invalidateQueries({ queryKey: ['passkeys'] });
+      onUnlocked();
+    },
     onError: (failure) => {
       if (failure instanceof PasskeyCancelled) return;
       setError(failure instanceof ApiError && failure.answer ? failure.answer.message : failure.message);
