@@ -59,7 +59,7 @@ export const settingsRu = {
     },
     passkeys: {
       title: 'Ключи доступа',
-      hint: 'Ключ доступа на этом устройстве разблокирует кошелёк вместо PIN-кода: отпечатком, лицом или паролем устройства',
+      hint: 'Ключ доступа на телефоне или компьютере разблокирует кошелёк вместо PIN-кода: отпечатком, лицом или блокировкой экрана',
       none: 'Ключей доступа пока нет',
       add: 'Добавить ключ доступа',
       added: 'Добавлен {{at}}',
@@ -154,7 +154,7 @@ export const settingsEn: Widen<typeof settingsRu> = {
     },
     passkeys: {
       title: 'Passkeys',
-      hint: 'A passkey on this device unlocks the wallet instead of the PIN: with a fingerprint, face or the device’s lock',
+      hint: 'A passkey on your phone or computer unlocks the wallet instead of the PIN: with a fingerprint, face or screen lock',
       none: 'No passkeys yet',
       add: 'Add a passkey',
       added: 'Added {{at}}',
