@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, freePort, freshDatabase, MAIN, type ServerProcess, startServer } from './chaos/process.ts';
 import { type FakeGateway, startFakeSmsRu } from './fakes/sms-gateways.ts';
@@ -138,6 +139,20 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
     // The delivery status of both texts is kept, without their text.
     const requests = sms.requests.filter((r) => r.path === '/sms/send');
     expect(requests.every((r) => r.form.api_id === 'prod-api-id' && r.form.json === '1')).toBe(true);
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query(
+        'SELECT provider, kind, status, provider_message_id FROM sms_messages WHERE phone = $1 ORDER BY created_at',
+        [phone],
+      );
+      expect(rows).toMatchObject([
+        { provider: 'smsru', kind: 'code', status: 'sent', provider_message_id: expect.any(String) },
+        { provider: 'smsru', kind: 'code', status: 'sent', provider_message_id: expect.any(String) },
+      ]);
+    } finally {
+      await db.end();
+    }
   }, 60_000);
 
   it('takes the same time to refuse a sign-in code for a known and an unknown phone', async () => {
