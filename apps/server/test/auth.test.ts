@@ -234,6 +234,48 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
     expect(english.body.message).toBe('Too many wrong attempts. Please request a new code');
   });
 
+  it('stays alike after a registration was started for both numbers (the fuzzer found these sequences)', async () => {
+    const { phone: known } = await registeredUser(server, { headers: newAddress() });
+    const unknown = uniquePhone();
+    const pair = async (call: (phone: string) => Promise<{ status: number; body: any }>) => {
+      const a = await call(known);
+      const b = await call(unknown);
+      const strip = (body: { message?: string }, phone: string) => ({
+        ...body,
+        message: body.message?.replace(phone, 'P'),
+      });
+      expect([a.status, strip(a.body, known)]).toEqual([b.status, strip(b.body, unknown)]);
+      return a.body;
+    };
+    await pair((phone) =>
+      server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers: newAddress() }),
+    );
+    server.clock.advance(61_000);
+    // A new code after a registration was started: the same kind of code for both numbers.
+    await pair((phone) => server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() }));
+    server.clock.advance(1_000);
+    expect(
+      (
+        await pair((phone) =>
+          server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers: newAddress() }),
+        )
+      ).resend_after,
+    ).toBe(59);
+    const answers: string[] = [];
+    for (let i = 0; i < 5; i++)
+      answers.push(
+        (await pair((phone) => server.call('POST', CONFIRM, { body: { phone, confirm_code: '0000' } }))).code,
+      );
+    expect(answers.at(-1)).toBe('CODE_TRIES_EXCEEDED');
+    // The owner still signs in with a code sent after someone started a registration of their number.
+    server.clock.advance(61_000);
+    await server.call('POST', SEND_CODE, { body: { phone: known }, headers: newAddress() });
+    const signedIn = await server.call('POST', LOGIN, {
+      body: { phone: known, confirm_code: await lastCode(server, known) },
+    });
+    expect(signedIn.status).toBe(200);
+  });
+
   it('allows at most 10 wrong codes per phone in 24 hours across codes, tells the owner, and recovers', async () => {
     const { phone } = await registeredUser(server, { headers: newAddress() });
     const unknown = uniquePhone();

@@ -213,6 +213,7 @@ describe(`contract fuzzer (${databaseLabel})`, () => {
           url: c.url,
           headers,
           payload: c.payload,
+          ...(c.remoteAddress ? { remoteAddress: c.remoteAddress } : {}),
         });
       } catch (error) {
         fail(`inject threw: ${(error as Error).message}`);
@@ -226,6 +227,7 @@ describe(`contract fuzzer (${databaseLabel})`, () => {
           url: c.twin.url,
           headers,
           payload: c.twin.payload,
+          ...(c.remoteAddress ? { remoteAddress: c.remoteAddress } : {}),
         });
         stats.twins += 1;
         const [known, unknown] = c.twin.phones;

@@ -43,6 +43,8 @@ export interface FuzzCase {
   twin?: { url: string; payload?: string; phones: [string, string] };
   /** The refusal this request must get. */
   expectCode?: string;
+  /** The client address the request (and its twin) comes from; 127.0.0.1 otherwise. */
+  remoteAddress?: string;
 }
 
 // ---------- seeded randomness ----------
@@ -566,6 +568,7 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
   const headers: Record<string, string> = {};
   let twin: FuzzCase['twin'];
   let expectCode: string | undefined;
+  let remoteAddress: string | undefined;
   if (call.idempotent && random() < 0.5)
     headers['idempotency-key'] = `fuzz-${randomBytes(8).toString('hex')}`;
 
@@ -728,6 +731,8 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
       if ('first_name' in b()) b().first_name = pick(random, ['Иван', 'Анна', 'Mallory']);
       const other = JSON.stringify({ ...b(), phone: world.unknownPhone });
       twin = { url: withQuery(path, query), payload: other, phones: [world.ownPhone, world.unknownPhone] };
+      // A pair of its own address: the per-address SMS cap must not fall between the two requests.
+      remoteAddress = `10.77.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}`;
       break;
     }
     case 'date-range':
@@ -773,6 +778,17 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
       break;
   }
 
+  // The phone with a wallet moves only in its 'known-phone' pairs (in lockstep with the phone
+  // without one); any other sign-in request that reaches a code check speaks for a number of its own.
+  if (
+    category !== 'known-phone' &&
+    SIGN_IN_CALLS.includes(name) &&
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    (body as Record<string, unknown>).phone === world.ownPhone
+  )
+    (body as Record<string, unknown>).phone = world.freshPhone();
   if (payload === undefined && body !== undefined && method !== 'GET') payload = JSON.stringify(body);
   if (contentType !== undefined && payload !== undefined) headers['content-type'] = contentType;
   return {
@@ -786,6 +802,7 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
     signature,
     ...(twin ? { twin } : {}),
     ...(expectCode ? { expectCode } : {}),
+    ...(remoteAddress ? { remoteAddress } : {}),
   };
 }
 

@@ -37,8 +37,14 @@ function codeKey(config: Config): Buffer {
   return key;
 }
 
-export function hashCode(config: Config, phone: string, purpose: CodePurpose, code: string): Buffer {
-  return createHmac('sha256', codeKey(config)).update(`${purpose}\n${phone}\n${code}`).digest();
+/**
+ * The code's keyed hash. The purpose is not part of it: a phone has one live code, and every call
+ * that checks a code counts a wrong one the same way whichever call it was sent for, so the answers
+ * never depend on whether the number has a wallet. What a right code may complete is decided by
+ * the caller (a sign-in for a registered phone, a registration for the data it was sent for).
+ */
+export function hashCode(config: Config, phone: string, code: string): Buffer {
+  return createHmac('sha256', codeKey(config)).update(`code\n${phone}\n${code}`).digest();
 }
 
 /**
@@ -83,20 +89,19 @@ export async function lockPhone(q: Queryable, phone: string): Promise<void> {
 }
 
 /**
- * Seconds until a new code may be sent, when a usable code of this purpose went out less than
+ * Seconds until a new code may be sent, when a usable code went out less than
  * RESEND_AFTER_SECONDS ago (not dead, not expired), 0 otherwise; and the data digest it was sent for.
  */
 export async function recentCodeWait(
   q: Queryable,
   ctx: AppContext,
   phone: string,
-  purpose: CodePurpose,
 ): Promise<{ wait: number; digest: Buffer | null }> {
   const now = ctx.clock.now();
   const { rows } = await q.query<{ sent_at: Date; data_digest: Buffer | null }>(
     `SELECT sent_at, data_digest FROM auth_codes
-     WHERE phone = $1 AND purpose = $2 AND failed_tries < $3 AND expires_at > $4`,
-    [phone, purpose, CODE_MAX_TRIES, now],
+     WHERE phone = $1 AND failed_tries < $2 AND expires_at > $3`,
+    [phone, CODE_MAX_TRIES, now],
   );
   const row = rows[0];
   if (!row) return { wait: 0, digest: null };
@@ -149,7 +154,7 @@ export async function issueCode(
     [
       input.phone,
       input.purpose,
-      hashCode(ctx.config, input.phone, input.purpose, code),
+      hashCode(ctx.config, input.phone, code),
       now,
       new Date(now.getTime() + CODE_TTL_MS),
       input.dataDigest ?? null,
@@ -175,7 +180,7 @@ export async function deliverCode(
     await ctx.db
       .query('DELETE FROM auth_codes WHERE phone = $1 AND code_hash = $2', [
         input.phone,
-        hashCode(ctx.config, input.phone, input.purpose, input.code),
+        hashCode(ctx.config, input.phone, input.code),
       ])
       .catch(() => {});
     throw new AppError('PROVIDER_UNAVAILABLE', {}, `sms provider ${ctx.sms.id} failed: ${reason}`);
@@ -198,26 +203,24 @@ export interface CodeRefusal {
 export async function verifyCode(
   q: Queryable,
   ctx: AppContext,
-  input: { phone: string; purpose: CodePurpose; code: string; dataDigest?: Buffer },
+  input: { phone: string; code: string; dataDigest?: Buffer },
 ): Promise<CodeRefusal | null> {
   const now = ctx.clock.now();
   const locked = await codeLock(q, ctx, input.phone);
   if (locked) return locked;
   const { rows } = await q.query<{
-    purpose: CodePurpose;
     code_hash: Buffer;
     expires_at: Date;
     failed_tries: number;
     data_digest: Buffer | null;
-  }>(
-    'SELECT purpose, code_hash, expires_at, failed_tries, data_digest FROM auth_codes WHERE phone = $1 FOR UPDATE',
-    [input.phone],
-  );
+  }>('SELECT code_hash, expires_at, failed_tries, data_digest FROM auth_codes WHERE phone = $1 FOR UPDATE', [
+    input.phone,
+  ]);
   const stored = rows[0];
-  if (!stored || stored.purpose !== input.purpose) return { code: 'CODE_INVALID' };
+  if (!stored) return { code: 'CODE_INVALID' };
   if (stored.failed_tries >= CODE_MAX_TRIES) return { code: 'CODE_TRIES_EXCEEDED' };
   if (stored.expires_at.getTime() <= now.getTime()) return { code: 'CODE_EXPIRED' };
-  const given = hashCode(ctx.config, input.phone, input.purpose, input.code);
+  const given = hashCode(ctx.config, input.phone, input.code);
   const storedHash = Buffer.from(stored.code_hash);
   const sameData =
     !input.dataDigest ||

@@ -48,6 +48,15 @@ async function userIdByPhone(q: Queryable, phone: string): Promise<string | null
   return rows[0]?.id ?? null;
 }
 
+/** The data digest of the latest registration started for a phone (any phone, with a wallet or not). */
+async function registrationAttempt(q: Queryable, phone: string): Promise<Buffer | null> {
+  const { rows } = await q.query<{ data_digest: Buffer }>(
+    'SELECT data_digest FROM registration_attempts WHERE phone = $1',
+    [phone],
+  );
+  return rows[0] ? Buffer.from(rows[0].data_digest) : null;
+}
+
 async function pendingRegistration(
   q: Queryable,
   phone: string,
@@ -92,15 +101,21 @@ export async function register(
   const { code, wait, known } = await ctx.db.tx(async (q) => {
     await lockPhone(q, phone);
     const known = (await userIdByPhone(q, phone)) !== null;
-    const recent = await recentCodeWait(q, ctx, phone, 'register');
+    const recent = await recentCodeWait(q, ctx, phone);
     if (recent.wait > 0) {
       if (!recent.digest?.equals(digest))
         throw new AppError('CODE_RESEND_TOO_SOON', { seconds: recent.wait });
       return { code: null, wait: recent.wait, known };
     }
     const issued = await issueCode(q, ctx, { phone, purpose: 'register', ip: client.ip, dataDigest: digest });
+    const now = ctx.clock.now();
+    // Every phone keeps the attempt's digest; only a phone without a wallet keeps the data.
+    await q.query(
+      `INSERT INTO registration_attempts (phone, data_digest, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (phone) DO UPDATE SET data_digest = EXCLUDED.data_digest, updated_at = EXCLUDED.updated_at`,
+      [phone, digest, now],
+    );
     if (!known) {
-      const now = ctx.clock.now();
       await q.query(
         `INSERT INTO pending_registrations (phone, first_name, last_name, email, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $5)
@@ -132,15 +147,12 @@ export async function sendCode(
   const { code, purpose, send } = await ctx.db.tx(async (q) => {
     await lockPhone(q, phone);
     const known = (await userIdByPhone(q, phone)) !== null;
-    const pending = known ? null : await pendingRegistration(q, phone);
-    const purpose: CodePurpose = pending ? 'register' : 'login';
-    const issued = await issueCode(q, ctx, {
-      phone,
-      purpose,
-      ip: client.ip,
-      dataDigest: pending ? registrationDigest(ctx.config, pending) : null,
-    });
-    return { code: issued.code, purpose, send: known || pending !== null };
+    // A registration started for the number (by anyone) carries on in the new code, for every
+    // number alike; a code sent for it still signs a registered owner in.
+    const attempt = await registrationAttempt(q, phone);
+    const purpose: CodePurpose = attempt ? 'register' : 'login';
+    const issued = await issueCode(q, ctx, { phone, purpose, ip: client.ip, dataDigest: attempt });
+    return { code: issued.code, purpose, send: known || attempt !== null };
   });
   if (send) await deliverCode(ctx, { phone, purpose, code, language: client.language });
   await maybeSweep(ctx);
@@ -181,14 +193,17 @@ export async function confirmRegistration(
       await lockPhone(q, phone);
       const known = (await userIdByPhone(q, phone)) !== null;
       const registration = known ? null : await pendingRegistration(q, phone, true);
+      // The attempt's digest for every number: the same check and count with a wallet or without.
+      const attempt = await registrationAttempt(q, phone);
       const wrong = await verifyCode(q, ctx, {
         phone,
-        purpose: 'register',
         code: input.confirm_code,
-        dataDigest: registration ? registrationDigest(ctx.config, registration) : undefined,
+        dataDigest: attempt ?? undefined,
       });
       if (wrong) return { error: wrong, notifyOwner: known };
-      if (!registration) return { error: { code: 'CODE_INVALID' } };
+      // The code was sent for exactly this data (also checked here, should the two ever part).
+      if (!registration || !attempt?.equals(registrationDigest(ctx.config, registration)))
+        return { error: { code: 'CODE_INVALID' } };
       const now = ctx.clock.now();
       const created = await q.query<{ id: string }>(
         `INSERT INTO users (first_name, last_name, phone, email, created_at) VALUES ($1, $2, $3, $4, $5)
@@ -196,6 +211,7 @@ export async function confirmRegistration(
         [registration.first_name, registration.last_name, phone, registration.email, now],
       );
       await q.query('DELETE FROM pending_registrations WHERE phone = $1', [phone]);
+      await q.query('DELETE FROM registration_attempts WHERE phone = $1', [phone]);
       // Every user has a RUB account from the start (ledger engineer's hook).
       await openAccount(q, created.rows[0]!.id, 'RUB', now);
       await notifyRegistration(q, created.rows[0]!.id, registration.first_name, now);
@@ -224,7 +240,7 @@ export async function login(
   const outcome = await ctx.db.tx(async (q): Promise<TokenOutcome> => {
     await lockPhone(q, phone);
     const userId = await userIdByPhone(q, phone);
-    const wrong = await verifyCode(q, ctx, { phone, purpose: 'login', code: input.confirm_code });
+    const wrong = await verifyCode(q, ctx, { phone, code: input.confirm_code });
     if (wrong) return { error: wrong, notifyOwner: userId !== null };
     // A code for an unknown phone is never sent: only a guess can match it.
     if (!userId) return { error: { code: 'CODE_INVALID' } };
