@@ -364,8 +364,36 @@ const pwa = VitePWA({
   },
 });
 
+/**
+ * The QR decoder (zxing-wasm) carries a default address of its .wasm on a public CDN. The app loads
+ * its own copy (features/payment/qr/decoder.ts), so that address is never used, and it must not
+ * ship either (decisions.md: nothing is loaded from a public CDN). It is replaced by an empty
+ * string, and the build fails if any public CDN address is left in what it writes.
+ */
+const PUBLIC_CDN =
+  /https?:\/\/(?:[a-z0-9-]+\.)*(?:jsdelivr\.net|unpkg\.com|cdnjs\.cloudflare\.com|esm\.sh|skypack\.dev)/i;
+function noPublicCdn(): Plugin {
+  return {
+    name: 'e-wallet-no-public-cdn',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.includes('zxing-wasm')) return undefined;
+      const cleaned = code.replace(/`https:\/\/fastly\.jsdelivr\.net\/npm\/zxing-wasm@[^`]*`/g, '""');
+      return cleaned === code ? undefined : { code: cleaned, map: null };
+    },
+    generateBundle(_options, bundle) {
+      for (const [name, file] of Object.entries(bundle)) {
+        const text = file.type === 'chunk' ? file.code : typeof file.source === 'string' ? file.source : '';
+        const found = PUBLIC_CDN.exec(text);
+        if (found) this.error(`${name} contains a public CDN address: ${found[0]}`);
+      }
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
+    noPublicCdn(),
     react(),
     callTable(),
     brandConfig(brand),

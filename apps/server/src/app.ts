@@ -5,8 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { type ErrorCode, errorMessage, httpStatusOf } from '@e-wallet/contract';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -74,6 +75,16 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
+/**
+ * TRUST_PROXY as Fastify reads it: a hop count trusts that many proxies nearest the server (as
+ * Fastify does for a number: `hop < n`), a list trusts those proxy addresses; the client's own
+ * entries further left are never believed.
+ */
+export function trustProxyOption(setting: false | number | string[]): FastifyServerOptions['trustProxy'] {
+  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting;
+  return setting;
+}
+
 export async function buildApp(
   ctx: AppContext,
   options: { logger?: boolean } = {},
@@ -82,7 +93,7 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     // Per-request lines only at debug: at info the log is about events, not traffic.
     logController: new LogController({
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
@@ -94,6 +105,19 @@ export async function buildApp(
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // Requests Node's parser refuses before Fastify sees them (headers over 16 KiB: 431, malformed:
+    // 400) still answer in the contract's error shape, in Russian (no headers could be read).
+    clientErrorHandler: (error: NodeJS.ErrnoException & { bytesParsed?: number }, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_ERROR';
+      const body = JSON.stringify({ status: 'error', code, message: errorMessage(code, 'ru') });
+      const status = httpStatusOf(code);
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n` +
+          `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      );
     },
     // The router's own refusals (a malformed %-escape, an over-long path parameter) in the error shape too.
     frameworkErrors: (error, request, reply) => {
@@ -185,7 +209,15 @@ export async function buildApp(
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  // The API docs: off in production (nothing there a customer needs); elsewhere under the app's own
+  // page headers (self-only CSP, frame-ancestors 'none'), not swagger-ui's laxer policy, and without
+  // its call to the public validator.
+  if (!config.production)
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      staticCSP: false,
+      uiConfig: { validatorUrl: null },
+    });
 
   // Liveness: the process answers. It does not touch the database, so a database failing over
   // never gets healthy instances restarted by whatever watches them.

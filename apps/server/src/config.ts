@@ -3,6 +3,7 @@
  * A bad value stops start-up with one clear line naming the variable.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
@@ -13,7 +14,6 @@ import {
   levelRulesJson,
 } from './policy/levels.ts';
 
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const secret = z.string().min(16, 'must be at least 16 characters');
 
 const Env = z.object({
@@ -46,10 +46,21 @@ const Env = z.object({
   RECEIPT_KEY: secret.optional(),
   /** Shared secret of provider webhooks' HMAC signatures. */
   WEBHOOK_SECRET: secret.optional(),
-  SMS_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  SMS_PROVIDER: z.enum(['sandbox', 'smsru', 'smsc']).default('sandbox'),
+  /** SMS.ru's HTTP API: the account's api_id and the service's address (a local fake in tests). */
+  SMSRU_API_ID: z.string().min(1).optional(),
+  SMSRU_API_URL: z.url().default('https://sms.ru'),
+  /** SMSC.ru's HTTP API: login and password (or API key as psw) and the service's address. */
+  SMSC_LOGIN: z.string().min(1).optional(),
+  SMSC_PASSWORD: z.string().min(1).optional(),
+  SMSC_API_URL: z.url().default('https://smsc.ru'),
+  /** Sender name registered with the gateway; unset: the gateway's default. */
+  SMS_SENDER: z.string().min(1).max(11).optional(),
   PAYMENTS_PROVIDER: z.enum(['sandbox', 'yookassa']).default('sandbox'),
   PAYOUTS_PROVIDER: z.enum(['sandbox', 'yookassa']).default('sandbox'),
-  KYC_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  KYC_PROVIDER: z.enum(['sandbox', 'manual']).default('sandbox'),
+  /** Key of the identification documents' photos encrypted at rest (KYC_PROVIDER=manual), 32+ characters. */
+  DOCUMENTS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   YOOKASSA_API_URL: z.url().default('https://api.yookassa.ru/v3'),
   YOOKASSA_SHOP_ID: z.string().optional(),
   YOOKASSA_SECRET_KEY: z.string().optional(),
@@ -61,8 +72,31 @@ const Env = z.object({
   APP_VERSION: z.string().min(1).optional(),
   /** The built single-page app to serve; empty to serve none. */
   WEB_DIST: z.string().optional(),
-  /** Trust X-Forwarded-For from a proxy in front (per-address limits read the client address). */
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Which X-Forwarded-For entries to believe, as Fastify's trustProxy: `false` (none), a number of
+   * trusted hops, or a comma-separated list of proxy addresses/CIDRs. `true` (the client-chosen
+   * left-most entry) is refused: any client could pick its own address.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, zctx): false | number | string[] => {
+      const text = v.trim();
+      if (text === 'false' || text === '0') return false;
+      if (/^\d+$/.test(text)) return Number(text);
+      const list = text.split(',').map((a) => a.trim());
+      if (
+        list.length > 0 &&
+        list.every((a) => isIP(a.split('/')[0] ?? '') !== 0 && /^[^/]+(\/\d{1,3})?$/.test(a))
+      )
+        return list;
+      zctx.addIssue({
+        code: 'custom',
+        message:
+          'must be false, a number of trusted proxy hops, or a comma-separated list of proxy addresses',
+      });
+      return z.NEVER;
+    }),
   /** Caps per client address: receipt checks (/verify/<code>) per minute. */
   VERIFY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Caps per client address: SMS codes per hour. */
@@ -97,9 +131,25 @@ export interface Config extends Env {
 
 export class ConfigError extends Error {}
 
+/**
+ * A provider's address fit for production: https, or plain http only to this machine's loopback
+ * (a local sidecar or, in tests, a fake of the provider's API), where nothing crosses a network.
+ */
+export function isSecureUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'https:') return true;
+    return parsed.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  } catch {
+    return false;
+  }
+}
+
 /** Development keys: fine for a laptop and the sandbox, refused in production. */
 const DEV_PIN_KEY = 'dev-only-pin-key-change-me-0001';
 const DEV_WEBHOOK_SECRET = 'dev-only-webhook-secret-0001';
+/** Keys in production: at least 32 characters (256 bits of a random base64 key is 43). */
+const PRODUCTION_KEY_MIN = 32;
 
 export function loadConfig(
   source: Record<string, string | undefined> = process.env,
@@ -113,9 +163,21 @@ export function loadConfig(
   const env = parsed.data;
   const production = env.WALLET_ENV === 'production';
   if (production) {
-    if (!env.PIN_KEY) throw new ConfigError('Invalid setting PIN_KEY: required when WALLET_ENV=production');
-    if (!env.WEBHOOK_SECRET)
-      throw new ConfigError('Invalid setting WEBHOOK_SECRET: required when WALLET_ENV=production');
+    // The development keys are published in this repository: a production server must have its own.
+    for (const [name, value, published] of [
+      ['PIN_KEY', env.PIN_KEY, DEV_PIN_KEY],
+      ['WEBHOOK_SECRET', env.WEBHOOK_SECRET, DEV_WEBHOOK_SECRET],
+    ] as const) {
+      if (!value) throw new ConfigError(`Invalid setting ${name}: required when WALLET_ENV=production`);
+      if (value === published)
+        throw new ConfigError(
+          `Invalid setting ${name}: the published development key is refused in production`,
+        );
+      if (value.length < PRODUCTION_KEY_MIN)
+        throw new ConfigError(
+          `Invalid setting ${name}: must be at least ${PRODUCTION_KEY_MIN} characters in production`,
+        );
+    }
     if (!env.DATABASE_URL)
       throw new ConfigError('Invalid setting DATABASE_URL: required when WALLET_ENV=production');
     for (const name of ['SMS_PROVIDER', 'PAYMENTS_PROVIDER', 'PAYOUTS_PROVIDER', 'KYC_PROVIDER'] as const) {
@@ -131,6 +193,20 @@ export function loadConfig(
   ) {
     throw new ConfigError('Invalid setting YOOKASSA_SECRET_KEY: required with the yookassa provider');
   }
+  if (env.SMS_PROVIDER === 'smsru' && !env.SMSRU_API_ID)
+    throw new ConfigError('Invalid setting SMSRU_API_ID: required with the smsru provider');
+  if (env.SMS_PROVIDER === 'smsc' && (!env.SMSC_LOGIN || !env.SMSC_PASSWORD))
+    throw new ConfigError(
+      `Invalid setting ${env.SMSC_LOGIN ? 'SMSC_PASSWORD' : 'SMSC_LOGIN'}: required with the smsc provider`,
+    );
+  if (production) {
+    const urls = { smsru: 'SMSRU_API_URL', smsc: 'SMSC_API_URL' } as const;
+    const name = env.SMS_PROVIDER === 'sandbox' ? null : urls[env.SMS_PROVIDER];
+    if (name && !isSecureUrl(env[name]))
+      throw new ConfigError(`Invalid setting ${name}: must be https:// in production`);
+  }
+  if (env.KYC_PROVIDER === 'manual' && !env.DOCUMENTS_KEY)
+    throw new ConfigError('Invalid setting DOCUMENTS_KEY: required with the manual provider');
   const build = readBuildInfo(env.WEB_DIST);
   if (env.BRAND && build?.brand && build.brand !== env.BRAND) {
     throw new ConfigError(

@@ -34,6 +34,7 @@ export async function createContext(
   return {
     ...ctx,
     async stop() {
+      ctx.sms.close?.();
       await db.close();
     },
   };

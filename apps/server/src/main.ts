@@ -30,16 +30,19 @@ async function main(): Promise<void> {
   }
 
   let ctx: Awaited<ReturnType<typeof createContext>>;
+  let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     ctx = await createContext(config);
+    app = await buildApp(ctx);
   } catch (error) {
-    if (error instanceof SchemaError) {
+    // Providers check their own settings as they are created, and an older build's database is
+    // refused: each is one line naming what is wrong.
+    if (error instanceof ConfigError || error instanceof SchemaError) {
       console.error(error.message);
       process.exit(1);
     }
     throw error;
   }
-  const app = await buildApp(ctx);
 
   let stopping = false;
   const stop = async (signal: string) => {

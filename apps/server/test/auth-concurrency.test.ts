@@ -14,7 +14,7 @@ const LOGIN = '/v2/wallet/auth/login';
 describe.runIf(usePostgres)('auth under concurrent requests (postgres)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ env: { TRUST_PROXY: 'true', SMS_PER_ADDRESS_PER_HOUR: '6' } });
+    server = await startTestServer({ env: { TRUST_PROXY: '1', SMS_PER_ADDRESS_PER_HOUR: '6' } });
   });
   afterAll(() => server.close());
 

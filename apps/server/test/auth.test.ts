@@ -31,7 +31,7 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
   let server: TestServer;
   beforeAll(async () => {
     // Each test speaks from its own address (X-Forwarded-For), so the per-address cap is tested on purpose only.
-    server = await startTestServer({ env: { TRUST_PROXY: 'true', SMS_PER_ADDRESS_PER_HOUR: '6' } });
+    server = await startTestServer({ env: { TRUST_PROXY: '1', SMS_PER_ADDRESS_PER_HOUR: '6' } });
   });
   afterAll(() => server.close());
 
@@ -159,49 +159,197 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
     }
   });
 
-  it('refuses a second registration of a registered phone, sending nothing', async () => {
+  it('answers a registration of a registered phone as any other, sends the owner a notice with no code', async () => {
     const { phone } = await registeredUser(server, { headers: newAddress() });
-    const outbox = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results
-      .length;
-    const again = await server.call('POST', REGISTER, {
+    const fresh = uniquePhone();
+    const known = await server.call('POST', REGISTER, {
       body: { ...PERSON, phone, email: 'other@example.com' },
       headers: newAddress(),
     });
-    expect(again.status).toBe(409);
-    expect(again.body).toEqual({
-      status: 'error',
-      code: 'PHONE_TAKEN',
-      message: 'Этот номер уже зарегистрирован. Войдите в кошелёк',
+    const unknown = await server.call('POST', REGISTER, {
+      body: { ...PERSON, phone: fresh, email: 'other@example.com' },
+      headers: newAddress(),
     });
+    expect(known.status).toBe(200);
+    expect({ ...known.body, message: known.body.message.replace(phone, 'P') }).toEqual({
+      ...unknown.body,
+      message: unknown.body.message.replace(fresh, 'P'),
+    });
+    const texts = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results;
+    expect(texts[0].code).toBe('');
+    expect(texts[0].text).not.toMatch(/\d{4}/);
+    expect(texts[0].text).toContain('уже есть кошелёк');
+    // Its confirmation is a wrong code, counted as for any number, and the user's data is untouched.
     const confirm = await server.call('POST', CONFIRM, { body: { phone, confirm_code: '0000' } });
-    expect(confirm.body.code).toBe('PHONE_TAKEN');
-    expect(
-      (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results,
-    ).toHaveLength(outbox);
+    const confirmFresh = await server.call('POST', CONFIRM, {
+      body: { phone: fresh, confirm_code: wrongCode(await lastCode(server, fresh)) },
+    });
+    expect([confirm.status, confirm.body]).toEqual([confirmFresh.status, confirmFresh.body]);
+    expect(confirm.body.code).toBe('CODE_INVALID');
     const { rows } = await server.ctx.db.query('SELECT email FROM users WHERE phone = $1', [phone]);
     expect(rows).toEqual([{ email: 'ivan@example.com' }]);
+    const tries = await server.ctx.db.query<{ phone: string; failed_tries: number }>(
+      'SELECT phone, failed_tries FROM auth_codes WHERE phone = ANY($1::text[]) ORDER BY phone = $2',
+      [[phone, fresh], phone],
+    );
+    expect(tries.rows.map((r) => r.failed_tries)).toEqual([1, 1]);
   });
 
-  it('answers an unknown phone with a clear error on login, send_code and confirm', async () => {
-    const phone = uniquePhone();
-    const login = await server.call('POST', LOGIN, { body: { phone, confirm_code: '1234' } });
-    expect(login.status).toBe(404);
-    expect(login.body).toEqual({
-      status: 'error',
-      code: 'PHONE_NOT_REGISTERED',
-      message: 'Номер не зарегистрирован. Сначала зарегистрируйтесь',
+  it('answers login, send_code and confirm alike for known and unknown phones', async () => {
+    const { phone: known } = await registeredUser(server, { headers: newAddress() });
+    const unknown = uniquePhone();
+    const strip = (body: { message?: string }, phone: string) => ({
+      ...body,
+      message: body.message?.replace(phone, 'P'),
     });
-    const send = await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() });
-    expect(send.status).toBe(404);
-    expect(send.body.code).toBe('PHONE_NOT_REGISTERED');
-    const confirm = await server.call('POST', CONFIRM, { body: { phone, confirm_code: '1234' } });
-    expect(confirm.status).toBe(404);
-    expect(confirm.body.code).toBe('REGISTRATION_NOT_FOUND');
+    const both = async (call: (phone: string) => Promise<{ status: number; body: any }>) => {
+      const a = await call(known);
+      const b = await call(unknown);
+      expect([a.status, strip(a.body, known)]).toEqual([b.status, strip(b.body, unknown)]);
+      return a;
+    };
+    // Before any code: a wrong code.
+    expect(
+      (await both((phone) => server.call('POST', LOGIN, { body: { phone, confirm_code: '1234' } }))).body
+        .code,
+    ).toBe('CODE_INVALID');
+    await both((phone) => server.call('POST', CONFIRM, { body: { phone, confirm_code: '1234' } }));
+    // A code is "sent" to both; only the known phone really gets one.
+    const sent = await both((phone) =>
+      server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() }),
+    );
+    expect(sent.status).toBe(200);
+    expect(
+      (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(unknown)}`)).body.results,
+    ).toEqual([]);
+    // The cooldown, the tries and their end are the same.
+    const again = await both((phone) =>
+      server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() }),
+    );
+    expect(again.body.code).toBe('CODE_RESEND_TOO_SOON');
+    const code = await lastCode(server, known);
+    for (let i = 0; i < 5; i++)
+      await both((phone) => server.call('POST', LOGIN, { body: { phone, confirm_code: wrongCode(code) } }));
+    const dead = await both((phone) => server.call('POST', LOGIN, { body: { phone, confirm_code: code } }));
+    expect(dead.body.code).toBe('CODE_TRIES_EXCEEDED');
     const english = await server.call('POST', LOGIN, {
-      body: { phone, confirm_code: '1234' },
+      body: { phone: unknown, confirm_code: '1234' },
       headers: { 'accept-language': 'en' },
     });
-    expect(english.body.message).toBe('This number is not registered. Please register first');
+    expect(english.body.message).toBe('Too many wrong attempts. Please request a new code');
+  });
+
+  it('stays alike after a registration was started for both numbers (the fuzzer found these sequences)', async () => {
+    const { phone: known } = await registeredUser(server, { headers: newAddress() });
+    const unknown = uniquePhone();
+    const pair = async (call: (phone: string) => Promise<{ status: number; body: any }>) => {
+      const a = await call(known);
+      const b = await call(unknown);
+      const strip = (body: { message?: string }, phone: string) => ({
+        ...body,
+        message: body.message?.replace(phone, 'P'),
+      });
+      expect([a.status, strip(a.body, known)]).toEqual([b.status, strip(b.body, unknown)]);
+      return a.body;
+    };
+    await pair((phone) =>
+      server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers: newAddress() }),
+    );
+    server.clock.advance(61_000);
+    // A new code after a registration was started: the same kind of code for both numbers.
+    await pair((phone) => server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() }));
+    server.clock.advance(1_000);
+    expect(
+      (
+        await pair((phone) =>
+          server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers: newAddress() }),
+        )
+      ).resend_after,
+    ).toBe(59);
+    const answers: string[] = [];
+    for (let i = 0; i < 5; i++)
+      answers.push(
+        (await pair((phone) => server.call('POST', CONFIRM, { body: { phone, confirm_code: '0000' } }))).code,
+      );
+    expect(answers.at(-1)).toBe('CODE_TRIES_EXCEEDED');
+    // The owner still signs in with a code sent after someone started a registration of their number.
+    server.clock.advance(61_000);
+    await server.call('POST', SEND_CODE, { body: { phone: known }, headers: newAddress() });
+    const signedIn = await server.call('POST', LOGIN, {
+      body: { phone: known, confirm_code: await lastCode(server, known) },
+    });
+    expect(signedIn.status).toBe(200);
+  });
+
+  it('allows at most 10 wrong codes per phone in 24 hours across codes, tells the owner, and recovers', async () => {
+    const { phone } = await registeredUser(server, { headers: newAddress() });
+    const unknown = uniquePhone();
+    const tryWrong = async (target: string, n: number) => {
+      const answers: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const answer = await server.call('POST', LOGIN, { body: { phone: target, confirm_code: '0000' } });
+        answers.push(answer.body.code);
+      }
+      return answers;
+    };
+    // Two codes of 5 wrong tries each: the tenth wrong code locks the phone.
+    const codes: string[] = [];
+    for (const round of [0, 1]) {
+      for (const target of [phone, unknown])
+        expect(
+          (await server.call('POST', SEND_CODE, { body: { phone: target }, headers: newAddress() })).status,
+        ).toBe(200);
+      codes.push(await lastCode(server, phone));
+      const answers = await tryWrong(phone, 5);
+      expect(await tryWrong(unknown, 5)).toEqual(answers);
+      expect(answers.at(-1)).toBe(round === 0 ? 'CODE_TRIES_EXCEEDED' : 'CODE_LOCKED');
+      server.clock.advance(61_000);
+    }
+    // The owner is told, with no code in the text.
+    const texts = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results;
+    expect(texts[0].code).toBe('');
+    expect(texts[0].text).toContain('слишком много неверных кодов');
+    expect(texts[0].text).not.toMatch(/\d{4}/);
+    // Locked: no new code, and even a right code is refused, for known and unknown alike.
+    for (const target of [phone, unknown]) {
+      const send = await server.call('POST', SEND_CODE, { body: { phone: target }, headers: newAddress() });
+      expect(send.status).toBe(429);
+      expect(send.body).toEqual({
+        status: 'error',
+        code: 'CODE_LOCKED',
+        message: 'Слишком много неверных кодов для этого номера. Попробуйте через 24 ч',
+      });
+    }
+    // Recovery: when the oldest wrong code is a day old, one more try is allowed (never more than 10 a day).
+    server.clock.advance(24 * 3600_000);
+    expect((await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() })).status).toBe(
+      200,
+    );
+    const ok = await server.call('POST', LOGIN, {
+      body: { phone, confirm_code: await lastCode(server, phone) },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it("support can lift a phone's wrong-code lock (ops codes-unlock)", async () => {
+    const { phone } = await registeredUser(server, { headers: newAddress() });
+    for (let round = 0; round < 2; round++) {
+      await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() });
+      for (let i = 0; i < 5; i++) await server.call('POST', LOGIN, { body: { phone, confirm_code: '0000' } });
+      server.clock.advance(61_000);
+    }
+    expect((await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() })).body.code).toBe(
+      'CODE_LOCKED',
+    );
+    const { runOps } = await import('../src/ops/cli.ts');
+    const out: string[] = [];
+    expect(await runOps(['codes-unlock', phone], { ctx: server.ctx, print: (line) => out.push(line) })).toBe(
+      0,
+    );
+    expect(out.join('\n')).toContain(phone);
+    expect((await server.call('POST', SEND_CODE, { body: { phone }, headers: newAddress() })).status).toBe(
+      200,
+    );
   });
 
   it('send_code re-sends the registration code while a registration waits (register step 2)', async () => {
@@ -225,7 +373,7 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
     expect(confirmed.status).toBe(200);
     // A login code cannot confirm a registration and the used code is gone.
     const reuse = await server.call('POST', CONFIRM, { body: { phone, confirm_code: second } });
-    expect(reuse.body.code).toBe('PHONE_TAKEN');
+    expect(reuse.body.code).toBe('CODE_INVALID');
     const reuseLogin = await server.call('POST', LOGIN, { body: { phone, confirm_code: second } });
     expect(reuseLogin.body.code).toBe('CODE_INVALID');
   });
@@ -326,14 +474,19 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
       code: 'CODE_RESEND_TOO_SOON',
       message: 'Новый код можно запросить через 40 с',
     });
-    // Back to step 1 and on again with the same number (a corrected e-mail): the code already sent
-    // stays valid, nothing new is sent, and resend_after says how long 'send again' waits.
-    const registerAgain = await server.call('POST', REGISTER, {
-      body: { ...PERSON, phone, email: 'fixed@example.com' },
-      headers,
-    });
+    // Back to step 1 and on again with the same number and data: the code already sent stays
+    // valid, nothing new is sent, and resend_after says how long 'send again' waits.
+    const registerAgain = await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers });
     expect(registerAgain.status).toBe(200);
     expect(registerAgain.body.resend_after).toBe(40);
+    // Other data (a corrected e-mail, or anyone else's) never rides on the code already sent: it
+    // waits for the cooldown and gets its own code.
+    const changed = await server.call('POST', REGISTER, {
+      body: { ...PERSON, phone, email: 'fixed@example.com' },
+      headers: newAddress(),
+    });
+    expect(changed.status).toBe(429);
+    expect(changed.body.code).toBe('CODE_RESEND_TOO_SOON');
     expect(
       (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results,
     ).toHaveLength(1);
@@ -341,7 +494,7 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
       'SELECT email FROM pending_registrations WHERE phone = $1',
       [phone],
     );
-    expect(pending).toEqual([{ email: 'fixed@example.com' }]);
+    expect(pending).toEqual([{ email: PERSON.email }]);
     server.clock.advance(39_500);
     expect((await server.call('POST', SEND_CODE, { body: { phone }, headers })).status).toBe(200);
     const outbox = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results;
@@ -614,7 +767,22 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
     ).toBe(200);
   });
 
-  it('serves the sandbox outbox newest first, for one phone or all, with ?phone=+7 as typed', async () => {
+  it('binds registration data to its code: data changed under a code is not confirmed by it', async () => {
+    const phone = uniquePhone();
+    await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers: newAddress() });
+    const code = await lastCode(server, phone);
+    // Even written straight into the table (no call can do it), other data fails the owner's code.
+    await server.ctx.db.query(
+      "UPDATE pending_registrations SET email = 'evil@example.com' WHERE phone = $1",
+      [phone],
+    );
+    const confirmed = await server.call('POST', CONFIRM, { body: { phone, confirm_code: code } });
+    expect(confirmed.body.code).toBe('CODE_INVALID');
+    const { rows } = await server.ctx.db.query('SELECT 1 FROM users WHERE phone = $1', [phone]);
+    expect(rows).toEqual([]);
+  });
+
+  it('serves the sandbox outbox newest first, for the phone asked only, with ?phone=+7 as typed', async () => {
     const phone = uniquePhone();
     const headers = newAddress();
     await server.call('POST', REGISTER, { body: { ...PERSON, phone }, headers });
@@ -626,8 +794,13 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
     const [newest, oldest] = typed.body.results;
     expect(newest.created_at > oldest.created_at).toBe(true);
     expect(newest.phone).toBe(phone);
+    // Without a phone it lists nothing: a 400, never every phone's codes.
     const all = await server.call('GET', '/sandbox/sms');
-    expect(all.body.results[0].phone).toBe(phone);
+    expect(all.status).toBe(400);
+    expect(isErrorShape(all.body)).toBe(true);
+    expect(JSON.stringify(all.body)).not.toContain(newest.code);
+    const other = await server.call('GET', `/sandbox/sms?phone=${uniquePhone()}`);
+    expect(other.body.results).toEqual([]);
     const bad = await server.call('GET', '/sandbox/sms?phone=12345');
     expect(bad.status).toBe(400);
     expect(isErrorShape(bad.body)).toBe(true);

@@ -34,7 +34,7 @@ describe.skipIf(!enabled)('two server instances on one PostgreSQL', () => {
   let b: ServerProcess;
   let db: Db;
   const env = {
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     SMS_PER_ADDRESS_PER_HOUR: String(ADDRESS_CAP),
     SANDBOX_PAYOUT_DELAY_MS: '200',
   };

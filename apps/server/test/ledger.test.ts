@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../src/db/client.ts';
+import { encodeCursor } from '../src/http/cursor.ts';
+import { processIds } from '../src/http/opaque-id.ts';
 import {
   accountOf,
   balanceOf,
-  entryUuid,
   findTransfer,
   hold,
   LedgerError,
@@ -349,7 +350,7 @@ describe(`ledger (${databaseLabel})`, () => {
           return { rows: [] as T[], rowCount: 0 };
         },
       };
-      const cursor = Buffer.from(`${now().toISOString()}|${entryUuid(1n)}`).toString('base64url');
+      const cursor = encodeCursor({ createdAt: now(), id: processIds.entryUuid(1n) });
       await transactionsOf(
         explaining,
         alice,

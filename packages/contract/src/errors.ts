@@ -15,6 +15,11 @@ export const ERRORS = {
   FIELD_REQUIRED: { http: 400, ru: 'Заполните поле «{field}»', en: 'Please fill in the field “{field}”' },
   INVALID_JSON: { http: 400, ru: 'Запрос не удалось прочитать', en: 'The request could not be read' },
   PAYLOAD_TOO_LARGE: { http: 413, ru: 'Слишком большой запрос', en: 'The request is too large' },
+  HEADERS_TOO_LARGE: {
+    http: 431,
+    ru: 'Слишком большие заголовки запроса',
+    en: 'The request headers are too large',
+  },
   UNSUPPORTED_MEDIA_TYPE: {
     http: 415,
     ru: 'Неподдерживаемый формат запроса',
@@ -64,6 +69,21 @@ export const ERRORS = {
     http: 400,
     ru: 'Слишком много неверных попыток. Запросите новый код',
     en: 'Too many wrong attempts. Please request a new code',
+  },
+  PASSKEY_NOT_FOUND: {
+    http: 404,
+    ru: 'Ключ доступа не найден',
+    en: 'Passkey not found',
+  },
+  PASSKEY_INVALID: {
+    http: 400,
+    ru: 'Не удалось проверить ключ доступа. Попробуйте ещё раз',
+    en: 'The passkey could not be verified. Please try again',
+  },
+  CODE_LOCKED: {
+    http: 429,
+    ru: 'Слишком много неверных кодов для этого номера. Попробуйте через {hours} ч',
+    en: 'Too many wrong codes for this number. Please try again in {hours} h',
   },
   CODE_RESEND_TOO_SOON: {
     http: 429,
@@ -291,6 +311,14 @@ export const FIELD_LABELS: Record<string, Record<Language, string>> = {
   date_to: { ru: 'Дата окончания', en: 'End date' },
   ordering: { ru: 'Сортировка', en: 'Ordering' },
   id: { ru: 'Идентификатор', en: 'Identifier' },
+  application_id: { ru: 'Заявка', en: 'Application' },
+  challenge_id: { ru: 'Запрос ключа', en: 'Passkey request' },
+  response: { ru: 'Ключ доступа', en: 'Passkey' },
+  name: { ru: 'Название', en: 'Name' },
+  document_type: { ru: 'Тип документа', en: 'Document type' },
+  document_number: { ru: 'Номер документа', en: 'Document number' },
+  full_name: { ru: 'ФИО', en: 'Full name' },
+  birth_date: { ru: 'Дата рождения', en: 'Date of birth' },
   ids: { ru: 'Уведомления', en: 'Notifications' },
   format: { ru: 'Формат', en: 'Format' },
 };

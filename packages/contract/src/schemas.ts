@@ -30,8 +30,20 @@ export const AmountOut = z.string();
 /** An id: a UUID written 8-4-4-4-12 (ids.ts). */
 export const Id = z.string().regex(ID_PATTERN);
 export const DateTime = z.iso.datetime({ offset: true });
-/** A date-range bound in a query: a date (YYYY-MM-DD) or a date-time. */
-export const DateBound = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+/**
+ * The dates a query may name: from 1970 to 2199. Outside it nothing exists to find, and the
+ * databases disagree (year 0 and years past 9999 broke one of them), so such a date is a 400.
+ */
+export const DATE_MIN = '1970-01-01T00:00:00.000Z';
+export const DATE_MAX = '2199-12-31T23:59:59.999Z';
+const inDateRange = (text: string) => {
+  const time = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  return Number.isFinite(time) && time >= Date.parse(DATE_MIN) && time <= Date.parse(DATE_MAX);
+};
+/** A date-range bound in a query: a date (YYYY-MM-DD) or a date-time, within DATE_MIN..DATE_MAX. */
+export const DateBound = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })])
+  .refine(inDateRange, 'must be between 1970 and 2199');
 export const Cursor = z
   .string()
   .max(200)
@@ -112,6 +124,49 @@ export const Session = z.object({
 });
 export const PinChangeRequest = z.strictObject({ old_pin: Pin, new_pin: Pin });
 export const PinVerifyRequest = z.strictObject({ pin: Pin });
+
+// ---------- passkeys (WebAuthn) ----------
+
+const B64url = z
+  .string()
+  .max(4096)
+  .regex(/^[A-Za-z0-9_-]*$/);
+/** Options for the browser's navigator.credentials (WebAuthn's JSON form, made by the server). */
+export const PasskeyOptions = z.object({
+  status: z.literal('success'),
+  challenge_id: Id,
+  options: z.record(z.string(), z.unknown()),
+});
+/** A browser's credential in WebAuthn's JSON form (RegistrationResponseJSON / AuthenticationResponseJSON). */
+export const WebAuthnResponse = z.strictObject({
+  id: B64url,
+  rawId: B64url,
+  type: z.literal('public-key'),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()),
+  response: z.strictObject({
+    clientDataJSON: B64url,
+    attestationObject: B64url.optional(),
+    authenticatorData: B64url.optional(),
+    signature: B64url.optional(),
+    userHandle: B64url.optional(),
+    transports: z.array(z.string().max(32)).max(10).optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: B64url.optional(),
+  }),
+});
+export const PasskeyRegisterRequest = z.strictObject({
+  challenge_id: Id,
+  response: WebAuthnResponse,
+  name: z.string().min(1).max(64).optional(),
+});
+export const PasskeyConfirmRequest = z.strictObject({ challenge_id: Id, response: WebAuthnResponse });
+export const Passkey = z.object({
+  id: Id,
+  name: z.string(),
+  created_at: DateTime,
+  last_used_at: DateTime.nullable(),
+});
 
 // ---------- wallet ----------
 
@@ -196,6 +251,15 @@ export const IdentificationStatusAnswer = z.object({
   status: z.literal('success'),
   identification_level: z.object({ name: IdentificationLevelName, ask_for_next: z.boolean() }),
   active_identification: ActiveIdentification.nullable(),
+});
+
+/** The document data a person enters for an operator's review (KYC_PROVIDER=manual). */
+export const IdentificationDocuments = z.strictObject({
+  application_id: Id,
+  document_type: z.enum(['passport', 'inn', 'snils']),
+  document_number: z.string().min(1).max(20),
+  full_name: z.string().min(1).max(200),
+  birth_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
 });
 
 // ---------- money in and out ----------
@@ -330,7 +394,8 @@ export const KycWebhook = z.object({
 });
 export const WebhookAnswer = z.object({ status: z.literal('success') });
 
-export const SmsOutboxQuery = z.strictObject({ phone: Phone.optional() });
+// One phone's texts only: an outbox of every phone would hand anyone every user's codes.
+export const SmsOutboxQuery = z.strictObject({ phone: Phone });
 export const SmsOutbox = z.object({
   results: z.array(z.object({ phone: z.string(), text: z.string(), code: z.string(), created_at: DateTime })),
 });

@@ -79,6 +79,17 @@ export function route<N extends CallName>(
     method: call.method,
     url: call.path,
     schema,
+    // The contract's calls read JSON only. A browser may send a form or text/plain to any site
+    // without a CORS preflight; refusing them before anything is read keeps other sites' pages from
+    // making a signed-in visitor's browser call the API.
+    onRequest:
+      'body' in call
+        ? async (request) => {
+            const type = request.headers['content-type'];
+            if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type))
+              throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+          }
+        : undefined,
     preValidation:
       call.access === 'token' && validates
         ? async (request) => {

@@ -73,7 +73,7 @@ describe.skipIf(!enabled)('money chaos: randomized operations while the server i
   let port = 0;
   let db: Db;
   const env = {
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     SANDBOX_PAYOUT_DELAY_MS: '150',
     WEBHOOK_SECRET: SECRET,
     PIN_KEY,

@@ -22,6 +22,8 @@ export interface World {
   otherSessionId: string;
   now: () => Date;
   freshPhone: () => string;
+  /** A phone without a wallet, used in lockstep with ownPhone: their answers must be alike. */
+  unknownPhone: string;
 }
 
 export type AuthKind = 'valid' | 'none' | 'forged' | 'expired' | 'revoked' | 'malformed' | 'other-scheme';
@@ -37,6 +39,12 @@ export interface FuzzCase {
   payload?: string;
   auth: AuthKind;
   signature: SignatureKind;
+  /** The same request for another phone (known against unknown): the answers must be alike. */
+  twin?: { url: string; payload?: string; phones: [string, string] };
+  /** The refusal this request must get. */
+  expectCode?: string;
+  /** The client address the request (and its twin) comes from; 127.0.0.1 otherwise. */
+  remoteAddress?: string;
 }
 
 // ---------- seeded randomness ----------
@@ -362,6 +370,16 @@ function validValue(name: CallName, field: string, world: World): unknown {
       return 1;
     case 'occurred_at':
       return world.now().toISOString();
+    case 'application_id':
+      return world.accountId;
+    case 'document_type':
+      return 'snils';
+    case 'document_number':
+      return '112-233-445 95';
+    case 'full_name':
+      return 'Петров Иван Сергеевич';
+    case 'birth_date':
+      return '1990-04-12';
     default:
       return 'x';
   }
@@ -423,7 +441,36 @@ export const CATEGORIES = [
   'path-param',
   'method',
   'language',
+  // The outside test's classes: phones answered alike (sign-in enumeration), dates outside the
+  // sane range, forged or old-style cursors, client-written X-Forwarded-For.
+  'known-phone',
+  'date-range',
+  'cursor',
+  'forwarded-for',
 ] as const;
+
+const SIGN_IN_CALLS: readonly string[] = ['register', 'registerConfirm', 'sendCode', 'login'];
+const OUT_OF_RANGE_DATES = [
+  '0000-01-01',
+  '9999-12-31',
+  '1969-12-31',
+  '2200-01-01',
+  '0001-01-01T00:00:00Z',
+  '9999-12-31T23:59:59.999Z',
+  '+275760-09-13T00:00:00Z',
+  '-000001-01-01T00:00:00Z',
+];
+const FORWARDED = [
+  '1.1.1.1',
+  '1.1.1.1, 2.2.2.2, 3.3.3.3',
+  'not-an-address',
+  '::ffff:1.1.1.1',
+  '2001:db8::1, 999.999.999.999',
+  ', , ,',
+  'x'.repeat(5000),
+  '127.0.0.1',
+];
+export const JSON_TYPE = /^application\/json\s*(;|$)/i;
 export type Category = (typeof CATEGORIES)[number];
 
 function applies(category: Category, name: CallName): boolean {
@@ -466,6 +513,14 @@ function applies(category: Category, name: CallName): boolean {
     case 'method':
     case 'language':
       return true;
+    case 'known-phone':
+      return SIGN_IN_CALLS.includes(name);
+    case 'date-range':
+      return fieldsOf(call.query).some((f) => f.name === 'date_from');
+    case 'cursor':
+      return fieldsOf(call.query).some((f) => f.name === 'cursor');
+    case 'forwarded-for':
+      return call.access === 'public';
   }
 }
 
@@ -511,6 +566,9 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
   let auth: AuthKind = call.access === 'token' ? 'valid' : 'none';
   let signature: SignatureKind = call.access === 'provider' ? 'valid' : 'none';
   const headers: Record<string, string> = {};
+  let twin: FuzzCase['twin'];
+  let expectCode: string | undefined;
+  let remoteAddress: string | undefined;
   if (call.idempotent && random() < 0.5)
     headers['idempotency-key'] = `fuzz-${randomBytes(8).toString('hex')}`;
 
@@ -598,6 +656,8 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
       break;
     case 'content-type':
       contentType = pick(random, CONTENT_TYPES);
+      // The contract's calls read JSON only: anything else is refused before it is read.
+      if (call.body && !JSON_TYPE.test(contentType)) expectCode = 'UNSUPPORTED_MEDIA_TYPE';
       body ??= { a: 1 };
       if (contentType.startsWith('application/x-www-form-urlencoded'))
         payload = new URLSearchParams(Object.entries(b()).map(([k, v]) => [k, String(v)])).toString();
@@ -664,6 +724,52 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
         ['PUT', 'PATCH', 'DELETE', 'GET', 'POST', 'OPTIONS'].filter((m) => m !== call.method),
       );
       break;
+    case 'known-phone': {
+      // The same request for a phone with a wallet and one without, in lockstep.
+      b().phone = world.ownPhone;
+      if ('confirm_code' in b()) b().confirm_code = String(Math.floor(random() * 10_000)).padStart(4, '0');
+      if ('first_name' in b()) b().first_name = pick(random, ['Иван', 'Анна', 'Mallory']);
+      const other = JSON.stringify({ ...b(), phone: world.unknownPhone });
+      twin = { url: withQuery(path, query), payload: other, phones: [world.ownPhone, world.unknownPhone] };
+      // A pair of its own address: the per-address SMS cap must not fall between the two requests.
+      remoteAddress = `10.77.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}`;
+      break;
+    }
+    case 'date-range':
+      set('query', random() < 0.5 ? 'date_from' : 'date_to', pick(random, OUT_OF_RANGE_DATES));
+      expectCode = 'FIELD_INVALID';
+      break;
+    case 'cursor': {
+      const iso = pick(random, [
+        '2026-01-01T00:00:00.000Z',
+        '0000-01-01T00:00:00.000Z',
+        '9999-12-31T00:00:00.000Z',
+      ]);
+      const id = pick(random, [
+        '00000000-0000-8000-8000-000000000001',
+        world.notificationId,
+        world.accountId,
+      ]);
+      set(
+        'query',
+        'cursor',
+        pick(random, [
+          // The old, readable layout: a time and a sequential entry id.
+          Buffer.from(`${iso}|${id}`).toString('base64url'),
+          randomBytes(40).toString('base64url'),
+          randomBytes(64).toString('base64url').slice(0, 150),
+          'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        ]),
+      );
+      expectCode = 'FIELD_INVALID';
+      break;
+    }
+    case 'forwarded-for':
+      // A phone of its own: the known phone's state belongs to the 'known-phone' pairs.
+      if (body !== undefined && 'phone' in b()) b().phone = world.freshPhone();
+      headers['x-forwarded-for'] = pick(random, FORWARDED);
+      if (random() < 0.5) headers.forwarded = pick(random, ['for=1.1.1.1', 'for="[2001:db8::1]"', 'garbage']);
+      break;
     case 'language':
       headers['accept-language'] = pick(random, ACCEPT_LANGUAGES);
       // With any language other than English the answer must be Russian; the request is also broken.
@@ -672,6 +778,17 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
       break;
   }
 
+  // The phone with a wallet moves only in its 'known-phone' pairs (in lockstep with the phone
+  // without one); any other sign-in request that reaches a code check speaks for a number of its own.
+  if (
+    category !== 'known-phone' &&
+    SIGN_IN_CALLS.includes(name) &&
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    (body as Record<string, unknown>).phone === world.ownPhone
+  )
+    (body as Record<string, unknown>).phone = world.freshPhone();
   if (payload === undefined && body !== undefined && method !== 'GET') payload = JSON.stringify(body);
   if (contentType !== undefined && payload !== undefined) headers['content-type'] = contentType;
   return {
@@ -683,6 +800,9 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
     payload,
     auth,
     signature,
+    ...(twin ? { twin } : {}),
+    ...(expectCode ? { expectCode } : {}),
+    ...(remoteAddress ? { remoteAddress } : {}),
   };
 }
 
@@ -701,6 +821,11 @@ export function strayCase(random: () => number): FuzzCase {
     '/v2/wallet/top-up/status?order[$ne]=1',
     '/v2//wallet',
     '/v2/wallet/withdrawal/%00',
+    // The sandbox outbox answers only for the phone asked, never for all.
+    '/sandbox/sms',
+    '/sandbox/sms?phone=',
+    '/sandbox/sms?phone=%2B7%25',
+    "/sandbox/sms?phone=%2B79990000000'%20OR%201=1--",
   ]);
   return {
     call: null,

@@ -1,7 +1,9 @@
 /**
  * SMS codes (docs/decisions.md section 7): four digits from a CSPRNG, valid 5 minutes, dead after 5
  * wrong tries, a new one not before 60 s, at most 5 per phone per hour and a cap per client
- * address. Only an HMAC of the code is stored; the code is never logged.
+ * address. Across all of a phone's codes at most 10 wrong ones count in any 24 hours: then the
+ * phone's codes are refused until the oldest leaves the window, so a guess succeeds with at most
+ * 10 / 10,000 = 0.1% a day (docs/security.md). Only an HMAC of the code is stored; never logged.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { ErrorCode, Language } from '@e-wallet/contract';
@@ -9,14 +11,17 @@ import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { addressKey, hit } from '../limits/limits.ts';
+import { addressKey, hit, peek } from '../limits/limits.ts';
 import { message } from './messages.ts';
 
 export const CODE_TTL_MS = 5 * 60_000;
 export const CODE_MAX_TRIES = 5;
 export const RESEND_AFTER_SECONDS = 60;
 export const SENDS_PER_PHONE_PER_HOUR = 5;
+export const WRONG_CODES_PER_PHONE_PER_DAY = 10;
 const HOUR_SECONDS = 3600;
+const DAY_SECONDS = 24 * HOUR_SECONDS;
+const wrongCodesKey = (phone: string) => `code-wrong:phone:${phone}`;
 
 export type CodePurpose = 'register' | 'login';
 
@@ -32,8 +37,47 @@ function codeKey(config: Config): Buffer {
   return key;
 }
 
-export function hashCode(config: Config, phone: string, purpose: CodePurpose, code: string): Buffer {
-  return createHmac('sha256', codeKey(config)).update(`${purpose}\n${phone}\n${code}`).digest();
+/**
+ * The code's keyed hash. The purpose is not part of it: a phone has one live code, and every call
+ * that checks a code counts a wrong one the same way whichever call it was sent for, so the answers
+ * never depend on whether the number has a wallet. What a right code may complete is decided by
+ * the caller (a sign-in for a registered phone, a registration for the data it was sent for).
+ */
+export function hashCode(config: Config, phone: string, code: string): Buffer {
+  return createHmac('sha256', codeKey(config)).update(`code\n${phone}\n${code}`).digest();
+}
+
+/**
+ * A digest of a registration's data (names and e-mail). Stored with the code that is sent for it,
+ * so a code confirms only the data it was sent for: data changed afterwards needs a new code.
+ */
+export function registrationDigest(
+  config: Config,
+  data: { first_name: string; last_name: string; email: string },
+): Buffer {
+  return createHmac('sha256', codeKey(config))
+    .update(JSON.stringify(['registration', data.first_name, data.last_name, data.email]))
+    .digest();
+}
+
+/** CODE_LOCKED with its hours when the phone has had its wrong codes for the day; null otherwise. */
+export async function codeLock(
+  q: Queryable,
+  ctx: AppContext,
+  phone: string,
+): Promise<{ code: 'CODE_LOCKED'; params: { hours: number } } | null> {
+  const seen = await peek(q, wrongCodesKey(phone), DAY_SECONDS, ctx.clock.now());
+  if (seen.count < WRONG_CODES_PER_PHONE_PER_DAY) return null;
+  return {
+    code: 'CODE_LOCKED',
+    params: { hours: Math.max(1, Math.ceil(seen.oldestLeavesInSeconds / 3600)) },
+  };
+}
+
+/** The phone's wrong codes of the last 24 hours are forgotten (support, after the owner proved who they are). */
+export async function clearCodeLock(q: Queryable, phone: string): Promise<boolean> {
+  const { rowCount } = await q.query('DELETE FROM rate_limits WHERE key = $1', [wrongCodesKey(phone)]);
+  return rowCount > 0;
 }
 
 /**
@@ -45,25 +89,27 @@ export async function lockPhone(q: Queryable, phone: string): Promise<void> {
 }
 
 /**
- * Seconds until a new code may be sent, when a usable code of this purpose went out less than
- * RESEND_AFTER_SECONDS ago (not dead, not expired); 0 otherwise.
+ * Seconds until a new code may be sent, when a usable code went out less than
+ * RESEND_AFTER_SECONDS ago (not dead, not expired), 0 otherwise; and the data digest it was sent for.
  */
 export async function recentCodeWait(
   q: Queryable,
   ctx: AppContext,
   phone: string,
-  purpose: CodePurpose,
-): Promise<number> {
+): Promise<{ wait: number; digest: Buffer | null }> {
   const now = ctx.clock.now();
-  const { rows } = await q.query<{ sent_at: Date }>(
-    `SELECT sent_at FROM auth_codes
-     WHERE phone = $1 AND purpose = $2 AND failed_tries < $3 AND expires_at > $4`,
-    [phone, purpose, CODE_MAX_TRIES, now],
+  const { rows } = await q.query<{ sent_at: Date; data_digest: Buffer | null }>(
+    `SELECT sent_at, data_digest FROM auth_codes
+     WHERE phone = $1 AND failed_tries < $2 AND expires_at > $3`,
+    [phone, CODE_MAX_TRIES, now],
   );
-  const sentAt = rows[0]?.sent_at;
-  if (!sentAt) return 0;
-  const waitMs = sentAt.getTime() + RESEND_AFTER_SECONDS * 1000 - now.getTime();
-  return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
+  const row = rows[0];
+  if (!row) return { wait: 0, digest: null };
+  const waitMs = row.sent_at.getTime() + RESEND_AFTER_SECONDS * 1000 - now.getTime();
+  return {
+    wait: waitMs > 0 ? Math.ceil(waitMs / 1000) : 0,
+    digest: row.data_digest ? Buffer.from(row.data_digest) : null,
+  };
 }
 
 /**
@@ -74,9 +120,11 @@ export async function recentCodeWait(
 export async function issueCode(
   q: Queryable,
   ctx: AppContext,
-  input: { phone: string; purpose: CodePurpose; ip: string },
+  input: { phone: string; purpose: CodePurpose; ip: string; dataDigest?: Buffer | null },
 ): Promise<{ code: string }> {
   const now = ctx.clock.now();
+  const locked = await codeLock(q, ctx, input.phone);
+  if (locked) throw new AppError(locked.code, locked.params);
   const previous = await q.query<{ sent_at: Date }>('SELECT sent_at FROM auth_codes WHERE phone = $1', [
     input.phone,
   ]);
@@ -98,16 +146,18 @@ export async function issueCode(
 
   const code = String(randomInt(0, 10_000)).padStart(4, '0');
   await q.query(
-    `INSERT INTO auth_codes (phone, purpose, code_hash, sent_at, expires_at, failed_tries)
-     VALUES ($1, $2, $3, $4, $5, 0)
+    `INSERT INTO auth_codes (phone, purpose, code_hash, sent_at, expires_at, failed_tries, data_digest)
+     VALUES ($1, $2, $3, $4, $5, 0, $6)
      ON CONFLICT (phone) DO UPDATE SET purpose = EXCLUDED.purpose, code_hash = EXCLUDED.code_hash,
-       sent_at = EXCLUDED.sent_at, expires_at = EXCLUDED.expires_at, failed_tries = 0`,
+       sent_at = EXCLUDED.sent_at, expires_at = EXCLUDED.expires_at, failed_tries = 0,
+       data_digest = EXCLUDED.data_digest`,
     [
       input.phone,
       input.purpose,
-      hashCode(ctx.config, input.phone, input.purpose, code),
+      hashCode(ctx.config, input.phone, code),
       now,
       new Date(now.getTime() + CODE_TTL_MS),
+      input.dataDigest ?? null,
     ],
   );
   return { code };
@@ -130,42 +180,61 @@ export async function deliverCode(
     await ctx.db
       .query('DELETE FROM auth_codes WHERE phone = $1 AND code_hash = $2', [
         input.phone,
-        hashCode(ctx.config, input.phone, input.purpose, input.code),
+        hashCode(ctx.config, input.phone, input.code),
       ])
       .catch(() => {});
     throw new AppError('PROVIDER_UNAVAILABLE', {}, `sms provider ${ctx.sms.id} failed: ${reason}`);
   }
 }
 
+export interface CodeRefusal {
+  code: ErrorCode;
+  params?: Record<string, string | number>;
+  /** This wrong code was the phone's last allowed one of the day: tell the owner. */
+  justLocked?: boolean;
+}
+
 /**
  * Checks a code inside a transaction holding lockPhone. A correct code is used up. A wrong one
- * counts a try, so the caller must commit before answering the error (return, do not throw).
+ * counts a try on the code and one of the phone's day, so the caller must commit before
+ * answering the error (return, do not throw). With `dataDigest`, the code must have been sent
+ * for exactly that data.
  */
 export async function verifyCode(
   q: Queryable,
   ctx: AppContext,
-  input: { phone: string; purpose: CodePurpose; code: string },
-): Promise<ErrorCode | null> {
+  input: { phone: string; code: string; dataDigest?: Buffer },
+): Promise<CodeRefusal | null> {
   const now = ctx.clock.now();
+  const locked = await codeLock(q, ctx, input.phone);
+  if (locked) return locked;
   const { rows } = await q.query<{
-    purpose: CodePurpose;
     code_hash: Buffer;
     expires_at: Date;
     failed_tries: number;
-  }>('SELECT purpose, code_hash, expires_at, failed_tries FROM auth_codes WHERE phone = $1 FOR UPDATE', [
+    data_digest: Buffer | null;
+  }>('SELECT code_hash, expires_at, failed_tries, data_digest FROM auth_codes WHERE phone = $1 FOR UPDATE', [
     input.phone,
   ]);
   const stored = rows[0];
-  if (!stored || stored.purpose !== input.purpose) return 'CODE_INVALID';
-  if (stored.failed_tries >= CODE_MAX_TRIES) return 'CODE_TRIES_EXCEEDED';
-  if (stored.expires_at.getTime() <= now.getTime()) return 'CODE_EXPIRED';
-  const given = hashCode(ctx.config, input.phone, input.purpose, input.code);
+  if (!stored) return { code: 'CODE_INVALID' };
+  if (stored.failed_tries >= CODE_MAX_TRIES) return { code: 'CODE_TRIES_EXCEEDED' };
+  if (stored.expires_at.getTime() <= now.getTime()) return { code: 'CODE_EXPIRED' };
+  const given = hashCode(ctx.config, input.phone, input.code);
   const storedHash = Buffer.from(stored.code_hash);
-  if (storedHash.length === given.length && timingSafeEqual(storedHash, given)) {
+  const sameData =
+    !input.dataDigest ||
+    (stored.data_digest !== null && Buffer.from(stored.data_digest).equals(input.dataDigest));
+  if (storedHash.length === given.length && timingSafeEqual(storedHash, given) && sameData) {
     await q.query('DELETE FROM auth_codes WHERE phone = $1', [input.phone]);
     return null;
   }
   const tries = stored.failed_tries + 1;
   await q.query('UPDATE auth_codes SET failed_tries = $2 WHERE phone = $1', [input.phone, tries]);
-  return tries >= CODE_MAX_TRIES ? 'CODE_TRIES_EXCEEDED' : 'CODE_INVALID';
+  const day = await hit(q, wrongCodesKey(input.phone), DAY_SECONDS, WRONG_CODES_PER_PHONE_PER_DAY, now);
+  if (!day.allowed || day.count >= WRONG_CODES_PER_PHONE_PER_DAY) {
+    const lock = await codeLock(q, ctx, input.phone);
+    return { code: 'CODE_LOCKED', params: lock?.params ?? { hours: 24 }, justLocked: day.allowed };
+  }
+  return { code: tries >= CODE_MAX_TRIES ? 'CODE_TRIES_EXCEEDED' : 'CODE_INVALID' };
 }

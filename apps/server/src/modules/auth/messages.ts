@@ -15,6 +15,15 @@ const MESSAGES = {
     ru: 'E-Wallet: код подтверждения {code}. Никому его не сообщайте.',
     en: 'E-Wallet: your confirmation code is {code}. Do not share it with anyone.',
   },
+  // Notices to a phone's owner: never a code in them.
+  smsAlreadyRegistered: {
+    ru: 'E-Wallet: на этот номер уже есть кошелёк, кто-то пытался зарегистрировать его снова. Чтобы войти, запросите код на экране входа.',
+    en: 'E-Wallet: this number already has a wallet and someone tried to register it again. To sign in, request a code on the sign-in screen.',
+  },
+  smsCodesLocked: {
+    ru: 'E-Wallet: для вашего номера введено слишком много неверных кодов, вход по SMS приостановлен на сутки. Если это были не вы, ваши деньги в безопасности; помощь: поддержка E-Wallet.',
+    en: 'E-Wallet: too many wrong codes were entered for your number, so SMS sign-in is paused for a day. If it was not you, your money is safe; for help contact E-Wallet support.',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageName = keyof typeof MESSAGES;

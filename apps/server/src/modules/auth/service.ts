@@ -3,7 +3,7 @@
  * with a session; a registered phone signs in with a fresh code. Every step about one phone runs
  * in one transaction holding that phone's lock, so two instances cannot both act on it at once.
  */
-import { type AnswerOf, type ErrorCode, ID_PATTERN, type Language } from '@e-wallet/contract';
+import { type AnswerOf, ID_PATTERN, type Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { PG, pgCode, type Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -18,11 +18,13 @@ import {
 } from '../sessions/tokens.ts';
 import {
   type CodePurpose,
+  type CodeRefusal,
   deliverCode,
   issueCode,
   lockPhone,
   RESEND_AFTER_SECONDS,
   recentCodeWait,
+  registrationDigest,
   verifyCode,
 } from './codes.ts';
 import { message } from './messages.ts';
@@ -46,32 +48,48 @@ async function userIdByPhone(q: Queryable, phone: string): Promise<string | null
   return rows[0]?.id ?? null;
 }
 
-async function hasPendingRegistration(q: Queryable, phone: string): Promise<boolean> {
-  const { rows } = await q.query('SELECT 1 FROM pending_registrations WHERE phone = $1', [phone]);
-  return rows.length > 0;
+/** The data digest of the latest registration started for a phone (any phone, with a wallet or not). */
+async function registrationAttempt(q: Queryable, phone: string): Promise<Buffer | null> {
+  const { rows } = await q.query<{ data_digest: Buffer }>(
+    'SELECT data_digest FROM registration_attempts WHERE phone = $1',
+    [phone],
+  );
+  return rows[0] ? Buffer.from(rows[0].data_digest) : null;
 }
 
-async function sendCodeAnswer(
-  ctx: AppContext,
+async function pendingRegistration(
+  q: Queryable,
   phone: string,
-  purpose: CodePurpose,
-  code: string,
-  client: ClientMeta,
-): Promise<AnswerOf<'sendCode'>> {
-  await deliverCode(ctx, { phone, purpose, code, language: client.language });
-  await maybeSweep(ctx);
+  forUpdate = false,
+): Promise<{ first_name: string; last_name: string; email: string } | null> {
+  const { rows } = await q.query<{ first_name: string; last_name: string; email: string }>(
+    `SELECT first_name, last_name, email FROM pending_registrations WHERE phone = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [phone],
+  );
+  return rows[0] ?? null;
+}
+
+function codeSentAnswer(client: ClientMeta, phone: string, resendAfter: number): AnswerOf<'sendCode'> {
   return {
     status: 'success',
     message: message('codeSent', client.language, { phone }),
-    resend_after: RESEND_AFTER_SECONDS,
+    resend_after: resendAfter,
   };
 }
 
+/** A text to a phone that carries no code (notices to the owner); a failure is logged, never answered. */
+export async function sendNotice(ctx: AppContext, phone: string, text: string): Promise<void> {
+  await ctx.sms.send({ phone, text, code: '' }).catch(() => {});
+}
+
 /**
- * Keeps the person's data until the phone is confirmed and sends the code. PHONE_TAKEN if registered.
- * Coming back within the resend cooldown (step 2 'change number', then the same number again)
- * updates the data and keeps the code just sent instead of refusing: no SMS goes out, and
- * resend_after says how long until 'send again' works.
+ * Keeps the person's data until the phone is confirmed and sends the code. Known and unknown
+ * phones are answered alike (nobody may learn from it whether a number has a wallet): a registered
+ * phone gets a notice instead of a code, and a code row that can confirm nothing, so the cooldown,
+ * the caps and the wrong-code counting behave exactly as for a new number.
+ * The code is bound to the data it was sent for. Coming back within the resend cooldown with the
+ * same data keeps the code just sent (no SMS; resend_after says how long until 'send again'); with
+ * other data it is CODE_RESEND_TOO_SOON: data never changes under a code already sent.
  */
 export async function register(
   ctx: AppContext,
@@ -79,61 +97,91 @@ export async function register(
   client: ClientMeta,
 ): Promise<AnswerOf<'register'>> {
   const { phone } = registration;
-  const { code, wait } = await ctx.db.tx(async (q) => {
+  const digest = registrationDigest(ctx.config, registration);
+  const { code, wait, known } = await ctx.db.tx(async (q) => {
     await lockPhone(q, phone);
-    if (await userIdByPhone(q, phone)) throw new AppError('PHONE_TAKEN');
-    const wait = await recentCodeWait(q, ctx, phone, 'register');
-    const issued = wait > 0 ? null : await issueCode(q, ctx, { phone, purpose: 'register', ip: client.ip });
+    const known = (await userIdByPhone(q, phone)) !== null;
+    const recent = await recentCodeWait(q, ctx, phone);
+    if (recent.wait > 0) {
+      if (!recent.digest?.equals(digest))
+        throw new AppError('CODE_RESEND_TOO_SOON', { seconds: recent.wait });
+      return { code: null, wait: recent.wait, known };
+    }
+    const issued = await issueCode(q, ctx, { phone, purpose: 'register', ip: client.ip, dataDigest: digest });
     const now = ctx.clock.now();
+    // Every phone keeps the attempt's digest; only a phone without a wallet keeps the data.
     await q.query(
-      `INSERT INTO pending_registrations (phone, first_name, last_name, email, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $5)
-       ON CONFLICT (phone) DO UPDATE SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
-         email = EXCLUDED.email, updated_at = EXCLUDED.updated_at`,
-      [phone, registration.first_name, registration.last_name, registration.email, now],
+      `INSERT INTO registration_attempts (phone, data_digest, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (phone) DO UPDATE SET data_digest = EXCLUDED.data_digest, updated_at = EXCLUDED.updated_at`,
+      [phone, digest, now],
     );
-    return { code: issued?.code ?? null, wait };
+    if (!known) {
+      await q.query(
+        `INSERT INTO pending_registrations (phone, first_name, last_name, email, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $5)
+         ON CONFLICT (phone) DO UPDATE SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
+           email = EXCLUDED.email, updated_at = EXCLUDED.updated_at`,
+        [phone, registration.first_name, registration.last_name, registration.email, now],
+      );
+    }
+    return { code: issued.code, wait: RESEND_AFTER_SECONDS, known };
   });
-  if (code === null) {
-    return {
-      status: 'success',
-      message: message('codeSent', client.language, { phone }),
-      resend_after: wait,
-    };
+  if (code !== null) {
+    if (known) await sendNotice(ctx, phone, message('smsAlreadyRegistered', client.language));
+    else await deliverCode(ctx, { phone, purpose: 'register', code, language: client.language });
+    await maybeSweep(ctx);
   }
-  return sendCodeAnswer(ctx, phone, 'register', code, client);
+  return codeSentAnswer(client, phone, wait);
 }
 
 /**
  * A new code for a phone: a sign-in code when it is registered, the registration code again when
- * a registration is waiting (register step 2 'send again'), PHONE_NOT_REGISTERED otherwise.
+ * a registration is waiting (register step 2 'send again'). An unknown phone is answered alike and
+ * gets a code row that is never sent, so every later answer about it matches a known phone's.
  */
 export async function sendCode(
   ctx: AppContext,
   phone: string,
   client: ClientMeta,
 ): Promise<AnswerOf<'sendCode'>> {
-  const { code, purpose } = await ctx.db.tx(async (q) => {
+  const { code, purpose, send } = await ctx.db.tx(async (q) => {
     await lockPhone(q, phone);
-    let purpose: CodePurpose;
-    if (await userIdByPhone(q, phone)) purpose = 'login';
-    else if (await hasPendingRegistration(q, phone)) purpose = 'register';
-    else throw new AppError('PHONE_NOT_REGISTERED');
-    const issued = await issueCode(q, ctx, { phone, purpose, ip: client.ip });
-    return { code: issued.code, purpose };
+    const known = (await userIdByPhone(q, phone)) !== null;
+    // A registration started for the number (by anyone) carries on in the new code, for every
+    // number alike; a code sent for it still signs a registered owner in.
+    const attempt = await registrationAttempt(q, phone);
+    const purpose: CodePurpose = attempt ? 'register' : 'login';
+    const issued = await issueCode(q, ctx, { phone, purpose, ip: client.ip, dataDigest: attempt });
+    return { code: issued.code, purpose, send: known || attempt !== null };
   });
-  return sendCodeAnswer(ctx, phone, purpose, code, client);
+  if (send) await deliverCode(ctx, { phone, purpose, code, language: client.language });
+  await maybeSweep(ctx);
+  return codeSentAnswer(client, phone, RESEND_AFTER_SECONDS);
 }
 
-type TokenOutcome = { token: string } | { error: ErrorCode };
+type TokenOutcome = { token: string } | { error: CodeRefusal; notifyOwner?: boolean };
 
 /** Wrong codes are counted in the transaction, which must commit: the error is thrown after it. */
-function tokenAnswer(outcome: TokenOutcome, text: string): AnswerOf<'login'> {
-  if ('error' in outcome) throw new AppError(outcome.error);
+async function tokenAnswer(
+  ctx: AppContext,
+  phone: string,
+  outcome: TokenOutcome,
+  text: string,
+  client: ClientMeta,
+): Promise<AnswerOf<'login'>> {
+  if ('error' in outcome) {
+    if (outcome.error.justLocked && outcome.notifyOwner)
+      await sendNotice(ctx, phone, message('smsCodesLocked', client.language));
+    throw new AppError(outcome.error.code, outcome.error.params ?? {});
+  }
   return { status: 'success', message: text, auth_token: outcome.token };
 }
 
-/** Confirms the phone of a waiting registration: creates the user and signs them in. */
+/**
+ * Confirms the phone of a waiting registration: creates the user and signs them in. A registered
+ * phone, or one with no registration waiting, is checked and counted like a wrong code (the same
+ * answer whether or not the number has a wallet).
+ */
 export async function confirmRegistration(
   ctx: AppContext,
   input: { phone: string; confirm_code: string },
@@ -143,15 +191,19 @@ export async function confirmRegistration(
   const outcome = await ctx.db
     .tx(async (q): Promise<TokenOutcome> => {
       await lockPhone(q, phone);
-      if (await userIdByPhone(q, phone)) return { error: 'PHONE_TAKEN' };
-      const pending = await q.query<{ first_name: string; last_name: string; email: string }>(
-        'SELECT first_name, last_name, email FROM pending_registrations WHERE phone = $1 FOR UPDATE',
-        [phone],
-      );
-      const registration = pending.rows[0];
-      if (!registration) return { error: 'REGISTRATION_NOT_FOUND' };
-      const wrong = await verifyCode(q, ctx, { phone, purpose: 'register', code: input.confirm_code });
-      if (wrong) return { error: wrong };
+      const known = (await userIdByPhone(q, phone)) !== null;
+      const registration = known ? null : await pendingRegistration(q, phone, true);
+      // The attempt's digest for every number: the same check and count with a wallet or without.
+      const attempt = await registrationAttempt(q, phone);
+      const wrong = await verifyCode(q, ctx, {
+        phone,
+        code: input.confirm_code,
+        dataDigest: attempt ?? undefined,
+      });
+      if (wrong) return { error: wrong, notifyOwner: known };
+      // The code was sent for exactly this data (also checked here, should the two ever part).
+      if (!registration || !attempt?.equals(registrationDigest(ctx.config, registration)))
+        return { error: { code: 'CODE_INVALID' } };
       const now = ctx.clock.now();
       const created = await q.query<{ id: string }>(
         `INSERT INTO users (first_name, last_name, phone, email, created_at) VALUES ($1, $2, $3, $4, $5)
@@ -159,6 +211,7 @@ export async function confirmRegistration(
         [registration.first_name, registration.last_name, phone, registration.email, now],
       );
       await q.query('DELETE FROM pending_registrations WHERE phone = $1', [phone]);
+      await q.query('DELETE FROM registration_attempts WHERE phone = $1', [phone]);
       // Every user has a RUB account from the start (ledger engineer's hook).
       await openAccount(q, created.rows[0]!.id, 'RUB', now);
       await notifyRegistration(q, created.rows[0]!.id, registration.first_name, now);
@@ -171,13 +224,13 @@ export async function confirmRegistration(
     })
     .catch((error: unknown): TokenOutcome => {
       // Only reachable if the phone was registered around the phone lock (it cannot be, but be exact).
-      if (pgCode(error) === PG.uniqueViolation) return { error: 'PHONE_TAKEN' };
+      if (pgCode(error) === PG.uniqueViolation) return { error: { code: 'CODE_INVALID' } };
       throw error;
     });
-  return tokenAnswer(outcome, message('phoneConfirmed', client.language));
+  return tokenAnswer(ctx, phone, outcome, message('phoneConfirmed', client.language), client);
 }
 
-/** Signs a registered phone in with its SMS code. */
+/** Signs a registered phone in with its SMS code; an unknown phone is answered as a wrong code. */
 export async function login(
   ctx: AppContext,
   input: { phone: string; confirm_code: string },
@@ -187,9 +240,10 @@ export async function login(
   const outcome = await ctx.db.tx(async (q): Promise<TokenOutcome> => {
     await lockPhone(q, phone);
     const userId = await userIdByPhone(q, phone);
-    if (!userId) return { error: 'PHONE_NOT_REGISTERED' };
-    const wrong = await verifyCode(q, ctx, { phone, purpose: 'login', code: input.confirm_code });
-    if (wrong) return { error: wrong };
+    const wrong = await verifyCode(q, ctx, { phone, code: input.confirm_code });
+    if (wrong) return { error: wrong, notifyOwner: userId !== null };
+    // A code for an unknown phone is never sent: only a guess can match it.
+    if (!userId) return { error: { code: 'CODE_INVALID' } };
     // Before the session exists: a User-Agent without an earlier session is a new device.
     await notifyNewDevice(q, userId, { userAgent: client.userAgent, at: ctx.clock.now() });
     const session = await createSession(q, userId, {
@@ -199,7 +253,7 @@ export async function login(
     });
     return { token: session.token };
   });
-  return tokenAnswer(outcome, message('signedIn', client.language));
+  return tokenAnswer(ctx, phone, outcome, message('signedIn', client.language), client);
 }
 
 export async function logout(ctx: AppContext, session: SessionRef): Promise<void> {

@@ -25,6 +25,12 @@ export async function sweepExpired(
        AND NOT EXISTS (SELECT 1 FROM auth_codes c WHERE c.phone = p.phone AND c.expires_at > $2)`,
     [new Date(now.getTime() - ABANDONED_REGISTRATION_MS), now],
   );
+  // Attempts go by the same rule, for numbers with a wallet and without alike.
+  await ctx.db.query(
+    `DELETE FROM registration_attempts a WHERE a.updated_at <= $1
+       AND NOT EXISTS (SELECT 1 FROM auth_codes c WHERE c.phone = a.phone AND c.expires_at > $2)`,
+    [new Date(now.getTime() - ABANDONED_REGISTRATION_MS), now],
+  );
   return { rateLimits, codes: codes.rowCount, registrations: registrations.rowCount };
 }
 

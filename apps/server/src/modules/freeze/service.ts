@@ -13,7 +13,9 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { lockPhone, verifyCode } from '../auth/codes.ts';
+import { message } from '../auth/messages.ts';
 import { checkPin } from '../auth/pin.ts';
+import { sendNotice } from '../auth/service.ts';
 import { notify } from '../notifications/service.ts';
 import { revokeAllSessions, type SessionRef } from '../sessions/tokens.ts';
 
@@ -56,25 +58,36 @@ export async function unfreezeWallet(
 ): Promise<{ status: 'success'; message: string }> {
   // The PIN first: its errors are counted by its own guard, whatever the code.
   await checkPin(ctx, session.userId, body.pin);
-  const outcome = await ctx.db.tx(async (q): Promise<{ error: AppError } | null> => {
-    const { rows } = await q.query<{ phone: string; frozen_by: string | null }>(
-      'SELECT phone, frozen_by FROM users WHERE id = $1 FOR UPDATE',
-      [session.userId],
-    );
-    const user = rows[0];
-    if (!user) return { error: new AppError('INVALID_TOKEN') };
-    if (user.frozen_by === null) return { error: new AppError('WALLET_NOT_FROZEN') };
-    // An operator's freeze (anti-money-laundering) is lifted by an operator only.
-    if (user.frozen_by !== 'self') return { error: new AppError('WALLET_FROZEN') };
-    await lockPhone(q, user.phone);
-    const wrong = await verifyCode(q, ctx, { phone: user.phone, purpose: 'login', code: body.confirm_code });
-    // A wrong code is counted: the transaction commits and the error is answered after it.
-    if (wrong) return { error: new AppError(wrong) };
-    await q.query('UPDATE users SET frozen_at = NULL, frozen_by = NULL WHERE id = $1', [session.userId]);
-    await notify(q, session.userId, 'security', 'wallet_unfrozen', {}, ctx.clock.now());
-    return null;
-  });
-  if (outcome) throw outcome.error;
+  const outcome = await ctx.db.tx(
+    async (q): Promise<{ error: AppError; phone?: string; locked?: boolean } | null> => {
+      const { rows } = await q.query<{ phone: string; frozen_by: string | null }>(
+        'SELECT phone, frozen_by FROM users WHERE id = $1 FOR UPDATE',
+        [session.userId],
+      );
+      const user = rows[0];
+      if (!user) return { error: new AppError('INVALID_TOKEN') };
+      if (user.frozen_by === null) return { error: new AppError('WALLET_NOT_FROZEN') };
+      // An operator's freeze (anti-money-laundering) is lifted by an operator only.
+      if (user.frozen_by !== 'self') return { error: new AppError('WALLET_FROZEN') };
+      await lockPhone(q, user.phone);
+      const wrong = await verifyCode(q, ctx, { phone: user.phone, code: body.confirm_code });
+      // A wrong code is counted: the transaction commits and the error is answered after it.
+      if (wrong)
+        return {
+          error: new AppError(wrong.code, wrong.params ?? {}),
+          phone: user.phone,
+          locked: wrong.justLocked,
+        };
+      await q.query('UPDATE users SET frozen_at = NULL, frozen_by = NULL WHERE id = $1', [session.userId]);
+      await notify(q, session.userId, 'security', 'wallet_unfrozen', {}, ctx.clock.now());
+      return null;
+    },
+  );
+  if (outcome) {
+    if (outcome.locked && outcome.phone)
+      await sendNotice(ctx, outcome.phone, message('smsCodesLocked', language));
+    throw outcome.error;
+  }
   return { status: 'success', message: TEXTS.unfrozen[language] };
 }
 

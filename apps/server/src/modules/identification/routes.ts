@@ -8,7 +8,7 @@ import { route } from '../../http/route.ts';
 import { nextLevel } from '../../policy/levels.ts';
 import { kycProvider } from '../../providers/kyc/index.ts';
 import { registerSignedRoutes } from '../../providers/signature.ts';
-import { handleKycWebhook, identificationStatus, startUpgrade } from './service.ts';
+import { handleKycWebhook, identificationStatus, startUpgrade, submitDocuments } from './service.ts';
 
 export default async function identificationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   kycProvider(ctx);
@@ -20,6 +20,15 @@ export default async function identificationRoutes(app: FastifyInstance, ctx: Ap
 
   route(app, ctx, 'identificationStatus', async ({ auth }) => {
     const { level, verification } = await identificationStatus(ctx, auth.userId);
+    return {
+      status: 'success',
+      identification_level: { name: level, ask_for_next: nextLevel(level) !== null },
+      active_identification: verification,
+    };
+  });
+
+  route(app, ctx, 'submitIdentificationDocuments', async ({ auth, body, language }) => {
+    const { level, verification } = await submitDocuments(ctx, auth.userId, body, language);
     return {
       status: 'success',
       identification_level: { name: level, ask_for_next: nextLevel(level) !== null },

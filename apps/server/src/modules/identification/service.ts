@@ -9,14 +9,21 @@
  * verification at most). Locks are taken in one order everywhere: the user's row, then the
  * verification's row.
  */
-import type { ActiveIdentification as ActiveIdentificationSchema, KycWebhook } from '@e-wallet/contract';
+import {
+  type ActiveIdentification as ActiveIdentificationSchema,
+  fieldLabel,
+  type KycWebhook,
+  type Language,
+} from '@e-wallet/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { PG, pgCode, type Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { LEVELS, type LevelName, nextLevel } from '../../policy/levels.ts';
+import { checkApplicant } from '../../providers/kyc/documents.ts';
 import { kycProvider } from '../../providers/kyc/index.ts';
 import type { KycProviderStatus, KycState } from '../../providers/kyc/kyc-provider.ts';
+import { ManualKycProvider } from '../../providers/kyc/manual.ts';
 
 export type ActiveIdentification = z.infer<typeof ActiveIdentificationSchema>;
 export type VerificationStatus = ActiveIdentification['status'];
@@ -312,4 +319,37 @@ export async function handleKycWebhook(
     );
   });
   return { applied };
+}
+
+/**
+ * POST /v2/wallet/identification-level/documents: the person's documents for their own
+ * operator-reviewed application (KYC_PROVIDER=manual). The application then waits in_review.
+ */
+export async function submitDocuments(
+  ctx: AppContext,
+  userId: string,
+  input: {
+    application_id: string;
+    document_type: string;
+    document_number: string;
+    full_name: string;
+    birth_date: string;
+  },
+  language: Language,
+): Promise<{ level: LevelName; verification: ActiveIdentification | null }> {
+  const provider = kycProvider(ctx);
+  if (!(provider instanceof ManualKycProvider)) throw new AppError('VERIFICATION_NOT_FOUND');
+  const checked = checkApplicant(input, ctx.clock.now());
+  if (!checked.ok) throw new AppError('FIELD_INVALID', { field: fieldLabel(checked.fields[0]!, language) });
+  const latest = await latestVerification(ctx.db, userId);
+  if (
+    !latest ||
+    isFinal(latest.status) ||
+    latest.provider !== provider.id ||
+    latest.provider_ref !== input.application_id
+  )
+    throw new AppError('VERIFICATION_NOT_FOUND');
+  if (!(await provider.submit(input.application_id, userId, checked.applicant)))
+    throw new AppError('VERIFICATION_NOT_FOUND');
+  return identificationStatus(ctx, userId);
 }

@@ -56,6 +56,29 @@ export async function hit(
   };
 }
 
+/** The hits of `key` inside the window, and seconds until the oldest leaves it (0 when none). Counts nothing. */
+export async function peek(
+  q: Queryable,
+  key: string,
+  windowSeconds: number,
+  now: Date,
+): Promise<{ count: number; oldestLeavesInSeconds: number }> {
+  const { rows } = await q.query<{ oldest: Date | null; count: number }>(
+    `SELECT min(h) AS oldest, count(*)::integer AS count FROM rate_limits r, unnest(r.hits) AS h
+     WHERE r.key = $1 AND h > $2::timestamptz - make_interval(secs => $3::integer)`,
+    [key, now, windowSeconds],
+  );
+  const row = rows[0];
+  if (!row?.oldest) return { count: 0, oldestLeavesInSeconds: 0 };
+  return {
+    count: row.count,
+    oldestLeavesInSeconds: Math.max(
+      1,
+      Math.ceil((row.oldest.getTime() + windowSeconds * 1000 - now.getTime()) / 1000),
+    ),
+  };
+}
+
 /** Deletes keys whose every hit has left its window. Safe to run from any instance at any time. */
 export async function purgeExpired(q: Queryable, now: Date): Promise<number> {
   const { rowCount } = await q.query('DELETE FROM rate_limits WHERE expires_at <= $1', [now]);

@@ -13,7 +13,8 @@ import { type CurrencyCode, formatAmount, formatMoney, type Language } from '@e-
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
-import { type EntryPhase, entryIdOf, entryUuidSql, type Transfer } from '../../ledger/index.ts';
+import { type OpaqueIds, processIds } from '../../http/opaque-id.ts';
+import type { EntryPhase, Transfer } from '../../ledger/index.ts';
 import { type NotificationMessageKey, renderMessage } from './messages.ts';
 
 export type NotificationKind = StoredNotificationKind | 'money_in' | 'money_out';
@@ -131,7 +132,10 @@ export interface NotificationView {
 }
 
 interface NotificationRow {
-  id: string;
+  /** A stored notification's id (null for a money notification, which has entry_id). */
+  id: string | null;
+  entry_id: string | null;
+  source: number;
   /** A stored notification's kind, key and parameters (null for a money notification). */
   kind: string | null;
   message_key: string | null;
@@ -145,7 +149,7 @@ interface NotificationRow {
   currency: string | null;
 }
 
-function render(row: NotificationRow, language: Language): NotificationView {
+function render(row: NotificationRow, language: Language, ids: OpaqueIds): NotificationView {
   let kind = row.kind ?? '';
   let messageKey = row.message_key ?? '';
   const params = { ...row.params };
@@ -161,7 +165,7 @@ function render(row: NotificationRow, language: Language): NotificationView {
     params.amount = formatMoney(formatAmount(BigInt(params.amount_minor), currency), currency, language);
   }
   return {
-    id: row.id,
+    id: row.id ?? ids.entryUuid(row.entry_id!),
     created_at: row.created_at.toISOString(),
     message: renderMessage(messageKey, params, language),
     kind,
@@ -170,25 +174,32 @@ function render(row: NotificationRow, language: Language): NotificationView {
 }
 
 /**
- * One page of both sources, newest first by (created_at, id): each source gives at most a page
- * from its own index range below the cursor, and the merge keeps the newest.
+ * One page of both sources, newest first by (created_at, source, id): stored notifications (source
+ * 1, by their random UUID) before money ones (source 0, by the entry's id) at one instant. Each
+ * source gives at most a page from its own index range below the cursor, and the merge keeps the
+ * newest. A money notification's id is the entry's opaque id (http/opaque-id.ts), made in
+ * render: the entry's own id never leaves the server. $5 is the cursor's source, $3 its stored
+ * notification's id, $6 its entry id.
  */
 const PAGE_SQL = `SELECT * FROM (
-  (SELECT n.id, n.kind, n.message_key, n.params, n.created_at, n.read_at IS NOT NULL AS is_read,
-     NULL::text AS entry_kind, NULL::text AS phase, NULL::bigint AS amount, NULL::text AS currency
+  (SELECT n.id, NULL::bigint AS entry_id, n.kind, n.message_key, n.params, n.created_at,
+     n.read_at IS NOT NULL AS is_read,
+     NULL::text AS entry_kind, NULL::text AS phase, NULL::bigint AS amount, NULL::text AS currency, 1 AS source
    FROM notifications n
    WHERE n.user_id = $1 AND n.created_at <= coalesce($2::timestamptz, 'infinity')
-     AND ($2::timestamptz IS NULL OR (n.created_at, n.id) < ($2::timestamptz, $3::uuid))
+     AND ($2::timestamptz IS NULL OR n.created_at < $2::timestamptz
+          OR ($5::integer = 1 AND n.id < $3::uuid))
    ORDER BY n.created_at DESC, n.id DESC LIMIT $4)
   UNION ALL
-  (SELECT ${entryUuidSql('e')}, NULL, NULL, NULL, e.created_at,
+  (SELECT NULL::uuid, e.id, NULL, NULL, NULL, e.created_at,
      EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id),
-     e.kind, e.phase, e.amount, e.currency
+     e.kind, e.phase, e.amount, e.currency, 0
    FROM ledger_entries e
    WHERE e.user_id = $1 AND ${noticeEntrySql('e')} AND e.created_at <= coalesce($2::timestamptz, 'infinity')
-     AND ($2::timestamptz IS NULL OR (e.created_at, ${entryUuidSql('e')}) < ($2::timestamptz, $3::uuid))
+     AND ($2::timestamptz IS NULL OR e.created_at < $2::timestamptz
+          OR $5::integer = 1 OR e.id < $6::bigint)
    ORDER BY e.created_at DESC, e.id DESC LIMIT $4)
-) page ORDER BY created_at DESC, id DESC LIMIT $4`;
+) page ORDER BY created_at DESC, source DESC, id DESC NULLS LAST, entry_id DESC NULLS LAST LIMIT $4`;
 
 /**
  * Unread: stored ones without a read mark, and money ones less their read marks (a mark is only
@@ -202,25 +213,33 @@ const UNREAD_SQL = `SELECT (SELECT count(*) FROM notifications WHERE user_id = $
 export async function listNotifications(
   q: Queryable,
   userId: string,
-  options: { cursor?: string; limit: number; language: Language },
+  options: { cursor?: string; limit: number; language: Language; ids?: OpaqueIds },
 ): Promise<{ results: NotificationView[]; next: string | null; unread: number }> {
-  const after = options.cursor ? decodeCursor(options.cursor) : null;
+  const ids = options.ids ?? processIds;
+  const after = options.cursor ? decodeCursor(options.cursor, ids) : null;
+  let afterEntry: string | null = null;
+  if (after && after.source !== '1') {
+    afterEntry = ids.entryIdOf(after.id);
+    if (after.source !== '0' || afterEntry === null) throw new AppError('FIELD_INVALID', { field: 'cursor' });
+  }
   const { rows } = await q.query<NotificationRow>(PAGE_SQL, [
     userId,
     after?.createdAt ?? null,
-    after?.id ?? null,
+    after?.source === '1' ? after.id : null,
     options.limit + 1,
+    after ? Number(after.source) : null,
+    afterEntry,
   ]);
   const page = rows.slice(0, options.limit);
+  const views = page.map((row) => render(row, options.language, ids));
   const last = page[page.length - 1];
+  const lastView = views[views.length - 1];
   const next =
-    rows.length > options.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null;
+    rows.length > options.limit && last && lastView
+      ? encodeCursor({ createdAt: last.created_at, id: lastView.id, source: String(last.source) }, ids)
+      : null;
   const { rows: counts } = await q.query<{ unread: string }>(UNREAD_SQL, [userId]);
-  return {
-    results: page.map((row) => render(row, options.language)),
-    next,
-    unread: Number(counts[0]?.unread ?? 0),
-  };
+  return { results: views, next, unread: Number(counts[0]?.unread ?? 0) };
 }
 
 /** Marks the given notifications (or all) read; another user's id is NOTIFICATION_NOT_FOUND. */
@@ -229,6 +248,7 @@ export async function markRead(
   userId: string,
   ids: string[] | undefined,
   at: Date,
+  opaque: OpaqueIds = processIds,
 ): Promise<void> {
   if (ids === undefined) {
     await q.query('UPDATE notifications SET read_at = $2 WHERE user_id = $1 AND read_at IS NULL', [
@@ -246,8 +266,8 @@ export async function markRead(
   const entryIds: string[] = [];
   const stored: string[] = [];
   for (const id of new Set(ids.map((id) => id.toLowerCase()))) {
-    // A money notification's id is its entry's UUID (`entryUuid`), never a stored notification's.
-    const entryId = entryIdOf(id);
+    // A money notification's id is its entry's opaque id, never a stored notification's.
+    const entryId = opaque.entryIdOf(id);
     if (entryId === null) stored.push(id);
     else entryIds.push(entryId);
   }

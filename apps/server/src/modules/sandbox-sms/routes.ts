@@ -30,7 +30,7 @@ export default function sandboxSmsRoutes(app: FastifyInstance, ctx: AppContext):
       },
     },
     async (request) => {
-      const { phone } = request.query as { phone?: string };
+      const { phone } = request.query as { phone: string };
       const messages = await provider.outbox(phone);
       return {
         results: messages.map((sms) => ({

@@ -1,6 +1,7 @@
 /** The wallet calls of the contract's table: accounts, history and statistics of the signed-in user. */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { opaqueIds } from '../../http/opaque-id.ts';
 import { route } from '../../http/route.ts';
 import { accountView, openUserAccount, ownAccount, statOf, transactionsOf, walletOf } from './service.ts';
 
@@ -14,7 +15,7 @@ export default function walletRoutes(app: FastifyInstance, ctx: AppContext): voi
     accountView(await ownAccount(ctx.db, call.auth.userId, call.params.id)),
   );
   route(app, ctx, 'transactions', (call) =>
-    transactionsOf(ctx.db, call.auth.userId, call.query, call.language),
+    transactionsOf(ctx.db, call.auth.userId, call.query, call.language, opaqueIds(ctx.config)),
   );
   route(app, ctx, 'stat', (call) => statOf(ctx.db, call.auth.userId, call.query));
 }

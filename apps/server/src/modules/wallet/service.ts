@@ -16,13 +16,12 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
+import { type OpaqueIds, processIds } from '../../http/opaque-id.ts';
 import {
   type Account,
   type AccountSummary,
   accountOf,
   accountsOf,
-  entryIdOf,
-  entryUuid,
   type LocalText,
   openAccount,
   type SidedText,
@@ -165,15 +164,16 @@ export async function transactionsOf(
   userId: string,
   query: QueryOut<'transactions'>,
   language: Language,
+  ids: OpaqueIds = processIds,
 ): Promise<AnswerOf<'transactions'>> {
   if (query.account) await ownAccount(q, userId, query.account);
   const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE;
   const descending = (query.ordering ?? '-created_at') === '-created_at';
   const { where, params } = historyFilter(userId, { accountId: query.account, ...rangeOf(query) });
   if (query.cursor) {
-    // The cursor carries the last row's entry (its UUID): pages break ties on the entry's id.
-    const after = decodeCursor(query.cursor);
-    const entryId = entryIdOf(after.id);
+    // The cursor carries the last row's entry (its opaque id): pages break ties on the entry's id.
+    const after = decodeCursor(query.cursor, ids);
+    const entryId = ids.entryIdOf(after.id);
     if (entryId === null) throw new AppError('FIELD_INVALID', { field: 'cursor' });
     params.push(after.createdAt, entryId);
     where.push(
@@ -211,7 +211,7 @@ export async function transactionsOf(
     }),
     next:
       rows.length > limit && last
-        ? encodeCursor({ createdAt: last.created_at, id: entryUuid(last.entry_id) })
+        ? encodeCursor({ createdAt: last.created_at, id: ids.entryUuid(last.entry_id) }, ids)
         : null,
   };
 }

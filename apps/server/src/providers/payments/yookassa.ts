@@ -11,7 +11,7 @@
  */
 import { type CurrencyCode, formatAmount, isCurrencyCode, parseAmount } from '@e-wallet/contract';
 import { z } from 'zod';
-import { type Config, ConfigError } from '../../config.ts';
+import { type Config, ConfigError, isSecureUrl } from '../../config.ts';
 import type {
   CreatedPayment,
   CreatePaymentInput,
@@ -74,7 +74,7 @@ export function yooKassaOptions(config: Config): YooKassaOptions {
   if (!/^\d{1,20}$/.test(shopId)) throw new ConfigError('Invalid setting YOOKASSA_SHOP_ID: required, digits');
   if (secretKey.length < 8) throw new ConfigError('Invalid setting YOOKASSA_SECRET_KEY: required');
   const apiUrl = config.YOOKASSA_API_URL.replace(/\/$/, '');
-  if (config.production && !apiUrl.startsWith('https://'))
+  if (config.production && !isSecureUrl(apiUrl))
     throw new ConfigError('Invalid setting YOOKASSA_API_URL: must be https:// in production');
   return { apiUrl, shopId, secretKey };
 }

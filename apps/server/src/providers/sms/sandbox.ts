@@ -30,12 +30,12 @@ export class SandboxSmsProvider implements SmsProvider {
     );
   }
 
-  /** Newest first; one phone's messages, or the latest of all. */
-  async outbox(phone?: string, limit = 50): Promise<OutboxMessage[]> {
+  /** One phone's messages, newest first. */
+  async outbox(phone: string, limit = 50): Promise<OutboxMessage[]> {
     const { rows } = await this.#db.query<OutboxMessage & { id: bigint }>(
       `SELECT phone, text, code, created_at FROM sandbox_sms_outbox
-       WHERE ($1::text IS NULL OR phone = $1::text) ORDER BY id DESC LIMIT $2`,
-      [phone ?? null, limit],
+       WHERE phone = $1 ORDER BY id DESC LIMIT $2`,
+      [phone, limit],
     );
     return rows;
   }

@@ -14,6 +14,8 @@ export const appLockRu = {
     checking: 'Проверяем PIN-код…',
     failed: 'Не удалось проверить PIN-код. Проверьте соединение и попробуйте снова',
     signOut: 'Выйти',
+    passkey: 'Разблокировать ключом доступа',
+    passkeyChecking: 'Проверяем ключ доступа…',
   },
 };
 
@@ -28,5 +30,7 @@ export const appLockEn: typeof appLockRu = {
     checking: 'Checking the PIN…',
     failed: 'Could not check the PIN. Check the connection and try again',
     signOut: 'Sign out',
+    passkey: 'Unlock with a passkey',
+    passkeyChecking: 'Checking the passkey…',
   },
 };

@@ -4,16 +4,27 @@
  * shows a retry and leaves the others usable.
  */
 import '../settings.css';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { DocumentsForm } from '../../../shared/identification/documents-form.tsx';
 import { IdentificationSection } from '../../../shared/identification/identification-section.tsx';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
 import { LanguageSwitch } from '../components/language-switch.tsx';
+import { PasskeysPanel } from '../components/passkeys-panel.tsx';
 import { PinChangePanel } from '../components/pin-change-panel.tsx';
 import { ProfileFacts } from '../components/profile-facts.tsx';
 import { SessionsPanel } from '../components/sessions-panel.tsx';
 
+/** The application id of a verification whose documents the person is asked for (`?documents=`). */
+const APPLICATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function SettingsPage() {
   const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const documents = params.get('documents');
+  const asked = documents && APPLICATION_ID.test(documents) ? documents : null;
+  const [sent, setSent] = useState(false);
   return (
     <div className="home-page money-page settings-page">
       <h1 className="home-page__title">{t('settings.title')}</h1>
@@ -22,7 +33,25 @@ export function SettingsPage() {
           <AreaBoundary>
             <ProfileFacts />
           </AreaBoundary>
+          {asked && (
+            <section className="panel settings-panel" data-testid="identification-documents">
+              <AreaBoundary>
+                <DocumentsForm
+                  applicationId={asked}
+                  onSent={() => {
+                    setSent(true);
+                    setParams({}, { replace: true });
+                  }}
+                />
+              </AreaBoundary>
+            </section>
+          )}
           <section className="panel settings-panel" data-testid="settings-identification">
+            {sent && (
+              <p className="identification__hint" role="status">
+                {t('identification.documents.sent')}
+              </p>
+            )}
             <AreaBoundary>
               <IdentificationSection headingLevel={2} />
             </AreaBoundary>
@@ -37,6 +66,9 @@ export function SettingsPage() {
           </AreaBoundary>
           <AreaBoundary>
             <PinChangePanel />
+          </AreaBoundary>
+          <AreaBoundary>
+            <PasskeysPanel />
           </AreaBoundary>
         </div>
       </div>

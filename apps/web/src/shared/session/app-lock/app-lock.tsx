@@ -8,12 +8,18 @@
  * that INVALID_TOKEN into signing out. A person without a PIN (has_pin false) is never locked.
  */
 import './app-lock.css';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/api-error.ts';
 import { useAuthInfo } from '../../api/auth-info.ts';
 import { callApi } from '../../api/client.ts';
+import {
+  confirmWithPasskey,
+  PasskeyCancelled,
+  passkeysSupported,
+  usePasskeys,
+} from '../../passkeys/passkeys.ts';
 import { Button } from '../../ui/button.tsx';
 import { CodeInput } from '../../ui/code-input.tsx';
 import { useIdleLock } from './use-idle-lock.ts';
@@ -48,12 +54,28 @@ async function verifyPin(pin: string): Promise<void> {
 
 export function LockScreen({ name, onUnlocked, onSignOut, signingOut }: LockScreenProps) {
   const { t } = useTranslation();
+  // A second way beside the PIN, offered when this person has a passkey and the browser can use one.
+  const passkeys = usePasskeys();
+  const hasPasskeys = passkeysSupported() && (passkeys.data?.length ?? 0) > 0;
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const queryClient = useQueryClient();
+  const passkey = useMutation({
+    mutationFn: confirmWithPasskey,
+    onSuccess: () => {
+      // The passkey's 'last used' changed.
+      void queryClient.invalidateQueries({ queryKey: ['passkeys'] });
+      onUnlocked();
+    },
+    onError: (failure) => {
+      if (failure instanceof PasskeyCancelled) return;
+      setError(failure instanceof ApiError && failure.answer ? failure.answer.message : failure.message);
+    },
+  });
   const verify = useMutation({
     mutationFn: verifyPin,
     onSuccess: () => onUnlocked(),
@@ -148,6 +170,20 @@ export function LockScreen({ name, onUnlocked, onSignOut, signingOut }: LockScre
             {verify.isPending ? t('appLock.checking') : ''}
           </p>
         </form>
+        {hasPasskeys && (
+          <Button
+            block
+            variant="secondary"
+            busy={passkey.isPending}
+            disabled={verify.isPending || signingOut}
+            onClick={() => {
+              setError(null);
+              passkey.mutate();
+            }}
+          >
+            {passkey.isPending ? t('appLock.passkeyChecking') : t('appLock.passkey')}
+          </Button>
+        )}
         <Button variant="secondary" block onClick={onSignOut} busy={signingOut} disabled={verify.isPending}>
           {t('appLock.signOut')}
         </Button>

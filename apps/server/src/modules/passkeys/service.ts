@@ -1,0 +1,240 @@
+/**
+ * Passkeys (WebAuthn, through @simplewebauthn/server): a signed-in person adds passkeys in Settings
+ * and may then confirm themselves with one instead of the PIN where the app asks for it to go on
+ * (the inactivity lock). The relying party is the server's PUBLIC_URL: its host is the RP ID, its
+ * origin the only origin accepted. Each ceremony's challenge is stored, used once, and lives 5
+ * minutes; only public keys are kept; user verification (the device's own PIN or biometrics) is required.
+ */
+import type { AnswerOf, BodyOut, Language } from '@e-wallet/contract';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import type { AppContext } from '../../context.ts';
+import { PG, pgCode } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+
+export const CHALLENGE_TTL_MS = 5 * 60_000;
+export const PASSKEYS_PER_USER = 10;
+
+const MESSAGES = {
+  added: { ru: 'Ключ доступа добавлен', en: 'The passkey is added' },
+  removed: { ru: 'Ключ доступа удалён', en: 'The passkey is removed' },
+  confirmed: { ru: 'Ключ доступа подтверждён', en: 'The passkey is confirmed' },
+} as const;
+
+function relyingParty(ctx: AppContext): { rpID: string; origin: string; rpName: string } {
+  const url = new URL(ctx.config.PUBLIC_URL);
+  return {
+    rpID: url.hostname,
+    origin: url.origin,
+    rpName: ctx.config.BRAND === 'grok' ? 'Grok Wallet' : 'E-Wallet',
+  };
+}
+
+async function storeChallenge(
+  ctx: AppContext,
+  userId: string,
+  purpose: 'register' | 'confirm',
+  challenge: string,
+): Promise<string> {
+  const now = ctx.clock.now();
+  // Spent challenges go with every new one: the table holds only live ones.
+  await ctx.db.query('DELETE FROM webauthn_challenges WHERE expires_at <= $1', [now]);
+  const { rows } = await ctx.db.query<{ id: string }>(
+    `INSERT INTO webauthn_challenges (user_id, purpose, challenge, expires_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+    [userId, purpose, challenge, new Date(now.getTime() + CHALLENGE_TTL_MS)],
+  );
+  return rows[0]!.id;
+}
+
+/** The challenge of one ceremony of this user, used up; PASSKEY_INVALID when there is none alive. */
+async function takeChallenge(
+  ctx: AppContext,
+  userId: string,
+  purpose: 'register' | 'confirm',
+  id: string,
+): Promise<string> {
+  const { rows } = await ctx.db.query<{ challenge: string }>(
+    `DELETE FROM webauthn_challenges WHERE id = $1 AND user_id = $2 AND purpose = $3 AND expires_at > $4
+     RETURNING challenge`,
+    [id, userId, purpose, ctx.clock.now()],
+  );
+  if (!rows[0]) throw new AppError('PASSKEY_INVALID');
+  return rows[0].challenge;
+}
+
+interface PasskeyRow {
+  id: string;
+  credential_id: string;
+  public_key: Buffer;
+  counter: string | bigint;
+  transports: string[];
+  name: string;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+async function passkeysOf(ctx: AppContext, userId: string): Promise<PasskeyRow[]> {
+  const { rows } = await ctx.db.query<PasskeyRow>(
+    `SELECT id, credential_id, public_key, counter, transports, name, created_at, last_used_at
+     FROM passkeys WHERE user_id = $1 ORDER BY created_at, id`,
+    [userId],
+  );
+  return rows;
+}
+
+export async function listPasskeys(ctx: AppContext, userId: string): Promise<AnswerOf<'passkeys'>> {
+  const rows = await passkeysOf(ctx, userId);
+  return {
+    results: rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      created_at: row.created_at.toISOString(),
+      last_used_at: row.last_used_at?.toISOString() ?? null,
+    })),
+    next: null,
+  };
+}
+
+export async function registerOptions(
+  ctx: AppContext,
+  userId: string,
+): Promise<AnswerOf<'passkeyRegisterOptions'>> {
+  const { rows } = await ctx.db.query<{ phone: string; first_name: string; last_name: string }>(
+    'SELECT phone, first_name, last_name FROM users WHERE id = $1',
+    [userId],
+  );
+  const user = rows[0];
+  if (!user) throw new AppError('INVALID_TOKEN');
+  const existing = await passkeysOf(ctx, userId);
+  if (existing.length >= PASSKEYS_PER_USER) throw new AppError('PASSKEY_INVALID');
+  const { rpID, rpName } = relyingParty(ctx);
+  const options = await generateRegistrationOptions({
+    rpName,
+    rpID,
+    userName: user.phone,
+    userDisplayName: `${user.first_name} ${user.last_name}`.trim(),
+    userID: Buffer.from(userId.replaceAll('-', ''), 'hex'),
+    attestationType: 'none',
+    excludeCredentials: existing.map((row) => ({ id: row.credential_id, transports: row.transports })),
+    authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+  });
+  const challengeId = await storeChallenge(ctx, userId, 'register', options.challenge);
+  return {
+    status: 'success',
+    challenge_id: challengeId,
+    options: options as unknown as Record<string, unknown>,
+  };
+}
+
+export async function registerPasskey(
+  ctx: AppContext,
+  userId: string,
+  body: BodyOut<'passkeyRegister'>,
+  language: Language,
+): Promise<AnswerOf<'passkeyRegister'>> {
+  const expectedChallenge = await takeChallenge(ctx, userId, 'register', body.challenge_id);
+  const { rpID, origin } = relyingParty(ctx);
+  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  try {
+    verified = await verifyRegistrationResponse({
+      response: body.response as Parameters<typeof verifyRegistrationResponse>[0]['response'],
+      expectedChallenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: true,
+    });
+  } catch {
+    throw new AppError('PASSKEY_INVALID');
+  }
+  if (!verified.verified) throw new AppError('PASSKEY_INVALID');
+  const { credential } = verified.registrationInfo;
+  try {
+    await ctx.db.query(
+      `INSERT INTO passkeys (user_id, credential_id, public_key, counter, transports, name, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        userId,
+        credential.id,
+        Buffer.from(credential.publicKey),
+        credential.counter,
+        credential.transports ?? [],
+        body.name?.trim() || (language === 'en' ? 'Passkey' : 'Ключ доступа'),
+        ctx.clock.now(),
+      ],
+    );
+  } catch (error) {
+    if (pgCode(error) === PG.uniqueViolation) throw new AppError('PASSKEY_INVALID');
+    throw error;
+  }
+  return { status: 'success', message: MESSAGES.added[language] };
+}
+
+export async function deletePasskey(ctx: AppContext, userId: string, id: string, language: Language) {
+  const { rowCount } = await ctx.db.query('DELETE FROM passkeys WHERE id = $1 AND user_id = $2', [
+    id,
+    userId,
+  ]);
+  if (rowCount === 0) throw new AppError('PASSKEY_NOT_FOUND');
+  return { status: 'success' as const, message: MESSAGES.removed[language] };
+}
+
+export async function confirmOptions(
+  ctx: AppContext,
+  userId: string,
+): Promise<AnswerOf<'passkeyConfirmOptions'>> {
+  const existing = await passkeysOf(ctx, userId);
+  if (existing.length === 0) throw new AppError('PASSKEY_NOT_FOUND');
+  const options = await generateAuthenticationOptions({
+    rpID: relyingParty(ctx).rpID,
+    allowCredentials: existing.map((row) => ({ id: row.credential_id, transports: row.transports })),
+    userVerification: 'required',
+  });
+  const challengeId = await storeChallenge(ctx, userId, 'confirm', options.challenge);
+  return {
+    status: 'success',
+    challenge_id: challengeId,
+    options: options as unknown as Record<string, unknown>,
+  };
+}
+
+/** Confirms the signed-in person with one of their own passkeys (another person's is refused alike). */
+export async function confirmPasskey(
+  ctx: AppContext,
+  userId: string,
+  body: BodyOut<'passkeyConfirm'>,
+  language: Language,
+): Promise<AnswerOf<'passkeyConfirm'>> {
+  const expectedChallenge = await takeChallenge(ctx, userId, 'confirm', body.challenge_id);
+  const row = (await passkeysOf(ctx, userId)).find((key) => key.credential_id === body.response.id);
+  if (!row) throw new AppError('PASSKEY_INVALID');
+  const { rpID, origin } = relyingParty(ctx);
+  let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+  try {
+    verified = await verifyAuthenticationResponse({
+      response: body.response as Parameters<typeof verifyAuthenticationResponse>[0]['response'],
+      expectedChallenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      credential: {
+        id: row.credential_id,
+        publicKey: new Uint8Array(row.public_key),
+        counter: Number(row.counter),
+        transports: row.transports as never,
+      },
+      requireUserVerification: true,
+    });
+  } catch {
+    throw new AppError('PASSKEY_INVALID');
+  }
+  if (!verified.verified) throw new AppError('PASSKEY_INVALID');
+  await ctx.db.query('UPDATE passkeys SET counter = $2, last_used_at = $3 WHERE id = $1', [
+    row.id,
+    verified.authenticationInfo.newCounter,
+    ctx.clock.now(),
+  ]);
+  return { status: 'success', message: MESSAGES.confirmed[language] };
+}

@@ -1,0 +1,139 @@
+/**
+ * Identification by operator review (KYC_PROVIDER=manual): the app's form sends the documents, the
+ * verification waits in_review for an operator, and the ops command decides it. The document
+ * number is kept only sealed (AES-256-GCM under DOCUMENTS_KEY) and masked.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOps } from '../src/ops/cli.ts';
+import { registeredUser } from './auth-helpers.ts';
+import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
+
+const UPGRADE = '/v2/wallet/identification-level/upgrade';
+const STATUS = '/v2/wallet/identification-level/status';
+const DOCUMENTS = '/v2/wallet/identification-level/documents';
+const SNILS = {
+  document_type: 'snils',
+  document_number: '112-233-445 95',
+  full_name: 'Петров Иван Сергеевич',
+  birth_date: '1990-05-17',
+};
+
+describe(`manual identification (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { KYC_PROVIDER: 'manual', DOCUMENTS_KEY: 'a-documents-key-of-at-least-32-chars-0001' },
+    });
+  });
+  afterAll(() => server.close());
+
+  const ops = async (...argv: string[]) => {
+    const out: string[] = [];
+    const code = await runOps(argv, { ctx: server.ctx, print: (line) => out.push(line) });
+    return { code, out: out.join('\n') };
+  };
+
+  it('waits for the documents, then for an operator; the approve command raises the level', async () => {
+    const { token } = await registeredUser(server);
+    const started = await server.call('POST', UPGRADE, { token });
+    expect(started.status).toBe(200);
+    const url: string = started.body.verification_url;
+    expect(url).toMatch(/^\/settings\?documents=[0-9a-f-]{36}$/);
+    const applicationId = url.split('=').at(-1)!;
+    expect(started.body.active_identification.status).toBe('pending');
+
+    // Bad documents: a 400 naming the field, nothing stored.
+    const bad = await server.call('POST', DOCUMENTS, {
+      token,
+      body: { ...SNILS, application_id: applicationId, document_number: '112-233-445 96' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({
+      status: 'error',
+      code: 'FIELD_INVALID',
+      message: 'Проверьте поле «Номер документа»',
+    });
+
+    const sent = await server.call('POST', DOCUMENTS, {
+      token,
+      body: { ...SNILS, application_id: applicationId },
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body.active_identification.status).toBe('in_review');
+    // A second time: the application no longer waits for documents.
+    const twice = await server.call('POST', DOCUMENTS, {
+      token,
+      body: { ...SNILS, application_id: applicationId },
+    });
+    expect(twice.body.code).toBe('VERIFICATION_NOT_FOUND');
+
+    // Stored sealed and masked: the number appears nowhere in the clear.
+    const { rows } = await server.ctx.db.query<Record<string, unknown>>(
+      'SELECT * FROM manual_kyc_applications WHERE id = $1',
+      [applicationId],
+    );
+    expect(rows[0]!.document_number_masked).toBe('*******4595');
+    expect(JSON.stringify(rows[0], (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(
+      '11223344595',
+    );
+    expect(Buffer.from(rows[0]!.document_number_sealed as Buffer).includes(Buffer.from('11223344595'))).toBe(
+      false,
+    );
+
+    const listed = await ops('identification-list');
+    expect(listed.code).toBe(0);
+    expect(listed.out).toContain(applicationId);
+    expect(listed.out).toContain('*******4595');
+    expect(listed.out).not.toContain('11223344595');
+    expect((await ops('identification-show', applicationId)).out).toContain('11223344595');
+
+    // Still waiting after the sandbox's one-hour pending limit: review has no such limit.
+    server.clock.advance(3 * 3600_000);
+    expect((await server.call('POST', STATUS, { token })).body.active_identification.status).toBe(
+      'in_review',
+    );
+
+    expect((await ops('identification-approve', applicationId, '--operator', 'anna')).code).toBe(0);
+    const status = await server.call('POST', STATUS, { token });
+    expect(status.body.identification_level.name).toBe('simplified');
+    expect(status.body.active_identification.status).toBe('complete');
+    // Decided once: a second decision is refused.
+    expect((await ops('identification-reject', applicationId, '--reason', 'late')).code).toBe(1);
+  });
+
+  it('the reject command needs a reason, and the person reads it', async () => {
+    const { token } = await registeredUser(server);
+    const started = await server.call('POST', UPGRADE, { token });
+    const applicationId = started.body.verification_url.split('=').at(-1);
+    await server.call('POST', DOCUMENTS, { token, body: { ...SNILS, application_id: applicationId } });
+    expect((await ops('identification-reject', applicationId)).code).toBe(2);
+    expect((await ops('identification-reject', applicationId, '--reason', 'Фото нечитаемо')).code).toBe(0);
+    const status = await server.call('POST', STATUS, { token });
+    expect(status.body.active_identification).toMatchObject({ status: 'aborted', reason: 'Фото нечитаемо' });
+    expect(status.body.identification_level.name).toBe('anonymous');
+  });
+
+  it("refuses another person's application exactly as a missing one", async () => {
+    const owner = await registeredUser(server);
+    const other = await registeredUser(server);
+    const started = await server.call('POST', UPGRADE, { token: owner.token });
+    const applicationId = started.body.verification_url.split('=').at(-1);
+    await server.call('POST', UPGRADE, { token: other.token });
+    const foreign = await server.call('POST', DOCUMENTS, {
+      token: other.token,
+      body: { ...SNILS, application_id: applicationId },
+    });
+    const missing = await server.call('POST', DOCUMENTS, {
+      token: other.token,
+      body: { ...SNILS, application_id: '5f0c6f39-8d4e-4c43-9a3e-6f1f9d0e2a11' },
+    });
+    expect([foreign.status, foreign.body]).toEqual([missing.status, missing.body]);
+    expect(foreign.body.code).toBe('VERIFICATION_NOT_FOUND');
+  });
+
+  it('ops prints its commands, and refuses unknown ones', async () => {
+    expect((await ops()).out).toContain('identification-approve');
+    expect((await ops('nothing')).code).toBe(2);
+    expect((await ops('identification-approve', 'not-an-id')).code).toBe(1);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * The documents of a verification reviewed by an operator (the server's KYC_PROVIDER=manual): the
+ * verification's page is Settings with `?documents=<application id>`, where this form collects
+ * the document data and sends it. The server checks every field again and answers which is wrong.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isErrorAnswer } from '../api/api-error.ts';
+import { callApi } from '../api/client.ts';
+import { Button } from '../ui/button.tsx';
+import { FieldError, TextField } from '../ui/text-field.tsx';
+
+const TYPES = ['passport', 'inn', 'snils'] as const;
+type DocumentType = (typeof TYPES)[number];
+
+export interface DocumentsFormProps {
+  applicationId: string;
+  /** Called once the documents are accepted for review. */
+  onSent: () => void;
+}
+
+export function DocumentsForm({ applicationId, onSent }: DocumentsFormProps) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const titleId = useId();
+  const typeId = useId();
+  const [type, setType] = useState<DocumentType>('passport');
+  const [number, setNumber] = useState('');
+  const [fullName, setFullName] = useState('');
+  const [birthDate, setBirthDate] = useState('');
+  const send = useMutation({
+    mutationFn: async () => {
+      const answer = await callApi('submitIdentificationDocuments', {
+        body: {
+          application_id: applicationId,
+          document_type: type,
+          document_number: number.trim(),
+          full_name: fullName.trim(),
+          birth_date: birthDate,
+        },
+      });
+      if (isErrorAnswer(answer)) throw new Error(answer.message);
+      return answer;
+    },
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['auth-info'] });
+      onSent();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!send.isPending) send.mutate();
+  };
+
+  return (
+    <form className="identification-documents" aria-labelledby={titleId} onSubmit={submit} noValidate>
+      <h2 id={titleId} className="identification__title">
+        {t('identification.documents.title')}
+      </h2>
+      <p className="identification__hint">{t('identification.documents.intro')}</p>
+      <div className="field">
+        <label className="field__label" htmlFor={typeId}>
+          {t('identification.documents.type')}
+        </label>
+        <select
+          id={typeId}
+          className="field__input"
+          value={type}
+          onChange={(event) => setType(event.target.value as DocumentType)}
+        >
+          {TYPES.map((value) => (
+            <option key={value} value={value}>
+              {t(`identification.documents.types.${value}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <TextField
+        label={t('identification.documents.number')}
+        value={number}
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={20}
+        required
+        onChange={(event) => setNumber(event.target.value)}
+      />
+      <TextField
+        label={t('identification.documents.fullName')}
+        value={fullName}
+        autoComplete="name"
+        maxLength={200}
+        required
+        onChange={(event) => setFullName(event.target.value)}
+      />
+      <TextField
+        label={t('identification.documents.birthDate')}
+        type="date"
+        value={birthDate}
+        autoComplete="bday"
+        required
+        onChange={(event) => setBirthDate(event.target.value)}
+      />
+      <FieldError message={send.error?.message ?? null} />
+      <Button type="submit" block busy={send.isPending} disabled={send.isPending}>
+        {t('identification.documents.send')}
+      </Button>
+    </form>
+  );
+}

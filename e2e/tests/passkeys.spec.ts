@@ -1,0 +1,89 @@
+/**
+ * Passkeys in real Chromium with a virtual authenticator (DevTools protocol: WebAuthn.enable,
+ * WebAuthn.addVirtualAuthenticator), on a phone and a desktop: a passkey is added in Settings, the
+ * inactivity lock then opens with it instead of the PIN (the server checks the signature), and it
+ * can be removed. WebAuthn needs a domain, not an IP address: this server of its own answers at
+ * http://localhost:<port> and has that as its PUBLIC_URL (the relying party).
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+import { defaultBuild, freePort, type RunningServer, startServer } from './brand-server.ts';
+import { registerPerson, signIn } from './wallet-fixtures.ts';
+
+const test = base.extend<{ ownServer: RunningServer }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  ownServer: async ({}, use) => {
+    const port = await freePort();
+    const server = await startServer({
+      webDist: defaultBuild(),
+      port,
+      env: { PUBLIC_URL: `http://localhost:${port}` },
+    });
+    await use(server);
+    await server.stop();
+  },
+  baseURL: async ({ ownServer }, use) => use(`http://localhost:${ownServer.port}`),
+});
+
+async function virtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return {
+    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
+  };
+}
+
+const lockDialog = (page: Page) => page.getByRole('dialog', { name: 'Приложение заблокировано' });
+
+test('a passkey added in Settings unlocks the app instead of the PIN, and can be removed', async ({
+  page,
+  request,
+}) => {
+  const authenticator = await virtualAuthenticator(page);
+  const person = await registerPerson(request, { firstName: 'Вера', lastName: 'Ключева' });
+  await page.clock.install();
+  await signIn(page, person, '/settings');
+
+  const panel = page.getByTestId('passkeys');
+  await expect(panel.getByRole('heading', { name: 'Ключи доступа' })).toBeVisible();
+  await expect(panel.getByText('Ключей доступа пока нет')).toBeVisible();
+  await panel.getByRole('button', { name: 'Добавить ключ доступа' }).click();
+  await expect(panel.getByRole('status')).toHaveText('Ключ доступа добавлен');
+  await expect(panel.getByTestId('passkey')).toHaveCount(1);
+  const [credential] = await authenticator.credentials();
+  expect(credential?.rpId).toBe('localhost');
+  if (process.env.SHOTS_DIR)
+    await panel.screenshot({ path: `${process.env.SHOTS_DIR}/passkeys-${test.info().project.name}.png` });
+
+  // 15 minutes without activity: the lock offers the passkey beside the PIN.
+  await page.clock.fastForward('15:01');
+  const dialog = lockDialog(page);
+  await expect(dialog).toBeVisible();
+  const unlock = dialog.getByRole('button', { name: 'Разблокировать ключом доступа' });
+  await expect(unlock).toBeVisible();
+  if (process.env.SHOTS_DIR)
+    await page.screenshot({ path: `${process.env.SHOTS_DIR}/lock-passkey-${test.info().project.name}.png` });
+  await unlock.click();
+  await expect(dialog).toHaveCount(0);
+  // The authenticator really signed: its counter moved.
+  expect((await authenticator.credentials())[0]!.signCount).toBeGreaterThan(credential!.signCount);
+  await expect(panel.getByTestId('passkey')).toContainText('Использован');
+
+  // Removed, it no longer unlocks: the lock asks for the PIN only.
+  await panel.getByRole('button', { name: /^Удалить ключ доступа: / }).click();
+  await expect(panel.getByText('Ключей доступа пока нет')).toBeVisible();
+  await page.clock.fastForward('15:01');
+  await expect(lockDialog(page)).toBeVisible();
+  await expect(lockDialog(page).getByRole('button', { name: 'Разблокировать ключом доступа' })).toHaveCount(
+    0,
+  );
+});
