@@ -11,7 +11,7 @@
 import { openPostgres } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { systemAccount } from '../apps/server/src/ledger/index.ts';
-import { createSession } from '../apps/server/src/modules/sessions/tokens.ts';
+import { createSession } from '../apps/server/src/sessions/tokens.ts';
 import { call } from './http.ts';
 import { freshDatabase, log, type Options, startServer } from './lib.ts';
 

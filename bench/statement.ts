@@ -11,7 +11,7 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createContext } from '../apps/server/src/create-context.ts';
 import { systemAccount, transfer, userAccount } from '../apps/server/src/ledger/index.ts';
-import { createSession } from '../apps/server/src/modules/sessions/tokens.ts';
+import { createSession } from '../apps/server/src/sessions/tokens.ts';
 import { insertUser } from '../apps/server/test/fund.ts';
 import { type BenchDb, log } from './lib.ts';
 

@@ -18,6 +18,7 @@ import helmet from 'helmet';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { registerErrorHandling, sendError, sendUnavailable } from './http/errors.ts';
+import { decorateRequests } from './http/route.ts';
 
 export interface ModuleRoutes {
   default: (app: FastifyInstance, ctx: AppContext) => Promise<void> | void;
@@ -127,6 +128,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  decorateRequests(app);
 
   // Keep the raw JSON text beside the parsed body: provider webhooks are signed over the exact bytes.
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -5,6 +5,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Metrics } from './metrics.ts';
+import type { KycProvider } from './providers/kyc/kyc-provider.ts';
 import type { PaymentsProvider } from './providers/payments/payments-provider.ts';
 import type { PayoutsProvider } from './providers/payouts/payouts-provider.ts';
 import type { SmsProvider } from './providers/sms/sms-provider.ts';
@@ -22,6 +23,7 @@ export interface AppContext {
   sms: SmsProvider;
   payments: PaymentsProvider;
   payouts: PayoutsProvider;
+  kyc: KycProvider;
   /** Operators' metrics (create-context.ts makes them; contexts built by hand may have none). */
   metrics?: Metrics;
 }

@@ -7,6 +7,7 @@ import { type AppContext, type Clock, systemClock } from './context.ts';
 import { type Db, isDatabaseUnavailable, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { createMetrics } from './metrics.ts';
+import { createKycProvider } from './providers/kyc/index.ts';
 import { createPaymentsProvider } from './providers/payments/index.ts';
 import { createPayoutsProvider } from './providers/payouts/index.ts';
 import { createSmsProvider } from './providers/sms/index.ts';
@@ -29,6 +30,7 @@ export async function createContext(
     sms: metrics.instrumentProvider('sms', createSmsProvider(config, db, clock)),
     payments: metrics.instrumentProvider('payments', createPaymentsProvider(config, db, clock)),
     payouts: metrics.instrumentProvider('payouts', createPayoutsProvider(config, db, clock)),
+    kyc: createKycProvider(config, db, clock),
     metrics,
   };
   return {

@@ -6,8 +6,8 @@ import { buildApp } from '../src/app.ts';
 import type { AppContext } from '../src/context.ts';
 import { sweepExpired } from '../src/modules/auth/sweep.ts';
 import sandboxSmsRoutes from '../src/modules/sandbox-sms/routes.ts';
-import { hashToken } from '../src/modules/sessions/tokens.ts';
 import type { SmsProvider } from '../src/providers/sms/sms-provider.ts';
+import { hashToken } from '../src/sessions/tokens.ts';
 import { lastCode, PERSON, registeredUser, wrongCode } from './auth-helpers.ts';
 import {
   databaseLabel,

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { accountChecksumOk, walletQrText } from '@e-wallet/contract';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { entryUuid } from '../src/ledger/index.ts';
+import { opaqueIds } from '../src/http/opaque-id.ts';
 import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
@@ -189,13 +189,17 @@ describe(`documents (${databaseLabel})`, () => {
       `SELECT id::text FROM ledger_entries WHERE transfer_id = $1 AND user_id = $2 AND phase = 'single'`,
       [ops.transferOut!.historyId, ivan.userId],
     );
-    const byEntry = await server.call('GET', `/v2/wallet/transaction/${entryUuid(rows[0]!.id)}/receipt`, {
-      token: ivan.token,
-    });
+    const byEntry = await server.call(
+      'GET',
+      `/v2/wallet/transaction/${opaqueIds(server.config).entryUuid(rows[0]!.id)}/receipt`,
+      {
+        token: ivan.token,
+      },
+    );
     expect(byEntry.body).toMatchObject({ id: ops.transferOut!.historyId, amount: '-100.00' });
     const foreignEntry = await server.call(
       'GET',
-      `/v2/wallet/transaction/${entryUuid(rows[0]!.id)}/receipt`,
+      `/v2/wallet/transaction/${opaqueIds(server.config).entryUuid(rows[0]!.id)}/receipt`,
       {
         token: petr.token,
       },

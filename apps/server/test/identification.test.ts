@@ -6,7 +6,6 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDING_TTL_MS, REASON_EXPIRED } from '../src/modules/identification/service.ts';
 import sandboxKycRoutes from '../src/modules/sandbox-kyc/routes.ts';
-import { kycProvider, useKycProvider } from '../src/providers/kyc/index.ts';
 import type { KycProvider } from '../src/providers/kyc/kyc-provider.ts';
 import { SandboxKycProvider } from '../src/providers/kyc/sandbox.ts';
 import { SIGNATURE_HEADER, signPayload } from '../src/providers/signature.ts';
@@ -364,7 +363,7 @@ describe(`identification (${databaseLabel})`, () => {
   it('recovers a lost callback on status refresh', async () => {
     const { token } = await newUser();
     const { url } = await started(token);
-    const provider = kycProvider(server.ctx) as SandboxKycProvider;
+    const provider = server.ctx.kyc as SandboxKycProvider;
     // The network drops every callback.
     provider.setTransport(async () => {
       throw new Error('connection reset');
@@ -408,7 +407,7 @@ describe(`identification (${databaseLabel})`, () => {
 
   it('answers PROVIDER_UNAVAILABLE when the provider cannot start, and allows a retry', async () => {
     const { token } = await newUser();
-    const real = kycProvider(server.ctx);
+    const real = server.ctx.kyc;
     const broken: KycProvider = {
       id: real.id,
       start: async () => {
@@ -417,14 +416,14 @@ describe(`identification (${databaseLabel})`, () => {
       fetch: (id) => real.fetch(id),
       cancel: (id, reason) => real.cancel(id, reason),
     };
-    useKycProvider(server.ctx, broken);
+    server.ctx.kyc = broken;
     try {
       const res = await upgrade(token);
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('PROVIDER_UNAVAILABLE');
       expect((await statusOf(token)).active_identification.status).toBe('aborted');
     } finally {
-      useKycProvider(server.ctx, real);
+      server.ctx.kyc = real;
     }
     const retry = await upgrade(token);
     expect(retry.status).toBe(200);

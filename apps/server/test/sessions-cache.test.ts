@@ -1,10 +1,10 @@
 /**
- * The in-memory session cache (src/modules/sessions/cache.ts) never outlives a session: every token
+ * The in-memory session cache (src/sessions/cache.ts) never outlives a session: every token
  * below is read once first, so the next request would be answered from the cache if it could.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../src/modules/sessions/tokens.ts';
+import { createSession } from '../src/sessions/tokens.ts';
 import { registeredUser } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, type TestServer, usePostgres } from './helpers.ts';
 

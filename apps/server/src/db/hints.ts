@@ -3,7 +3,7 @@
  * it under their own locks before relying on it, so that a payment is one round trip. A stale hint
  * costs a refused statement and a fresh read, never a wrong answer, so hints need no notices between
  * instances, only a bound on their number and age; whoever sees a refusal forgets the hints it used.
- * (A session is trusted as read, so its cache follows the database's notices: modules/sessions/cache.ts.)
+ * (A session is trusted as read, so its cache follows the database's notices: sessions/cache.ts.)
  */
 import { LRUCache } from 'lru-cache';
 import { type Db, remembered } from './client.ts';

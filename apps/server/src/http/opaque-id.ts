@@ -71,16 +71,9 @@ export class OpaqueIds {
   }
 }
 
-const byConfig = new WeakMap<Config, OpaqueIds>();
-
-/** The server's ids and cursors, keyed by its PIN_KEY. */
+/** The server's ids and cursors, keyed by its PIN_KEY: made once by each route module that needs them. */
 export function opaqueIds(config: Config): OpaqueIds {
-  let ids = byConfig.get(config);
-  if (!ids) {
-    ids = new OpaqueIds(`${config.PIN_KEY}\nopaque-ids`);
-    byConfig.set(config, ids);
-  }
-  return ids;
+  return new OpaqueIds(`${config.PIN_KEY}\nopaque-ids`);
 }
 
 /** For callers without a configuration (direct calls in tests): a key of this process only. */

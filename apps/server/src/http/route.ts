@@ -16,7 +16,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { findSession, type SessionRef } from '../modules/sessions/tokens.ts';
+import { findSession, type SessionRef } from '../sessions/tokens.ts';
 import { languageOf } from './errors.ts';
 
 export interface CallRequest<N extends CallName> {
@@ -34,7 +34,17 @@ export interface CallRequest<N extends CallName> {
   reply: FastifyReply;
 }
 
-const sessions = new WeakMap<FastifyRequest, SessionRef>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in session of a 'token' call, set before its body is validated (decorateRequests). */
+    session: SessionRef | null;
+  }
+}
+
+/** Declares what `route` keeps on a request; app.ts calls it once, before any route is added. */
+export function decorateRequests(app: FastifyInstance): void {
+  app.decorateRequest('session', null);
+}
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
 
 function tokenOf(request: FastifyRequest): string | null {
@@ -93,13 +103,13 @@ export function route<N extends CallName>(
     preValidation:
       call.access === 'token' && validates
         ? async (request) => {
-            sessions.set(request, await authenticate(ctx, request));
+            request.session = await authenticate(ctx, request);
           }
         : undefined,
     handler: async (request, reply) => {
       const auth = authInHandler
         ? await authenticate(ctx, request)
-        : (sessions.get(request) ?? (null as unknown as SessionRef));
+        : (request.session ?? (null as unknown as SessionRef));
       let idempotencyKey: string | null = null;
       if ('idempotent' in call && call.idempotent) {
         const header = request.headers['idempotency-key'];

@@ -28,7 +28,7 @@
  *   topUpRefusal(q, config, userId, currency, amount, at)   may a top-up of this amount start (payments.ts)
  *   sentThisMonth(q, userId, at)                            the monthly limit's figure (payments.ts)
  *   openAccount, userAccount, accountOf, accountsOf, systemAccount, balanceOf, findTransfer,
- *   transfersByReference, entryUuid, entryUuidSql, entryIdOf
+ *   transfersByReference
  * A repeated idempotency key returns the first transfer with `created: false` and moves nothing;
  * the same key with a different debit, credit, amount, currency or kind is IDEMPOTENCY_CONFLICT.
  */
@@ -453,33 +453,6 @@ export function postHold(q: Queryable, holdId: string, at: Date): Promise<Settle
 /** Releases a hold: the held money returns to the debit account's available balance, exactly once. */
 export function voidHold(q: Queryable, holdId: string, at: Date): Promise<SettleResult> {
   return settle(q, holdId, 'voided', at);
-}
-
-// ---------- entries ----------
-
-/**
- * An entry's id written as a UUID: version 8 (RFC 9562's custom layout) with the entry's id in the
- * last 48 bits, so it has the contract's shape, never meets a random (version 4) id, and sorts with
- * the entry's id. Money notifications are entries and take it as their id; history cursors carry it.
- * 48 bits hold 2.8e14 entries; past that the layout needs the node bits too.
- */
-const ENTRY_UUID_PREFIX = '00000000-0000-8000-8000-';
-
-export function entryUuid(id: string | bigint): string {
-  return `${ENTRY_UUID_PREFIX}${BigInt(id).toString(16).padStart(12, '0')}`;
-}
-
-/** The same UUID of an entry in SQL, `e` being the entries' alias. */
-export function entryUuidSql(e: string): string {
-  return `('${ENTRY_UUID_PREFIX}' || lpad(to_hex(${e}.id), 12, '0'))::uuid`;
-}
-
-/** The entry id an entry's UUID carries (as text, for a bigint parameter), or null for any other UUID. */
-export function entryIdOf(uuid: string): string | null {
-  const lower = uuid.toLowerCase();
-  if (!lower.startsWith(ENTRY_UUID_PREFIX)) return null;
-  const hex = lower.slice(ENTRY_UUID_PREFIX.length);
-  return /^[0-9a-f]{12}$/.test(hex) ? BigInt(`0x${hex}`).toString() : null;
 }
 
 export * from './payments.ts';

@@ -7,8 +7,7 @@ import { Phone } from '@e-wallet/contract';
 import type { AppContext } from '../context.ts';
 import { clearCodeLock } from '../modules/auth/codes.ts';
 import { refreshLatest } from '../modules/identification/service.ts';
-import { kycProvider } from '../providers/kyc/index.ts';
-import { ManualKycProvider } from '../providers/kyc/manual.ts';
+import type { OperatorReview } from '../providers/kyc/kyc-provider.ts';
 
 export interface OpsIo {
   ctx: AppContext;
@@ -20,9 +19,9 @@ interface Command {
   run(args: string[], flags: Record<string, string>, io: OpsIo): Promise<number>;
 }
 
-function manual(io: OpsIo): ManualKycProvider | null {
-  const provider = kycProvider(io.ctx);
-  if (provider instanceof ManualKycProvider) return provider;
+function manual(io: OpsIo): OperatorReview | null {
+  const provider = io.ctx.kyc;
+  if (provider.operatorReview) return provider.operatorReview;
   io.print(`KYC_PROVIDER is ${provider.id}: operators decide only with KYC_PROVIDER=manual`);
   return null;
 }
@@ -67,7 +66,7 @@ const COMMANDS: Record<string, Command> = {
     async run(_args, flags, io) {
       const provider = manual(io);
       if (!provider) return 1;
-      const status = (flags.status ?? 'in_review') as Parameters<ManualKycProvider['list']>[0];
+      const status = (flags.status ?? 'in_review') as Parameters<OperatorReview['list']>[0];
       const rows = await provider.list(status);
       if (rows.length === 0) io.print(`no applications (${status})`);
       for (const row of rows)

@@ -13,8 +13,8 @@
 import { type CallName, calls } from '@e-wallet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registrationDigest } from '../../src/modules/auth/codes.ts';
-import { createSession, findSession, revokeSession } from '../../src/modules/sessions/tokens.ts';
 import { signPayload } from '../../src/providers/signature.ts';
+import { createSession, findSession, revokeSession } from '../../src/sessions/tokens.ts';
 import { databaseLabel, startTestServer, type TestServer, uniquePhone } from '../helpers.ts';
 import { ledgerViolations } from '../invariants.ts';
 import { started } from '../topup-helpers.ts';

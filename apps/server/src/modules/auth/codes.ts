@@ -25,16 +25,9 @@ const wrongCodesKey = (phone: string) => `code-wrong:phone:${phone}`;
 
 export type CodePurpose = 'register' | 'login';
 
-const codeKeys = new WeakMap<Config, Buffer>();
-
 /** The key of the codes' HMAC, derived from the server secret PIN_KEY (never in the database). */
 function codeKey(config: Config): Buffer {
-  let key = codeKeys.get(config);
-  if (!key) {
-    key = createHmac('sha256', config.PIN_KEY).update('e-wallet/sms-code/v1').digest();
-    codeKeys.set(config, key);
-  }
-  return key;
+  return createHmac('sha256', config.PIN_KEY).update('e-wallet/sms-code/v1').digest();
 }
 
 /**

@@ -18,7 +18,7 @@ import type { AppContext } from '../../context.ts';
 import { batchedRead } from '../../db/batch.ts';
 import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError } from '../../errors.ts';
-import { revokeAllSessions } from '../sessions/tokens.ts';
+import { revokeAllSessions } from '../../sessions/tokens.ts';
 
 export const PIN_LOCK_AFTER = 5;
 export const PIN_LOCK_MINUTES = 15;

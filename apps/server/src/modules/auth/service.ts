@@ -8,14 +8,14 @@ import type { AppContext } from '../../context.ts';
 import { PG, pgCode, type Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { openAccount } from '../../ledger/index.ts';
-import { notifyNewDevice, notifyRegistration } from '../notifications/service.ts';
 import {
   createSession,
   revokeAllSessions,
   revokeSession,
   SESSION_IDLE_DAYS,
   type SessionRef,
-} from '../sessions/tokens.ts';
+} from '../../sessions/tokens.ts';
+import { notifyNewDevice, notifyRegistration } from '../notifications/service.ts';
 import {
   type CodePurpose,
   type CodeRefusal,

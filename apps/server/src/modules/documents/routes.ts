@@ -10,6 +10,7 @@ import type { AnswerOf } from '@e-wallet/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { languageOf } from '../../http/errors.ts';
+import { opaqueIds } from '../../http/opaque-id.ts';
 import { route } from '../../http/route.ts';
 import { addressKey, hit } from '../limits/limits.ts';
 import { statementCsv } from './csv.ts';
@@ -44,8 +45,9 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
 }
 
 export default function documentsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const ids = opaqueIds(ctx.config);
   route(app, ctx, 'documentReceipt', async ({ auth, params, query, language, reply }) => {
-    const facts = await ownReceiptFacts(ctx.db, auth.userId, params.id, language);
+    const facts = await ownReceiptFacts(ctx.db, auth.userId, params.id, language, ids);
     if (query.format !== 'pdf') return receiptAnswer(ctx, facts);
     const pdf = await receiptPdf(
       facts,

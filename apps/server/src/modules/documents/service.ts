@@ -14,7 +14,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { entryIdOf, type SidedText, type TransferKind, type TransferStatus } from '../../ledger/index.ts';
+import type { OpaqueIds } from '../../http/opaque-id.ts';
+import type { SidedText, TransferKind, TransferStatus } from '../../ledger/index.ts';
 import { maskedName } from '../transfer/service.ts';
 import { KIND_TEXTS, ownAccount, rangeOf } from '../wallet/service.ts';
 import {
@@ -109,16 +110,18 @@ function factsOf(row: ReceiptRow, language: Language): ReceiptFacts {
 
 /**
  * The facts of an operation of the user's, by any id the app shows for it: the history's (a
- * transfer's, or an entry's UUID), or a money call's receipt (a transfer, a payout, a top-up order).
+ * transfer's), a money notification's (an entry's opaque id), or a money call's receipt (a transfer,
+ * a payout, a top-up order).
  */
 export async function ownReceiptFacts(
   q: Queryable,
   userId: string,
   id: string,
   language: Language,
+  ids: OpaqueIds,
 ): Promise<ReceiptFacts> {
   let candidates: string[];
-  const entryId = entryIdOf(id);
+  const entryId = ids.entryIdOf(id);
   if (entryId !== null) {
     const { rows } = await q.query<{ transfer_id: string }>(TRANSFER_OF_ENTRY_SQL, [userId, entryId]);
     candidates = rows.map((row) => row.transfer_id);

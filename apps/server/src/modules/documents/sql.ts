@@ -38,7 +38,7 @@ UNION ALL SELECT hold_transfer_id FROM payouts WHERE id = $2::uuid AND user_id =
 UNION ALL SELECT transfer_id FROM topup_orders
   WHERE id = $2::uuid AND user_id = $1::uuid AND transfer_id IS NOT NULL`;
 
-/** The transfer of an entry of the user's (an entry's UUID, `entryUuid`). */
+/** The transfer of an entry of the user's (a money notification's id, http/opaque-id.ts). */
 export const TRANSFER_OF_ENTRY_SQL = `
 SELECT transfer_id FROM ledger_entries WHERE id = $2::bigint AND user_id = $1::uuid`;
 

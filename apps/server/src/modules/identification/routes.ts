@@ -1,18 +1,15 @@
 /**
  * Identification calls: upgrade to the next level, refresh the status, and the KYC provider's
- * signed callback. The provider is created here, at boot, so a bad provider setting stops start-up.
+ * signed callback.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { nextLevel } from '../../policy/levels.ts';
-import { kycProvider } from '../../providers/kyc/index.ts';
 import { registerSignedRoutes } from '../../providers/signature.ts';
 import { handleKycWebhook, identificationStatus, startUpgrade, submitDocuments } from './service.ts';
 
 export default async function identificationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  kycProvider(ctx);
-
   route(app, ctx, 'upgradeIdentification', async ({ auth }) => {
     const { verificationUrl, verification } = await startUpgrade(ctx, auth.userId);
     return { status: 'success', verification_url: verificationUrl, active_identification: verification };

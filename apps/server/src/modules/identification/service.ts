@@ -21,9 +21,7 @@ import { PG, pgCode, type Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { LEVELS, type LevelName, nextLevel } from '../../policy/levels.ts';
 import { checkApplicant } from '../../providers/kyc/documents.ts';
-import { kycProvider } from '../../providers/kyc/index.ts';
 import type { KycProviderStatus, KycState } from '../../providers/kyc/kyc-provider.ts';
-import { ManualKycProvider } from '../../providers/kyc/manual.ts';
 
 export type ActiveIdentification = z.infer<typeof ActiveIdentificationSchema>;
 export type VerificationStatus = ActiveIdentification['status'];
@@ -199,7 +197,7 @@ async function applyUpdate(
 export async function refreshLatest(ctx: AppContext, userId: string): Promise<void> {
   const latest = await latestVerification(ctx.db, userId);
   if (!latest || isFinal(latest.status)) return;
-  const provider = kycProvider(ctx);
+  const provider = ctx.kyc;
   let state: KycState | null = null;
   if (latest.provider_ref && latest.provider === provider.id) {
     try {
@@ -234,7 +232,7 @@ export async function startUpgrade(
   userId: string,
 ): Promise<{ verificationUrl: string; verification: ActiveIdentification }> {
   await refreshLatest(ctx, userId);
-  const provider = kycProvider(ctx);
+  const provider = ctx.kyc;
   const now = ctx.clock.now();
   let row: VerificationRow;
   try {
@@ -300,7 +298,7 @@ export async function handleKycWebhook(
   ctx: AppContext,
   event: z.infer<typeof KycWebhook>,
 ): Promise<{ applied: boolean }> {
-  const provider = kycProvider(ctx);
+  const provider = ctx.kyc;
   const { rows } = await ctx.db.query<{ id: string; user_id: string }>(
     'SELECT id, user_id FROM verifications WHERE provider = $1 AND provider_ref = $2',
     [provider.id, event.verification_id],
@@ -337,8 +335,9 @@ export async function submitDocuments(
   },
   language: Language,
 ): Promise<{ level: LevelName; verification: ActiveIdentification | null }> {
-  const provider = kycProvider(ctx);
-  if (!(provider instanceof ManualKycProvider)) throw new AppError('VERIFICATION_NOT_FOUND');
+  const provider = ctx.kyc;
+  const review = provider.operatorReview;
+  if (!review) throw new AppError('VERIFICATION_NOT_FOUND');
   const checked = checkApplicant(input, ctx.clock.now());
   if (!checked.ok) throw new AppError('FIELD_INVALID', { field: fieldLabel(checked.fields[0]!, language) });
   const latest = await latestVerification(ctx.db, userId);
@@ -349,7 +348,7 @@ export async function submitDocuments(
     latest.provider_ref !== input.application_id
   )
     throw new AppError('VERIFICATION_NOT_FOUND');
-  if (!(await provider.submit(input.application_id, userId, checked.applicant)))
+  if (!(await review.submit(input.application_id, userId, checked.applicant)))
     throw new AppError('VERIFICATION_NOT_FOUND');
   return identificationStatus(ctx, userId);
 }

@@ -6,16 +6,17 @@ import { route } from '../../http/route.ts';
 import { listNotifications, markRead } from './service.ts';
 
 export default function notificationRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const ids = opaqueIds(ctx.config);
   route(app, ctx, 'notifications', (call) =>
     listNotifications(ctx.db, call.auth.userId, {
       cursor: call.query.cursor,
       limit: call.query.limit ? Number(call.query.limit) : 20,
       language: call.language,
-      ids: opaqueIds(ctx.config),
+      ids,
     }),
   );
   route(app, ctx, 'readNotifications', async (call) => {
-    await markRead(ctx.db, call.auth.userId, call.body.ids, ctx.clock.now(), opaqueIds(ctx.config));
+    await markRead(ctx.db, call.auth.userId, call.body.ids, ctx.clock.now(), ids);
     return { status: 'success' as const };
   });
 }

@@ -9,8 +9,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { checkApplicant } from '../../providers/kyc/documents.ts';
-import { kycProvider } from '../../providers/kyc/index.ts';
-import { SandboxKycProvider } from '../../providers/kyc/sandbox.ts';
 import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
 import { sendHtml } from '../sandbox-pages/page.ts';
 import { decidedPage, formPage, notFoundPage } from './page.ts';
@@ -25,8 +23,8 @@ function field(body: Record<string, unknown>, name: string, max = 300): string |
 
 export default function sandboxKycRoutes(app: FastifyInstance, ctx: AppContext): void {
   if (ctx.config.production) return;
-  const provider = kycProvider(ctx);
-  if (!(provider instanceof SandboxKycProvider)) return;
+  const provider = ctx.kyc.hostedPage;
+  if (!provider) return;
 
   // Callbacks go through this server's own route (signature check included), without the network.
   provider.setTransport(inProcessTransport(app, 'KYC'));

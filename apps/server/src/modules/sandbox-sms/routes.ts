@@ -6,11 +6,11 @@
 import { ErrorBody, SmsOutbox, SmsOutboxQuery } from '@e-wallet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { SandboxSmsProvider } from '../../providers/sms/sandbox.ts';
 
 export default function sandboxSmsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const provider = ctx.sms;
-  if (ctx.config.production || !(provider instanceof SandboxSmsProvider)) return;
+  if (ctx.config.production || !provider.outbox) return;
+  const outbox = provider.outbox.bind(provider);
 
   app.get(
     '/sandbox/sms',
@@ -31,7 +31,7 @@ export default function sandboxSmsRoutes(app: FastifyInstance, ctx: AppContext):
     },
     async (request) => {
       const { phone } = request.query as { phone: string };
-      const messages = await provider.outbox(phone);
+      const messages = await outbox(phone);
       return {
         results: messages.map((sms) => ({
           phone: sms.phone,

@@ -6,6 +6,7 @@ import { route } from '../../http/route.ts';
 import { accountView, openUserAccount, ownAccount, statOf, transactionsOf, walletOf } from './service.ts';
 
 export default function walletRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const ids = opaqueIds(ctx.config);
   route(app, ctx, 'wallet', (call) => walletOf(ctx.db, call.auth.userId));
   route(app, ctx, 'walletList', (call) => walletOf(ctx.db, call.auth.userId));
   route(app, ctx, 'openAccount', (call) => openUserAccount(ctx, call.auth.userId, call.body.currency_code), {
@@ -15,7 +16,7 @@ export default function walletRoutes(app: FastifyInstance, ctx: AppContext): voi
     accountView(await ownAccount(ctx.db, call.auth.userId, call.params.id)),
   );
   route(app, ctx, 'transactions', (call) =>
-    transactionsOf(ctx.db, call.auth.userId, call.query, call.language, opaqueIds(ctx.config)),
+    transactionsOf(ctx.db, call.auth.userId, call.query, call.language, ids),
   );
   route(app, ctx, 'stat', (call) => statOf(ctx.db, call.auth.userId, call.query));
 }

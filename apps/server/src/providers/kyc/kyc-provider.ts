@@ -3,7 +3,10 @@
  * outcome by signed webhook (POST /v2/wallet/webhooks/kyc) and on request. A real adapter (Sumsub,
  * Onfido) implements the same interface; the sandbox is the default.
  */
+
 import type { LevelName } from '../../policy/levels.ts';
+import type { ManualKycProvider } from './manual.ts';
+import type { SandboxKycProvider } from './sandbox.ts';
 
 /** The provider's view of an application; `sequence` grows with every change it reports. */
 export type KycProviderStatus = 'pending' | 'in_review' | 'approved' | 'rejected' | 'canceled';
@@ -31,4 +34,14 @@ export interface KycProvider {
   fetch(providerId: string): Promise<KycState>;
   /** Closes an application we no longer wait for; later decisions on it are ignored by us anyway. */
   cancel(providerId: string, reason: string): Promise<void>;
+  /** A provider whose applications operators decide (KYC_PROVIDER=manual): the documents and decisions. */
+  readonly operatorReview?: OperatorReview;
+  /** A provider whose page this server serves (the sandbox): the page's controls. */
+  readonly hostedPage?: HostedKycPage;
 }
+
+export type OperatorReview = Pick<
+  ManualKycProvider,
+  'application' | 'list' | 'submit' | 'documentNumber' | 'decide'
+>;
+export type HostedKycPage = Pick<SandboxKycProvider, 'setTransport' | 'application' | 'decide'>;

@@ -11,7 +11,7 @@ import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import type { LevelName } from '../../policy/levels.ts';
 import { type Applicant, maskDocumentNumber } from './documents.ts';
-import type { KycProvider, KycProviderStatus, KycStart, KycState } from './kyc-provider.ts';
+import type { KycProvider, KycProviderStatus, KycStart, KycState, OperatorReview } from './kyc-provider.ts';
 import { documentsKey, open, seal } from './sealed.ts';
 
 /** The app's Settings route shows the documents form for `?documents=<application id>`. */
@@ -40,6 +40,7 @@ const COLUMNS = `id, reference, user_id, target_level, status, reason, sequence,
 
 export class ManualKycProvider implements KycProvider {
   readonly id = 'manual';
+  readonly operatorReview: OperatorReview = this;
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #key: Buffer;

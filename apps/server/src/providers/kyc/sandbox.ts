@@ -19,7 +19,7 @@ import {
   type WebhookTransport,
 } from '../sandbox-webhooks.ts';
 import { type Applicant, maskDocumentNumber } from './documents.ts';
-import type { KycProvider, KycProviderStatus, KycStart, KycState } from './kyc-provider.ts';
+import type { HostedKycPage, KycProvider, KycProviderStatus, KycStart, KycState } from './kyc-provider.ts';
 
 export const KYC_WEBHOOK_PATH = '/v2/wallet/webhooks/kyc';
 export const DEFAULT_REJECT_REASON = 'Документ не прошёл проверку';
@@ -47,6 +47,7 @@ export type KycWebhookEvent = 'verification.in_review' | 'verification.approved'
 
 export class SandboxKycProvider implements KycProvider {
   readonly id = 'sandbox';
+  readonly hostedPage: HostedKycPage = this;
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #config: Config;

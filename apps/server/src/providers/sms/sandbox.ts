@@ -4,14 +4,7 @@
  */
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import type { SmsProvider } from './sms-provider.ts';
-
-export interface OutboxMessage {
-  phone: string;
-  text: string;
-  code: string;
-  created_at: Date;
-}
+import type { OutboxMessage, SmsProvider } from './sms-provider.ts';
 
 export class SandboxSmsProvider implements SmsProvider {
   readonly id = 'sandbox';

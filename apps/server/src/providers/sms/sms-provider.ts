@@ -5,4 +5,13 @@ export interface SmsProvider {
   send(message: { phone: string; text: string; code: string }): Promise<void>;
   /** Stops background work (status queries) at shutdown. */
   close?(): void;
+  /** A provider that keeps what it sent (the sandbox): the texts a phone received, newest first. */
+  readonly outbox?: (phone: string) => Promise<OutboxMessage[]>;
+}
+
+export interface OutboxMessage {
+  phone: string;
+  text: string;
+  code: string;
+  created_at: Date;
 }

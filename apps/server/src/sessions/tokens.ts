@@ -3,8 +3,8 @@
  * 30 days after sign-in, or after 7 days unused, and is revoked on logout (docs/decisions.md section 7).
  */
 import { hash, randomBytes } from 'node:crypto';
-import { batchedRead } from '../../db/batch.ts';
-import type { Queryable } from '../../db/client.ts';
+import { batchedRead } from '../db/batch.ts';
+import type { Queryable } from '../db/client.ts';
 import { cachedSession, type SessionRow, sessionsChanging, sessionTouched } from './cache.ts';
 
 export const SESSION_LIFETIME_DAYS = 30;

@@ -16,7 +16,7 @@
  * which at worst drops entries that were still right.
  */
 import { LRUCache } from 'lru-cache';
-import { type Db, isDb, type Queryable, remembered } from '../../db/client.ts';
+import { type Db, isDb, type Queryable, remembered } from '../db/client.ts';
 
 export interface SessionRow {
   id: string;
