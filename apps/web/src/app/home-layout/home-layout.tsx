@@ -16,6 +16,9 @@ import { ProfilePanel } from '../../features/profile/components/profile-panel.ts
 import { queryClient } from '../../shared/api/query-client.ts';
 import { DocumentSlotsProvider } from '../../shared/documents/document-slots.tsx';
 import { IdentificationSection } from '../../shared/identification/identification-section.tsx';
+import '../../shared/security/security.css';
+import { FrozenBanner } from '../../shared/security/frozen-banner.tsx';
+import { FreezeButton } from '../../shared/security/security-buttons.tsx';
 import { AppLock } from '../../shared/session/app-lock/app-lock.tsx';
 import { useSessionStore } from '../../shared/store/session-store.ts';
 import { ErrorBoundary } from '../error-boundary.tsx';
@@ -66,6 +69,7 @@ function SignedInArea() {
       />
       <div className="home-layout__body">
         <main id="main-content" className="home-layout__content" tabIndex={-1}>
+          <FrozenBanner onSettings={pathname === '/settings'} />
           <ErrorBoundary key={pathname}>
             <Suspense fallback={<PageSpinner />}>
               <Outlet />
@@ -78,6 +82,7 @@ function SignedInArea() {
             onLogout={() => logout.mutate()}
             loggingOut={logout.isPending}
             identification={<IdentificationSection />}
+            security={<FreezeButton block />}
             policy={hasPolicyBlock ? <PolicyBlock /> : null}
           />
         </div>

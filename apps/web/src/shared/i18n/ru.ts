@@ -1,6 +1,7 @@
 /** Russian texts: the active language (spec section 9). Every key exists in en.ts too (i18n.test.ts). */
 import { moneyRu } from './money-texts.ts';
 import { policyRu } from './policy-texts.ts';
+import { securityRu } from './security-texts.ts';
 import { settingsRu } from './settings-texts.ts';
 export const ru = {
   common: {
@@ -111,6 +112,7 @@ export const ru = {
   ...policyRu,
   // The identification section and the Settings route.
   ...settingsRu,
+  ...securityRu,
 } as const;
 
 /** The shape every language must have: same keys, any strings. */

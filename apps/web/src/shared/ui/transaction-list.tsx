@@ -13,12 +13,20 @@ import { formatDateTime } from '../format/date.ts';
 import { formatSignedMoney } from '../format/money.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { transactionLook } from '../money/transaction-display.ts';
+import { NotMeButton } from '../security/security-buttons.tsx';
 import { AreaError, AreaLoading } from './area.tsx';
 import { ArrowDownIcon, ArrowUpIcon, DotsIcon } from './money-icons.tsx';
 
 const LOOK_ICONS = { operation: DotsIcon, withdrawal: ArrowUpIcon, topup: ArrowDownIcon };
 
-export function TransactionRow({ transaction }: { transaction: Transaction }) {
+export function TransactionRow({
+  transaction,
+  reportable = false,
+}: {
+  transaction: Transaction;
+  /** Offer 'Это не я' on an outgoing operation (history). */
+  reportable?: boolean;
+}) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const look = transactionLook(transaction.amount);
@@ -35,6 +43,12 @@ export function TransactionRow({ transaction }: { transaction: Transaction }) {
         </span>
         <span className="transaction__documents">
           <ReceiptSlot operationId={transaction.id} description={transaction.description} />
+          {reportable && look === 'withdrawal' && (
+            <NotMeButton
+              operationId={transaction.id}
+              what={`${transaction.description}, ${formatSignedMoney(transaction.amount, transaction.currency_code, language)}`}
+            />
+          )}
         </span>
       </span>
       <span className="transaction__side">
@@ -58,9 +72,16 @@ export interface TransactionListProps {
   paged?: boolean;
   /** The empty message for a chosen range rather than for a new wallet. */
   emptyText?: string;
+  /** Offer 'Это не я' on each outgoing operation. */
+  reportable?: boolean;
 }
 
-export function TransactionList({ filter, paged = true, emptyText }: TransactionListProps) {
+export function TransactionList({
+  filter,
+  paged = true,
+  emptyText,
+  reportable = false,
+}: TransactionListProps) {
   const { t } = useTranslation();
   const query = useTransactions(filter);
   if (query.isPending) return <AreaLoading rows={3} />;
@@ -73,7 +94,11 @@ export function TransactionList({ filter, paged = true, emptyText }: Transaction
     <div className="transactions">
       <ul className="transactions__list" aria-label={t('transactions.title')}>
         {transactions.map((transaction) => (
-          <TransactionRow key={`${transaction.id}:${transaction.account_id}`} transaction={transaction} />
+          <TransactionRow
+            key={`${transaction.id}:${transaction.account_id}`}
+            transaction={transaction}
+            reportable={reportable}
+          />
         ))}
       </ul>
       {query.isFetchNextPageError && (

@@ -18,12 +18,21 @@ export interface ProfilePanelProps {
   loggingOut?: boolean;
   /** The identification section (its own feature); shown under the profile. */
   identification?: ReactNode;
+  /** 'Заблокировать кошелёк' (shared self-protection); shown above sign-out. */
+  security?: ReactNode;
   /** The policy block, passed only for the brand 'grok'. */
   policy?: ReactNode;
   id?: string;
 }
 
-export function ProfilePanel({ onLogout, loggingOut, identification, policy, id }: ProfilePanelProps) {
+export function ProfilePanel({
+  onLogout,
+  loggingOut,
+  identification,
+  security,
+  policy,
+  id,
+}: ProfilePanelProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const { data: user, isPending, isError, refetch } = useAuthInfo();
@@ -75,6 +84,7 @@ export function ProfilePanel({ onLogout, loggingOut, identification, policy, id 
           {identification}
         </section>
       )}
+      {security && <div className="profile-panel__security">{security}</div>}
       <button
         type="button"
         className="button button--ghost profile-panel__logout"

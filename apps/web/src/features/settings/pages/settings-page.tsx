@@ -6,6 +6,7 @@
 import '../settings.css';
 import { useTranslation } from 'react-i18next';
 import { IdentificationSection } from '../../../shared/identification/identification-section.tsx';
+import { SecurityPanel } from '../../../shared/security/security-panel.tsx';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
 import { LanguageSwitch } from '../components/language-switch.tsx';
 import { PinChangePanel } from '../components/pin-change-panel.tsx';
@@ -34,6 +35,9 @@ export function SettingsPage() {
         <div className="settings-column">
           <AreaBoundary>
             <SessionsPanel />
+          </AreaBoundary>
+          <AreaBoundary>
+            <SecurityPanel />
           </AreaBoundary>
           <AreaBoundary>
             <PinChangePanel />
