@@ -10,14 +10,23 @@ import { NotificationBell } from '../../features/notifications/components/notifi
 import { useAuthInfo } from '../../shared/api/auth-info.ts';
 import { initialOf } from '../../shared/format/person.ts';
 import { pathTo, type RouteName } from '../../shared/routes.ts';
-import { CardsIcon, ClockIcon, GearIcon, HomeIcon, QrIcon, UserIcon } from '../../shared/ui/money-icons.tsx';
+import {
+  CardsIcon,
+  ClockIcon,
+  GearIcon,
+  HomeIcon,
+  QrIcon,
+  SendIcon,
+  UserIcon,
+} from '../../shared/ui/money-icons.tsx';
 
 const NAVIGATION: {
-  name: RouteName & ('Home' | 'Wallet' | 'Payment' | 'History' | 'Settings');
+  name: RouteName & ('Home' | 'Wallet' | 'WalletSave' | 'Payment' | 'History' | 'Settings');
   Icon: typeof HomeIcon;
 }[] = [
   { name: 'Home', Icon: HomeIcon },
   { name: 'Wallet', Icon: CardsIcon },
+  { name: 'WalletSave', Icon: SendIcon },
   { name: 'Payment', Icon: QrIcon },
   { name: 'History', Icon: ClockIcon },
   { name: 'Settings', Icon: GearIcon },
@@ -28,6 +37,10 @@ export interface LayoutHeaderProps {
   onNotificationsOpenChange: (open: boolean) => void;
   onShowProfile: () => void;
   profileId: string;
+  /** The phone's profile panel is shown (the profile button is pressed). */
+  profileOpen?: boolean;
+  /** False on Settings, which shows the profile itself. */
+  profileAvailable?: boolean;
 }
 
 export function LayoutHeader({
@@ -35,6 +48,8 @@ export function LayoutHeader({
   onNotificationsOpenChange,
   onShowProfile,
   profileId,
+  profileOpen = false,
+  profileAvailable = true,
 }: LayoutHeaderProps) {
   const { t } = useTranslation();
   const { data: user } = useAuthInfo();
@@ -64,15 +79,18 @@ export function LayoutHeader({
         </nav>
         <div className="home-header__tools">
           <NotificationBell open={notificationsOpen} onOpenChange={onNotificationsOpenChange} />
-          <button
-            type="button"
-            className="home-header__profile"
-            aria-label={t('profile.open')}
-            aria-controls={profileId}
-            onClick={onShowProfile}
-          >
-            <UserIcon />
-          </button>
+          {profileAvailable && (
+            <button
+              type="button"
+              className="home-header__profile"
+              aria-label={t('profile.open')}
+              aria-controls={profileId}
+              aria-expanded={profileOpen}
+              onClick={onShowProfile}
+            >
+              <UserIcon />
+            </button>
+          )}
         </div>
       </div>
     </header>

@@ -63,7 +63,9 @@ export function ProfilePanel({
             <dl className="profile-panel__facts">
               <div>
                 <dt>{t('profile.email')}</dt>
-                <dd data-testid="profile-email">{user.email}</dd>
+                <dd data-testid="profile-email">
+                  <EmailText email={user.email} />
+                </dd>
               </div>
               <div>
                 <dt>{t('profile.phone')}</dt>
@@ -101,5 +103,18 @@ export function ProfilePanel({
         </section>
       )}
     </aside>
+  );
+}
+
+/** An e-mail that wraps only at the '@' (and dots after it), never mid-word. */
+function EmailText({ email }: { email: string }) {
+  const at = email.indexOf('@');
+  if (at < 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
   );
 }
