@@ -12,7 +12,7 @@ import { ReceiptSlot } from '../documents/document-slots.tsx';
 import { formatDateTime } from '../format/date.ts';
 import { formatSignedMoney } from '../format/money.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
-import { transactionLook } from '../money/transaction-display.ts';
+import { readableCardMasks, transactionLook } from '../money/transaction-display.ts';
 import { NotMeButton } from '../security/security-buttons.tsx';
 import { AreaError, AreaLoading } from './area.tsx';
 import { ArrowDownIcon, ArrowUpIcon, DotsIcon } from './money-icons.tsx';
@@ -31,13 +31,14 @@ export function TransactionRow({
   const language = currentLanguage();
   const look = transactionLook(transaction.amount);
   const Icon = LOOK_ICONS[look];
+  const description = readableCardMasks(transaction.description);
   return (
     <li className={clsx('transaction', `transaction--${look}`)} data-look={look}>
       <span className="transaction__icon">
         <Icon />
       </span>
       <span className="transaction__main">
-        <span className="transaction__description">{transaction.description}</span>
+        <span className="transaction__description">{description}</span>
         <span className="transaction__meta">
           <time dateTime={transaction.created_at}>{formatDateTime(transaction.created_at, language)}</time>
         </span>
@@ -46,7 +47,7 @@ export function TransactionRow({
           {reportable && look === 'withdrawal' && (
             <NotMeButton
               operationId={transaction.id}
-              what={`${transaction.description}, ${formatSignedMoney(transaction.amount, transaction.currency_code, language)}`}
+              what={`${description}, ${formatSignedMoney(transaction.amount, transaction.currency_code, language)}`}
             />
           )}
         </span>

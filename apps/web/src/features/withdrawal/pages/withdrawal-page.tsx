@@ -1,5 +1,5 @@
 /**
- * Withdrawal to a card (docs/product.md 'Withdrawal', sections 4 and 5): 'Выберите счет' with the RUB
+ * Withdrawal to a card (docs/product.md 'Withdrawal', sections 4 and 5): 'Вывод на карту' with the RUB
  * account, 'Сумма', 'Карта' and 'Вывести', disabled while card or amount is empty or withdrawal is
  * not allowed (then the withdrawal's own notice shows, docs/decisions.md 2). 'Вывести' opens the pay
  * modal: PIN, waiting, success ('Заявка на вывод средств успешно создана!') or failed, and the real
