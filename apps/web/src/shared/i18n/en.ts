@@ -72,6 +72,9 @@ export const en: Texts = {
       pinTitle: 'Create a PIN',
       pinText: 'Four digits. The PIN confirms withdrawals, transfers and payments.',
       pinLabel: 'PIN',
+      pinRepeat: 'Repeat the PIN',
+      pinRepeatDigit: 'PIN again: character {{n}} of {{total}}',
+      pinMismatch: 'The PINs do not match',
     },
     login: {
       title: 'Sign in',
@@ -90,6 +93,7 @@ export const en: Texts = {
       label: 'Code from the text message',
       digit: 'Digit {{n}} of {{total}}',
       sendAgain: 'Send the code again',
+      sendAgainIn: 'Send the code again in {{seconds}} s',
       sent: 'A new code has been sent',
     },
   },

@@ -70,6 +70,9 @@ export const ru = {
       pinTitle: 'Придумайте PIN-код',
       pinText: 'Четыре цифры. PIN-код подтверждает выводы, переводы и платежи.',
       pinLabel: 'PIN-код',
+      pinRepeat: 'Повторите PIN-код',
+      pinRepeatDigit: 'Повтор PIN-кода: знак {{n}} из {{total}}',
+      pinMismatch: 'PIN-коды не совпадают',
     },
     login: {
       title: 'Вход',
@@ -88,6 +91,7 @@ export const ru = {
       label: 'Код из SMS',
       digit: 'Цифра {{n}} из {{total}}',
       sendAgain: 'Отправить код ещё раз',
+      sendAgainIn: 'Отправить код ещё раз через {{seconds}} с',
       sent: 'Новый код отправлен',
     },
   },
