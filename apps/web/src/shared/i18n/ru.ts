@@ -48,6 +48,10 @@ export const ru = {
     landing: {
       title: 'Кошелёк по номеру телефона',
       text: 'Пополняйте, переводите и платите по QR-коду — всё в одном приложении.',
+      // The desktop brand panel beside the landing says something of its own, not the headline again.
+      brandTitle: 'Деньги по номеру телефона',
+      brandText:
+        'Переводы за секунды, оплата по QR-коду и вывод на карту. Кошелёк можно заблокировать в одно касание.',
       imageAlt: 'Телефон с банковской картой и монетами',
       register: 'Зарегистрироваться',
       haveAccount: 'Уже есть аккаунт?',
