@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   await app.listen({ host: config.HOST, port: config.PORT });
   app.log.info(
     { database: ctx.db.kind, version: config.appVersion, env: config.WALLET_ENV, brand: config.BRAND },
-    `E-Wallet is listening on ${config.PUBLIC_URL}`,
+    `E-Wallet is listening on ${config.PUBLIC_URL} (press Ctrl+C to stop)`,
   );
 }
 
