@@ -30,6 +30,7 @@ export const securityRu = {
     notMe: 'Это не я',
     notMeOperation: 'Это не я: {{what}}',
     notMeTitle: 'Сообщить о чужой операции',
+    notMeDeviceTitle: 'Это были не вы?',
     notMeText:
       'Мы заблокируем кошелёк, чтобы остановить исходящие операции, и передадим сообщение службе поддержки.',
     notMeDeviceText:
@@ -76,6 +77,7 @@ export const securityEn: Widen<typeof securityRu> = {
     notMe: 'Not me',
     notMeOperation: 'Not me: {{what}}',
     notMeTitle: 'Report an operation that is not yours',
+    notMeDeviceTitle: 'Was it not you?',
     notMeText: 'We will freeze the wallet to stop outgoing operations and pass your report to support.',
     notMeDeviceText:
       'We will freeze the wallet and end every other session, including on that device. Then change your PIN.',

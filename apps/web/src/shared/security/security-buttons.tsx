@@ -60,7 +60,7 @@ export function NotMeDeviceButton() {
       <FreezeDialog
         open={open}
         onClose={() => setOpen(false)}
-        title={t('security.notMeTitle')}
+        title={t('security.notMeDeviceTitle')}
         text={t('security.notMeDeviceText')}
       />
     </>

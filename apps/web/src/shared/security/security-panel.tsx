@@ -3,7 +3,7 @@
  * 'Разблокировать' with a fresh SMS code to one's own phone (60-second resend countdown) and the PIN.
  */
 import './security.css';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../api/auth-info.ts';
 import { formatPhone } from '../format/person.ts';
@@ -16,7 +16,16 @@ import { FreezeButton } from './security-buttons.tsx';
 export function SecurityPanel() {
   const { t } = useTranslation();
   const info = useAuthInfo();
+  const frozen = info.data?.is_frozen;
+  // 'Разблокирован' once the wallet seen frozen here is seen working (the form itself is gone by then).
+  const [seenFrozen, setSeenFrozen] = useState(false);
   const [done, setDone] = useState(false);
+  useEffect(() => {
+    if (frozen) {
+      setSeenFrozen(true);
+      setDone(false);
+    } else if (frozen === false && seenFrozen) setDone(true);
+  }, [frozen, seenFrozen]);
   if (!info.data) return null;
   return (
     <section id="security" className="panel settings-panel" aria-labelledby="settings-security-title">
@@ -24,7 +33,7 @@ export function SecurityPanel() {
         {t('security.panelTitle')}
       </h2>
       {info.data.is_frozen ? (
-        <UnfreezeForm phone={info.data.phone} onDone={() => setDone(true)} />
+        <UnfreezeForm phone={info.data.phone} />
       ) : (
         <>
           {done && (
@@ -33,14 +42,15 @@ export function SecurityPanel() {
             </p>
           )}
           <p className="settings-panel__hint">{t('security.freezeHint')}</p>
-          <FreezeButton block />
         </>
       )}
+      {/* Mounted while frozen too: its dialog says the freeze happened; the button hides itself. */}
+      <FreezeButton block />
     </section>
   );
 }
 
-function UnfreezeForm({ phone, onDone }: { phone: string; onDone: () => void }) {
+function UnfreezeForm({ phone }: { phone: string }) {
   const { t } = useTranslation();
   const unfreeze = useUnfreeze();
   const [left, startCountdown] = useCountdown();
@@ -71,14 +81,8 @@ function UnfreezeForm({ phone, onDone }: { phone: string; onDone: () => void }) 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!ready || unfreeze.isPending) return;
-    unfreeze.mutate(
-      { confirm_code: code, pin },
-      {
-        onSuccess: onDone,
-        // A wrong code or PIN is typed again.
-        onError: () => setPin(''),
-      },
-    );
+    // A wrong code or PIN is typed again.
+    unfreeze.mutate({ confirm_code: code, pin }, { onError: () => setPin('') });
   }
 
   return (
