@@ -106,12 +106,16 @@ test('freeze in Settings: the frozen state across the app, then unfreeze with a 
   const resend = page.getByTestId('unfreeze-send-code');
   await expect(resend).toHaveText(/Отправить код ещё раз через (60|59|58) с/);
   await expect(resend).toBeDisabled();
+  // It counts down.
+  await expect(resend).toHaveText(/через (5\d) с/, { timeout: 5000 });
   const code = await latestCode(request, person.phone, 2);
   await typeDigits(page, 'Цифра 1 из 4 кода', code);
   await typeDigits(page, 'Цифра 1 из 4 PIN-кода', '1111');
   await form.getByRole('button', { name: 'Разблокировать' }).click();
   await expect(form.getByText(/Неверный PIN-код/)).toBeVisible();
-  await shot(page, 'unfreeze');
+  await security.screenshot({
+    path: `${process.env.SHOTS_DIR ?? '/tmp/shots'}/protect-unfreeze-${page.viewportSize()?.width}.png`,
+  });
   await typeDigits(page, 'Цифра 1 из 4 PIN-кода', PIN);
   await form.getByRole('button', { name: 'Разблокировать' }).click();
   await expect(page.locator('#security').getByRole('status')).toHaveText('Кошелёк разблокирован');
@@ -172,6 +176,7 @@ test("'Это не я' on an outgoing operation in history: a reason, the report
   await expect(rows.filter({ hasText: 'Пополнение' }).getByRole('button', { name: /Это не я/ })).toHaveCount(
     0,
   );
+  await outgoing.scrollIntoViewIfNeeded();
   await shot(page, 'history');
 
   await outgoing.getByRole('button', { name: /^Это не я: Вывод на карту/ }).click();
@@ -242,6 +247,8 @@ test('transfer: problems and the limit meter before the PIN; the PIN opens only 
   ).toBeVisible();
   await page.getByRole('main').getByRole('link', { name: 'Перевести' }).click();
   await expect(page).toHaveURL(/\/wallet\/save$/);
+  // Only 'Перевод' is the current section, not 'Счета' as well.
+  await expect(page.locator('.home-nav [aria-current="page"]')).toHaveText('Перевод');
 
   await page.getByLabel('Сумма').fill('5000');
   const phone = page.getByLabel('Телефон получателя');

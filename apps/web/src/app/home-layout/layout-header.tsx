@@ -5,7 +5,7 @@
  * profile button leads to the profile panel, which then follows the page.
  */
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useAuthInfo } from '../../shared/api/auth-info.ts';
 import { initialOf } from '../../shared/format/person.ts';
@@ -53,6 +53,10 @@ export function LayoutHeader({
 }: LayoutHeaderProps) {
   const { t } = useTranslation();
   const { data: user } = useAuthInfo();
+  const { pathname } = useLocation();
+  // 'Счета' stays lit on an account's page, but the transfer (under /wallet too) has its own item.
+  const exact = (name: RouteName) =>
+    name === 'Home' || (name === 'Wallet' && pathname === pathTo('WalletSave'));
   return (
     <header className="home-header">
       <div className="home-header__inner">
@@ -69,7 +73,7 @@ export function LayoutHeader({
           <ul className="home-nav__list">
             {NAVIGATION.map(({ name, Icon }) => (
               <li key={name}>
-                <NavLink to={pathTo(name)} end={name === 'Home'} className="home-nav__link">
+                <NavLink to={pathTo(name)} end={exact(name)} className="home-nav__link">
                   <Icon className="home-nav__icon" />
                   <span className="home-nav__label">{t(`nav.${name}`)}</span>
                 </NavLink>
