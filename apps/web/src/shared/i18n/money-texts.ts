@@ -81,6 +81,13 @@ export const moneyRu = {
       withdrawal: 'Списание',
       topup: 'Пополнение',
     },
+    // A row says what it was, the same word as the statistics: an incoming transfer is a transfer.
+    types: {
+      topup: 'Пополнение',
+      withdrawal: 'Вывод',
+      payment: 'Платёж',
+      transfer: 'Перевод',
+    },
     status: {
       pending: 'В обработке',
       complete: 'Выполнено',
@@ -110,14 +117,17 @@ export const moneyRu = {
   },
   stats: {
     title: 'Статистика',
-    chart: 'Диаграмма операций по типам за период, всего {{total}}',
-    total: 'Всего',
+    chart: 'Диаграмма операций по типам за период: поступления {{income}}, расходы {{spent}}',
+    income: 'Поступления',
+    spent: 'Расходы',
+    split: 'пришло {{income}}, ушло {{spent}}',
     empty: 'За этот период движений не было',
     error: 'Не удалось загрузить статистику',
     types: {
       topup: 'Пополнения',
       withdrawal: 'Выводы',
       payment: 'Платежи',
+      transfer: 'Переводы',
       other: 'Прочее',
     },
     count_one: '{{count}} операция',
@@ -244,6 +254,12 @@ export const moneyEn = {
       withdrawal: 'Withdrawal',
       topup: 'Top-up',
     },
+    types: {
+      topup: 'Top-up',
+      withdrawal: 'Withdrawal',
+      payment: 'Payment',
+      transfer: 'Transfer',
+    },
     status: {
       pending: 'Processing',
       complete: 'Completed',
@@ -273,14 +289,17 @@ export const moneyEn = {
   },
   stats: {
     title: 'Statistics',
-    chart: 'Chart of transactions by type over the period, {{total}} in all',
-    total: 'Total',
+    chart: 'Chart of transactions by type over the period: {{income}} in, {{spent}} out',
+    income: 'Money in',
+    spent: 'Money out',
+    split: '{{income}} in, {{spent}} out',
     empty: 'Nothing moved in this period',
     error: 'Could not load statistics',
     types: {
       topup: 'Top-ups',
       withdrawal: 'Withdrawals',
       payment: 'Payments',
+      transfer: 'Transfers',
       other: 'Other',
     },
     count_one: '{{count}} transaction',

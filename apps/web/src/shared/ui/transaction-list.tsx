@@ -56,7 +56,11 @@ export function TransactionRow({
         <span className="transaction__amount" data-testid="transaction-amount">
           {formatSignedMoney(transaction.amount, transaction.currency_code, language)}
         </span>
-        <span className="transaction__look">{t(`transactions.looks.${look}`)}</span>
+        <span className="transaction__look">
+          {transaction.wallet_transaction_type === 'other'
+            ? t(`transactions.looks.${look}`)
+            : t(`transactions.types.${transaction.wallet_transaction_type}`)}
+        </span>
         {transaction.status !== 'complete' && (
           <span className={`transaction__status transaction__status--${transaction.status}`}>
             {t(`transactions.status.${transaction.status}`)}
