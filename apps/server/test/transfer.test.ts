@@ -196,7 +196,7 @@ describe(`transfers (${databaseLabel})`, () => {
     ]);
     const seen = await server.call('GET', '/v2/wallet/user/notification', { token: petr.token });
     expect(seen.body.results.map((n: { message: string }) => n.message)).toContain(
-      'Вам поступил перевод 250,50\u00a0₽',
+      'Вам поступил перевод 250,50\u00a0₽. Отправитель: Иван П.',
     );
   });
 
