@@ -8,6 +8,7 @@
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { openProfilePanel } from './wallet-fixtures.ts';
 
 const COOLDOWN_SECONDS = 60;
 
@@ -144,6 +145,8 @@ test('register, confirm, set a PIN, land signed in, sign out, sign in again with
   await page.reload();
   await expect(page.getByTestId('greeting')).toHaveText('Здравствуйте, Анна!');
 
+  // Sign-out is in the profile panel (on a phone it opens from the profile button).
+  await openProfilePanel(page);
   await page.getByRole('button', { name: 'Выйти' }).click();
   await expect(page).toHaveURL(/\/auth$/);
   expect(await page.evaluate(() => localStorage.getItem('e-wallet-session'))).not.toContain('"authToken":"');
