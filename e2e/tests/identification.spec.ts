@@ -6,7 +6,7 @@
  * With SHOTS_DIR set, the states are also saved as screenshots.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { registerPerson, signIn } from './wallet-fixtures.ts';
+import { openProfilePanel, registerPerson, signIn } from './wallet-fixtures.ts';
 
 const settingsSection = (page: Page) => page.getByTestId('settings-identification');
 const panelSection = (page: Page) => page.locator('#profile-panel').getByTestId('identification');
@@ -14,9 +14,7 @@ const panelSection = (page: Page) => page.locator('#profile-panel').getByTestId(
 /** The profile panel's section, on Home: Settings shows its own and no panel; a phone opens the panel. */
 async function panelOnHome(page: Page): Promise<Locator> {
   await page.goto('/');
-  const open = page.getByRole('button', { name: 'Открыть профиль' });
-  if (await open.isVisible()) await open.click();
-  await expect(page.locator('#profile-panel')).toBeVisible();
+  await openProfilePanel(page);
   return panelSection(page);
 }
 
@@ -126,6 +124,7 @@ test('anonymous to simplified on the sandbox page: upgrade, pending with refresh
   await expectSimplifiedAfterApproval(await panelOnHome(page));
   await shot(page, 'panel-simplified', page.locator('#profile-panel'));
   await page.goto('/settings');
+  await expect(settingsSection(page).getByRole('button', { name: 'Повысить уровень' })).toBeVisible();
 
   // A second start while one is under way is refused, and the refusal is shown.
   const started = await request.post('/v2/wallet/identification-level/upgrade', {
