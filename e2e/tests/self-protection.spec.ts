@@ -75,6 +75,7 @@ test('freeze in Settings: the frozen state across the app, then unfreeze with a 
   await expect(page.getByRole('heading', { name: 'Настройки', level: 1 })).toBeVisible();
   await expect(page.locator('#profile-panel')).toHaveCount(0);
   await expect(page.getByTestId('settings-identification')).toHaveCount(1);
+  await shot(page, 'settings');
 
   const security = page.locator('#security');
   await security.getByRole('button', { name: 'Заблокировать кошелёк' }).click();
@@ -144,6 +145,7 @@ test('freeze from the profile panel (on a phone it opens from the profile button
   // Item 6: an e-mail wraps only at '@', never inside a word.
   const email = panel.getByTestId('profile-email');
   await expect(email).toHaveText(person.email);
+  await expect(panel).toBeInViewport();
   await shot(page, 'profile-panel');
   await panel.getByRole('button', { name: 'Заблокировать кошелёк' }).click();
   const dialog = page.getByRole('dialog', { name: 'Заблокировать кошелёк?' });
@@ -240,6 +242,8 @@ test('transfer: problems and the limit meter before the PIN; the PIN opens only 
   await upgradeToSimplified(request, recipient);
   await topUp(request, sender, '3000');
   await signIn(page, sender, '/');
+  await expect(page.getByTestId('account-balance').first()).toBeVisible();
+  await shot(page, 'home');
 
   // Item 1: the transfer is in the main navigation and on Home.
   await expect(
@@ -266,6 +270,9 @@ test('transfer: problems and the limit meter before the PIN; the PIN opens only 
   );
   await noSeriousAxeViolations(page);
   await shot(page, 'transfer-problem');
+  await page.locator('.money-flow__panel').screenshot({
+    path: `${process.env.SHOTS_DIR ?? '/tmp/shots'}/protect-transfer-form-${page.viewportSize()?.width}.png`,
+  });
 
   await page.getByLabel('Сумма').fill('1500');
   await expect(page.locator('[data-code]')).toHaveCount(0);
@@ -325,4 +332,5 @@ test('the landing says its headline once (item 11)', async ({ page }) => {
   ).toHaveCount(1);
   const headline = await page.getByRole('heading', { level: 1 }).textContent();
   await expect(page.getByText(headline ?? '', { exact: true })).toHaveCount(1);
+  await shot(page, 'landing');
 });

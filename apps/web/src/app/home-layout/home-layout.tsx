@@ -59,9 +59,9 @@ function SignedInArea() {
 
   useEffect(() => {
     if (!profileOpen) return;
-    const panel = document.getElementById(PROFILE_ID);
-    panel?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-    panel?.focus({ preventScroll: true });
+    // The opened panel stands above the page: show the top, where it is, and give it the focus.
+    window.scrollTo({ top: 0 });
+    document.getElementById(PROFILE_ID)?.focus({ preventScroll: true });
   }, [profileOpen]);
 
   const showProfile = () => {

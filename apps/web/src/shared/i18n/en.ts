@@ -50,8 +50,9 @@ export const en: Texts = {
     landing: {
       title: 'A wallet for your phone number',
       text: 'Top up, send money and pay by QR code, all in one app.',
-      brandTitle: 'Money by phone number',
-      brandText: 'Transfers in seconds, QR payments and withdrawals to a card. Freeze the wallet in one tap.',
+      brandTitle: 'Pay and send in seconds',
+      brandText:
+        'QR payments, withdrawals to a card and transfers to friends. Lost your phone? Freeze the wallet in one tap.',
       imageAlt: 'A phone with a bank card and coins',
       register: 'Register',
       haveAccount: 'Already have an account?',
