@@ -60,3 +60,42 @@ describe('CheckProblems', () => {
     expect(screen.queryAllByRole('listitem')).toHaveLength(0);
   });
 });
+
+describe('useMoneyCheck', () => {
+  const answer = { ok: true, problems: [], limits: limits('40000.00', '40000.00') };
+
+  it('asks once the typing settles, cancels a question that went stale, and is ready only for the current body', async () => {
+    const { act, renderHook, waitFor } = await import('@testing-library/react');
+    const { useMoneyCheck } = await import('./money-check.tsx');
+    const signals: AbortSignal[] = [];
+    const asked: string[] = [];
+    const ask = (body: { amount: string }, signal: AbortSignal) => {
+      asked.push(body.amount);
+      signals.push(signal);
+      // The first question never answers: only a newer one can end it.
+      return body.amount === '10' ? new Promise<typeof answer>(() => {}) : Promise.resolve(answer);
+    };
+    const client = new QueryClient();
+    const { result, rerender } = renderHook(
+      ({ amount }: { amount: string | null }) => useMoneyCheck('test', amount ? { amount } : null, ask),
+      {
+        initialProps: { amount: null as string | null },
+        wrapper: ({ children }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>,
+      },
+    );
+    // Typed quickly: only the settled value is asked.
+    rerender({ amount: '1' });
+    rerender({ amount: '10' });
+    await waitFor(() => expect(asked).toEqual(['10']));
+    expect(result.current.ready).toBe(false);
+    act(() => rerender({ amount: '100' }));
+    await waitFor(() => expect(result.current.ready).toBe(true));
+    expect(asked).toEqual(['10', '100']);
+    expect(signals[0]!.aborted).toBe(true);
+    // A change not yet asked is not ready, whatever the last answer said.
+    act(() => rerender({ amount: '1000' }));
+    expect(result.current.ready).toBe(false);
+    act(() => rerender({ amount: null }));
+    expect(result.current.answer).toBeNull();
+  });
+});
