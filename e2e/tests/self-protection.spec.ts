@@ -243,6 +243,8 @@ test('transfer: problems and the limit meter before the PIN; the PIN opens only 
   await topUp(request, sender, '3000');
   await signIn(page, sender, '/');
   await expect(page.getByTestId('account-balance').first()).toBeVisible();
+  // Item 6: the new-account card is white with dark text, not dark blue on blue.
+  await expect(page.locator('.account-card--new')).toHaveCSS('background-color', 'rgb(255, 255, 255)');
   await shot(page, 'home');
 
   // Item 1: the transfer is in the main navigation and on Home.
@@ -284,6 +286,13 @@ test('transfer: problems and the limit meter before the PIN; the PIN opens only 
   await expect(modal.getByText('Перевод выполнен')).toBeVisible();
   await modal.getByRole('button', { name: 'Готово' }).click();
   await expect.poll(() => rubBalance(request, recipient)).toBe('1500.00');
+  // Item 8: the recipient is told from whom.
+  const notices = await request.get('/v2/wallet/user/notification', {
+    headers: { Authorization: `Token ${recipient.token}` },
+  });
+  expect(((await notices.json()).results as { message: string }[]).map((n) => n.message)).toContain(
+    'Вам поступил перевод 1\u00a0500,00\u00a0₽. Отправитель: Мария С.',
+  );
   await expect(page.getByTestId('limit-meter')).toContainText(nbsp('осталось 198 500,00 ₽'));
 });
 
