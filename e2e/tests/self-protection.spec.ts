@@ -167,6 +167,16 @@ test("'Это не я' on an outgoing operation in history: a reason, the report
     headers: { Authorization: `Token ${person.token}`, 'Idempotency-Key': randomUUID() },
   });
   expect(withdrawal.ok(), await withdrawal.text()).toBe(true);
+  // Statistics count settled money: wait for the sandbox payout.
+  await expect
+    .poll(async () => {
+      const answer = await request.get('/v2/wallet/transaction', {
+        headers: { Authorization: `Token ${person.token}` },
+      });
+      const results = (await answer.json()).results as { kind: string; status: string }[];
+      return results.find((transaction) => transaction.kind === 'withdrawal')?.status;
+    })
+    .toBe('complete');
   await signIn(page, person, '/history');
 
   const rows = page.getByRole('list', { name: 'Операции' }).getByRole('listitem');
@@ -178,6 +188,9 @@ test("'Это не я' on an outgoing operation in history: a reason, the report
   await expect(rows.filter({ hasText: 'Пополнение' }).getByRole('button', { name: /Это не я/ })).toHaveCount(
     0,
   );
+  // Item 7: money in and out apart in the chart's centre, never one sum of both.
+  await expect(page.getByTestId('stat-income')).toHaveText(nbsp('+2 000,00 ₽'));
+  await expect(page.getByTestId('stat-spent')).toHaveText(nbsp('−300,00 ₽'));
   await outgoing.scrollIntoViewIfNeeded();
   await shot(page, 'history');
 

@@ -51,11 +51,13 @@ export function StatChart({ stat }: { stat: Stat }) {
       <figcaption className="stat-chart__center" aria-hidden="true">
         <span className="stat-chart__total-label">{t('stats.income')}</span>
         <span className="stat-chart__total stat-chart__total--in" data-testid="stat-income">
-          +{income}
+          {isNonZero(stat.total_in) ? '+' : ''}
+          {income}
         </span>
         <span className="stat-chart__total-label">{t('stats.spent')}</span>
         <span className="stat-chart__total stat-chart__total--out" data-testid="stat-spent">
-          −{spent}
+          {isNonZero(stat.total_out) ? '−' : ''}
+          {spent}
         </span>
       </figcaption>
     </figure>
