@@ -8,6 +8,7 @@
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { openProfilePanel } from './wallet-fixtures.ts';
 
 const COOLDOWN_SECONDS = 60;
 
@@ -63,7 +64,7 @@ async function fillRegistration(page: Page, person: ReturnType<typeof newPerson>
   await page.getByLabel('E-mail').fill(person.email);
   await page.getByLabel('Телефон', { exact: true }).pressSequentially(person.national);
   await expect(page.getByLabel('Телефон', { exact: true })).toHaveValue(
-    `(${person.national.slice(0, 3)})${person.national.slice(3, 6)}-${person.national.slice(6, 8)}-${person.national.slice(8)}`,
+    `${person.national.slice(0, 3)} ${person.national.slice(3, 6)}-${person.national.slice(6, 8)}-${person.national.slice(8)}`,
   );
   await continueButton.click();
 }
@@ -99,13 +100,17 @@ async function registerByApi(request: APIRequestContext, person: ReturnType<type
 }
 
 /** Reads 'Новый код можно запросить через N с' and waits those seconds. */
+/** The resend button counts the server's cooldown down, disabled, then offers a new code. */
 async function waitOutCooldown(page: Page) {
-  const note = page.getByText(/Новый код можно запросить через \d+ с/);
-  await expect(note).toBeVisible();
-  const seconds = Number((await note.textContent())?.match(/через (\d+) с/)?.[1]);
+  const counting = page.getByTestId('resend-code');
+  await expect(counting).toBeDisabled();
+  await expect(counting).toHaveText(/Отправить код ещё раз через \d+ с/);
+  const seconds = Number((await counting.textContent())?.match(/через (\d+) с/)?.[1]);
   expect(seconds).toBeGreaterThan(0);
   expect(seconds).toBeLessThanOrEqual(COOLDOWN_SECONDS);
-  await page.waitForTimeout(seconds * 1000 + 500);
+  await expect(page.getByRole('button', { name: 'Отправить код ещё раз', exact: true })).toBeEnabled({
+    timeout: (seconds + 5) * 1000,
+  });
 }
 
 test('register, confirm, set a PIN, land signed in, sign out, sign in again with a new code', async ({
@@ -125,6 +130,14 @@ test('register, confirm, set a PIN, land signed in, sign out, sign in again with
   await expect(page.getByRole('heading', { name: 'Придумайте PIN-код' })).toBeVisible();
   await expect(page.getByRole('button', { name: /Изменить номер|Назад/ })).toHaveCount(0);
   await typeCode(page, '1357');
+  // Item 10: the PIN is typed twice; a different repeat is refused before anything is sent.
+  const repeatFirst = page.getByRole('textbox', { name: 'Повтор PIN-кода: знак 1 из 4' });
+  await repeatFirst.click();
+  await page.keyboard.type('1358');
+  await expect(page.getByText('PIN-коды не совпадают')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Продолжить' })).toBeDisabled();
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('7');
   await page.getByRole('button', { name: 'Продолжить' }).click();
 
   await expect(page).toHaveURL(/\/$/);
@@ -132,6 +145,8 @@ test('register, confirm, set a PIN, land signed in, sign out, sign in again with
   await page.reload();
   await expect(page.getByTestId('greeting')).toHaveText('Здравствуйте, Анна!');
 
+  // Sign-out is in the profile panel (on a phone it opens from the profile button).
+  await openProfilePanel(page);
   await page.getByRole('button', { name: 'Выйти' }).click();
   await expect(page).toHaveURL(/\/auth$/);
   expect(await page.evaluate(() => localStorage.getItem('e-wallet-session'))).not.toContain('"authToken":"');
@@ -220,8 +235,7 @@ test('a code dead after five wrong tries (our stand-in for an expired code) asks
   await confirm.click();
   await expect(page.getByText('Слишком много неверных попыток. Запросите новый код')).toBeVisible();
 
-  const sendAgain = page.getByRole('button', { name: 'Отправить код ещё раз' });
-  await sendAgain.click();
+  const sendAgain = page.getByRole('button', { name: 'Отправить код ещё раз', exact: true });
   await waitOutCooldown(page);
   await sendAgain.click();
   await expect(page.getByText('Новый код отправлен')).toBeVisible();
@@ -245,8 +259,7 @@ test('send again on sign-in: the cooldown message first, then a new code that wo
   await expect(page.getByRole('heading', { name: 'Введите код из SMS' })).toBeVisible();
   const first = await codeNumber(request, person.e164, 2);
 
-  const sendAgain = page.getByRole('button', { name: 'Отправить код ещё раз' });
-  await sendAgain.click();
+  const sendAgain = page.getByRole('button', { name: 'Отправить код ещё раз', exact: true });
   await waitOutCooldown(page);
   await sendAgain.click();
   await expect(page.getByText('Новый код отправлен')).toBeVisible();

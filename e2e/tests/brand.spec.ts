@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { test as base, expect, type Page } from '@playwright/test';
 import { defaultBuild, grokBuild, type RunningServer, startServer } from './brand-server.ts';
-import { registerPerson, signIn } from './wallet-fixtures.ts';
+import { openProfilePanel, registerPerson, signIn } from './wallet-fixtures.ts';
 
 const DOCUMENTS = [
   { id: 'aml-kyc-policy', ru: 'Политика AML и KYC', en: 'AML & KYC policy' },
@@ -74,6 +74,7 @@ grok.describe('grok build', () => {
     async ({ page, request }, testInfo) => {
       const person = await registerPerson(request);
       await signIn(page, person);
+      await openProfilePanel(page);
       const block = page.getByTestId('policy-block');
       await block.scrollIntoViewIfNeeded();
       await expect(block).toBeVisible();
@@ -127,6 +128,7 @@ grok.describe('grok build', () => {
       await page.goto('/auth');
       await page.evaluate(() => localStorage.setItem('e-wallet-language', 'en'));
       await signIn(page, person);
+      await openProfilePanel(page);
       const block = page.getByTestId('policy-block');
       await block.scrollIntoViewIfNeeded();
       for (const document of DOCUMENTS) {
@@ -165,7 +167,7 @@ plain.describe('default build', () => {
     async ({ page, request }, testInfo) => {
       const person = await registerPerson(request);
       await signIn(page, person);
-      await expect(page.getByTestId('profile-name')).toBeVisible();
+      await openProfilePanel(page);
       await expect(page.getByTestId('policy-block')).toHaveCount(0);
       await expect(page.locator('a[href^="/policy/"]')).toHaveCount(0);
       await expect(page.locator('[data-slot="policy"]')).toHaveCount(0);

@@ -6,10 +6,17 @@
  * With SHOTS_DIR set, the states are also saved as screenshots.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { registerPerson, signIn } from './wallet-fixtures.ts';
+import { openProfilePanel, registerPerson, signIn } from './wallet-fixtures.ts';
 
 const settingsSection = (page: Page) => page.getByTestId('settings-identification');
 const panelSection = (page: Page) => page.locator('#profile-panel').getByTestId('identification');
+
+/** The profile panel's section, on Home: Settings shows its own and no panel; a phone opens the panel. */
+async function panelOnHome(page: Page): Promise<Locator> {
+  await page.goto('/');
+  await openProfilePanel(page);
+  return panelSection(page);
+}
 
 async function shot(page: Page, name: string, target?: Locator) {
   const dir = process.env.SHOTS_DIR;
@@ -71,17 +78,20 @@ test('anonymous to simplified on the sandbox page: upgrade, pending with refresh
   await signIn(page, person, '/settings');
   await expect(page.getByRole('heading', { level: 1, name: 'Настройки' })).toBeVisible();
   await expectAnonymousWithUpgrade(settingsSection(page));
-  await expectAnonymousWithUpgrade(panelSection(page));
   await expect(settingsSection(page).getByText(/станут доступны после идентификации/)).toBeVisible();
+  // Settings does not repeat the section in a side panel.
+  await expect(page.locator('#profile-panel')).toHaveCount(0);
   await shot(page, 'anonymous');
+  await expectAnonymousWithUpgrade(await panelOnHome(page));
   await shot(page, 'panel-anonymous', page.locator('#profile-panel'));
+  await page.goto('/settings');
 
   // Upgrade: the browser leaves for verification_url. Coming back before deciding: pending.
   await settingsSection(page).getByRole('button', { name: 'Повысить уровень' }).click();
   await expect(page).toHaveURL(/\/sandbox\/kyc\/[0-9a-f-]{36}$/);
   const kycUrl = page.url();
   await page.goto('/settings');
-  for (const section of [settingsSection(page), panelSection(page)]) {
+  const expectPending = async (section: Locator) => {
     await expect(section.getByTestId('identification-status')).toContainText('Проверка начата');
     await expect(section.getByTestId('identification-status')).toContainText(
       'Запрошенный уровень: Упрощённый',
@@ -89,7 +99,9 @@ test('anonymous to simplified on the sandbox page: upgrade, pending with refresh
     await expect(section.getByRole('button', { name: 'Обновить статус' })).toBeVisible();
     await expect(section.getByRole('button', { name: 'Повысить уровень' })).toHaveCount(0);
     await expect(section.getByRole('button', { name: 'Пройти проверку снова' })).toHaveCount(0);
-  }
+  };
+  await expectPending(settingsSection(page));
+  await expectPending(await panelOnHome(page));
   await shot(page, 'panel-pending', page.locator('#profile-panel'));
 
   // Refresh re-checks with the server (POST status) and reloads the page.
@@ -102,14 +114,17 @@ test('anonymous to simplified on the sandbox page: upgrade, pending with refresh
   await panelSection(page).getByRole('button', { name: 'Обновить статус' }).click();
   expect((await statusCall).status()).toBe(200);
   await reloaded;
+  await page.goto('/settings');
   await expect(settingsSection(page).getByTestId('identification-status')).toContainText('Проверка начата');
 
   await page.goto(kycUrl);
   await decideOnSandbox(page, { approve: true });
   await expectSimplifiedAfterApproval(settingsSection(page));
-  await expectSimplifiedAfterApproval(panelSection(page));
   await shot(page, 'simplified');
+  await expectSimplifiedAfterApproval(await panelOnHome(page));
   await shot(page, 'panel-simplified', page.locator('#profile-panel'));
+  await page.goto('/settings');
+  await expect(settingsSection(page).getByRole('button', { name: 'Повысить уровень' })).toBeVisible();
 
   // A second start while one is under way is refused, and the refusal is shown.
   const started = await request.post('/v2/wallet/identification-level/upgrade', {
@@ -129,14 +144,14 @@ test('a rejected verification shows its reason and the retry button; the retry i
   request,
 }) => {
   const person = await registerPerson(request, { firstName: 'Олег', lastName: 'Петров' });
-  await signIn(page, person, '/settings');
-  await expectAnonymousWithUpgrade(panelSection(page));
+  await signIn(page, person, '/');
+  await expectAnonymousWithUpgrade(await panelOnHome(page));
 
   // Started from the profile panel this time.
   await panelSection(page).getByRole('button', { name: 'Повысить уровень' }).click();
   await decideOnSandbox(page, { reject: 'Фото документа нечитаемо' });
 
-  for (const section of [settingsSection(page), panelSection(page)]) {
+  const expectRejected = async (section: Locator) => {
     await expect(section.getByTestId('identification-level')).toHaveText('Анонимный');
     await expect(section.getByTestId('identification-status')).toContainText('Проверка не пройдена');
     await expect(section.getByTestId('identification-reason')).toHaveText(
@@ -145,13 +160,16 @@ test('a rejected verification shows its reason and the retry button; the retry i
     await expect(section.getByRole('button', { name: 'Пройти проверку снова' })).toBeVisible();
     await expect(section.getByRole('button', { name: 'Обновить статус' })).toHaveCount(0);
     await expect(section.getByRole('button', { name: 'Повысить уровень' })).toHaveCount(0);
-  }
+  };
+  await expectRejected(settingsSection(page));
   await shot(page, 'rejected');
+  await expectRejected(await panelOnHome(page));
   await shot(page, 'panel-rejected', page.locator('#profile-panel'));
 
   await panelSection(page).getByRole('button', { name: 'Пройти проверку снова' }).click();
   await decideOnSandbox(page, { approve: true });
   await expectSimplifiedAfterApproval(settingsSection(page));
-  await expectSimplifiedAfterApproval(panelSection(page));
-  await expect(panelSection(page).getByTestId('identification-reason')).toHaveCount(0);
+  const panel = await panelOnHome(page);
+  await expectSimplifiedAfterApproval(panel);
+  await expect(panel.getByTestId('identification-reason')).toHaveCount(0);
 });

@@ -124,7 +124,7 @@ test('withdraw to a card with the PIN modal: success, and a failed payout that b
 
   // Anonymous: withdrawal is not allowed, with its own text, and 'Вывести' stays disabled.
   await signIn(page, person, '/wallet/withdrawal');
-  await expect(page.getByRole('heading', { name: 'Выберите счет', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Вывод на карту', level: 1 })).toBeVisible();
   await expect(page.getByTestId('withdrawal-unavailable')).toContainText(
     'Вывод средств недоступен, пожалуйста, пройдите идентификацию.',
   );
@@ -162,7 +162,8 @@ test('withdraw to a card with the PIN modal: success, and a failed payout that b
   await shot(page, 'withdrawal-pin');
   await enterPin(page, '1357');
   await expect(modal.getByTestId('pay-failed-message')).toContainText('Неверный PIN-код');
-  await expect(modal.getByText('Повторите попытку позже')).toBeVisible();
+  // Item 4: a wrong PIN is not a 'try later'; the retry is offered.
+  await expect(modal.getByText('Повторите попытку позже')).toHaveCount(0);
   await modal.getByRole('button', { name: 'Попробовать снова' }).click();
   await enterPin(page, PIN);
   await expect(modal.getByText('Заявка на вывод средств успешно создана!')).toBeVisible();

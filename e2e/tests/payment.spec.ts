@@ -69,7 +69,9 @@ test.describe('desktop', () => {
     const payment = page.getByTestId('qr-payment');
     await expect(payment.getByTestId('qr-recipient')).toHaveText('Пётр И.');
     await expect(payment.getByTestId('qr-amount')).toHaveText('250,50\u00a0₽');
-    await expect(payment.getByTestId('qr-address')).toHaveText(walletQr(payee.phone, '250.50'));
+    // Item 11: the raw code string is not shown; the monthly limit meter is, before the PIN.
+    await expect(payment.getByText(walletQr(payee.phone, '250.50'))).toHaveCount(0);
+    await expect(payment.getByTestId('limit-meter')).toContainText('в этом месяце');
     await expectNoSeriousAxeViolations(page);
     await shot(page, 'desktop-wallet');
 
@@ -158,9 +160,9 @@ test.describe('desktop', () => {
       buffer: await qrPng('https://example.com/promo'),
     });
     const payment = page.getByTestId('qr-payment');
-    await expect(payment.getByTestId('qr-unavailable')).toContainText(
-      'Оплата по QR-коду временно недоступна, приносим извинения за доставленные неудобства.',
-    );
+    // Item 3: random text is not a payment code, said with what was read (not the outage text).
+    await expect(payment.getByTestId('qr-unavailable')).toContainText('Это не платёжный QR-код');
+    await expect(payment.getByTestId('qr-unavailable')).not.toContainText('временно недоступна');
     await expect(payment.getByTestId('qr-unavailable')).toContainText('https://example.com/promo');
     await expect(payment.getByRole('button', { name: 'Отправить' })).toHaveCount(0);
 

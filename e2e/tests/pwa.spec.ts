@@ -6,7 +6,7 @@
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { defaultBuild, type RunningServer, startServer } from './brand-server.ts';
-import { registerPerson, signIn, topUp } from './wallet-fixtures.ts';
+import { openProfilePanel, registerPerson, signIn, topUp } from './wallet-fixtures.ts';
 
 const MARKER = 'e-wallet-version-reload';
 
@@ -60,10 +60,11 @@ base('the manifest and its icons make the app installable', async ({ request }) 
 base('the service worker keeps the app shell, never API answers', async ({ page, request }) => {
   const person = await registerPerson(request);
   await signIn(page, person);
-  await expect(page.getByTestId('profile-name')).toBeVisible();
+  await openProfilePanel(page);
   await controlled(page);
   // A signed-in page again, now through the service worker: money and personal data go by.
   await page.reload();
+  await openProfilePanel(page);
   await expect(page.getByTestId('profile-email')).toHaveText(person.email);
 
   // Precaching finishes in the worker's own time: wait until the shell is in the cache.

@@ -5,7 +5,7 @@
  * is recorded, and any other host fails the test.
  */
 import { expect, type Request, test } from '@playwright/test';
-import { registerPerson, signIn } from './wallet-fixtures.ts';
+import { openProfilePanel, registerPerson, signIn } from './wallet-fixtures.ts';
 
 test('a full journey requests nothing from a third-party host', async ({ page, context, baseURL }) => {
   const own = new URL(baseURL!).origin;
@@ -21,7 +21,7 @@ test('a full journey requests nothing from a third-party host', async ({ page, c
 
   const person = await registerPerson(page.request);
   await signIn(page, person);
-  await expect(page.getByTestId('profile-name')).toBeVisible();
+  await openProfilePanel(page);
   for (const path of ['/history', '/wallet', '/payment', '/settings', '/wallet/withdrawal', '/wallet/save']) {
     await page.goto(path);
     await page.waitForLoadState('networkidle');

@@ -149,3 +149,11 @@ export async function upgradeToSimplified(request: APIRequestContext, person: Pe
     })
     .toBe('simplified');
 }
+
+/** Shows the profile panel: on a phone it opens from the header's profile button, on a desktop it is there. */
+export async function openProfilePanel(page: Page): Promise<void> {
+  const open = page.getByRole('button', { name: /^(Открыть профиль|Open profile)$/ });
+  await expect(open.or(page.getByTestId('profile-name')).first()).toBeVisible();
+  if (await open.isVisible()) await open.click();
+  await expect(page.getByTestId('profile-name')).toBeVisible();
+}

@@ -161,7 +161,8 @@ test('money shows by sign on home and history; statistics and a date range follo
   await expect(amounts).toHaveText(['-420,90\u00a0₽', '+2\u00a0750,40\u00a0₽', '+1\u00a0500,00\u00a0₽']);
   const payment = page.locator('.transaction').first();
   await expect(payment).toHaveAttribute('data-look', 'withdrawal');
-  await expect(payment).toContainText('Списание');
+  // Named by its type, as the statistics name it (red and '-' by its sign).
+  await expect(payment).toContainText('Платёж');
   await expect(payment.getByTestId('transaction-amount')).toHaveCSS('color', 'rgb(196, 43, 37)');
   await expect(page.locator('.transaction').nth(1)).toHaveAttribute('data-look', 'topup');
   // Long date with time in Russian.

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   }
   app.log.info(
     { database: ctx.db.kind, version: config.appVersion, env: config.WALLET_ENV, brand: config.BRAND },
-    `E-Wallet is listening on ${config.PUBLIC_URL}`,
+    `E-Wallet is listening on ${config.PUBLIC_URL} (press Ctrl+C to stop)`,
   );
 }
 

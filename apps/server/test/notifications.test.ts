@@ -105,7 +105,10 @@ describe(`notifications (${databaseLabel})`, () => {
       'registration: Добро пожаловать в E-Wallet, Иван! Рублёвый счёт открыт.',
     ]);
     const bobs = (await list(bob.token, '', 'en')).body.results.map((n: any) => n.message);
-    expect(bobs[0]).toBe('You received a transfer of ₽25.50');
+    // The recipient is told from whom: the sender's masked name, as the recipient lookup shows it.
+    expect(bobs[0]).toBe('You received a transfer of ₽25.50 from Иван П.');
+    const bobsRu = (await list(bob.token)).body.results.map((n: any) => n.message);
+    expect(bobsRu[0]).toBe('Вам поступил перевод 25,50\u00a0₽. Отправитель: Иван П.');
   });
 
   it('tells of a sign-in from a new device only', async () => {

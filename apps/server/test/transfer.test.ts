@@ -184,7 +184,7 @@ describe(`transfers (${databaseLabel})`, () => {
       id: sent.body.receipt.id,
       amount: '250.50',
       kind: 'transfer',
-      description: 'Перевод от Иван П.',
+      description: 'Перевод: Иван П.',
     });
     // The ledger notifies each side once: no second notification from the transfer module.
     expect((await notificationKinds(server, ivan)).filter((k) => k.startsWith('money_')).sort()).toEqual([
@@ -196,7 +196,7 @@ describe(`transfers (${databaseLabel})`, () => {
     ]);
     const seen = await server.call('GET', '/v2/wallet/user/notification', { token: petr.token });
     expect(seen.body.results.map((n: { message: string }) => n.message)).toContain(
-      'Вам поступил перевод 250,50\u00a0₽',
+      'Вам поступил перевод 250,50\u00a0₽. Отправитель: Иван П.',
     );
   });
 

@@ -181,7 +181,7 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
 
     const out = newest.filter((t) => t.kind === 'transfer');
     expect(out.map((t) => t.amount).sort()).toEqual(['-1.00', '-1.01', '-1.02', '-1.03', '-1.04']);
-    expect(out.every((t) => t.wallet_transaction_type === 'other' && t.status === 'complete')).toBe(true);
+    expect(out.every((t) => t.wallet_transaction_type === 'transfer' && t.status === 'complete')).toBe(true);
     const ins = newest.filter((t) => t.kind === 'topup');
     expect(ins.every((t) => t.wallet_transaction_type === 'topup' && t.amount.startsWith('1'))).toBe(true);
     expect(ins[0].description).toBe('Тестовое пополнение');
@@ -316,6 +316,11 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     expect(by.withdrawal.count).toBe(2);
     expect(by.other.amount).toBe('10.00');
     expect(stat.body.total).toBe('1474.44');
+    // In and out apart: 1000.00 came in; 333.33 + 131.11 + 10.00 went out.
+    expect(stat.body.total_in).toBe('1000.00');
+    expect(stat.body.total_out).toBe('474.44');
+    expect(by.topup).toMatchObject({ amount_in: '1000.00', amount_out: '0.00' });
+    expect(by.payment).toMatchObject({ amount_in: '0.00', amount_out: '333.33' });
     expect(stat.body.results.reduce((s: number, r: any) => s + r.percent, 0)).toBe(100);
     const cents = stat.body.results.reduce((s: bigint, r: any) => s + BigInt(r.amount.replace('.', '')), 0n);
     expect(cents).toBe(147_444n);
@@ -327,6 +332,45 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     const usd = await server.call('GET', '/v2/wallet/stat?currency_code=USD', { token: alice.token });
     expect(usd.body).toMatchObject({ currency_code: 'USD', total: '0.00' });
     expect(usd.body.results.every((r: any) => r.percent === 0)).toBe(true);
+  });
+
+  it('transfers are their own type, in and out apart, in the history and the statistics', async () => {
+    const [alice, bob] = [await signedIn(), await signedIn()];
+    await fund(server.ctx, alice.userId, 100_000n);
+    await fund(server.ctx, bob.userId, 50_000n);
+    const send = (from: { rubId: string }, to: { rubId: string }, amount: bigint) =>
+      server.ctx.db.tx((q) =>
+        transfer(q, {
+          debit: from.rubId,
+          credit: to.rubId,
+          amount,
+          currency: 'RUB',
+          kind: 'transfer',
+          idempotencyKey: nextKey(),
+          at: server.clock.now(),
+        }),
+      );
+    await send(alice, bob, 25_000n);
+    await send(bob, alice, 10_000n);
+
+    const history = await server.call('GET', '/v2/wallet/transaction', { token: alice.token });
+    const transfers = history.body.results.filter((t: any) => t.kind === 'transfer');
+    expect(transfers.map((t: any) => [t.amount, t.wallet_transaction_type]).sort()).toEqual([
+      ['-250.00', 'transfer'],
+      ['100.00', 'transfer'],
+    ]);
+    const stat = await server.call('GET', '/v2/wallet/stat', { token: alice.token });
+    expect(stat.status).toBe(200);
+    const by = Object.fromEntries(stat.body.results.map((r: any) => [r.wallet_transaction_type, r]));
+    expect(by.transfer).toMatchObject({
+      amount: '350.00',
+      amount_in: '100.00',
+      amount_out: '250.00',
+      count: 2,
+    });
+    expect(by.other).toMatchObject({ amount: '0.00', count: 0 });
+    expect(stat.body).toMatchObject({ total: '1350.00', total_in: '1100.00', total_out: '250.00' });
+    expect(stat.body.results.reduce((s: number, r: any) => s + r.percent, 0)).toBe(100);
   });
 
   it('largest remainder percents always sum to 100', () => {

@@ -183,7 +183,7 @@ export const WalletList = z.object({
 export const OpenAccountRequest = z.strictObject({ currency_code: AccountCurrencySchema });
 export const IdParams = z.strictObject({ id: Id });
 
-export const TransactionType = z.enum(['topup', 'withdrawal', 'payment', 'other']);
+export const TransactionType = z.enum(['topup', 'withdrawal', 'payment', 'transfer', 'other']);
 export const Transaction = z.object({
   id: Id,
   account_id: Id,
@@ -213,7 +213,9 @@ export const StatQuery = z.strictObject({
 });
 export const StatEntry = z.object({
   wallet_transaction_type: TransactionType,
-  amount: AmountOut,
+  amount: AmountOut.describe('money in and out of this type together (what the percent is of)'),
+  amount_in: AmountOut,
+  amount_out: AmountOut,
   percent: z.number(),
   count: z.number().int(),
 });
@@ -221,7 +223,9 @@ export const StatAnswer = z.object({
   results: z.array(StatEntry),
   next: z.null(),
   currency_code: CurrencyCodeSchema,
-  total: AmountOut,
+  total: AmountOut.describe('money moved either way; total_in and total_out say which'),
+  total_in: AmountOut,
+  total_out: AmountOut,
 });
 
 export const Notification = z.object({

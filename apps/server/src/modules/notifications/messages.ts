@@ -11,6 +11,11 @@ export const NOTIFICATION_MESSAGES = {
   },
   money_in_topup: { ru: 'Кошелёк пополнен на {amount}', en: 'Your wallet was topped up with {amount}' },
   money_in_transfer: { ru: 'Вам поступил перевод {amount}', en: 'You received a transfer of {amount}' },
+  // The sender's masked name as the recipient lookup shows it ('Анна С.'), after a colon: no case ending to get wrong.
+  money_in_transfer_from: {
+    ru: 'Вам поступил перевод {amount}. Отправитель: {sender}',
+    en: 'You received a transfer of {amount} from {sender}',
+  },
   money_in_refund: { ru: 'Возврат {amount}', en: 'Refund of {amount}' },
   money_in: { ru: 'Зачисление {amount}', en: 'Incoming payment of {amount}' },
   money_out_withdrawal: {

@@ -15,6 +15,7 @@ import { AppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { type OpaqueIds, processIds } from '../../http/opaque-id.ts';
 import type { EntryPhase, Transfer } from '../../ledger/index.ts';
+import { maskedName } from '../transfer/service.ts';
 import { type NotificationMessageKey, renderMessage } from './messages.ts';
 
 export type NotificationKind = StoredNotificationKind | 'money_in' | 'money_out';
@@ -147,6 +148,9 @@ interface NotificationRow {
   phase: EntryPhase | null;
   amount: string | null;
   currency: string | null;
+  /** An incoming transfer's sender (the debited account's owner). */
+  sender_first_name: string | null;
+  sender_last_name: string | null;
 }
 
 function render(row: NotificationRow, language: Language, ids: OpaqueIds): NotificationView {
@@ -158,6 +162,10 @@ function render(row: NotificationRow, language: Language, ids: OpaqueIds): Notif
     ({ kind, messageKey } = moneyNotice(row.entry_kind, row.phase, amount));
     params.amount_minor = (amount < 0n ? -amount : amount).toString();
     params.currency = row.currency;
+    if (messageKey === 'money_in_transfer' && row.sender_first_name !== null) {
+      messageKey = 'money_in_transfer_from';
+      params.sender = maskedName(row.sender_first_name, row.sender_last_name ?? '');
+    }
   }
   if (params.amount_minor && params.currency) {
     const currency = params.currency as CurrencyCode;
@@ -181,10 +189,12 @@ function render(row: NotificationRow, language: Language, ids: OpaqueIds): Notif
  * render: the entry's own id never leaves the server. $5 is the cursor's source, $3 its stored
  * notification's id, $6 its entry id.
  */
-const PAGE_SQL = `SELECT * FROM (
+const PAGE_SQL = `SELECT page.*, sender.first_name AS sender_first_name, sender.last_name AS sender_last_name
+FROM (SELECT * FROM (
   (SELECT n.id, NULL::bigint AS entry_id, n.kind, n.message_key, n.params, n.created_at,
      n.read_at IS NOT NULL AS is_read,
-     NULL::text AS entry_kind, NULL::text AS phase, NULL::bigint AS amount, NULL::text AS currency, 1 AS source
+     NULL::text AS entry_kind, NULL::text AS phase, NULL::bigint AS amount, NULL::text AS currency, 1 AS source,
+     NULL::uuid AS transfer_id
    FROM notifications n
    WHERE n.user_id = $1 AND n.created_at <= coalesce($2::timestamptz, 'infinity')
      AND ($2::timestamptz IS NULL OR n.created_at < $2::timestamptz
@@ -193,13 +203,22 @@ const PAGE_SQL = `SELECT * FROM (
   UNION ALL
   (SELECT NULL::uuid, e.id, NULL, NULL, NULL, e.created_at,
      EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id),
-     e.kind, e.phase, e.amount, e.currency, 0
+     e.kind, e.phase, e.amount, e.currency, 0, e.transfer_id
    FROM ledger_entries e
    WHERE e.user_id = $1 AND ${noticeEntrySql('e')} AND e.created_at <= coalesce($2::timestamptz, 'infinity')
      AND ($2::timestamptz IS NULL OR e.created_at < $2::timestamptz
           OR $5::integer = 1 OR e.id < $6::bigint)
    ORDER BY e.created_at DESC, e.id DESC LIMIT $4)
-) page ORDER BY created_at DESC, source DESC, id DESC NULLS LAST, entry_id DESC NULLS LAST LIMIT $4`;
+) page ORDER BY created_at DESC, source DESC, id DESC NULLS LAST, entry_id DESC NULLS LAST LIMIT $4) page
+-- Only the page's incoming transfers look up their sender, one transfer each.
+LEFT JOIN LATERAL (
+  SELECT u.first_name, u.last_name
+  FROM ledger_transfers t
+  JOIN ledger_accounts a ON a.id = t.debit_account_id
+  JOIN users u ON u.id = a.user_id
+  WHERE t.id = page.transfer_id
+) sender ON page.entry_kind = 'transfer' AND page.amount > 0
+ORDER BY page.created_at DESC, page.source DESC, page.id DESC NULLS LAST, page.entry_id DESC NULLS LAST`;
 
 /**
  * Unread: stored ones without a read mark, and money ones less their read marks (a mark is only

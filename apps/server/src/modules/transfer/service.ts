@@ -114,11 +114,11 @@ function describe(kind: SendInput['kind'], recipientName: string, senderName: st
   if (kind === 'payment')
     return {
       debit: { ru: `Оплата по QR-коду: ${recipientName}`, en: `QR payment: ${recipientName}` },
-      credit: { ru: `Оплата по QR-коду от ${senderName}`, en: `QR payment from ${senderName}` },
+      credit: { ru: `Оплата по QR-коду: ${senderName}`, en: `QR payment from ${senderName}` },
     };
   return {
     debit: { ru: `Перевод: ${recipientName}`, en: `Transfer to ${recipientName}` },
-    credit: { ru: `Перевод от ${senderName}`, en: `Transfer from ${senderName}` },
+    credit: { ru: `Перевод: ${senderName}`, en: `Transfer from ${senderName}` },
   };
 }
 

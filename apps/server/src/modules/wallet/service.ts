@@ -66,7 +66,9 @@ export async function ownAccount(q: Queryable, userId: string, accountId: string
 // ---------- history ----------
 
 export function transactionType(kind: TransferKind): TransactionType {
-  return kind === 'topup' || kind === 'withdrawal' || kind === 'payment' ? kind : 'other';
+  return kind === 'topup' || kind === 'withdrawal' || kind === 'payment' || kind === 'transfer'
+    ? kind
+    : 'other';
 }
 
 export const KIND_TEXTS: Record<TransferKind, { debit: LocalText; credit: LocalText }> = {
@@ -218,7 +220,7 @@ export async function transactionsOf(
 
 // ---------- statistics ----------
 
-export const STAT_TYPES: TransactionType[] = ['topup', 'withdrawal', 'payment', 'other'];
+export const STAT_TYPES: TransactionType[] = ['topup', 'withdrawal', 'payment', 'transfer', 'other'];
 
 /**
  * Whole percents of a total that add up to exactly 100 (largest remainder method; ties go to the
@@ -256,35 +258,40 @@ export async function statOf(
   );
   // Completed money, dated by the transfer's creation like the history: the 'single' entries and
   // the 'post' entries of settled holds, read from one index without touching transfers.
-  const { rows } = await q.query<{ kind: TransferKind; amount: bigint; count: number }>(
-    `SELECT e.kind, sum(abs(e.amount))::bigint AS amount, count(*)::integer AS count
+  // Money in and out apart: a total of both would add what came in to what went out.
+  const { rows } = await q.query<{ kind: TransferKind; out: boolean; amount: bigint; count: number }>(
+    `SELECT e.kind, e.amount < 0 AS out, sum(abs(e.amount))::bigint AS amount, count(*)::integer AS count
      FROM ledger_entries e
      WHERE ${where.join(' AND ')}
-     GROUP BY e.kind`,
+     GROUP BY e.kind, e.amount < 0`,
     params,
   );
-  const byType = new Map<TransactionType, { amount: bigint; count: number }>(
-    STAT_TYPES.map((type) => [type, { amount: 0n, count: 0 }]),
+  const byType = new Map<TransactionType, { in: bigint; out: bigint; count: number }>(
+    STAT_TYPES.map((type) => [type, { in: 0n, out: 0n, count: 0 }]),
   );
   for (const row of rows) {
     const entry = byType.get(transactionType(row.kind))!;
-    entry.amount += BigInt(row.amount);
+    if (row.out) entry.out += BigInt(row.amount);
+    else entry.in += BigInt(row.amount);
     entry.count += row.count;
   }
-  const amounts = STAT_TYPES.map((type) => byType.get(type)!.amount);
+  const sides = STAT_TYPES.map((type) => byType.get(type)!);
+  const amounts = sides.map((side) => side.in + side.out);
   const shares = percents(amounts);
+  const sum = (values: bigint[]) => values.reduce((total, a) => total + a, 0n);
   return {
     results: STAT_TYPES.map((type, index) => ({
       wallet_transaction_type: type,
       amount: formatAmount(amounts[index]!, currency),
+      amount_in: formatAmount(sides[index]!.in, currency),
+      amount_out: formatAmount(sides[index]!.out, currency),
       percent: shares[index]!,
-      count: byType.get(type)!.count,
+      count: sides[index]!.count,
     })),
     next: null,
     currency_code: currency,
-    total: formatAmount(
-      amounts.reduce((sum, a) => sum + a, 0n),
-      currency,
-    ),
+    total: formatAmount(sum(amounts), currency),
+    total_in: formatAmount(sum(sides.map((side) => side.in)), currency),
+    total_out: formatAmount(sum(sides.map((side) => side.out)), currency),
   };
 }

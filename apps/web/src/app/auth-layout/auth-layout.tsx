@@ -29,8 +29,8 @@ export function AuthLayout() {
       <aside className="auth-layout__brand" aria-hidden="true">
         <div className="auth-layout__brand-inner">
           <Logo inverted />
-          <p className="auth-layout__tagline">{t('auth.landing.title')}</p>
-          <p className="auth-layout__subline">{t('auth.landing.text')}</p>
+          <p className="auth-layout__tagline">{t('auth.landing.brandTitle')}</p>
+          <p className="auth-layout__subline">{t('auth.landing.brandText')}</p>
           <div className="auth-layout__cards">
             <div className="brand-card brand-card--back" />
             <div className="brand-card">

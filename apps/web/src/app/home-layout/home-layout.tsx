@@ -6,6 +6,7 @@
  */
 import './home-layout.css';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { clsx } from 'clsx';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
@@ -16,6 +17,10 @@ import { ProfilePanel } from '../../features/profile/components/profile-panel.ts
 import { queryClient } from '../../shared/api/query-client.ts';
 import { DocumentSlotsProvider } from '../../shared/documents/document-slots.tsx';
 import { IdentificationSection } from '../../shared/identification/identification-section.tsx';
+import { pathTo } from '../../shared/routes.ts';
+import '../../shared/security/security.css';
+import { FrozenBanner } from '../../shared/security/frozen-banner.tsx';
+import { FreezeButton } from '../../shared/security/security-buttons.tsx';
 import { AppLock } from '../../shared/session/app-lock/app-lock.tsx';
 import { useSessionStore } from '../../shared/store/session-store.ts';
 import { ErrorBoundary } from '../error-boundary.tsx';
@@ -41,16 +46,27 @@ function SignedInArea() {
   const { pathname } = useLocation();
   const logout = useLogout();
   const [notificationsOpen, setNotificationsOpen] = useState(false);
+  // On a phone the profile panel shows only when asked for, not under every page.
+  const [profileOpen, setProfileOpen] = useState(false);
+  // Settings has its own profile and identification: the side panel would repeat them.
+  const onSettings = pathname === pathTo('Settings');
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the point of a new path
   useEffect(() => {
     setNotificationsOpen(false);
+    setProfileOpen(false);
   }, [pathname]);
 
+  useEffect(() => {
+    if (!profileOpen) return;
+    // The opened panel stands above the page: show the top, where it is, and give it the focus.
+    window.scrollTo({ top: 0 });
+    document.getElementById(PROFILE_ID)?.focus({ preventScroll: true });
+  }, [profileOpen]);
+
   const showProfile = () => {
-    const panel = document.getElementById(PROFILE_ID);
-    panel?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-    panel?.focus({ preventScroll: true });
+    if (onSettings) return;
+    setProfileOpen((open) => !open);
   };
 
   return (
@@ -63,24 +79,30 @@ function SignedInArea() {
         onNotificationsOpenChange={setNotificationsOpen}
         onShowProfile={showProfile}
         profileId={PROFILE_ID}
+        profileOpen={profileOpen}
+        profileAvailable={!onSettings}
       />
-      <div className="home-layout__body">
+      <div className={clsx('home-layout__body', onSettings && 'home-layout__body--wide')}>
         <main id="main-content" className="home-layout__content" tabIndex={-1}>
+          <FrozenBanner onSettings={onSettings} />
           <ErrorBoundary key={pathname}>
             <Suspense fallback={<PageSpinner />}>
               <Outlet />
             </Suspense>
           </ErrorBoundary>
         </main>
-        <div className="home-layout__side">
-          <ProfilePanel
-            id={PROFILE_ID}
-            onLogout={() => logout.mutate()}
-            loggingOut={logout.isPending}
-            identification={<IdentificationSection />}
-            policy={hasPolicyBlock ? <PolicyBlock /> : null}
-          />
-        </div>
+        {!onSettings && (
+          <div className={clsx('home-layout__side', profileOpen && 'home-layout__side--open')}>
+            <ProfilePanel
+              id={PROFILE_ID}
+              onLogout={() => logout.mutate()}
+              loggingOut={logout.isPending}
+              identification={<IdentificationSection />}
+              security={<FreezeButton block />}
+              policy={hasPolicyBlock ? <PolicyBlock /> : null}
+            />
+          </div>
+        )}
       </div>
       <AppLock onSignOut={() => logout.mutate()} signingOut={logout.isPending} />
     </div>

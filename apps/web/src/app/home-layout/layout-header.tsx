@@ -5,19 +5,28 @@
  * profile button leads to the profile panel, which then follows the page.
  */
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useAuthInfo } from '../../shared/api/auth-info.ts';
 import { initialOf } from '../../shared/format/person.ts';
 import { pathTo, type RouteName } from '../../shared/routes.ts';
-import { CardsIcon, ClockIcon, GearIcon, HomeIcon, QrIcon, UserIcon } from '../../shared/ui/money-icons.tsx';
+import {
+  CardsIcon,
+  ClockIcon,
+  GearIcon,
+  HomeIcon,
+  QrIcon,
+  SendIcon,
+  UserIcon,
+} from '../../shared/ui/money-icons.tsx';
 
 const NAVIGATION: {
-  name: RouteName & ('Home' | 'Wallet' | 'Payment' | 'History' | 'Settings');
+  name: RouteName & ('Home' | 'Wallet' | 'WalletSave' | 'Payment' | 'History' | 'Settings');
   Icon: typeof HomeIcon;
 }[] = [
   { name: 'Home', Icon: HomeIcon },
   { name: 'Wallet', Icon: CardsIcon },
+  { name: 'WalletSave', Icon: SendIcon },
   { name: 'Payment', Icon: QrIcon },
   { name: 'History', Icon: ClockIcon },
   { name: 'Settings', Icon: GearIcon },
@@ -28,6 +37,10 @@ export interface LayoutHeaderProps {
   onNotificationsOpenChange: (open: boolean) => void;
   onShowProfile: () => void;
   profileId: string;
+  /** The phone's profile panel is shown (the profile button is pressed). */
+  profileOpen?: boolean;
+  /** False on Settings, which shows the profile itself. */
+  profileAvailable?: boolean;
 }
 
 export function LayoutHeader({
@@ -35,9 +48,15 @@ export function LayoutHeader({
   onNotificationsOpenChange,
   onShowProfile,
   profileId,
+  profileOpen = false,
+  profileAvailable = true,
 }: LayoutHeaderProps) {
   const { t } = useTranslation();
   const { data: user } = useAuthInfo();
+  const { pathname } = useLocation();
+  // 'Счета' stays lit on an account's page, but the transfer (under /wallet too) has its own item.
+  const exact = (name: RouteName) =>
+    name === 'Home' || (name === 'Wallet' && pathname === pathTo('WalletSave'));
   return (
     <header className="home-header">
       <div className="home-header__inner">
@@ -54,7 +73,7 @@ export function LayoutHeader({
           <ul className="home-nav__list">
             {NAVIGATION.map(({ name, Icon }) => (
               <li key={name}>
-                <NavLink to={pathTo(name)} end={name === 'Home'} className="home-nav__link">
+                <NavLink to={pathTo(name)} end={exact(name)} className="home-nav__link">
                   <Icon className="home-nav__icon" />
                   <span className="home-nav__label">{t(`nav.${name}`)}</span>
                 </NavLink>
@@ -64,15 +83,18 @@ export function LayoutHeader({
         </nav>
         <div className="home-header__tools">
           <NotificationBell open={notificationsOpen} onOpenChange={onNotificationsOpenChange} />
-          <button
-            type="button"
-            className="home-header__profile"
-            aria-label={t('profile.open')}
-            aria-controls={profileId}
-            onClick={onShowProfile}
-          >
-            <UserIcon />
-          </button>
+          {profileAvailable && (
+            <button
+              type="button"
+              className="home-header__profile"
+              aria-label={t('profile.open')}
+              aria-controls={profileId}
+              aria-expanded={profileOpen}
+              onClick={onShowProfile}
+            >
+              <UserIcon />
+            </button>
+          )}
         </div>
       </div>
     </header>

@@ -1,6 +1,7 @@
 import { moneyEn } from './money-texts.ts';
 import { policyEn } from './policy-texts.ts';
 import type { Texts } from './ru.ts';
+import { securityEn } from './security-texts.ts';
 import { settingsEn } from './settings-texts.ts';
 
 /** English texts. The `Texts` type makes a missing key a compile error; i18n.test.ts checks both ways. */
@@ -49,6 +50,9 @@ export const en: Texts = {
     landing: {
       title: 'A wallet for your phone number',
       text: 'Top up, send money and pay by QR code, all in one app.',
+      brandTitle: 'Pay and send in seconds',
+      brandText:
+        'QR payments, withdrawals to a card and transfers to friends. Lost your phone? Freeze the wallet in one tap.',
       imageAlt: 'A phone with a bank card and coins',
       register: 'Register',
       haveAccount: 'Already have an account?',
@@ -71,6 +75,9 @@ export const en: Texts = {
       pinTitle: 'Create a PIN',
       pinText: 'Four digits. The PIN confirms withdrawals, transfers and payments.',
       pinLabel: 'PIN',
+      pinRepeat: 'Repeat the PIN',
+      pinRepeatDigit: 'PIN again: character {{n}} of {{total}}',
+      pinMismatch: 'The PINs do not match',
     },
     login: {
       title: 'Sign in',
@@ -89,6 +96,7 @@ export const en: Texts = {
       label: 'Code from the text message',
       digit: 'Digit {{n}} of {{total}}',
       sendAgain: 'Send the code again',
+      sendAgainIn: 'Send the code again in {{seconds}} s',
       sent: 'A new code has been sent',
     },
   },
@@ -113,4 +121,5 @@ export const en: Texts = {
   ...policyEn,
   // The identification section and the Settings route.
   ...settingsEn,
+  ...securityEn,
 };

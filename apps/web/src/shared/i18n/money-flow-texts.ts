@@ -40,7 +40,7 @@ export const moneyFlowRu = {
     amount: 'Сумма: {{amount}}',
   },
   withdrawalPage: {
-    title: 'Выберите счет',
+    title: 'Вывод на карту',
     accounts: 'Счета для вывода',
     card: 'Карта',
     cardPlaceholder: 'xxxx xxxx xxxx xxxx',
@@ -146,7 +146,7 @@ export const moneyFlowEn: typeof moneyFlowRu = {
     amount: 'Amount: {{amount}}',
   },
   withdrawalPage: {
-    title: 'Choose an account',
+    title: 'Withdrawal to a card',
     accounts: 'Accounts to withdraw from',
     card: 'Card',
     cardPlaceholder: 'xxxx xxxx xxxx xxxx',

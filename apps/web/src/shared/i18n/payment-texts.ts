@@ -41,8 +41,8 @@ export const paymentRu = {
       recipientLoading: 'Ищем получателя…',
       sbpUnavailable:
         'Это QR-код Системы быстрых платежей. Оплатить его можно в приложении банка — участника СБП; в кошельке такие платежи пока недоступны.',
-      unsupported: 'Оплата по QR-коду временно недоступна, приносим извинения за доставленные неудобства.',
-      read: 'Прочитано: {{text}}',
+      unsupported: 'Это не платёжный QR-код: в нём нет данных для оплаты. Отсканируйте код получателя.',
+      read: 'Прочитано: «{{text}}»',
       invalid: 'QR-код содержит ошибку: {{reason}}',
       reasons: {
         missing_field: 'не хватает поля {{field}}',
@@ -140,8 +140,8 @@ export const paymentEn: Widen<typeof paymentRu> = {
       recipientLoading: 'Looking up the recipient…',
       sbpUnavailable:
         'This is a Faster Payments System QR code. It can be paid in the app of a member bank; the wallet cannot pay these yet.',
-      unsupported: 'QR code payment is temporarily unavailable, we apologize for any inconvenience caused.',
-      read: 'Read: {{text}}',
+      unsupported: 'This is not a payment QR code: it holds no payment details. Scan the payee’s code.',
+      read: 'Read: “{{text}}”',
       invalid: 'The QR code is invalid: {{reason}}',
       reasons: {
         missing_field: 'the field {{field}} is missing',

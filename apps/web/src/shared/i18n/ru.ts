@@ -1,6 +1,7 @@
 /** Russian texts: the active language (spec section 9). Every key exists in en.ts too (i18n.test.ts). */
 import { moneyRu } from './money-texts.ts';
 import { policyRu } from './policy-texts.ts';
+import { securityRu } from './security-texts.ts';
 import { settingsRu } from './settings-texts.ts';
 export const ru = {
   common: {
@@ -47,6 +48,10 @@ export const ru = {
     landing: {
       title: 'Кошелёк по номеру телефона',
       text: 'Пополняйте, переводите и платите по QR-коду — всё в одном приложении.',
+      // The desktop brand panel beside the landing says something of its own, not the headline again.
+      brandTitle: 'Платите и переводите за секунды',
+      brandText:
+        'Оплата по QR-коду, вывод на карту и переводы друзьям. Если телефон потерян, кошелёк блокируется в одно касание.',
       imageAlt: 'Телефон с банковской картой и монетами',
       register: 'Зарегистрироваться',
       haveAccount: 'Уже есть аккаунт?',
@@ -69,6 +74,9 @@ export const ru = {
       pinTitle: 'Придумайте PIN-код',
       pinText: 'Четыре цифры. PIN-код подтверждает выводы, переводы и платежи.',
       pinLabel: 'PIN-код',
+      pinRepeat: 'Повторите PIN-код',
+      pinRepeatDigit: 'Повтор PIN-кода: знак {{n}} из {{total}}',
+      pinMismatch: 'PIN-коды не совпадают',
     },
     login: {
       title: 'Вход',
@@ -87,6 +95,7 @@ export const ru = {
       label: 'Код из SMS',
       digit: 'Цифра {{n}} из {{total}}',
       sendAgain: 'Отправить код ещё раз',
+      sendAgainIn: 'Отправить код ещё раз через {{seconds}} с',
       sent: 'Новый код отправлен',
     },
   },
@@ -111,6 +120,7 @@ export const ru = {
   ...policyRu,
   // The identification section and the Settings route.
   ...settingsRu,
+  ...securityRu,
 } as const;
 
 /** The shape every language must have: same keys, any strings. */

@@ -19,3 +19,13 @@ export function signPrefix(amount: string): '' | '-' | '+' {
   if (sign === 0) return '';
   return sign < 0 ? '-' : '+';
 }
+
+/**
+ * A stored card mask as people read it: '411111******1111' -> '4111 11•• •••• 1111', wherever it
+ * stands in a text (a history row's description, a receipt's card).
+ */
+export function readableCardMasks(text: string): string {
+  return text.replace(/\b(\d{6})(\*{2,9})(\d{4})\b/g, (_whole, first: string, stars: string, last: string) =>
+    `${first}${'•'.repeat(stars.length)}${last}`.replace(/(.{4})(?=.)/g, '$1 '),
+  );
+}

@@ -59,6 +59,14 @@ export function toE164(dial: string, digits: string): string {
   return `+${digitsOnly(dial)}${digitsOnly(digits)}`;
 }
 
+/**
+ * The mask as the app shows a number everywhere ('+7 999 568-62-49'): a leading area code in
+ * brackets becomes a group followed by a space, so the input and the rest of the app agree.
+ */
+export function readableMask(mask: string): string {
+  return mask.replace(/^\((#+)\)/, '$1 ');
+}
+
 /** A mask as a hint for the input: "(###)###-##-##" -> "(___)___-__-__". */
 export function maskPlaceholder(mask: string): string {
   return mask.replace(/#/g, '_');

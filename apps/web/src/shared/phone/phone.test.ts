@@ -9,6 +9,7 @@ import {
   isMaskComplete,
   maskCapacity,
   maskPlaceholder,
+  readableMask,
   toE164,
 } from './masks.ts';
 
@@ -32,6 +33,9 @@ describe('masks', () => {
     expect(digitsOnly('+7 (912) 345-67-89')).toBe('79123456789');
     expect(toE164('+7', '(912)345-67-89')).toBe('+79123456789');
     expect(maskPlaceholder(russia)).toBe('(___)___-__-__');
+    // As shown: the same grouping as '+7 999 568-62-49' elsewhere in the app.
+    expect(readableMask(russia)).toBe('### ###-##-##');
+    expect(readableMask('#### ######')).toBe('#### ######');
   });
 
   it('put the caret after the same number of digits', () => {

@@ -11,7 +11,14 @@ const CountryPicker = lazy(loadPicker);
 import { type KeyboardEvent, lazy, Suspense, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Country } from '../phone/country.ts';
-import { applyMask, caretAfterDigits, digitsOnly, maskCapacity, maskPlaceholder } from '../phone/masks.ts';
+import {
+  applyMask,
+  caretAfterDigits,
+  digitsOnly,
+  maskCapacity,
+  maskPlaceholder,
+  readableMask,
+} from '../phone/masks.ts';
 import { Flag } from './flag.tsx';
 import { ChevronDownIcon } from './icons.tsx';
 import { FieldError } from './text-field.tsx';
@@ -50,7 +57,7 @@ export function PhoneField({
   const caret = useRef<number | null>(null);
   const [picking, setPicking] = useState(false);
   const { country, maskIndex, digits } = value;
-  const mask = country.mask[maskIndex] ?? country.mask[0]!;
+  const mask = readableMask(country.mask[maskIndex] ?? country.mask[0]!);
   const capacity = maskCapacity(mask);
   const formatted = applyMask(digits, mask);
 
@@ -148,7 +155,7 @@ export function PhoneField({
           >
             {country.mask.map((option, index) => (
               <option key={option} value={index}>
-                {`${country.code} ${maskPlaceholder(option)}`}
+                {`${country.code} ${maskPlaceholder(readableMask(option))}`}
               </option>
             ))}
           </select>

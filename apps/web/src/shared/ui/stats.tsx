@@ -13,19 +13,22 @@ import { chartSegments, orderedStats, STAT_LEGEND } from '../money/stat-display.
 import { AreaError, AreaLoading } from './area.tsx';
 
 const RADIUS = 15.9155; // a circumference of 100, so dash lengths are percents
+const isNonZero = (amount: string) => !/^0(\.0+)?$/.test(amount);
 
 export function StatChart({ stat }: { stat: Stat }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const segments = chartSegments(stat.results);
-  const total = formatMoney(stat.total, stat.currency_code, language);
+  // In and out apart: one sum of both would add what came in to what went out.
+  const income = formatMoney(stat.total_in, stat.currency_code, language);
+  const spent = formatMoney(stat.total_out, stat.currency_code, language);
   return (
     <figure className="stat-chart">
       <svg
         viewBox="0 0 42 42"
         className="stat-chart__svg"
         role="img"
-        aria-label={t('stats.chart', { total })}
+        aria-label={t('stats.chart', { income, spent })}
       >
         <circle cx="21" cy="21" r={RADIUS} fill="none" stroke="var(--color-border)" strokeWidth="5" />
         {segments.map((segment) => (
@@ -46,8 +49,16 @@ export function StatChart({ stat }: { stat: Stat }) {
         ))}
       </svg>
       <figcaption className="stat-chart__center" aria-hidden="true">
-        <span className="stat-chart__total-label">{t('stats.total')}</span>
-        <span className="stat-chart__total">{total}</span>
+        <span className="stat-chart__total-label">{t('stats.income')}</span>
+        <span className="stat-chart__total stat-chart__total--in" data-testid="stat-income">
+          {isNonZero(stat.total_in) ? '+' : ''}
+          {income}
+        </span>
+        <span className="stat-chart__total-label">{t('stats.spent')}</span>
+        <span className="stat-chart__total stat-chart__total--out" data-testid="stat-spent">
+          {isNonZero(stat.total_out) ? '−' : ''}
+          {spent}
+        </span>
       </figcaption>
     </figure>
   );
@@ -71,6 +82,14 @@ export function StatList({ stat }: { stat: Stat }) {
             <span className="stat-list__label">
               <span className="stat-list__name">{t(legend.labelKey)}</span>
               <span className="stat-list__count">{t('stats.count', { count })}</span>
+              {'amount_in' in entry && isNonZero(entry.amount_in) && isNonZero(entry.amount_out) && (
+                <span className="stat-list__count">
+                  {t('stats.split', {
+                    income: formatMoney(entry.amount_in, stat.currency_code, language),
+                    spent: formatMoney(entry.amount_out, stat.currency_code, language),
+                  })}
+                </span>
+              )}
             </span>
             <span className="stat-list__values">
               <span className="stat-list__amount">

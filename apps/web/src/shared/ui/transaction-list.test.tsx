@@ -73,6 +73,27 @@ describe('TransactionList', () => {
     expect(screen.queryByRole('button', { name: 'Показать ещё' })).toBeNull();
   });
 
+  it('names a row by its type: an incoming transfer is a transfer, not a top-up; a card mask reads grouped', async () => {
+    fetchMock.mockResolvedValueOnce(
+      answer({
+        results: [
+          { ...transaction('4', '250.00', 'Перевод: Анна С.'), wallet_transaction_type: 'transfer' },
+          {
+            ...transaction('5', '-300.00', 'Вывод на карту 411111******1111'),
+            wallet_transaction_type: 'withdrawal',
+            kind: 'withdrawal',
+          },
+        ],
+        next: null,
+      }),
+    );
+    renderList();
+    const incoming = (await screen.findByText('Перевод: Анна С.')).closest('li')!;
+    expect(incoming.textContent).toContain('Перевод');
+    expect(incoming.textContent).not.toContain('Пополнение');
+    expect(screen.getByText('Вывод на карту 4111 11•• •••• 1111')).toBeTruthy();
+  });
+
   it('says so when there is nothing', async () => {
     fetchMock.mockResolvedValueOnce(answer({ results: [], next: null }));
     renderList();

@@ -12,36 +12,55 @@ import { ReceiptSlot } from '../documents/document-slots.tsx';
 import { formatDateTime } from '../format/date.ts';
 import { formatSignedMoney } from '../format/money.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
-import { transactionLook } from '../money/transaction-display.ts';
+import { readableCardMasks, transactionLook } from '../money/transaction-display.ts';
+import { NotMeButton } from '../security/security-buttons.tsx';
 import { AreaError, AreaLoading } from './area.tsx';
 import { ArrowDownIcon, ArrowUpIcon, DotsIcon } from './money-icons.tsx';
 
 const LOOK_ICONS = { operation: DotsIcon, withdrawal: ArrowUpIcon, topup: ArrowDownIcon };
 
-export function TransactionRow({ transaction }: { transaction: Transaction }) {
+export function TransactionRow({
+  transaction,
+  reportable = false,
+}: {
+  transaction: Transaction;
+  /** Offer 'Это не я' on an outgoing operation (history). */
+  reportable?: boolean;
+}) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const look = transactionLook(transaction.amount);
   const Icon = LOOK_ICONS[look];
+  const description = readableCardMasks(transaction.description);
   return (
     <li className={clsx('transaction', `transaction--${look}`)} data-look={look}>
       <span className="transaction__icon">
         <Icon />
       </span>
       <span className="transaction__main">
-        <span className="transaction__description">{transaction.description}</span>
+        <span className="transaction__description">{description}</span>
         <span className="transaction__meta">
           <time dateTime={transaction.created_at}>{formatDateTime(transaction.created_at, language)}</time>
         </span>
         <span className="transaction__documents">
           <ReceiptSlot operationId={transaction.id} description={transaction.description} />
+          {reportable && look === 'withdrawal' && (
+            <NotMeButton
+              operationId={transaction.id}
+              what={`${description}, ${formatSignedMoney(transaction.amount, transaction.currency_code, language)}`}
+            />
+          )}
         </span>
       </span>
       <span className="transaction__side">
         <span className="transaction__amount" data-testid="transaction-amount">
           {formatSignedMoney(transaction.amount, transaction.currency_code, language)}
         </span>
-        <span className="transaction__look">{t(`transactions.looks.${look}`)}</span>
+        <span className="transaction__look">
+          {transaction.wallet_transaction_type === 'other'
+            ? t(`transactions.looks.${look}`)
+            : t(`transactions.types.${transaction.wallet_transaction_type}`)}
+        </span>
         {transaction.status !== 'complete' && (
           <span className={`transaction__status transaction__status--${transaction.status}`}>
             {t(`transactions.status.${transaction.status}`)}
@@ -58,9 +77,16 @@ export interface TransactionListProps {
   paged?: boolean;
   /** The empty message for a chosen range rather than for a new wallet. */
   emptyText?: string;
+  /** Offer 'Это не я' on each outgoing operation. */
+  reportable?: boolean;
 }
 
-export function TransactionList({ filter, paged = true, emptyText }: TransactionListProps) {
+export function TransactionList({
+  filter,
+  paged = true,
+  emptyText,
+  reportable = false,
+}: TransactionListProps) {
   const { t } = useTranslation();
   const query = useTransactions(filter);
   if (query.isPending) return <AreaLoading rows={3} />;
@@ -73,7 +99,11 @@ export function TransactionList({ filter, paged = true, emptyText }: Transaction
     <div className="transactions">
       <ul className="transactions__list" aria-label={t('transactions.title')}>
         {transactions.map((transaction) => (
-          <TransactionRow key={`${transaction.id}:${transaction.account_id}`} transaction={transaction} />
+          <TransactionRow
+            key={`${transaction.id}:${transaction.account_id}`}
+            transaction={transaction}
+            reportable={reportable}
+          />
         ))}
       </ul>
       {query.isFetchNextPageError && (

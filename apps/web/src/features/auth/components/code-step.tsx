@@ -24,6 +24,8 @@ export interface CodeStepProps {
   submitting: boolean;
   onResend: () => void;
   resending: boolean;
+  /** Seconds until another code may be asked (the server refuses earlier ones); 0 when it may. */
+  resendIn?: number;
   backLabel: string;
   onBack: () => void;
   above?: ReactNode;
@@ -69,8 +71,16 @@ export function CodeStep(props: CodeStepProps) {
         <Button type="submit" block disabled={!ready} busy={props.submitting}>
           {props.submitLabel}
         </Button>
-        <Button variant="link" onClick={props.onResend} busy={props.resending}>
-          {t('auth.code.sendAgain')}
+        <Button
+          variant="link"
+          onClick={props.onResend}
+          busy={props.resending}
+          disabled={(props.resendIn ?? 0) > 0}
+          data-testid="resend-code"
+        >
+          {(props.resendIn ?? 0) > 0
+            ? t('auth.code.sendAgainIn', { seconds: props.resendIn })
+            : t('auth.code.sendAgain')}
         </Button>
       </div>
     </form>

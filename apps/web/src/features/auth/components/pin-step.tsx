@@ -1,5 +1,5 @@
-/** Register step 3: create the four-digit PIN. No back button (spec section 2). */
-import type { FormEvent, ReactNode } from 'react';
+/** Register step 3: create the four-digit PIN, typed twice as on PIN change. No back button (spec section 2). */
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../shared/ui/button.tsx';
 import { CodeInput } from '../../../shared/ui/code-input.tsx';
@@ -16,7 +16,9 @@ export interface PinStepProps {
 
 export function PinStep({ pin, onPinChange, error, onSubmit, submitting, above }: PinStepProps) {
   const { t } = useTranslation();
-  const ready = isFourDigits(pin);
+  const [repeat, setRepeat] = useState('');
+  const mismatch = isFourDigits(pin) && isFourDigits(repeat) && pin !== repeat;
+  const ready = isFourDigits(pin) && repeat === pin;
   function submit(event: FormEvent) {
     event.preventDefault();
     if (ready && !submitting) onSubmit();
@@ -36,6 +38,14 @@ export function PinStep({ pin, onPinChange, error, onSubmit, submitting, above }
         error={error}
         secret
         autoFocus
+      />
+      <CodeInput
+        value={repeat}
+        onChange={setRepeat}
+        label={t('auth.register.pinRepeat')}
+        digitLabel={(n, total) => t('auth.register.pinRepeatDigit', { n, total })}
+        error={mismatch ? t('auth.register.pinMismatch') : null}
+        secret
       />
       <div className="auth-actions">
         <Button type="submit" block disabled={!ready} busy={submitting}>

@@ -7,6 +7,7 @@ import '../auth.css';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { useCountdown } from '../../../shared/hooks/use-countdown.ts';
 import { usePending } from '../../../shared/hooks/use-pending.ts';
 import { ROUTES } from '../../../shared/routes.ts';
 import { useSessionStore } from '../../../shared/store/session-store.ts';
@@ -17,6 +18,7 @@ import { errorOf, failureMessage } from '../answers.ts';
 import { login } from '../api/login.ts';
 import { sendCode } from '../api/send-code.ts';
 import { CodeStep } from '../components/code-step.tsx';
+import { resendWait } from '../resend.ts';
 import { usePhone } from '../use-phone.ts';
 
 export function LoginPage() {
@@ -31,12 +33,14 @@ export function LoginPage() {
   const [note, setNote] = useState<string | null>(null);
   const [runSendCode, sending] = usePending(sendCode);
   const [runLogin, signingIn] = usePending(login);
+  const [resendIn, startResendCountdown] = useCountdown();
 
   /** Sends a code; answers whether the person can go on to the code entry. */
   async function send(): Promise<boolean> {
     const answer = await runSendCode({ phone: e164 });
     const error = errorOf(answer);
     session.setPhone(e164);
+    startResendCountdown(resendWait(error ?? answer));
     if (!error) {
       session.toggleSendConfirmCode();
       setCode('');
@@ -109,6 +113,7 @@ export function LoginPage() {
         submitting={signingIn}
         onResend={resend}
         resending={sending}
+        resendIn={resendIn}
         backLabel={t('auth.login.back')}
         onBack={() => {
           setNote(null);

@@ -7,6 +7,7 @@ import '../auth.css';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useCountdown } from '../../../shared/hooks/use-countdown.ts';
 import { usePending } from '../../../shared/hooks/use-pending.ts';
 import { ROUTES } from '../../../shared/routes.ts';
 import { useSessionStore } from '../../../shared/store/session-store.ts';
@@ -19,6 +20,7 @@ import { setPin as savePin } from '../api/set-pin.ts';
 import { CodeStep } from '../components/code-step.tsx';
 import { PinStep } from '../components/pin-step.tsx';
 import { type Details, RegisterDetailsStep } from '../components/register-details-step.tsx';
+import { resendWait } from '../resend.ts';
 import { usePhone } from '../use-phone.ts';
 import { checkEmail, checkFirstName, checkLastName } from '../validators.ts';
 
@@ -42,6 +44,7 @@ export function RegisterPage() {
   const [runConfirm, confirming] = usePending(registerConfirm);
   const [runSendCode, resending] = usePending(sendCode);
   const [runSavePin, savingPin] = usePending(savePin);
+  const [resendIn, startResendCountdown] = useCountdown();
 
   const progress = (
     <ProgressSteps step={step} total={3} label={t('auth.register.progress', { step, total: 3 })} />
@@ -84,6 +87,7 @@ export function RegisterPage() {
       }
       // A code sent a moment ago for this number is still valid: go on to it with the server's note.
       codeSent(error ? error.message : null);
+      startResendCountdown(resendWait(error ?? answer));
       setStep(2);
     } catch (failure) {
       setFormError(failureMessage(failure, t));
@@ -113,6 +117,7 @@ export function RegisterPage() {
       // docs/decisions.md section 2: the real phone, not the spec's undefined.
       const answer = await runSendCode({ phone: e164 });
       const error = errorOf(answer);
+      startResendCountdown(resendWait(error ?? answer));
       if (error) {
         setCodeError(null);
         setNote(error.message);
@@ -157,6 +162,7 @@ export function RegisterPage() {
         submitting={confirming}
         onResend={resend}
         resending={resending}
+        resendIn={resendIn}
         backLabel={t('auth.register.changeNumber')}
         onBack={() => {
           setNote(null);

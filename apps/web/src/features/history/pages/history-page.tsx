@@ -63,7 +63,7 @@ export function HistoryPage() {
               {t('transactions.title')}
             </h2>
             <AreaBoundary>
-              <TransactionList filter={filter} emptyText={t('transactions.emptyRange')} />
+              <TransactionList filter={filter} emptyText={t('transactions.emptyRange')} reportable />
             </AreaBoundary>
           </section>
         </>

@@ -9,6 +9,7 @@ import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../shared/format/date.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { NotMeDeviceButton } from '../../../shared/security/security-buttons.tsx';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { CloseIcon } from '../../../shared/ui/icons.tsx';
 import { BellIcon } from '../../../shared/ui/money-icons.tsx';
@@ -138,6 +139,7 @@ export function NotificationBell({ open, onOpenChange }: NotificationBellProps) 
                         {formatDateTime(item.created_at, language)}
                       </time>
                       <p className="notification__message">{item.message}</p>
+                      {item.kind === 'new_device' && <NotMeDeviceButton />}
                     </li>
                   );
                 })}

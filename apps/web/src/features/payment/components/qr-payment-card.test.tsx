@@ -63,7 +63,27 @@ async function enterPin(user: ReturnType<typeof userEvent.setup>) {
   return dialog;
 }
 
-beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+const LIMITS = {
+  currency_code: 'RUB',
+  balance_max: '60000.00',
+  monthly_outgoing_max: '40000.00',
+  monthly_outgoing_used: '7600.00',
+  monthly_outgoing_left: '32400.00',
+};
+// The pre-PIN check answers apart, so fetchMock sees only the calls each test is about.
+let checkAnswer: unknown = { ok: true, problems: [], limits: LIMITS };
+const checkCalls: unknown[] = [];
+beforeEach(() => {
+  checkAnswer = { ok: true, problems: [], limits: LIMITS };
+  checkCalls.length = 0;
+  vi.stubGlobal('fetch', (url: RequestInfo | URL, init?: RequestInit) => {
+    if (String(url) === '/v2/wallet/payment/qr/check') {
+      checkCalls.push(JSON.parse(String(init?.body)));
+      return Promise.resolve(json(checkAnswer));
+    }
+    return fetchMock(url, init);
+  });
+});
 afterEach(() => {
   fetchMock.mockReset();
   vi.unstubAllGlobals();
@@ -85,7 +105,15 @@ describe('QrPaymentCard', () => {
       '/v2/wallet/transfer/recipient?phone=%2B79991234567',
     );
     expect(screen.getByTestId('qr-amount').textContent).toBe('150,50\u00a0₽');
-    expect(screen.getByTestId('qr-address').textContent).toBe(qr);
+    // The raw code is not shown; the limit meter is.
+    expect(screen.queryByText(qr)).toBeNull();
+    expect((await screen.findByTestId('limit-meter')).textContent).toContain(
+      'осталось 32\u00a0400,00\u00a0₽ из 40\u00a0000,00\u00a0₽ в этом месяце',
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Отправить' })).toHaveProperty('disabled', false),
+    );
+    expect(checkCalls.at(-1)).toEqual({ qr, currency_code: 'RUB' });
 
     await user.click(screen.getByRole('button', { name: 'Отправить' }));
     const dialog = await enterPin(user);
@@ -126,6 +154,11 @@ describe('QrPaymentCard', () => {
     expect(screen.queryByTestId('pay-modal')?.hasAttribute('open') ?? false).toBe(false);
 
     await user.type(screen.getByLabelText('Сумма платежа'), '99,9');
+    // The button waits for the check of the settled amount.
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Отправить' })).toHaveProperty('disabled', false),
+    );
+    expect(checkCalls.at(-1)).toEqual({ qr: GOST, amount: '99.90', currency_code: 'RUB' });
     await user.click(screen.getByRole('button', { name: 'Отправить' }));
     const dialog = await enterPin(user);
     await within(dialog).findByText('Платёж принят и будет зачислен получателю');
@@ -133,12 +166,25 @@ describe('QrPaymentCard', () => {
     expect(body).toEqual({ qr: GOST, amount: '99.90', currency_code: 'RUB', pin: '2468' });
   });
 
-  it('an unknown code: the temporarily-unavailable text with what was read, and no send button', () => {
+  it('a check problem shows inline before the PIN and keeps the send button off', async () => {
+    checkAnswer = {
+      ok: false,
+      problems: [{ code: 'INSUFFICIENT_FUNDS', message: 'Недостаточно средств на счёте' }],
+      limits: LIMITS,
+    };
+    fetchMock.mockImplementation(async () =>
+      json({ status: 'success', name: 'Иван П.', phone: '+79991234567' }),
+    );
+    renderCard(walletQrText('+79991234567', '5000.00'));
+    expect(await screen.findByText('Недостаточно средств на счёте')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Отправить' })).toHaveProperty('disabled', true);
+  });
+
+  it('an unknown code: says it is not a payment code, with what was read, and no send button', () => {
     renderCard('https://example.com/promo?id=7');
     const notice = screen.getByTestId('qr-unavailable');
-    expect(notice.textContent).toContain(
-      'Оплата по QR-коду временно недоступна, приносим извинения за доставленные неудобства.',
-    );
+    expect(notice.textContent).toContain('Это не платёжный QR-код');
+    expect(notice.textContent).not.toContain('временно недоступна');
     expect(notice.textContent).toContain('https://example.com/promo?id=7');
     expect(screen.queryByRole('button', { name: 'Отправить' })).toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();

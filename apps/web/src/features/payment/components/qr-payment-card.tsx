@@ -17,10 +17,12 @@ import { formatPhone } from '../../../shared/format/person.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
+import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { payOutcomeOf } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
 import { startQrPayment } from '../api/qr-payment.ts';
+import { checkQrPayment } from '../api/qr-payment-check.ts';
 import { useRecipient } from '../api/recipient.ts';
 import { isPayable, type QrPaymentView, qrPaymentView, typedAmount } from '../qr/qr-payment-view.ts';
 
@@ -42,10 +44,6 @@ export function QrPaymentCard({ qr, account, onAnother }: QrPaymentCardProps) {
         {t('payment.details.title')}
       </h2>
       {isPayable(view) ? <PayablePayment view={view} account={account} /> : <NotPayable view={view} />}
-      <p className="qr-payment__address">
-        <span className="qr-payment__address-label">{t('payment.details.address')}</span>
-        <code data-testid="qr-address">{view.qr}</code>
-      </p>
       {onAnother && (
         <Button variant="secondary" block onClick={onAnother}>
           {t('payment.details.cancel')}
@@ -141,10 +139,19 @@ function PayablePayment({
       ? `${recipient.data?.name ?? ''} ${formatPhone(view.phone)}`.trim()
       : `${view.payee}, ${view.bank}`;
 
+  const currencyCode = view.currency as CurrencyCode;
+  const check = useMoneyCheck(
+    'qr',
+    amount && !accountProblem && !recipientProblem
+      ? { qr: view.qr, ...(view.amount === null ? { amount } : {}), currency_code: currencyCode }
+      : null,
+    checkQrPayment,
+  );
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (!amount || accountProblem || recipientProblem) return;
+    if (!amount || accountProblem || recipientProblem || !check.ready) return;
     setAttempt(startQrPayment());
     setOpen(true);
   };
@@ -203,7 +210,14 @@ function PayablePayment({
             {accountProblem}
           </p>
         )}
-        <Button type="submit" block disabled={!!accountProblem || !!recipientProblem}>
+        <CheckProblems problems={check.problems} />
+        <LimitMeter limits={check.answer?.limits} />
+        <Button
+          type="submit"
+          block
+          disabled={!!accountProblem || !!recipientProblem || (!!amount && !check.ready)}
+          busy={check.checking && !check.problems.length}
+        >
           {t('payment.details.send')}
         </Button>
       </form>

@@ -24,7 +24,14 @@ const PROBLEM_TEXT = {
   decoder: 'payment.upload.decoderFailed',
 } as const;
 
-export function QrUpload({ onRead, compact = false }: { onRead: (text: string) => void; compact?: boolean }) {
+export interface QrUploadProps {
+  onRead: (text: string) => void;
+  /** A new image was chosen: the previous code's payment must go before this one is read. */
+  onClear?: () => void;
+  compact?: boolean;
+}
+
+export function QrUpload({ onRead, onClear, compact = false }: QrUploadProps) {
   const { t } = useTranslation();
   const inputId = useId();
   const [dragging, setDragging] = useState(false);
@@ -34,6 +41,8 @@ export function QrUpload({ onRead, compact = false }: { onRead: (text: string) =
   const choice = useRef(0);
   const latestOnRead = useRef(onRead);
   latestOnRead.current = onRead;
+  const latestOnClear = useRef(onClear);
+  latestOnClear.current = onClear;
 
   // An object URL made for a preview is released when it is replaced or the area goes.
   useEffect(() => {
@@ -67,6 +76,8 @@ export function QrUpload({ onRead, compact = false }: { onRead: (text: string) =
   }
 
   function takeFile(file: File) {
+    // Whatever this file turns out to be, the previous code's recipient is no longer what is paid.
+    latestOnClear.current?.();
     if (qrFileProblem(file)) {
       choice.current++;
       setPreview(null);
@@ -78,6 +89,7 @@ export function QrUpload({ onRead, compact = false }: { onRead: (text: string) =
   }
 
   function takeAddress(address: string) {
+    latestOnClear.current?.();
     const problem = qrUrlProblem(address, window.location.origin);
     if (problem) {
       choice.current++;
@@ -143,7 +155,13 @@ export function QrUpload({ onRead, compact = false }: { onRead: (text: string) =
           aria-describedby={`${inputId}-extensions${error ? ` ${inputId}-error` : ''}`}
         />
         {preview ? (
-          <img className="qr-drop__preview" src={preview.url} alt={t('payment.upload.preview')} />
+          <img
+            className="qr-drop__preview"
+            src={preview.url}
+            alt={t('payment.upload.preview')}
+            // A file that is not a picture shows no broken image: the error below says what is wrong.
+            onError={() => setPreview(null)}
+          />
         ) : (
           <UploadIcon />
         )}

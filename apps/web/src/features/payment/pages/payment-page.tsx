@@ -95,7 +95,7 @@ function DesktopPayment() {
           <h2 id="payment-upload-title" className="panel__title panel__title--spaced">
             {t('payment.upload.title')}
           </h2>
-          <QrUpload onRead={setQr} />
+          <QrUpload onRead={setQr} onClear={() => setQr(null)} />
         </section>
         {qr ? (
           <AreaBoundary>
@@ -190,7 +190,7 @@ function MobilePayment() {
               <h2 id={`${id}-upload-title`} className="panel__title panel__title--spaced">
                 {t('payment.scan.upload')}
               </h2>
-              <QrUpload onRead={setQr} compact={!problem} />
+              <QrUpload onRead={setQr} onClear={() => setQr(null)} compact={!problem} />
             </section>
           </>
         )}

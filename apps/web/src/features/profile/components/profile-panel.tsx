@@ -18,12 +18,21 @@ export interface ProfilePanelProps {
   loggingOut?: boolean;
   /** The identification section (its own feature); shown under the profile. */
   identification?: ReactNode;
+  /** 'Заблокировать кошелёк' (shared self-protection); shown above sign-out. */
+  security?: ReactNode;
   /** The policy block, passed only for the brand 'grok'. */
   policy?: ReactNode;
   id?: string;
 }
 
-export function ProfilePanel({ onLogout, loggingOut, identification, policy, id }: ProfilePanelProps) {
+export function ProfilePanel({
+  onLogout,
+  loggingOut,
+  identification,
+  security,
+  policy,
+  id,
+}: ProfilePanelProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const { data: user, isPending, isError, refetch } = useAuthInfo();
@@ -54,7 +63,9 @@ export function ProfilePanel({ onLogout, loggingOut, identification, policy, id 
             <dl className="profile-panel__facts">
               <div>
                 <dt>{t('profile.email')}</dt>
-                <dd data-testid="profile-email">{user.email}</dd>
+                <dd data-testid="profile-email">
+                  <EmailText email={user.email} />
+                </dd>
               </div>
               <div>
                 <dt>{t('profile.phone')}</dt>
@@ -75,6 +86,7 @@ export function ProfilePanel({ onLogout, loggingOut, identification, policy, id 
           {identification}
         </section>
       )}
+      {security && <div className="profile-panel__security">{security}</div>}
       <button
         type="button"
         className="button button--ghost profile-panel__logout"
@@ -91,5 +103,18 @@ export function ProfilePanel({ onLogout, loggingOut, identification, policy, id 
         </section>
       )}
     </aside>
+  );
+}
+
+/** An e-mail that wraps only at the '@' (and dots after it), never mid-word. */
+function EmailText({ email }: { email: string }) {
+  const at = email.indexOf('@');
+  if (at < 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
   );
 }

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { DocumentsForm } from '../../../shared/identification/documents-form.tsx';
 import { IdentificationSection } from '../../../shared/identification/identification-section.tsx';
+import { SecurityPanel } from '../../../shared/security/security-panel.tsx';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
 import { LanguageSwitch } from '../components/language-switch.tsx';
 import { PasskeysPanel } from '../components/passkeys-panel.tsx';
@@ -63,6 +64,9 @@ export function SettingsPage() {
         <div className="settings-column">
           <AreaBoundary>
             <SessionsPanel />
+          </AreaBoundary>
+          <AreaBoundary>
+            <SecurityPanel />
           </AreaBoundary>
           <AreaBoundary>
             <PinChangePanel />

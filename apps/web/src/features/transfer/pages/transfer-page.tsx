@@ -20,6 +20,7 @@ import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
+import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
 import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
@@ -27,6 +28,7 @@ import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
 import { initialPhoneValue, PhoneField, type PhoneValue } from '../../../shared/ui/phone-field.tsx';
 import { WalletCarousel } from '../../../shared/ui/wallet-carousel.tsx';
 import { recipientQuery, startTransfer } from '../api/transfer.ts';
+import { checkTransfer } from '../api/transfer-check.ts';
 import { RecipientCard } from '../components/recipient-card.tsx';
 
 interface Pending {
@@ -61,7 +63,16 @@ export function TransferPage() {
     : null;
   const allowed = authInfo.data?.is_transfer_allowed ?? false;
   const found = complete && recipient.isSuccess ? recipient.data : null;
-  const disabled = !allowed || !account || !amount.trim() || !found;
+  const typed = account ? checkAmount(amount, account.currency_code) : null;
+  // The check asks once the amount reads and the recipient is found; its problems show as they come.
+  const check = useMoneyCheck(
+    'transfer',
+    typed?.ok && found && account
+      ? { phone: found.phone, amount: typed.amount, currency_code: account.currency_code }
+      : null,
+    checkTransfer,
+  );
+  const disabled = !allowed || !account || !amount.trim() || !found || (typed?.ok === true && !check.ready);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -134,7 +145,9 @@ export function TransferPage() {
             )}
             {found && <RecipientCard name={found.name} phone={found.phone} />}
           </div>
-          <Button type="submit" block disabled={disabled}>
+          <CheckProblems problems={check.problems} />
+          <LimitMeter limits={check.answer?.limits} />
+          <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
             {t('transferPage.submit')}
           </Button>
         </form>

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { pathTo } from '../../../shared/routes.ts';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
-import { ArrowDownIcon, ArrowUpIcon } from '../../../shared/ui/money-icons.tsx';
+import { ArrowDownIcon, ArrowUpIcon, SendIcon } from '../../../shared/ui/money-icons.tsx';
 import { TransactionList } from '../../../shared/ui/transaction-list.tsx';
 import qrPromoUrl from '../assets/qr-promo.svg';
 import { AccountsArea } from '../components/accounts-area.tsx';
@@ -28,6 +28,10 @@ export function HomePage() {
         <Link to={pathTo('WalletWithdrawal')} className="button button--secondary home-actions__button">
           <ArrowUpIcon />
           {t('actions.withdraw')}
+        </Link>
+        <Link to={pathTo('WalletSave')} className="button button--secondary home-actions__button">
+          <SendIcon />
+          {t('actions.send')}
         </Link>
       </div>
       <section className="qr-promo" aria-labelledby="qr-promo-title">

@@ -1,5 +1,5 @@
 /**
- * Withdrawal to a card (docs/product.md 'Withdrawal', sections 4 and 5): 'Выберите счет' with the RUB
+ * Withdrawal to a card (docs/product.md 'Withdrawal', sections 4 and 5): 'Вывод на карту' with the RUB
  * account, 'Сумма', 'Карта' and 'Вывести', disabled while card or amount is empty or withdrawal is
  * not allowed (then the withdrawal's own notice shows, docs/decisions.md 2). 'Вывести' opens the pay
  * modal: PIN, waiting, success ('Заявка на вывод средств успешно создана!') or failed, and the real
@@ -20,11 +20,13 @@ import { CurrencyBadge } from '../../../shared/ui/currency-badge.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { cardProblem, maskCard } from '../../../shared/ui/pay-modal/card-number.ts';
+import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
 import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
 import { loadWithdrawalReceipt, startWithdrawal } from '../api/withdrawal.ts';
+import { checkWithdrawal } from '../api/withdrawal-check.ts';
 import { CardField } from '../components/card-field.tsx';
 
 interface Pending {
@@ -48,7 +50,17 @@ export function WithdrawalPage() {
 
   const rubAccounts = accounts.data?.filter((account) => account.currency_code === CASH_CURRENCY) ?? [];
   const allowed = authInfo.data?.is_withdrawal_allowed ?? false;
-  const disabled = !amount.trim() || !card || !allowed;
+  const typed = checkAmount(amount, CASH_CURRENCY);
+  const cardReady = !cardProblem(card);
+  // The card is sent once complete; the amount alone already meets the balance and the limits.
+  const check = useMoneyCheck(
+    'withdrawal',
+    typed.ok
+      ? { amount: typed.amount, currency_code: CASH_CURRENCY, ...(cardReady ? { pan: card } : {}) }
+      : null,
+    checkWithdrawal,
+  );
+  const disabled = !amount.trim() || !card || !allowed || (typed.ok && cardReady && !check.ready);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -108,7 +120,9 @@ export function WithdrawalPage() {
             }}
             error={cardError}
           />
-          <Button type="submit" block disabled={disabled}>
+          <CheckProblems problems={check.problems} />
+          <LimitMeter limits={check.answer?.limits} />
+          <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
             {t('withdrawalPage.submit')}
           </Button>
         </form>

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canClose, initialPayState, type PayEvent, type PayState, payReducer } from './pay-modal-state.ts';
+import {
+  canClose,
+  failureOffer,
+  initialPayState,
+  type PayEvent,
+  type PayState,
+  payReducer,
+} from './pay-modal-state.ts';
 import type { Receipt } from './pay-outcome.ts';
 
 const receipt: Receipt = {
@@ -22,6 +29,17 @@ const failure = {
   outcome: { status: 'error', message: 'Неверный PIN-код', code: 'PIN_INVALID' },
 } as const;
 
+describe('failureOffer', () => {
+  it('a wrong PIN retries without "later"; a lock-out or a refusal offers neither; no answer offers both', () => {
+    expect(failureOffer('PIN_INVALID')).toEqual({ retry: true, later: false });
+    expect(failureOffer('PIN_LOCKED')).toEqual({ retry: false, later: false });
+    expect(failureOffer('INSUFFICIENT_FUNDS')).toEqual({ retry: false, later: false });
+    expect(failureOffer('WALLET_FROZEN')).toEqual({ retry: false, later: false });
+    expect(failureOffer(null)).toEqual({ retry: true, later: true });
+    expect(failureOffer('PROVIDER_UNAVAILABLE')).toEqual({ retry: true, later: true });
+  });
+});
+
 describe('pay modal stages', () => {
   it('opens at PIN entry and waits after sending', () => {
     expect(initialPayState.stage).toBe('enterPin');
@@ -37,7 +55,12 @@ describe('pay modal stages', () => {
 
   it('goes to failed with the server message, and a retry starts at PIN entry again', () => {
     const failed = run([{ type: 'submit' }, failure]);
-    expect(failed).toEqual({ stage: 'failed', message: 'Неверный PIN-код', receipt: null });
+    expect(failed).toEqual({
+      stage: 'failed',
+      message: 'Неверный PIN-код',
+      code: 'PIN_INVALID',
+      receipt: null,
+    });
     expect(run([{ type: 'retry' }], failed)).toEqual(initialPayState);
   });
 

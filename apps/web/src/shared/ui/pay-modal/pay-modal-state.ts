@@ -12,6 +12,8 @@ export interface PayState {
   stage: PayStage;
   /** The failed stage's server message, or the success stage's. */
   message: string | null;
+  /** The failed stage's error code (null when no answer came). */
+  code?: string | null;
   receipt: Receipt | null;
 }
 
@@ -26,6 +28,18 @@ export type PayEvent =
 
 export const initialPayState: PayState = { stage: 'enterPin', message: null, receipt: null };
 
+/**
+ * What the failed stage offers: a wrong PIN is typed again (no 'later'); a lock-out or a refusal
+ * that a new PIN cannot change offers no retry; only no answer or a passing fault says 'later'.
+ */
+export function failureOffer(code: string | null | undefined): { retry: boolean; later: boolean } {
+  if (code === 'PIN_INVALID') return { retry: true, later: false };
+  if (code === null || code === undefined) return { retry: true, later: true };
+  if (code === 'PROVIDER_UNAVAILABLE' || code === 'RATE_LIMITED' || code === 'INTERNAL_ERROR')
+    return { retry: true, later: true };
+  return { retry: false, later: false };
+}
+
 /** The close icon is hidden while the answer is awaited (the page must stay open). */
 export function canClose(stage: PayStage): boolean {
   return stage !== 'waiting';
@@ -38,7 +52,7 @@ export function payReducer(state: PayState, event: PayEvent): PayState {
     case 'answered':
       if (state.stage !== 'waiting') return state;
       return event.outcome.status === 'error'
-        ? { stage: 'failed', message: event.outcome.message, receipt: null }
+        ? { stage: 'failed', message: event.outcome.message, code: event.outcome.code, receipt: null }
         : { stage: 'success', message: event.outcome.message, receipt: event.outcome.receipt };
     case 'showDetails':
       return state.stage === 'success' && state.receipt ? { ...state, stage: 'details' } : state;

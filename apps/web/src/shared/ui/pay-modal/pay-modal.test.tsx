@@ -85,14 +85,15 @@ describe('PayModal', () => {
     expect(screen.getByText('Детали операции')).toBeTruthy();
     const details = within(screen.getByTestId('receipt'));
     expect(details.getByText('Вывод на карту')).toBeTruthy();
-    expect(details.getByText('411111******1111')).toBeTruthy();
+    // The stored mask reads as cards do everywhere in the app.
+    expect(details.getByText('4111 11•• •••• 1111')).toBeTruthy();
     expect(details.getByText('В обработке')).toBeTruthy();
     expect(details.getByText(/1\s500,00\s₽/)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Готово' }));
     expect(screen.getByTestId('open').textContent).toBe('false');
   });
 
-  it('shows the server message and "Повторите попытку позже", and a retry asks for the PIN again', async () => {
+  it('a wrong PIN: the server message without "Повторите попытку позже", and a retry asks for the PIN again', async () => {
     const send = vi
       .fn<(pin: string) => Promise<PayOutcome>>()
       .mockResolvedValueOnce({
@@ -105,13 +106,37 @@ describe('PayModal', () => {
     let user = await typePin('1111');
     await user.click(sendButton());
     expect(await screen.findByText('Неверный PIN-код. Осталось попыток: 4')).toBeTruthy();
-    expect(screen.getByText('Повторите попытку позже')).toBeTruthy();
+    expect(screen.queryByText('Повторите попытку позже')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Попробовать снова' }));
     expect(sendButton().disabled).toBe(true);
     user = await typePin('2468');
     await user.click(sendButton());
     expect(await screen.findByText('Заявка на вывод средств успешно создана!')).toBeTruthy();
     expect(send.mock.calls.map(([pin]) => pin)).toEqual(['1111', '2468']);
+  });
+
+  it('after the lock-out no retry is offered; no answer at all says "later" and offers one', async () => {
+    const send = vi
+      .fn<(pin: string) => Promise<PayOutcome>>()
+      .mockResolvedValueOnce({
+        status: 'error',
+        message: 'Операции заблокированы после неверных PIN-кодов. Попробуйте через 15 мин',
+        code: 'PIN_LOCKED',
+      })
+      .mockResolvedValueOnce({ status: 'error', message: 'Нет связи с сервером', code: null });
+    const { unmount } = render(<Harness send={send} />);
+    let user = await typePin('1111');
+    await user.click(sendButton());
+    expect(await screen.findByText(/Операции заблокированы/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Попробовать снова' })).toBeNull();
+    expect(screen.queryByText('Повторите попытку позже')).toBeNull();
+    unmount();
+    render(<Harness send={send} />);
+    user = await typePin('2222');
+    await user.click(sendButton());
+    expect(await screen.findByText('Нет связи с сервером')).toBeTruthy();
+    expect(screen.getByText('Повторите попытку позже')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Попробовать снова' })).toBeTruthy();
   });
 
   it('closes from the PIN stage with the close icon', async () => {

@@ -27,7 +27,7 @@ import { currentLanguage } from '../../i18n/i18n.ts';
 import { Button } from '../button.tsx';
 import { CodeInput } from '../code-input.tsx';
 import { ModalFrame } from './modal-frame.tsx';
-import { canClose, initialPayState, payReducer } from './pay-modal-state.ts';
+import { canClose, failureOffer, initialPayState, payReducer } from './pay-modal-state.ts';
 import type { PayOutcome, Receipt } from './pay-outcome.ts';
 import { ReceiptView, ResultView, WaitingView } from './stage-views.tsx';
 
@@ -109,6 +109,7 @@ export function PayModal({
   }
 
   const closable = canClose(state.stage);
+  const offer = failureOffer(state.code);
   return (
     <ModalFrame
       open={open}
@@ -168,15 +169,17 @@ export function PayModal({
           title={t('payModal.failedTitle')}
           actions={
             <>
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  setPin('');
-                  dispatch({ type: 'retry' });
-                }}
-              >
-                {t('payModal.retry')}
-              </Button>
+              {offer.retry && (
+                <Button
+                  variant="secondary"
+                  onClick={() => {
+                    setPin('');
+                    dispatch({ type: 'retry' });
+                  }}
+                >
+                  {t('payModal.retry')}
+                </Button>
+              )}
               <Button onClick={onClose}>{t('payModal.close')}</Button>
             </>
           }
@@ -184,7 +187,7 @@ export function PayModal({
           <p className="pay-stage__text pay-stage__message" data-testid="pay-failed-message">
             {state.message}
           </p>
-          <p className="pay-stage__text">{t('payModal.tryLater')}</p>
+          {offer.later && <p className="pay-stage__text">{t('payModal.tryLater')}</p>}
         </ResultView>
       )}
       {state.stage === 'details' && state.receipt && (

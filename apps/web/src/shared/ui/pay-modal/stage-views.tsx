@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../format/date.ts';
 import { formatMoney } from '../../format/money.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { readableCardMasks } from '../../money/transaction-display.ts';
 import type { Receipt } from './pay-outcome.ts';
 
 /** 'Ожидание / Не закрывайте страницу' with a spinner, announced politely. */
@@ -77,7 +78,7 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
       formatMoney(receipt.amount.replace(/^-/, ''), receipt.currency_code, language),
     ],
   ];
-  if (receipt.card) rows.push([t('payModal.receipt.card'), receipt.card]);
+  if (receipt.card) rows.push([t('payModal.receipt.card'), readableCardMasks(receipt.card)]);
   if (receipt.counterparty) rows.push([t('payModal.receipt.counterparty'), receipt.counterparty]);
   rows.push([
     t('payModal.receipt.status'),

@@ -1,0 +1,49 @@
+/**
+ * Self-protection calls: POST /v2/wallet/freeze, /unfreeze {confirm_code, pin}, send_code to one's
+ * own phone (the unfreeze code) and /transaction/:id/report {reason} ('Это не я', which also freezes).
+ * Each success asks the auth info again, whose `is_frozen` drives the frozen state across the app.
+ */
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import { isErrorAnswer } from '../api/api-error.ts';
+import { callApi, callOk } from '../api/client.ts';
+
+const refresh = (queryClient: QueryClient) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['auth-info'] }),
+    queryClient.invalidateQueries({ queryKey: ['notifications'] }),
+    queryClient.invalidateQueries({ queryKey: ['sessions'] }),
+  ]);
+
+export function useFreeze() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => callOk('freeze', { body: {} }),
+    onSuccess: () => refresh(queryClient),
+  });
+}
+
+export function useUnfreeze() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { confirm_code: string; pin: string }) => callOk('unfreeze', { body }),
+    onSuccess: () => refresh(queryClient),
+  });
+}
+
+export function useReport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: string; reason: string }) =>
+      callOk('transactionReport', { params: { id }, body: { reason } }),
+    onSuccess: () => refresh(queryClient),
+  });
+}
+
+/** The unfreeze code: seconds until another may be asked, from the answer or the cooldown refusal. */
+export async function sendOwnCode(phone: string): Promise<{ wait: number; error: string | null }> {
+  const answer = await callApi('sendCode', { body: { phone } });
+  if (!isErrorAnswer(answer)) return { wait: answer.resend_after, error: null };
+  const seconds = /(\d+)/.exec(answer.message)?.[1];
+  if (answer.code === 'CODE_RESEND_TOO_SOON') return { wait: Number(seconds ?? 60), error: null };
+  return { wait: 0, error: answer.message };
+}

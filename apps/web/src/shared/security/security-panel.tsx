@@ -1,0 +1,137 @@
+/**
+ * Settings' security panel: 'Заблокировать кошелёк' while the wallet works; while it is frozen,
+ * 'Разблокировать' with a fresh SMS code to one's own phone (60-second resend countdown) and the PIN.
+ */
+import './security.css';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAuthInfo } from '../api/auth-info.ts';
+import { formatPhone } from '../format/person.ts';
+import { useCountdown } from '../hooks/use-countdown.ts';
+import { Button } from '../ui/button.tsx';
+import { CodeInput } from '../ui/code-input.tsx';
+import { sendOwnCode, useUnfreeze } from './security-api.ts';
+import { FreezeButton } from './security-buttons.tsx';
+
+export function SecurityPanel() {
+  const { t } = useTranslation();
+  const info = useAuthInfo();
+  const frozen = info.data?.is_frozen;
+  // 'Разблокирован' once the wallet seen frozen here is seen working (the form itself is gone by then).
+  const [seenFrozen, setSeenFrozen] = useState(false);
+  const [done, setDone] = useState(false);
+  useEffect(() => {
+    if (frozen) {
+      setSeenFrozen(true);
+      setDone(false);
+    } else if (frozen === false && seenFrozen) setDone(true);
+  }, [frozen, seenFrozen]);
+  if (!info.data) return null;
+  return (
+    <section id="security" className="panel settings-panel" aria-labelledby="settings-security-title">
+      <h2 id="settings-security-title" className="panel__title">
+        {t('security.panelTitle')}
+      </h2>
+      {info.data.is_frozen ? (
+        <UnfreezeForm phone={info.data.phone} />
+      ) : (
+        <>
+          {done && (
+            <p className="settings-panel__done" role="status">
+              {t('security.unfrozen')}
+            </p>
+          )}
+          <p className="settings-panel__hint">{t('security.freezeHint')}</p>
+        </>
+      )}
+      {/* Mounted while frozen too: its dialog says the freeze happened; the button hides itself. */}
+      <FreezeButton block />
+    </section>
+  );
+}
+
+function UnfreezeForm({ phone }: { phone: string }) {
+  const { t } = useTranslation();
+  const unfreeze = useUnfreeze();
+  const [left, startCountdown] = useCountdown();
+  const [sent, setSent] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [pin, setPin] = useState('');
+  const ready = /^\d{4}$/.test(code) && /^\d{4}$/.test(pin);
+
+  async function send() {
+    setSending(true);
+    setSendError(null);
+    try {
+      const answer = await sendOwnCode(phone);
+      setSendError(answer.error);
+      if (!answer.error) {
+        setSent(true);
+        startCountdown(answer.wait);
+      }
+    } catch (failure) {
+      setSendError((failure as Error).message);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!ready || unfreeze.isPending) return;
+    // A wrong code or PIN is typed again.
+    unfreeze.mutate({ confirm_code: code, pin }, { onError: () => setPin('') });
+  }
+
+  return (
+    <form className="unfreeze" onSubmit={submit} noValidate data-testid="unfreeze-form">
+      <p className="settings-panel__hint">{t('security.unfreezeText', { phone: formatPhone(phone) })}</p>
+      <Button
+        variant={sent ? 'link' : 'secondary'}
+        onClick={() => void send()}
+        busy={sending}
+        disabled={left > 0}
+        data-testid="unfreeze-send-code"
+      >
+        {left > 0
+          ? t('security.sendAgainIn', { seconds: left })
+          : sent
+            ? t('security.sendAgain')
+            : t('security.sendCode')}
+      </Button>
+      <p className="form-note" role="status">
+        {sendError ?? (sent ? t('security.codeSent', { phone: formatPhone(phone) }) : null)}
+      </p>
+      {sent && (
+        <>
+          <CodeInput
+            value={code}
+            onChange={(value) => {
+              setCode(value);
+              unfreeze.reset();
+            }}
+            label={t('security.codeLabel')}
+            digitLabel={(n, total) => t('security.codeDigit', { n, total })}
+            autoFocus
+          />
+          <CodeInput
+            value={pin}
+            onChange={(value) => {
+              setPin(value);
+              unfreeze.reset();
+            }}
+            label={t('security.pinLabel')}
+            digitLabel={(n, total) => t('security.pinDigit', { n, total })}
+            error={unfreeze.error?.message ?? null}
+            secret
+          />
+          <Button type="submit" block disabled={!ready} busy={unfreeze.isPending}>
+            {t('security.unfreeze')}
+          </Button>
+        </>
+      )}
+    </form>
+  );
+}
