@@ -64,25 +64,34 @@ CREATE OR REPLACE TRIGGER ledger_accounts_identity_guard BEFORE UPDATE OF id, us
 -- false, when its idempotency key is used), then both accounts' balances and versions and one entry
 -- per side with the balances after it. The debit account's monthly figure (limits.sql) moves in the
 -- same UPDATE: a counted debit of a later month starts it again, of the kept month adds to it, and a
--- void of a hold opened in the kept month takes it back.
-CREATE OR REPLACE FUNCTION ledger_move(moved ledger_transfers, step text, at timestamptz) RETURNS boolean
-LANGUAGE plpgsql AS $$
+-- void of a hold opened in the kept month takes it back. The transfer comes as its columns (t_...):
+-- a composite argument cost a conversion and its domain checks on every call (docs/performance.md).
+DROP FUNCTION IF EXISTS ledger_move(ledger_transfers, text, timestamptz);
+CREATE OR REPLACE FUNCTION ledger_move(
+  t_id uuid, t_debit uuid, t_credit uuid, t_amount bigint, t_currency text, t_kind text, t_status text,
+  t_is_hold boolean, t_key text, t_reference_type text, t_reference_id text, t_description jsonb,
+  t_created_at timestamptz, t_settled_at timestamptz, step text, at timestamptz
+) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
   -- Signed changes of the posted and the held money, as the debit side sees them.
-  posted bigint := CASE WHEN step IN ('single', 'post') THEN moved.amount ELSE 0 END;
-  held bigint := CASE step WHEN 'hold' THEN moved.amount WHEN 'single' THEN 0 ELSE -moved.amount END;
-  counted bigint := CASE WHEN NOT limits_counts_outgoing(moved.kind, moved.currency) OR step = 'post' THEN 0
-    WHEN step = 'void' THEN -moved.amount ELSE moved.amount END;
-  month timestamptz := limits_month(moved.created_at);
+  posted bigint := CASE WHEN step IN ('single', 'post') THEN t_amount ELSE 0 END;
+  held bigint := CASE step WHEN 'hold' THEN t_amount WHEN 'single' THEN 0 ELSE -t_amount END;
+  counted bigint := CASE WHEN NOT limits_counts_outgoing(t_kind, t_currency) OR step = 'post' THEN 0
+    WHEN step = 'void' THEN -t_amount ELSE t_amount END;
+  month timestamptz := limits_month(t_created_at);
   entries int;
 BEGIN
   WITH opened AS (
-    INSERT INTO ledger_transfers SELECT moved.* WHERE step IN ('single', 'hold')
+    INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
+      idempotency_key, reference_type, reference_id, description, created_at, settled_at)
+    SELECT t_id, t_debit, t_credit, t_amount, t_currency, t_kind, t_status, t_is_hold, t_key, t_reference_type,
+      t_reference_id, t_description, t_created_at, t_settled_at
+    WHERE step IN ('single', 'hold')
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id
   ), side (account_id, ord, posted_change, debits_change, credits_change, entry_amount, counted_change) AS (
-    SELECT * FROM (VALUES (moved.debit_account_id, 1, -posted, held, 0::bigint, -moved.amount, counted),
-                          (moved.credit_account_id, 2, posted, 0::bigint, held, moved.amount::bigint, 0::bigint)) v
+    SELECT * FROM (VALUES (t_debit, 1, -posted, held, 0::bigint, -t_amount, counted),
+                          (t_credit, 2, posted, 0::bigint, held, t_amount, 0::bigint)) v
     WHERE step IN ('post', 'void') OR EXISTS (SELECT 1 FROM opened)
   ), changed AS (
     UPDATE ledger_accounts a
@@ -101,8 +110,8 @@ BEGIN
   )
   INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
     pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
-  SELECT moved.id, c.id, c.user_id, step, c.entry_amount, moved.currency, moved.kind, c.balance,
-    c.pending_debits, c.pending_credits, c.version, at, moved.created_at
+  SELECT t_id, c.id, c.user_id, step, c.entry_amount, t_currency, t_kind, c.balance,
+    c.pending_debits, c.pending_credits, c.version, at, t_created_at
   FROM changed c ORDER BY c.ord;
   GET DIAGNOSTICS entries = ROW_COUNT;
   RETURN entries > 0;
@@ -120,7 +129,6 @@ DECLARE
   account ledger_accounts;
   debit_account ledger_accounts;
   credit_account ledger_accounts;
-  movement ledger_transfers;
 BEGIN
   FOR account IN SELECT * FROM ledger_accounts a WHERE a.id IN (debit, credit) ORDER BY a.id FOR NO KEY UPDATE LOOP
     IF account.id = debit THEN debit_account := account; ELSE credit_account := account; END IF;
@@ -128,10 +136,9 @@ BEGIN
   IF debit_account.id IS NOT NULL AND credit_account.id IS NOT NULL
      AND debit_account.currency = currency AND credit_account.currency = currency
      AND (debit_account.user_id IS NULL OR debit_account.balance - debit_account.pending_debits >= amount) THEN
-    -- The transfer's row, in the table's column order.
-    movement := ROW(transfer_id, debit, credit, amount, currency, kind, CASE WHEN hold THEN 'pending' ELSE 'posted' END,
-      hold, idempotency_key, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END);
-    IF ledger_move(movement, CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
+    IF ledger_move(transfer_id, debit, credit, amount, currency, kind, CASE WHEN hold THEN 'pending' ELSE 'posted' END,
+        hold, idempotency_key, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END,
+        CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
       outcome := 'created';
       RETURN NEXT;
       RETURN;
@@ -170,7 +177,9 @@ BEGIN
     RETURN;
   END IF;
   UPDATE ledger_transfers t SET status = settle_as, settled_at = at WHERE t.id = hold_id RETURNING * INTO moved;
-  PERFORM ledger_move(moved, CASE WHEN settle_as = 'posted' THEN 'post' ELSE 'void' END, at);
+  PERFORM ledger_move(moved.id, moved.debit_account_id, moved.credit_account_id, moved.amount, moved.currency,
+    moved.kind, moved.status, moved.is_hold, moved.idempotency_key, moved.reference_type, moved.reference_id,
+    moved.description, moved.created_at, moved.settled_at, CASE WHEN settle_as = 'posted' THEN 'post' ELSE 'void' END, at);
   outcome := 'changed';
   RETURN NEXT;
 END

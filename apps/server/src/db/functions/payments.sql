@@ -58,7 +58,6 @@ DECLARE
   credit ledger_accounts;
   first record;
   found_problem jsonb;
-  movement ledger_transfers;
 BEGIN
   FOR person IN SELECT u.id, u.identification_level AS level, u.frozen_at IS NOT NULL AS frozen,
       u.pin_hash = pin_proof AND u.pin_failures = 0 AND u.pin_locked_until IS NULL AS proven, a AS account
@@ -136,10 +135,10 @@ BEGIN
     INSERT INTO idempotency_keys (user_id, call, key, request_hash, answer, created_at)
     VALUES (payer, call_name, call_key, request_hash, answer, at);
   END IF;
-  -- The transfer's row, in the table's column order; its ledger key is made of its new id.
-  movement := ROW(movement_id, debit.id, credit.id, amount, currency, kind, CASE WHEN hold THEN 'pending' ELSE 'posted' END,
-    hold, kind || ':' || movement_id, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END);
-  IF NOT ledger_move(movement, CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
+  -- The movement's ledger key is made of its new id.
+  IF NOT ledger_move(movement_id, debit.id, credit.id, amount, currency, kind, CASE WHEN hold THEN 'pending' ELSE 'posted' END,
+      hold, kind || ':' || movement_id, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END,
+      CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
     RAISE EXCEPTION 'ledger_pay: the movement % exists already', movement_id;
   END IF;
   outcome := 'created';
