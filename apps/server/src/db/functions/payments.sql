@@ -7,10 +7,11 @@
 --   2. the PIN: the proof the server made is compared with the stored hash; when it does not prove
 --      the PIN (a wrong PIN, a lock, a stale salt) the answer is 'pin', and the server's PIN check
 --      decides and counts it (modules/auth/pin.ts);
---   3. a used idempotency key answers the first call's fingerprint and answer, before any refusal;
+--   3. the idempotency key claimed with the call's answer: a used key answers the first call's
+--      fingerprint and answer, before any refusal;
 --   4. the rules: a frozen wallet sends nothing; limits.sql's (the payer's level and monthly limit, the
---      payee's balance cap); then the payer's available money;
---   5. the key claimed with the call's answer, and the movement written by ledger_move.
+--      payee's balance cap); then the payer's available money. A refusal gives the key back;
+--   5. the movement written by ledger_move.
 -- With `check_only` (the answers before the PIN) there is no PIN and no key: every rule is asked and
 -- every refusal listed, and nothing is written.
 -- Answers (outcome, refusal, problems, first_request_hash, first_answer), outcome one of
@@ -89,10 +90,14 @@ BEGIN
     RETURN NEXT;
     RETURN;
   END IF;
+  -- Claimed before the rules, since payments succeed far more often than they are refused or repeated.
   IF NOT check_only AND call_key IS NOT NULL THEN
-    SELECT k.request_hash, k.answer INTO first FROM idempotency_keys k
-    WHERE k.user_id = payer AND k.call = call_name AND k.key = call_key;
-    IF FOUND THEN
+    INSERT INTO idempotency_keys (user_id, call, key, request_hash, answer, created_at)
+    VALUES (payer, call_name, call_key, request_hash, answer, at)
+    ON CONFLICT (user_id, call, key) DO NOTHING;
+    IF NOT FOUND THEN
+      SELECT k.request_hash, k.answer INTO first FROM idempotency_keys k
+      WHERE k.user_id = payer AND k.call = call_name AND k.key = call_key;
       outcome := 'repeated';
       first_request_hash := first.request_hash;
       first_answer := first.answer;
@@ -120,6 +125,9 @@ BEGIN
     problems := problems || jsonb_build_object('rule', 'insufficient_funds');
   END IF;
   IF jsonb_array_length(problems) > 0 THEN
+    IF NOT check_only AND call_key IS NOT NULL THEN
+      DELETE FROM idempotency_keys k WHERE k.user_id = payer AND k.call = call_name AND k.key = call_key;
+    END IF;
     outcome := 'refused';
     refusal := problems -> 0;
     RETURN NEXT;
@@ -131,10 +139,6 @@ BEGIN
     RETURN;
   END IF;
 
-  IF call_key IS NOT NULL THEN
-    INSERT INTO idempotency_keys (user_id, call, key, request_hash, answer, created_at)
-    VALUES (payer, call_name, call_key, request_hash, answer, at);
-  END IF;
   -- The movement's ledger key is made of its new id.
   IF NOT ledger_move(movement_id, debit.id, credit.id, amount, currency, kind, CASE WHEN hold THEN 'pending' ELSE 'posted' END,
       hold, kind || ':' || movement_id, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END,
