@@ -296,7 +296,7 @@ function instanceEnv(l: Layout, index: number): Record<string, string | undefine
     METRICS_PORT: String(l.metricsPorts[index]),
     DATABASE_URL: l.databaseUrl,
     DB_POOL_SIZE: process.env.CLUSTER_DB_POOL_SIZE ?? '10',
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     LOG_LEVEL: process.env.CLUSTER_LOG_LEVEL ?? 'info',
     WEB_DIST: process.env.CLUSTER_WEB_DIST ?? '',
     SANDBOX_PAYOUT_DELAY_MS: '1000',

@@ -4,9 +4,11 @@
  * database; this file passes the figures in and names the outcome, and `refusalError` turns a
  * refusal into the contract's error.
  */
+
+import { randomInt } from 'node:crypto';
 import type { CallName, CurrencyCode } from '@e-wallet/contract';
 import { ID_PATTERN, MAX_MINOR } from '@e-wallet/contract';
-import type { Queryable } from '../db/client.ts';
+import { isDb, PG, pgCode, type Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { rubParam } from '../policy/levels.ts';
 import type { SidedText } from './index.ts';
@@ -104,8 +106,7 @@ function payParams(input: PaymentCheck, pay?: Pick<PaymentInput, 'id' | 'pinProo
  * (then settled with postHold or voidHold). Nothing is written unless the outcome is 'created'.
  */
 export async function pay(q: Queryable, input: PaymentInput): Promise<PaymentOutcome> {
-  const { rows } = await q.query<PayRow>(PAY_SQL, payParams(input, input));
-  const row = rows[0]!;
+  const row = await payStatement(q, payParams(input, input));
   if (row.outcome === 'repeated')
     return { outcome: 'repeated', requestHash: row.first_request_hash ?? '', answer: row.first_answer };
   if (row.outcome === 'refused') return { outcome: 'refused', refusal: row.refusal! };
@@ -122,8 +123,27 @@ export type PaymentCheck = Omit<PaymentInput, 'id' | 'pinProof' | 'call' | 'desc
  * without writing anything (the answers before the PIN); empty when it could go through.
  */
 export async function paymentProblems(q: Queryable, input: PaymentCheck): Promise<Refusal[]> {
-  const { rows } = await q.query<PayRow>(PAY_SQL, payParams(input));
-  return rows[0]!.problems ?? [];
+  return (await payStatement(q, payParams(input))).problems ?? [];
+}
+
+/**
+ * The statement, on its own or in the caller's transaction. On its own it is a whole transaction, so
+ * one that a deadlock or a serialization failure rolled back is run again (a person's rows and a
+ * payout clearing account can be locked in another order by a settlement); in a transaction the
+ * caller's `tx` runs it again with the rest.
+ */
+async function payStatement(q: Queryable, params: unknown[]): Promise<PayRow> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { rows } = await q.query<PayRow>(PAY_SQL, params);
+      return rows[0]!;
+    } catch (error) {
+      const code = pgCode(error);
+      const again = isDb(q) && (code === PG.deadlock || code === PG.serializationFailure) && attempt < 8;
+      if (!again) throw error;
+      await new Promise((resolve) => setTimeout(resolve, randomInt(Math.min(50, 2 ** attempt) + 1)));
+    }
+  }
 }
 
 /** The contract's error for a refusal of the limits (the PIN's refusal is the PIN check's to name). */
