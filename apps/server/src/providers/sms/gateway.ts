@@ -177,3 +177,17 @@ export abstract class HttpSmsGateway implements SmsProvider {
     );
   }
 }
+
+/** A gateway's delivery code as our status: its own delivered and failed codes are final, the rest pending. */
+export function deliveryAnswer(
+  gateway: string,
+  code: number | undefined,
+  codes: { delivered: ReadonlySet<number>; failed: ReadonlySet<number> },
+): GatewayAnswer {
+  const providerStatus = `${gateway}:${code ?? 'none'}`;
+  if (code !== undefined && codes.delivered.has(code))
+    return { kind: 'final', status: 'delivered', providerStatus };
+  if (code !== undefined && codes.failed.has(code))
+    return { kind: 'final', status: 'failed', providerStatus };
+  return { kind: 'pending', providerStatus };
+}

@@ -8,6 +8,7 @@ import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import {
   DEFAULT_TIMING,
+  deliveryAnswer,
   type GatewayAnswer,
   type GatewayTiming,
   HttpSmsGateway,
@@ -26,11 +27,7 @@ const DELIVERED = new Set([1, 2]);
 const FAILED = new Set([3, 20, 22, 23, 24, 25]);
 
 export function smscDeliveryStatus(status: number | undefined): GatewayAnswer {
-  const providerStatus = `smsc:${status ?? 'none'}`;
-  if (status !== undefined && DELIVERED.has(status))
-    return { kind: 'final', status: 'delivered', providerStatus };
-  if (status !== undefined && FAILED.has(status)) return { kind: 'final', status: 'failed', providerStatus };
-  return { kind: 'pending', providerStatus };
+  return deliveryAnswer('smsc', status, { delivered: DELIVERED, failed: FAILED });
 }
 
 export class SmscProvider extends HttpSmsGateway {

@@ -8,6 +8,7 @@ import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import {
   DEFAULT_TIMING,
+  deliveryAnswer,
   type GatewayAnswer,
   type GatewayTiming,
   HttpSmsGateway,
@@ -26,11 +27,7 @@ const FAILED = new Set([104, 105, 106, 107, 108, 150]);
 const RETRY = new Set([220]);
 
 export function smsRuDeliveryStatus(code: number | undefined): GatewayAnswer {
-  const providerStatus = `smsru:${code ?? 'none'}`;
-  if (code !== undefined && DELIVERED.has(code))
-    return { kind: 'final', status: 'delivered', providerStatus };
-  if (code !== undefined && FAILED.has(code)) return { kind: 'final', status: 'failed', providerStatus };
-  return { kind: 'pending', providerStatus };
+  return deliveryAnswer('smsru', code, { delivered: DELIVERED, failed: FAILED });
 }
 
 export class SmsRuProvider extends HttpSmsGateway {
