@@ -227,6 +227,31 @@ async function verifiedRow(ctx: AppContext, userId: string, pin: string): Promis
   }
 }
 
+/**
+ * The proof for a person who has confirmed with one of their passkeys instead of the PIN
+ * (modules/auth/confirmation.ts): the stored hash itself. A PIN lock still stops money operations;
+ * wrong PINs counted before are cleared, as a right PIN clears them.
+ */
+export async function passkeyPinProof(ctx: AppContext, userId: string): Promise<PinProof> {
+  const now = ctx.clock.now();
+  const outcome = await ctx.db.tx(async (q): Promise<PinOutcome> => {
+    const { rows } = await q.query<PinRow>(`SELECT ${PIN_COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [
+      userId,
+    ]);
+    const user = rows[0];
+    if (!user?.pin_hash || !user.pin_salt || user.pin_key_version === null) return { kind: 'not_set' };
+    const lockedMs = (user.pin_locked_until?.getTime() ?? 0) - now.getTime();
+    if (lockedMs > 0) return { kind: 'locked', minutes: Math.ceil(lockedMs / 60_000) };
+    if (user.pin_failures > 0 || user.pin_locked_until)
+      await q.query('UPDATE users SET pin_failures = 0, pin_locked_until = NULL WHERE id = $1', [userId]);
+    return { kind: 'ok', row: user };
+  });
+  if (outcome.kind === 'not_set') throw new AppError('PIN_NOT_SET');
+  if (outcome.kind === 'locked') throw new AppError('PIN_LOCKED', { minutes: outcome.minutes });
+  if (outcome.kind !== 'ok') throw new Error(`passkeyPinProof: unexpected ${outcome.kind}`);
+  return { signer: signerOf(outcome.row), hash: Buffer.from(outcome.row.pin_hash!) };
+}
+
 /** Changes the PIN after checking the old one (which counts toward the lock like any check). */
 export async function changePin(
   ctx: AppContext,
