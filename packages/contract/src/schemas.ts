@@ -266,6 +266,24 @@ export const IdentificationDocuments = z.strictObject({
   birth_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
 });
 
+/** Photos are sent one a call, as base64, before the document data; the server checks their bytes. */
+export const PHOTO_MAX_BYTES = 3 * 1024 * 1024;
+export const IdentificationPhoto = z.strictObject({
+  application_id: Id,
+  content_type: z.enum(['image/jpeg', 'image/png', 'image/webp']),
+  data: z
+    .string()
+    .min(8)
+    .max(Math.ceil(PHOTO_MAX_BYTES / 3) * 4)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/),
+});
+export const IdentificationPhotoAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  /** How many photos the application has now. */
+  photos: z.number().int(),
+});
+
 // ---------- money in and out ----------
 
 export const Receipt = z.object({
