@@ -38,6 +38,14 @@ const Env = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Address of the metrics listener: loopback by default, never the public interface. */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** The back office's port (its app and /ops/v1), never the public one; 0 picks a free port. */
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  /** Address of the back office's listener: loopback by default (reach it over a VPN or a tunnel). */
+  OPS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Server secret sealing the operators' TOTP secrets; required in production. */
+  OPS_KEY: secret.optional(),
+  /** The built back office (apps/backoffice/dist); unset or missing: the API only. */
+  BACKOFFICE_DIST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Server secret of the PIN's keyed hash; never stored in the database (docs/decisions.md section 7). */
   PIN_KEY: secret.optional(),
@@ -120,6 +128,7 @@ export interface Config extends Env {
   BRAND: 'e-wallet' | 'grok';
   PIN_KEY: string;
   WEBHOOK_SECRET: string;
+  OPS_KEY: string;
   PUBLIC_URL: string;
   appVersion: string;
   production: boolean;
@@ -148,6 +157,7 @@ export function isSecureUrl(url: string): boolean {
 /** Development keys: fine for a laptop and the sandbox, refused in production. */
 const DEV_PIN_KEY = 'dev-only-pin-key-change-me-0001';
 const DEV_WEBHOOK_SECRET = 'dev-only-webhook-secret-0001';
+const DEV_OPS_KEY = 'dev-only-ops-key-change-me-0001';
 /** Keys in production: at least 32 characters (256 bits of a random base64 key is 43). */
 const PRODUCTION_KEY_MIN = 32;
 
@@ -167,6 +177,7 @@ export function loadConfig(
     for (const [name, value, published] of [
       ['PIN_KEY', env.PIN_KEY, DEV_PIN_KEY],
       ['WEBHOOK_SECRET', env.WEBHOOK_SECRET, DEV_WEBHOOK_SECRET],
+      ['OPS_KEY', env.OPS_KEY, DEV_OPS_KEY],
     ] as const) {
       if (!value) throw new ConfigError(`Invalid setting ${name}: required when WALLET_ENV=production`);
       if (value === published)
@@ -221,6 +232,7 @@ export function loadConfig(
     BRAND: env.BRAND ?? (build?.brand === 'grok' ? 'grok' : 'e-wallet'),
     PIN_KEY: env.PIN_KEY ?? DEV_PIN_KEY,
     WEBHOOK_SECRET: env.WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET,
+    OPS_KEY: env.OPS_KEY ?? DEV_OPS_KEY,
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),
     // The version open tabs compare with their own at start-up: a new build picks up a new version.
     appVersion: env.APP_VERSION ?? build?.version ?? appVersion,
