@@ -42,7 +42,7 @@ const Env = z.object({
   OPS_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   /** Address of the back office's listener: loopback by default (reach it over a VPN or a tunnel). */
   OPS_HOST: z.string().min(1).default('127.0.0.1'),
-  /** Server secret sealing the operators' TOTP secrets; required in production. */
+  /** Server secret sealing the operators' TOTP secrets (a key derived from it); unset: PIN_KEY. */
   OPS_KEY: secret.optional(),
   /** The built back office (apps/backoffice/dist); unset or missing: the API only. */
   BACKOFFICE_DIST: z.string().min(1).optional(),
@@ -157,7 +157,6 @@ export function isSecureUrl(url: string): boolean {
 /** Development keys: fine for a laptop and the sandbox, refused in production. */
 const DEV_PIN_KEY = 'dev-only-pin-key-change-me-0001';
 const DEV_WEBHOOK_SECRET = 'dev-only-webhook-secret-0001';
-const DEV_OPS_KEY = 'dev-only-ops-key-change-me-0001';
 /** Keys in production: at least 32 characters (256 bits of a random base64 key is 43). */
 const PRODUCTION_KEY_MIN = 32;
 
@@ -177,7 +176,6 @@ export function loadConfig(
     for (const [name, value, published] of [
       ['PIN_KEY', env.PIN_KEY, DEV_PIN_KEY],
       ['WEBHOOK_SECRET', env.WEBHOOK_SECRET, DEV_WEBHOOK_SECRET],
-      ['OPS_KEY', env.OPS_KEY, DEV_OPS_KEY],
     ] as const) {
       if (!value) throw new ConfigError(`Invalid setting ${name}: required when WALLET_ENV=production`);
       if (value === published)
@@ -232,7 +230,8 @@ export function loadConfig(
     BRAND: env.BRAND ?? (build?.brand === 'grok' ? 'grok' : 'e-wallet'),
     PIN_KEY: env.PIN_KEY ?? DEV_PIN_KEY,
     WEBHOOK_SECRET: env.WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET,
-    OPS_KEY: env.OPS_KEY ?? DEV_OPS_KEY,
+    // Unset: the PIN key, which the back office derives its own key from (ops/operators.ts).
+    OPS_KEY: env.OPS_KEY ?? env.PIN_KEY ?? DEV_PIN_KEY,
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),
     // The version open tabs compare with their own at start-up: a new build picks up a new version.
     appVersion: env.APP_VERSION ?? build?.version ?? appVersion,

@@ -71,8 +71,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
-  await opsApp.listen({ host: config.OPS_HOST, port: config.OPS_PORT });
-  app.log.info(`back office at http://${config.OPS_HOST}:${config.OPS_PORT}/`);
+  const opsAddress = await opsApp.listen({ host: config.OPS_HOST, port: config.OPS_PORT });
+  app.log.info(`back office at ${opsAddress}/`);
   if (config.METRICS_PORT !== undefined && ctx.metrics) {
     const metricsServer = await serveMetrics(ctx.metrics, config.METRICS_HOST, config.METRICS_PORT);
     metricsServer.unref();
