@@ -1,5 +1,5 @@
 /** Sign-in with e-mail, password and the authenticator's code; at the first sign-in, a new password. */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, api, session } from './api.ts';
 import { useT } from './i18n.tsx';
 import { ErrorText, Title } from './ui.tsx';
@@ -13,6 +13,11 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
   const [needsNew, setNeedsNew] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  // The new password field appears: it is where the operator goes next.
+  useEffect(() => {
+    if (needsNew) document.getElementById('new-password')?.focus();
+  }, [needsNew]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -30,8 +35,6 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
     } catch (e) {
       if (e instanceof ApiError && e.code === 'PASSWORD_CHANGE_REQUIRED') {
         setNeedsNew(true);
-        // The new password field appears: it is where the operator goes next.
-        setTimeout(() => document.getElementById('new-password')?.focus(), 0);
       }
       setError(e instanceof Error ? e.message : String(e));
     } finally {
