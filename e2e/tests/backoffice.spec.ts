@@ -172,12 +172,16 @@ test('an operator signs in with the code, freezes a person and approves their id
   expect(((await lift.json()) as { code: string }).code).toBe('WALLET_FROZEN');
   // The card's audit names the operator and the reason.
   await expect(page.getByRole('region', { name: 'Журнал действий' })).toContainText('Проверка по 115-ФЗ');
+  if (process.env.SHOTS_DIR)
+    await page.screenshot({ path: `${process.env.SHOTS_DIR}/backoffice-card.png`, fullPage: true });
 
   // The identification queue shows the document data; approving raises the level.
   await page.getByRole('link', { name: 'Идентификация' }).click();
   const application = page.getByRole('article', { name: /Морозова Алиса Ивановна/ });
   await expect(application).toContainText('11223344595');
   await expect(application).toContainText('1990-05-17');
+  if (process.env.SHOTS_DIR)
+    await page.screenshot({ path: `${process.env.SHOTS_DIR}/backoffice-queue.png`, fullPage: true });
   await application.getByRole('button', { name: 'Одобрить' }).click();
   await expect(page.getByText('Заявок нет')).toBeVisible();
   await expect.poll(async () => (await info(request, person)).identification_level?.name).toBe('simplified');
