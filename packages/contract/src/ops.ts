@@ -48,9 +48,11 @@ export const OpsCreateOperatorRequest = z.strictObject({ email: Email, role: z.e
 export const OpsIdParams = z.strictObject({ id: Id });
 export const OpsUsersQuery = z.strictObject({ query: z.string().trim().min(1).max(100) });
 export const OpsStatusQuery = z.strictObject({ status: z.string().max(20).optional() });
+/** An empty filter (`?user=`) is no filter. */
+const OptionalId = z.preprocess((value) => (value === '' ? undefined : value), Id.optional());
 export const OpsAuditQuery = z.strictObject({
-  user: Id.optional(),
-  operator: Id.optional(),
+  user: OptionalId,
+  operator: OptionalId,
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 export const OpsDateQuery = z.strictObject({ date: z.iso.date() });

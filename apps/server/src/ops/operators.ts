@@ -22,6 +22,8 @@ export const PASSWORD_MIN = 12;
 /** A lock 'until an administrator unlocks': far enough to never run out. */
 const LOCKED_FOR_GOOD = new Date('9999-12-31T00:00:00Z');
 const TOTP_PERIOD = 30;
+/** A hash no password matches, checked for unknown e-mails. */
+const UNKNOWN_HASH = `scrypt$${randomBytes(16).toString('base64')}$${randomBytes(32).toString('base64')}`;
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
 
@@ -112,6 +114,8 @@ export async function signIn(
     );
     const row = rows[0];
     if (!row) {
+      // As long as a known operator's check, so the answer's time does not tell which e-mails exist.
+      await passwordMatches(body.password, UNKNOWN_HASH);
       await writeAudit(q, ctx, { id: null, email }, { action: 'sign_in_failed', after: { why: 'unknown' } });
       return { error: new AppError('OPERATOR_SIGN_IN_FAILED', { left: PIN_LOCK_AFTER - 1 }) };
     }
