@@ -251,6 +251,9 @@ export function UserCard({ id, role }: { id: string; role: OperatorRole }) {
                 <th>{t('operation')}</th>
                 <th>{t('reason')}</th>
                 <th>{t('status')}</th>
+                <th>
+                  <span className="sr-only">{t('closeReport')}</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -260,6 +263,18 @@ export function UserCard({ id, role }: { id: string; role: OperatorRole }) {
                   <td className="mono">{r.transfer_id}</td>
                   <td>{r.reason}</td>
                   <td>{r.status}</td>
+                  <td>
+                    {r.status === 'open' && roleAllows(role, 'freeze') && (
+                      <ReasonForm
+                        action="closeReport"
+                        label="finding"
+                        onSubmit={async (reason) => {
+                          await api('POST', `/ops/v1/reports/${r.id}/close`, { reason });
+                          reload();
+                        }}
+                      />
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -213,6 +213,7 @@ describe(`the back office API (${databaseLabel})`, () => {
     users: { url: '/ops/v1/users?query=nobody-at-all' },
     user: { url: `/ops/v1/users/${randomUUID()}` },
     freeze: { url: `/ops/v1/users/${randomUUID()}/freeze`, body: { reason: 'check' } },
+    reportClose: { url: `/ops/v1/reports/${randomUUID()}/close`, body: { reason: 'check' } },
     unfreeze: { url: `/ops/v1/users/${randomUUID()}/unfreeze`, body: { reason: 'check' } },
     identifications: { url: '/ops/v1/identifications?status=pending' },
     identificationApprove: { url: `/ops/v1/identifications/${randomUUID()}/approve` },
@@ -352,6 +353,24 @@ describe(`the back office API (${databaseLabel})`, () => {
     expect((await as(team.support!).get(`/ops/v1/users/${ivan.userId}`)).body.user.frozen_by).toBe(
       'operator',
     );
+    // The report is answered: closed with what was found, once.
+    const reportId = card.body.reports[0].id;
+    expect(
+      (
+        await as(team.support!).post(`/ops/v1/reports/${reportId}/close`, {
+          reason: 'Карта утеряна, перевыпуск',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await as(team.support!).post(`/ops/v1/reports/${reportId}/close`, { reason: 'again' })).body.code,
+    ).toBe('NOT_FOUND');
+    const closed = await as(team.support!).get(`/ops/v1/users/${ivan.userId}`);
+    expect(closed.body.reports[0].status).toBe('closed');
+    expect(closed.body.audit[0]).toMatchObject({
+      action: 'report_close',
+      after: { reason: 'Карта утеряна, перевыпуск' },
+    });
   });
 
   it('decides identifications from the queue: approving raises the person to the next level', async () => {

@@ -88,6 +88,13 @@ export const opsCalls = {
     params: OpsIdParams,
     body: OpsReasonRequest,
   }),
+  reportClose: def({
+    method: 'POST',
+    path: '/ops/v1/reports/:id/close',
+    permission: 'freeze',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
+  }),
   identifications: def({
     method: 'GET',
     path: '/ops/v1/identifications',

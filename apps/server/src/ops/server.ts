@@ -25,6 +25,7 @@ import {
 } from './operators.ts';
 import {
   approveRefund,
+  closeReport,
   decideIdentification,
   decidePayout,
   freezeUser,
@@ -62,6 +63,7 @@ function handlers(ctx: AppContext): Record<OpsCallName, (call: Call) => Promise<
     user: ({ params }) => userCard(ctx.db, ctx, params.id),
     freeze: ({ op, params, body }) => freezeUser(ctx, op, params.id, body.reason),
     unfreeze: ({ op, params, body }) => unfreezeUser(ctx, op, params.id, body.reason),
+    reportClose: ({ op, params, body }) => closeReport(ctx, op, params.id, body.reason),
     identifications: async ({ op, query }) => ({
       identifications: await identificationQueue(ctx, op.role, query.status),
     }),

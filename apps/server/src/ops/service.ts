@@ -141,6 +141,31 @@ export async function unfreezeUser(
   });
 }
 
+/** Answers a person's 'Это не я' report: closed with what was found (the freeze is decided apart). */
+export async function closeReport(
+  ctx: AppContext,
+  by: Operator,
+  id: string,
+  reason: string,
+): Promise<unknown> {
+  return ctx.db.tx(async (q) => {
+    const { rows } = await q.query<{ user_id: string; transfer_id: string }>(
+      `UPDATE operation_reports SET status = 'closed' WHERE id = $1 AND status = 'open' RETURNING user_id, transfer_id`,
+      [id],
+    );
+    if (!rows[0]) throw new AppError('NOT_FOUND');
+    await writeAudit(q, ctx, by, {
+      action: 'report_close',
+      objectType: 'report',
+      objectId: id,
+      userId: rows[0].user_id,
+      before: { status: 'open', transfer_id: rows[0].transfer_id },
+      after: { status: 'closed', reason },
+    });
+    return { id, status: 'closed' };
+  });
+}
+
 // ---------- identification ----------
 
 /** The queue: 'pending' means waiting for an operator (the provider's in_review). */
