@@ -214,6 +214,11 @@ export function loadConfig(
     if (name && !isSecureUrl(env[name]))
       throw new ConfigError(`Invalid setting ${name}: must be https:// in production`);
   }
+  // The back office is never served on the public port (docs/decisions.md section 11).
+  if (env.OPS_PORT !== 0 && env.OPS_PORT === env.PORT)
+    throw new ConfigError(
+      'Invalid setting OPS_PORT: must differ from PORT (the back office is never public)',
+    );
   if (env.KYC_PROVIDER === 'manual' && !env.DOCUMENTS_KEY)
     throw new ConfigError('Invalid setting DOCUMENTS_KEY: required with the manual provider');
   const build = readBuildInfo(env.WEB_DIST);

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { OPERATOR_ROLES, type OpsCallName, opsCalls, roleAllows } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { fund } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
@@ -86,6 +87,8 @@ describe(`the back office API (${databaseLabel})`, () => {
       expect(res.body.code).toBe('NOT_FOUND');
     }
     expect((await back.call('GET', '/v2/wallet')).status).toBe(404);
+    // Nor can it be configured onto the public port.
+    expect(() => loadConfig({ PORT: '8080', OPS_PORT: '8080' })).toThrow(/OPS_PORT: must differ from PORT/);
     // Its own CSP: self only, nothing third-party.
     const csp = String((await back.call('GET', '/ops/v1/me')).headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
