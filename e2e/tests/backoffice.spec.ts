@@ -264,5 +264,18 @@ test('two operators refund a payment: the proposer cannot approve, another opera
   expect(await rubBalance(request, payee)).toBe('0.00');
   await other.getByRole('link', { name: 'Все' }).click();
   await expect(other.getByRole('row', { name: /Ошибочный перевод/ })).toContainText('approved');
+
+  // The audit names both operators; the day's reconciliation finds the ledger and the provider agree;
+  // no payout is stuck.
+  await other.getByRole('link', { name: 'Журнал действий' }).click();
+  await expect(other.getByRole('row', { name: new RegExp(`${second.email}.*refund_approve`) })).toBeVisible();
+  await expect(
+    other.getByRole('row', { name: new RegExp(`${first.email}.*refund_approve_refused`) }),
+  ).toBeVisible();
+  await other.getByRole('link', { name: 'Сверка' }).click();
+  await expect(other.getByRole('row', { name: /sandbox Пополнения 1 1/ })).toBeVisible();
+  await expect(other.getByRole('status')).toHaveText('Расхождений нет');
+  await other.getByRole('link', { name: 'Зависшие выплаты' }).click();
+  await expect(other.getByText('Зависших выплат нет')).toBeVisible();
   await context.close();
 });
