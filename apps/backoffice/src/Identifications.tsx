@@ -15,6 +15,55 @@ interface Application {
   full_name: string | null;
   birth_date: string | null;
   submitted_at: string | null;
+  /** Null for a role that does not decide: it sees neither the number nor the photos. */
+  photos: number | null;
+}
+
+interface Photo {
+  content_type: string;
+  data: string;
+}
+
+/** The application's photos, opened on request (each opening is audited). */
+function Photos({ application }: { application: Application }) {
+  const t = useT();
+  const [photos, setPhotos] = useState<Photo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (!application.photos) return null;
+  if (!photos)
+    return (
+      <>
+        <ErrorText error={error} />
+        <button
+          type="button"
+          onClick={async () => {
+            try {
+              const answer = await api<{ photos: Photo[] }>(
+                'GET',
+                `/ops/v1/identifications/${application.id}/photos`,
+              );
+              setPhotos(answer.photos);
+            } catch (e) {
+              setError(errorText(e));
+            }
+          }}
+        >
+          {t('showPhotos')} ({application.photos})
+        </button>
+      </>
+    );
+  return (
+    <div className="photos">
+      {photos.map((photo, n) => (
+        <img
+          // biome-ignore lint/suspicious/noArrayIndexKey: an application's photos keep their order
+          key={n}
+          src={`data:${photo.content_type};base64,${photo.data}`}
+          alt={`${t('photoOf')} ${n + 1} / ${photos.length}`}
+        />
+      ))}
+    </div>
+  );
 }
 
 export function Identifications({ role }: { role: OperatorRole }) {
@@ -52,6 +101,7 @@ export function Identifications({ role }: { role: OperatorRole }) {
             <dt>{t('submitted')}</dt>
             <dd>{date(a.submitted_at, language)}</dd>
           </dl>
+          <Photos application={a} />
           {decides && (
             <div className="actions">
               <button

@@ -219,6 +219,7 @@ describe(`the back office API (${databaseLabel})`, () => {
     reportClose: { url: `/ops/v1/reports/${randomUUID()}/close`, body: { reason: 'check' } },
     unfreeze: { url: `/ops/v1/users/${randomUUID()}/unfreeze`, body: { reason: 'check' } },
     identifications: { url: '/ops/v1/identifications?status=pending' },
+    identificationPhotos: { url: `/ops/v1/identifications/${randomUUID()}/photos` },
     identificationApprove: { url: `/ops/v1/identifications/${randomUUID()}/approve` },
     identificationReject: { url: `/ops/v1/identifications/${randomUUID()}/reject`, body: { reason: 'x' } },
     refunds: { url: '/ops/v1/refunds?status=proposed' },
@@ -380,10 +381,24 @@ describe(`the back office API (${databaseLabel})`, () => {
     const { token, userId } = await person(server, { level: 'anonymous' });
     const startedUpgrade = await server.call('POST', '/v2/wallet/identification-level/upgrade', { token });
     const applicationId = startedUpgrade.body.verification_url.split('=').at(-1);
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('page one')]);
+    const photo = await server.call('POST', '/v2/wallet/identification-level/documents/photo', {
+      token,
+      body: { application_id: applicationId, content_type: 'image/jpeg', data: jpeg.toString('base64') },
+    });
+    expect(photo.status).toBe(200);
     await server.call('POST', '/v2/wallet/identification-level/documents', {
       token,
       body: { ...SNILS, application_id: applicationId },
     });
+    // The photos: for those who decide only, and each opening is audited.
+    expect((await as(team.support!).get(`/ops/v1/identifications/${applicationId}/photos`)).status).toBe(403);
+    const photos = await as(team.compliance!).get(`/ops/v1/identifications/${applicationId}/photos`);
+    expect(photos.body.photos).toEqual([{ content_type: 'image/jpeg', data: jpeg.toString('base64') }]);
+    const viewed = await as(team.admin!).get(`/ops/v1/audit?user=${userId}`);
+    expect(viewed.body.audit.map((line: { action: string }) => line.action)).toContain(
+      'identification_photos_viewed',
+    );
     const queue = await as(team.support!).get('/ops/v1/identifications?status=pending');
     const entry = queue.body.identifications.find((a: { id: string }) => a.id === applicationId);
     expect(entry).toMatchObject({
@@ -392,6 +407,7 @@ describe(`the back office API (${databaseLabel})`, () => {
       document_type: 'snils',
       document_number_masked: '*******4595',
       document_number: null,
+      photos: null,
       full_name: SNILS.full_name,
       birth_date: SNILS.birth_date,
     });

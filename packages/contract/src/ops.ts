@@ -101,6 +101,12 @@ export const opsCalls = {
     permission: 'read',
     query: OpsStatusQuery,
   }),
+  identificationPhotos: def({
+    method: 'GET',
+    path: '/ops/v1/identifications/:id/photos',
+    permission: 'identify',
+    params: OpsIdParams,
+  }),
   identificationApprove: def({
     method: 'POST',
     path: '/ops/v1/identifications/:id/approve',

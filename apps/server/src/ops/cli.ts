@@ -126,7 +126,7 @@ const COMMANDS: Record<string, Command> = {
       }
       io.print(`${row.id}\t${row.status}\t${row.full_name ?? '-'}\t${row.birth_date ?? '-'}`);
       io.print(`${row.document_type ?? '-'}\t${(await provider.documentNumber(row.id)) ?? '-'}`);
-      io.print(`photos: ${(await provider.photos(row.id)).length}`);
+      io.print(`photos: ${await provider.photoCount(row.id)}`);
       return 0;
     },
   },

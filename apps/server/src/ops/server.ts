@@ -29,6 +29,7 @@ import {
   decideIdentification,
   decidePayout,
   freezeUser,
+  identificationPhotos,
   identificationQueue,
   listPayouts,
   listRefunds,
@@ -66,6 +67,9 @@ function handlers(ctx: AppContext): Record<OpsCallName, (call: Call) => Promise<
     reportClose: ({ op, params, body }) => closeReport(ctx, op, params.id, body.reason),
     identifications: async ({ op, query }) => ({
       identifications: await identificationQueue(ctx, op.role, query.status),
+    }),
+    identificationPhotos: async ({ op, params }) => ({
+      photos: await identificationPhotos(ctx, op, params.id),
     }),
     identificationApprove: ({ op, params }) =>
       decideIdentification(ctx, op, params.id, { action: 'approve' }),

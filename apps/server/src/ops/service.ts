@@ -206,10 +206,34 @@ export async function identificationQueue(
       full_name: row.full_name,
       birth_date: row.birth_date,
       submitted_at: row.submitted_at,
+      photos: full ? await review.photoCount(row.id) : null,
       reason: row.reason,
       decided_by: row.decided_by,
     })),
   );
+}
+
+/**
+ * The photos of an application, opened, for an operator who decides identifications. Opening an
+ * identity document is written to the audit like an action.
+ */
+export async function identificationPhotos(
+  ctx: AppContext,
+  by: Operator,
+  id: string,
+): Promise<Array<{ content_type: string; data: string }>> {
+  const review = ctx.kyc.operatorReview;
+  const application = review ? await review.application(id) : null;
+  if (!review || !application) throw new AppError('NOT_FOUND');
+  const photos = await review.photos(id);
+  await writeAudit(ctx.db, ctx, by, {
+    action: 'identification_photos_viewed',
+    objectType: 'identification',
+    objectId: id,
+    userId: application.user_id,
+    after: { photos: photos.length },
+  });
+  return photos.map((photo) => ({ content_type: photo.contentType, data: photo.data.toString('base64') }));
 }
 
 export async function decideIdentification(
