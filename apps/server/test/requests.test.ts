@@ -54,10 +54,17 @@ describe(`payment requests (${databaseLabel})`, () => {
     expect(Date.parse(made.body.expires_at) - clock.now().getTime()).toBe(7 * 24 * 3600_000);
 
     const incoming = await list(payer, 'incoming');
-    expect(incoming[0]).toMatchObject({ id: made.body.id, status: 'pending', counterparty: 'Иван П.', amount: '150.00' });
+    expect(incoming[0]).toMatchObject({
+      id: made.body.id,
+      status: 'pending',
+      counterparty: 'Иван П.',
+      amount: '150.00',
+    });
     expect((await list(asker, 'outgoing'))[0]).toMatchObject({ id: made.body.id, counterparty: 'Иван П.' });
     const notices = await server.call('GET', '/v2/wallet/user/notification', { token: payer.token });
-    expect(notices.body.results.map((n: { message: string }) => n.message.replace(/\s/g, ' '))).toContain('Иван П. просит перевести 150,00 ₽');
+    expect(notices.body.results.map((n: { message: string }) => n.message.replace(/\s/g, ' '))).toContain(
+      'Иван П. просит перевести 150,00 ₽',
+    );
 
     const k = key();
     const paid = await payIt(payer, made.body.id, k);
@@ -80,17 +87,25 @@ describe(`payment requests (${databaseLabel})`, () => {
     const payers = await Promise.all([1, 2, 3, 4].map(() => person(server, { rub: rub(500) })));
     const made = await ask(asker, { amount: '100.00' });
     expect(made.status).toBe(200);
-    const seen = await server.call('GET', `/v2/wallet/request/link/${tokenOf(made.body.url)}`, { token: payers[0]!.token });
+    const seen = await server.call('GET', `/v2/wallet/request/link/${tokenOf(made.body.url)}`, {
+      token: payers[0]!.token,
+    });
     expect(seen.status).toBe(200);
-    expect(seen.body).toMatchObject({ id: made.body.id, status: 'pending', counterparty: 'Иван П.', direction: 'incoming' });
-    const unknown = await server.call('GET', `/v2/wallet/request/link/${'x'.repeat(32)}`, { token: payers[0]!.token });
+    expect(seen.body).toMatchObject({
+      id: made.body.id,
+      status: 'pending',
+      counterparty: 'Иван П.',
+      direction: 'incoming',
+    });
+    const unknown = await server.call('GET', `/v2/wallet/request/link/${'x'.repeat(32)}`, {
+      token: payers[0]!.token,
+    });
     expect(unknown.status).toBe(404);
 
-    const answers = await Promise.all(
-      [...payers, ...payers].map((who) => payIt(who, made.body.id, key())),
-    );
+    const answers = await Promise.all([...payers, ...payers].map((who) => payIt(who, made.body.id, key())));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    for (const refused of answers.filter((a) => a.status !== 200)) expect(refused.body.code).toBe('REQUEST_PAID');
+    for (const refused of answers.filter((a) => a.status !== 200))
+      expect(refused.body.code).toBe('REQUEST_PAID');
     expect(await transfersOf(made.body.id)).toBe(1);
     expect(await balance(server, asker)).toBe('100.00');
     const own = await payIt(asker, made.body.id, key());
@@ -118,19 +133,37 @@ describe(`payment requests (${databaseLabel})`, () => {
     const asker = await person(server);
     const payer = await person(server, { rub: rub(500) });
     const first = await ask(asker, { amount: '10.00', phone: payer.phone });
-    expect((await server.call('POST', `/v2/wallet/request/${first.body.id}/cancel`, { token: payer.token })).status).toBe(404);
-    expect((await server.call('POST', `/v2/wallet/request/${first.body.id}/decline`, { token: asker.token })).status).toBe(404);
-    const declined = await server.call('POST', `/v2/wallet/request/${first.body.id}/decline`, { token: payer.token });
+    expect(
+      (await server.call('POST', `/v2/wallet/request/${first.body.id}/cancel`, { token: payer.token }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await server.call('POST', `/v2/wallet/request/${first.body.id}/decline`, { token: asker.token }))
+        .status,
+    ).toBe(404);
+    const declined = await server.call('POST', `/v2/wallet/request/${first.body.id}/decline`, {
+      token: payer.token,
+    });
     expect(declined.status).toBe(200);
     expect((await payIt(payer, first.body.id, key())).body.code).toBe('REQUEST_CLOSED');
     expect((await list(asker, 'outgoing'))[0]!.status).toBe('declined');
-    const told = await server.call('GET', '/v2/wallet/user/notification', { token: asker.token, headers: { 'accept-language': 'en' } });
-    expect(told.body.results.map((n: { message: string }) => n.message.replace(/\s/g, ' '))).toContain('Иван П. declined your request for ₽10.00');
+    const told = await server.call('GET', '/v2/wallet/user/notification', {
+      token: asker.token,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(told.body.results.map((n: { message: string }) => n.message.replace(/\s/g, ' '))).toContain(
+      'Иван П. declined your request for ₽10.00',
+    );
 
     const second = await ask(asker, { amount: '10.00', phone: payer.phone });
-    expect((await server.call('POST', `/v2/wallet/request/${second.body.id}/cancel`, { token: asker.token })).status).toBe(200);
+    expect(
+      (await server.call('POST', `/v2/wallet/request/${second.body.id}/cancel`, { token: asker.token }))
+        .status,
+    ).toBe(200);
     expect((await payIt(payer, second.body.id, key())).body.code).toBe('REQUEST_CLOSED');
-    const twice = await server.call('POST', `/v2/wallet/request/${second.body.id}/cancel`, { token: asker.token });
+    const twice = await server.call('POST', `/v2/wallet/request/${second.body.id}/cancel`, {
+      token: asker.token,
+    });
     expect(twice.body.code).toBe('REQUEST_CLOSED');
     expect(await balance(server, payer)).toBe('500.00');
   });
@@ -199,7 +232,12 @@ describe(`templates, recent recipients and repeat (${databaseLabel})`, () => {
       body: { name: 'Аренда', phone: friend.phone, amount: '15000.00', currency_code: 'RUB' },
     });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
-    expect(made.body.template).toMatchObject({ name: 'Аренда', phone: friend.phone, recipient: 'Иван П.', amount: '15000.00' });
+    expect(made.body.template).toMatchObject({
+      name: 'Аренда',
+      phone: friend.phone,
+      recipient: 'Иван П.',
+      amount: '15000.00',
+    });
     const noAmount = await server.call('POST', '/v2/wallet/template', {
       token: me.token,
       body: { name: 'Брат', phone: friend.phone, currency_code: 'RUB' },
@@ -212,11 +250,17 @@ describe(`templates, recent recipients and repeat (${databaseLabel})`, () => {
     expect(missing.body.code).toBe('RECIPIENT_NOT_FOUND');
     const listed = await server.call('GET', '/v2/wallet/template', { token: me.token });
     expect(listed.body.results.map((t: { name: string }) => t.name)).toEqual(['Аренда', 'Брат']);
-    const foreign = await server.call('DELETE', `/v2/wallet/template/${made.body.template.id}`, { token: friend.token });
+    const foreign = await server.call('DELETE', `/v2/wallet/template/${made.body.template.id}`, {
+      token: friend.token,
+    });
     expect(foreign.status).toBe(404);
-    const deleted = await server.call('DELETE', `/v2/wallet/template/${made.body.template.id}`, { token: me.token });
+    const deleted = await server.call('DELETE', `/v2/wallet/template/${made.body.template.id}`, {
+      token: me.token,
+    });
     expect(deleted.status).toBe(200);
-    expect((await server.call('GET', '/v2/wallet/template', { token: me.token })).body.results).toHaveLength(1);
+    expect((await server.call('GET', '/v2/wallet/template', { token: me.token })).body.results).toHaveLength(
+      1,
+    );
   });
 
   it('recent recipients and repeat read one’s own outgoing transfers', async () => {
@@ -237,10 +281,19 @@ describe(`templates, recent recipients and repeat (${databaseLabel})`, () => {
     const out = history.body.results.find((t: { amount: string }) => t.amount === '-12.50');
     const repeat = await server.call('GET', `/v2/wallet/transaction/${out.id}/repeat`, { token: me.token });
     expect(repeat.status).toBe(200);
-    expect(repeat.body).toMatchObject({ phone: first.phone, name: 'Иван П.', amount: '12.50', currency_code: 'RUB' });
-    const theirs = await server.call('GET', `/v2/wallet/transaction/${out.id}/repeat`, { token: first.token });
+    expect(repeat.body).toMatchObject({
+      phone: first.phone,
+      name: 'Иван П.',
+      amount: '12.50',
+      currency_code: 'RUB',
+    });
+    const theirs = await server.call('GET', `/v2/wallet/transaction/${out.id}/repeat`, {
+      token: first.token,
+    });
     expect(theirs.status).toBe(404);
     const topup = history.body.results.find((t: { kind: string }) => t.kind === 'topup');
-    expect((await server.call('GET', `/v2/wallet/transaction/${topup.id}/repeat`, { token: me.token })).status).toBe(404);
+    expect(
+      (await server.call('GET', `/v2/wallet/transaction/${topup.id}/repeat`, { token: me.token })).status,
+    ).toBe(404);
   });
 });

@@ -504,7 +504,8 @@ export const calls = {
     path: '/v2/wallet/transaction/:id/repeat',
     access: 'token',
     tag: 'transfer',
-    summary: "'Повторить': the recipient and amount of one's own outgoing transfer, to fill the transfer form",
+    summary:
+      "'Повторить': the recipient and amount of one's own outgoing transfer, to fill the transfer form",
     params: s.IdParams,
     answer: s.RepeatAnswer,
   }),

@@ -455,7 +455,9 @@ export const PaymentRequestQuery = z.strictObject({
   limit: Limit.optional(),
 });
 export const PaymentRequestPage = page(PaymentRequestView);
-export const PaymentRequestTokenParams = z.strictObject({ token: z.string().regex(/^[A-Za-z0-9_-]{20,64}$/) });
+export const PaymentRequestTokenParams = z.strictObject({
+  token: z.string().regex(/^[A-Za-z0-9_-]{20,64}$/),
+});
 export const PaymentRequestPay = z.strictObject({ pin: Pin });
 
 export const TemplateCreate = z.strictObject({

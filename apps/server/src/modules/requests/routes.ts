@@ -13,7 +13,9 @@ import { route } from '../../http/route.ts';
 import { closeRequest, createRequest, listRequests, payRequest, requestByLink } from './service.ts';
 
 export default function requestRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, ctx, 'requestCreate', ({ auth, body, language }) => createRequest(ctx, auth.userId, body, language));
+  route(app, ctx, 'requestCreate', ({ auth, body, language }) =>
+    createRequest(ctx, auth.userId, body, language),
+  );
   route(app, ctx, 'requestList', ({ auth, query }) => listRequests(ctx, auth.userId, query));
   route(app, ctx, 'requestLink', ({ auth, params }) => requestByLink(ctx, auth.userId, params.token));
   route(app, ctx, 'requestPay', ({ auth, params, body, idempotencyKey, language }) =>

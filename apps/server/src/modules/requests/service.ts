@@ -25,10 +25,21 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
-import { type PaymentInput, type PaymentOutcome, pay, refusalError, userAccount } from '../../ledger/index.ts';
+import {
+  type PaymentInput,
+  type PaymentOutcome,
+  pay,
+  refusalError,
+  userAccount,
+} from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { freshPinProof, type PinProof, pinProof } from '../auth/pin.ts';
-import { type IdempotencyScope, repeatedAnswer, requestHash, type StoredAnswer } from '../idempotency/service.ts';
+import {
+  type IdempotencyScope,
+  repeatedAnswer,
+  requestHash,
+  type StoredAnswer,
+} from '../idempotency/service.ts';
 import { notify } from '../notifications/service.ts';
 import { findRecipient, maskedName, type Recipient } from '../transfer/service.ts';
 
@@ -137,7 +148,18 @@ export async function createRequest(
       await q.query(
         `INSERT INTO payment_requests (id, group_id, requester_id, payer_id, amount, currency, comment, token_hash,
            created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [id, groupId, userId, payer?.userId ?? null, share, currency, body.comment || null, tokenHash(token), now, expiresAt],
+        [
+          id,
+          groupId,
+          userId,
+          payer?.userId ?? null,
+          share,
+          currency,
+          body.comment || null,
+          tokenHash(token),
+          now,
+          expiresAt,
+        ],
       );
       if (payer)
         await notify(
@@ -145,10 +167,19 @@ export async function createRequest(
           payer.userId,
           'request',
           'request_incoming',
-          { name: requester, amount: formatMoney(formatAmount(share, currency), currency, 'ru'), amount_en: formatMoney(formatAmount(share, currency), currency, 'en') },
+          {
+            name: requester,
+            amount: formatMoney(formatAmount(share, currency), currency, 'ru'),
+            amount_en: formatMoney(formatAmount(share, currency), currency, 'en'),
+          },
           now,
         );
-      made.push({ id, phone: payer?.phone ?? null, amount: formatAmount(share, currency), url: linkOf(ctx, token) });
+      made.push({
+        id,
+        phone: payer?.phone ?? null,
+        amount: formatAmount(share, currency),
+        url: linkOf(ctx, token),
+      });
     }
     return made;
   });
@@ -198,7 +229,9 @@ function visible(row: RequestRow | undefined, userId: string): row is RequestRow
 }
 
 export async function requestByLink(ctx: AppContext, userId: string, token: string): Promise<RequestView> {
-  const { rows } = await ctx.db.query<RequestRow>(`${SELECT_REQUEST} WHERE r.token_hash = $1`, [tokenHash(token)]);
+  const { rows } = await ctx.db.query<RequestRow>(`${SELECT_REQUEST} WHERE r.token_hash = $1`, [
+    tokenHash(token),
+  ]);
   const row = rows[0];
   if (!visible(row, userId)) throw new AppError('REQUEST_NOT_FOUND');
   return viewOf(row, userId, ctx.clock.now());
@@ -206,7 +239,10 @@ export async function requestByLink(ctx: AppContext, userId: string, token: stri
 
 const REQUEST_PAID_TEXT: Record<Language, string> = { ru: 'Запрос оплачен', en: 'The request is paid' };
 
-type PayAttempt<A> = { paid: A } | { repeated: StoredAnswer<A> } | { refused: PaymentOutcome & { outcome: 'refused' } };
+type PayAttempt<A> =
+  | { paid: A }
+  | { repeated: StoredAnswer<A> }
+  | { refused: PaymentOutcome & { outcome: 'refused' } };
 
 /**
  * Pays a request once: the request's row is locked for the transaction that moves the money and marks
@@ -309,7 +345,9 @@ async function payLocked(
       );
       return { paid: answer };
     case 'repeated':
-      return { repeated: { request_hash: outcome.requestHash, answer: outcome.answer as AnswerOf<'requestPay'> } };
+      return {
+        repeated: { request_hash: outcome.requestHash, answer: outcome.answer as AnswerOf<'requestPay'> },
+      };
     case 'refused':
       return { refused: outcome };
   }
@@ -332,7 +370,8 @@ export async function closeRequest(
   await ctx.db.tx(async (q) => {
     const { rows } = await q.query<RequestRow>(`${SELECT_REQUEST} WHERE r.id = $1 FOR UPDATE OF r`, [id]);
     const row = rows[0];
-    const allowed = to === 'cancelled' ? row?.requester_id === userId : !!row?.payer_id && row.payer_id === userId;
+    const allowed =
+      to === 'cancelled' ? row?.requester_id === userId : !!row?.payer_id && row.payer_id === userId;
     if (!row || !allowed) throw new AppError('REQUEST_NOT_FOUND');
     const status = statusAt(row, now);
     if (status !== 'pending') throw new AppError(status === 'paid' ? 'REQUEST_PAID' : 'REQUEST_CLOSED');

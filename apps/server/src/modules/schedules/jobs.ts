@@ -5,7 +5,7 @@
  * retried after a crash; the run itself is exactly-once by its row and idempotency key
  * (service.ts), so a job run twice moves money once.
  */
-import { PgBoss, fromPglite } from 'pg-boss';
+import { fromPglite, PgBoss } from 'pg-boss';
 import type { AppContext } from '../../context.ts';
 import { type NextRun, pendingRuns, remindSchedule, runSchedule, type ScheduleQueue } from './service.ts';
 
@@ -45,7 +45,8 @@ export async function startScheduleJobs(ctx: AppContext): Promise<ScheduleJobs> 
     const key = `${next.id}:${next.index}`;
     await boss.send(RUN_QUEUE, data, { startAfter: next.at, singletonKey: key });
     const remindAt = new Date(next.at.getTime() - DAY_MS);
-    if (remindAt > ctx.clock.now()) await boss.send(REMIND_QUEUE, data, { startAfter: remindAt, singletonKey: key });
+    if (remindAt > ctx.clock.now())
+      await boss.send(REMIND_QUEUE, data, { startAfter: remindAt, singletonKey: key });
   };
   const poll = { pollingIntervalSeconds: ctx.config.SCHEDULE_POLL_SECONDS, batchSize: 5 };
   await boss.work<RunJob>(RUN_QUEUE, poll, async (jobs) => {

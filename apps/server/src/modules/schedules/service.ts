@@ -186,7 +186,9 @@ export async function changeSchedule(
     const row = rows[0];
     if (!row) throw new AppError('SCHEDULE_NOT_FOUND');
     if (change === 'delete') {
-      await q.query(`UPDATE scheduled_transfers SET status = 'deleted', next_run_at = NULL WHERE id = $1`, [id]);
+      await q.query(`UPDATE scheduled_transfers SET status = 'deleted', next_run_at = NULL WHERE id = $1`, [
+        id,
+      ]);
       return null;
     }
     if (change === 'pause') {
@@ -245,12 +247,10 @@ export async function runSchedule(
 ): Promise<{ outcome: RunOutcome; next: NextRun | null }> {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const { rows } = await q.query<ScheduleRow>(
-      `${SELECT_SCHEDULE} WHERE s.id = $1 FOR UPDATE OF s`,
-      [id],
-    );
+    const { rows } = await q.query<ScheduleRow>(`${SELECT_SCHEDULE} WHERE s.id = $1 FOR UPDATE OF s`, [id]);
     const row = rows[0];
-    if (!row || row.status !== 'active' || row.next_index !== index) return { outcome: 'stale' as const, next: null };
+    if (!row || row.status !== 'active' || row.next_index !== index)
+      return { outcome: 'stale' as const, next: null };
     const claimed = await q.query(
       `INSERT INTO schedule_runs (schedule_id, period_index, run_at, outcome, created_at)
        VALUES ($1, $2, $3, 'skipped', $4) ON CONFLICT DO NOTHING RETURNING period_index`,
@@ -275,7 +275,12 @@ export async function runSchedule(
       at: now,
       rules: ctx.config.levelRulesJson,
       pinProof: null,
-      call: { name: 'scheduleCreate', key: `run:${id}:${index}`, requestHash: 'schedule-run', answer: { transfer_id: transferId } },
+      call: {
+        name: 'scheduleCreate',
+        key: `run:${id}:${index}`,
+        requestHash: 'schedule-run',
+        answer: { transfer_id: transferId },
+      },
     });
     let outcome: RunOutcome = 'skipped';
     if (paid.outcome === 'created' || paid.outcome === 'repeated') {
@@ -286,10 +291,11 @@ export async function runSchedule(
       );
     } else {
       const reason = reasonTexts(paid.refusal.rule);
-      await q.query(
-        'UPDATE schedule_runs SET reason = $3 WHERE schedule_id = $1 AND period_index = $2',
-        [id, index, paid.refusal.rule],
-      );
+      await q.query('UPDATE schedule_runs SET reason = $3 WHERE schedule_id = $1 AND period_index = $2', [
+        id,
+        index,
+        paid.refusal.rule,
+      ]);
       const amount = formatAmount(row.amount, row.currency);
       await notify(
         q,

@@ -85,8 +85,16 @@ export async function deleteTemplate(ctx: AppContext, userId: string, id: string
 }
 
 /** The people of the person's latest outgoing transfers, newest first, each once. */
-export async function recentRecipients(ctx: AppContext, userId: string): Promise<AnswerOf<'recentRecipients'>> {
-  const { rows } = await ctx.db.query<{ phone: string; first_name: string; last_name: string; last_at: Date }>(
+export async function recentRecipients(
+  ctx: AppContext,
+  userId: string,
+): Promise<AnswerOf<'recentRecipients'>> {
+  const { rows } = await ctx.db.query<{
+    phone: string;
+    first_name: string;
+    last_name: string;
+    last_at: Date;
+  }>(
     `SELECT u.phone, u.first_name, u.last_name, max(recent.created_at) AS last_at
      FROM (SELECT t.credit_account_id, t.created_at FROM ledger_entries e
            JOIN ledger_transfers t ON t.id = e.transfer_id
@@ -107,7 +115,11 @@ export async function recentRecipients(ctx: AppContext, userId: string): Promise
 }
 
 /** 'Повторить': the recipient and amount of one of the person's own outgoing transfers to a person. */
-export async function repeatOf(ctx: AppContext, userId: string, transferId: string): Promise<AnswerOf<'transactionRepeat'>> {
+export async function repeatOf(
+  ctx: AppContext,
+  userId: string,
+  transferId: string,
+): Promise<AnswerOf<'transactionRepeat'>> {
   const { rows } = await ctx.db.query<{
     phone: string;
     first_name: string;
