@@ -464,7 +464,7 @@ export const TemplateCreate = z.strictObject({
   name: z.string().trim().min(1).max(60),
   phone: Phone,
   amount: Amount.optional(),
-  currency_code: AccountCurrencySchema,
+  currency_code: CurrencyCodeSchema,
 });
 export const Template = z.object({
   id: Id,

@@ -4,7 +4,13 @@
  * Nothing here moves money: the transfer form does, with the PIN.
  */
 import { randomUUID } from 'node:crypto';
-import { type AnswerOf, type BodyOut, type CurrencyCode, formatAmount } from '@e-wallet/contract';
+import {
+  ACCOUNT_CURRENCIES,
+  type AnswerOf,
+  type BodyOut,
+  type CurrencyCode,
+  formatAmount,
+} from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
@@ -55,6 +61,8 @@ export async function createTemplate(
   userId: string,
   body: BodyOut<'templateCreate'>,
 ): Promise<AnswerOf<'templateCreate'>> {
+  if (!(ACCOUNT_CURRENCIES as readonly string[]).includes(body.currency_code))
+    throw new AppError('CURRENCY_NOT_SUPPORTED');
   const amount = body.amount === undefined ? null : amountOf(body.amount, body.currency_code);
   await findRecipient(ctx, userId, body.phone);
   const id = randomUUID();
