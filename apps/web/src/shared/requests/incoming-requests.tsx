@@ -28,49 +28,57 @@ export function IncomingRequests() {
     send: (pin: string) => Promise<PayOutcome>;
   } | null>(null);
   const pending = incoming.data?.results.filter((request) => request.status === 'pending') ?? [];
-  if (pending.length === 0) return null;
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['requests'] });
+  // The modal outlives the list: paying the last request empties it while the receipt is shown.
+  if (pending.length === 0 && !paying) return null;
 
   return (
-    <section
-      className="panel requests-panel"
-      aria-labelledby="incoming-requests-title"
-      data-testid="incoming-requests"
-    >
-      <h2 id="incoming-requests-title" className="panel__title">
-        {t('requests.incoming')}
-      </h2>
-      <ul className="requests-list">
-        {pending.map((request) => (
-          <li key={request.id} className="requests-list__item">
-            <span className="requests-list__text">
-              <span className="requests-list__amount">
-                {formatMoney(request.amount, request.currency_code, language)}
-              </span>
-              <span>{t('requests.from', { name: request.counterparty ?? '' })}</span>
-              {request.comment && <span className="requests-list__comment">{request.comment}</span>}
-              <span className="requests-list__date">
-                {t('requests.expires', { date: formatDate(request.expires_at, language) })}
-              </span>
-            </span>
-            <span className="requests-list__actions">
-              <Button type="button" onClick={() => setPaying({ request, send: startRequestPay(request.id) })}>
-                {t('requests.pay')}
-              </Button>
-              <Button
-                type="button"
-                variant="secondary"
-                onClick={async () => {
-                  await declineRequest(request.id).catch(() => undefined);
-                  await refresh();
-                }}
-              >
-                {t('requests.decline')}
-              </Button>
-            </span>
-          </li>
-        ))}
-      </ul>
+    <>
+      {pending.length > 0 && (
+        <section
+          className="panel requests-panel"
+          aria-labelledby="incoming-requests-title"
+          data-testid="incoming-requests"
+        >
+          <h2 id="incoming-requests-title" className="panel__title">
+            {t('requests.incoming')}
+          </h2>
+          <ul className="requests-list">
+            {pending.map((request) => (
+              <li key={request.id} className="requests-list__item">
+                <span className="requests-list__text">
+                  <span className="requests-list__amount">
+                    {formatMoney(request.amount, request.currency_code, language)}
+                  </span>
+                  <span>{t('requests.from', { name: request.counterparty ?? '' })}</span>
+                  {request.comment && <span className="requests-list__comment">{request.comment}</span>}
+                  <span className="requests-list__date">
+                    {t('requests.expires', { date: formatDate(request.expires_at, language) })}
+                  </span>
+                </span>
+                <span className="requests-list__actions">
+                  <Button
+                    type="button"
+                    onClick={() => setPaying({ request, send: startRequestPay(request.id) })}
+                  >
+                    {t('requests.pay')}
+                  </Button>
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    onClick={async () => {
+                      await declineRequest(request.id).catch(() => undefined);
+                      await refresh();
+                    }}
+                  >
+                    {t('requests.decline')}
+                  </Button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {paying && (
         <PayModal
           open
@@ -91,6 +99,6 @@ export function IncomingRequests() {
           onClose={() => setPaying(null)}
         />
       )}
-    </section>
+    </>
   );
 }
