@@ -249,7 +249,7 @@ export async function runSchedule(
   return ctx.db.tx(async (q) => {
     const { rows } = await q.query<ScheduleRow>(`${SELECT_SCHEDULE} WHERE s.id = $1 FOR UPDATE OF s`, [id]);
     const row = rows[0];
-    if (!row || row.status !== 'active' || row.next_index !== index)
+    if (row?.status !== 'active' || row.next_index !== index)
       return { outcome: 'stale' as const, next: null };
     const claimed = await q.query(
       `INSERT INTO schedule_runs (schedule_id, period_index, run_at, outcome, created_at)
@@ -328,7 +328,7 @@ export async function remindSchedule(ctx: AppContext, id: string, index: number)
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const row = await scheduleById(q, id);
-    if (!row || row.status !== 'active' || row.next_index !== index) return false;
+    if (row?.status !== 'active' || row.next_index !== index) return false;
     const claimed = await q.query(
       `INSERT INTO schedule_reminders (schedule_id, period_index, created_at) VALUES ($1, $2, $3)
        ON CONFLICT DO NOTHING RETURNING period_index`,
