@@ -5,6 +5,7 @@
  * On PostgreSQL the instances are two contexts with their own pools on one database; on PGlite, which
  * one process owns, two servers on one embedded database, reopened from its data directory to restart.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +13,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext, type RunningContext } from '../src/create-context.ts';
-import { remindSchedule } from '../src/modules/schedules/service.ts';
-import { databaseLabel, freshDatabase, TestClock, type TestServer, usePostgres } from './helpers.ts';
+import { pay } from '../src/ledger/index.ts';
+import { remindSchedule, runSchedule, runTime } from '../src/modules/schedules/service.ts';
+import {
+  databaseLabel,
+  freshDatabase,
+  startTestServer,
+  TestClock,
+  type TestServer,
+  usePostgres,
+} from './helpers.ts';
 import { type Person, PIN, person } from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
@@ -238,4 +247,101 @@ describe(`scheduled transfers (${databaseLabel})`, () => {
     expect(removed.status).toBe(200);
     expect((await a.call('DELETE', `/v2/wallet/schedule/${id}`, { token: payer.token })).status).toBe(404);
   }, 60_000);
+});
+
+describe(`a schedule's runs without the queue (${databaseLabel})`, () => {
+  let server: TestServer;
+  const clock = new TestClock(Date.parse('2026-01-31T09:00:00Z'));
+  beforeAll(async () => {
+    server = await startTestServer({ clock });
+  });
+  afterAll(() => server.close());
+
+  async function scheduled(from: Person, to: Person, amount = '100.00') {
+    const made = await server.call('POST', '/v2/wallet/schedule', {
+      token: from.token,
+      body: {
+        phone: to.phone,
+        amount,
+        currency_code: 'RUB',
+        period: 'month',
+        first_run_at: new Date(clock.now().getTime() + 60_000).toISOString(),
+        pin: PIN,
+      },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    return made.body.schedule.id as string;
+  }
+
+  it('months keep the first day, or the month’s last', () => {
+    const first = new Date('2026-01-31T09:00:00Z');
+    expect([1, 2, 3, 12].map((n) => runTime(first, 'month', n).toISOString())).toEqual([
+      '2026-02-28T09:00:00.000Z',
+      '2026-03-31T09:00:00.000Z',
+      '2026-04-30T09:00:00.000Z',
+      '2027-01-31T09:00:00.000Z',
+    ]);
+    expect(runTime(first, 'week', 2).toISOString()).toBe('2026-02-14T09:00:00.000Z');
+  });
+
+  it('a period run by several workers at once moves money once; a frozen or unidentified payer is skipped', async () => {
+    const payer = await person(server, { rub: rub(1000) });
+    const payee = await person(server);
+    const id = await scheduled(payer, payee);
+    clock.advance(61_000);
+    const outcomes = await Promise.all([0, 0, 0, 0].map((index) => runSchedule(server.ctx, id, index)));
+    expect(outcomes.filter((run) => run.outcome === 'paid')).toHaveLength(1);
+    expect(outcomes.filter((run) => run.outcome === 'stale')).toHaveLength(3);
+    expect((await runSchedule(server.ctx, id, 0)).outcome).toBe('stale');
+    const { rows } = await server.ctx.db.query<{ n: bigint }>(
+      `SELECT count(*) AS n FROM ledger_transfers WHERE reference_type = 'scheduled_transfer' AND reference_id = $1`,
+      [id],
+    );
+    expect(Number(rows[0]!.n)).toBe(1);
+
+    // A payment without a PIN is refused unless it is an active schedule's own run.
+    await server.call('POST', `/v2/wallet/schedule/${id}/pause`, { token: payer.token });
+    expect((await runSchedule(server.ctx, id, 1)).outcome).toBe('stale');
+    const withoutPin = (reference: { type: string; id: string }) =>
+      pay(server.ctx.db, {
+        id: randomUUID(),
+        payer: payer.userId,
+        payee: payee.userId,
+        currency: 'RUB',
+        amount: 10_000n,
+        kind: 'transfer',
+        reference,
+        description: { debit: { ru: '-', en: '-' }, credit: { ru: '-', en: '-' } },
+        at: clock.now(),
+        rules: server.ctx.config.levelRulesJson,
+        pinProof: null,
+        call: { name: 'transfer', key: null, requestHash: '-', answer: null },
+      });
+    expect(await withoutPin({ type: 'scheduled_transfer', id })).toEqual({
+      outcome: 'refused',
+      refusal: { rule: 'pin' },
+    });
+    expect(await withoutPin({ type: 'payment_request', id })).toEqual({
+      outcome: 'refused',
+      refusal: { rule: 'pin' },
+    });
+
+    const frozen = await person(server, { rub: rub(1000) });
+    const frozenId = await scheduled(frozen, payee);
+    await server.call('POST', '/v2/wallet/freeze', { token: frozen.token, body: {} });
+    clock.advance(61_000);
+    expect((await runSchedule(server.ctx, frozenId, 0)).outcome).toBe('skipped');
+    const anonymous = await person(server, { rub: rub(1000) });
+    const anonymousId = await scheduled(anonymous, payee);
+    await server.ctx.db.query(`UPDATE users SET identification_level = 'anonymous' WHERE id = $1`, [
+      anonymous.userId,
+    ]);
+    clock.advance(61_000);
+    expect((await runSchedule(server.ctx, anonymousId, 0)).outcome).toBe('skipped');
+    const reasons = await server.ctx.db.query<{ reason: string }>(
+      'SELECT reason FROM schedule_runs WHERE schedule_id = ANY($1::uuid[]) ORDER BY reason',
+      [[frozenId, anonymousId]],
+    );
+    expect(reasons.rows.map((row) => row.reason)).toEqual(['transfer_not_allowed', 'wallet_frozen']);
+  });
 });
