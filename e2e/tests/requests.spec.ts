@@ -18,6 +18,11 @@ import {
 
 test.use({ serviceWorkers: 'block' });
 
+async function shot(page: Page, name: string) {
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: `/tmp/shots/requests-${name}-${width}.png` });
+}
+
 async function enterPin(page: Page, pin: string) {
   const modal = page.getByRole('dialog');
   await expect(modal.getByLabel('Цифра 1 из 4')).toBeFocused();
@@ -72,6 +77,7 @@ test('a request’s link is shared, and a second person opens it signed out, sig
   await expect(page.getByText('Ссылка скопирована')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
   await expect(page.getByTestId('outgoing-requests')).toContainText('Ожидает оплаты');
+  await shot(page, 'share');
 
   // The payer opens the link signed out: sign in first, then back to the request.
   const other = await browser.newContext({ viewport: page.viewportSize() ?? undefined, locale: 'ru-RU' });
@@ -91,6 +97,7 @@ test('a request’s link is shared, and a second person opens it signed out, sig
   await expect(card).toContainText('Анна С.');
   await expect(card).toContainText('Билеты в кино');
   await expect(payerPage.getByTestId('pay-request-amount')).toHaveText('250,00\u00a0₽');
+  await shot(payerPage, 'pay-link');
   await card.getByRole('button', { name: 'Оплатить' }).click();
   await enterPin(payerPage, PIN);
   await expect(payerPage.getByRole('dialog').getByText('Запрос оплачен')).toBeVisible();
@@ -120,6 +127,7 @@ test('a request by phone shows on the payer’s Home with pay and decline', asyn
   await signIn(page, payer, '/');
   const incoming = page.getByTestId('incoming-requests');
   await expect(incoming.getByRole('listitem')).toHaveCount(2);
+  await shot(page, 'incoming');
   await incoming
     .getByRole('listitem')
     .filter({ hasText: '80,00' })
@@ -155,6 +163,7 @@ test('‘Повторить’ on a transfer in the history fills the form, and 
   await expect(page.getByLabel('Сумма')).toHaveValue(/^150([.,]00)?$/);
   await expect(page.getByTestId('recipient-card')).toContainText('Иван П.');
   await expect(page.getByTestId('recent-recipients')).toContainText('Иван П.');
+  await shot(page, 'repeat');
   const send = page.getByRole('button', { name: 'Перевести' });
   await expect(send).toBeEnabled();
   await send.click();
@@ -191,4 +200,5 @@ test('a scheduled transfer is created with the PIN, paused and resumed', async (
   await item.getByRole('button', { name: 'Возобновить' }).click();
   await expect(item.getByTestId('schedule-status')).toContainText('Активен');
   await expect(item.getByTestId('schedule-status')).toContainText('Следующий перевод');
+  await shot(page, 'schedules');
 });
