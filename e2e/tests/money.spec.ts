@@ -152,6 +152,8 @@ test('withdraw to a card with the PIN modal: success, and a failed payout that b
   await expect(card).toHaveValue('4111 1111 1');
   await page.keyboard.type('11111119');
   await expect(card).toHaveValue('4111 1111 1111 1111');
+  // The answer before the PIN has come: the page is settled before its contrast is judged.
+  await expect(submit).toBeEnabled();
   await noAxeViolations(page);
 
   // A wrong PIN: failed with the server's message; then the right one.

@@ -74,6 +74,13 @@ const Env = z.object({
   YOOKASSA_SECRET_KEY: z.string().optional(),
   /** Seconds a sandbox payout takes to settle. */
   SANDBOX_PAYOUT_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
+  /**
+   * Whether this instance runs the scheduled transfers' job queue (pg-boss); unset: on, except with
+   * WALLET_ENV=test, whose tests start it where they need it.
+   */
+  SCHEDULE_JOBS: z.enum(['on', 'off']).optional(),
+  /** Seconds between the job queue's polls: a run starts within this of its time. */
+  SCHEDULE_POLL_SECONDS: z.coerce.number().min(0.5).max(30).default(2),
   /** Brand variant (apps/web/brands/<brand>.json); unset: the brand the app in WEB_DIST was built for. */
   BRAND: z.enum(['e-wallet', 'grok']).optional(),
   /** Overrides the version answered at /version.json (default: the build's, else package.json's). */

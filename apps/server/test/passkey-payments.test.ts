@@ -1,7 +1,7 @@
 /**
  * Money operations confirmed with a passkey instead of the PIN (docs/decisions.md section 11): a
- * transfer, a withdrawal and a QR payment each take `passkey` {challenge_id, response} in place of
- * `pin`. The challenge is used once and only by its person; a PIN lock still stops money; a repeat
+ * transfer, a withdrawal, a QR payment and a request's payment each take `passkey` {challenge_id,
+ * response} in place of `pin`. The challenge is used once and only by its person; a PIN lock still stops money; a repeat
  * with the same Idempotency-Key and a fresh passkey answer gets the first answer; neither or both
  * confirmations are refused before anything moves.
  */
@@ -139,6 +139,26 @@ describe(`money confirmed with a passkey (${databaseLabel})`, () => {
       passkey: await passkey(alice, authenticator),
     });
     expect(known.body.code).toBe('RECIPIENT_NOT_FOUND');
+  });
+
+  it('pays a request with a passkey, once', async () => {
+    const alice = await person(server, { rub: 100_000n });
+    const bob = await person(server);
+    const authenticator = await withPasskey(alice);
+    const asked = await server.call('POST', '/v2/wallet/request', {
+      token: bob.token,
+      body: { amount: '150.00', currency_code: 'RUB', phone: alice.phone },
+    });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    const pay = async () =>
+      server.call('POST', `/v2/wallet/request/${asked.body.id}/pay`, {
+        token: alice.token,
+        body: { passkey: await passkey(alice, authenticator) },
+        headers: { 'idempotency-key': key() },
+      });
+    expect((await pay()).status).toBe(200);
+    expect((await pay()).body.code).toBe('REQUEST_PAID');
+    expect(await balance(server, bob)).toBe('150.00');
   });
 
   it('wants exactly one of the PIN and a passkey', async () => {

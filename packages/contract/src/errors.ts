@@ -203,6 +203,36 @@ export const ERRORS = {
     ru: 'Нельзя перевести деньги самому себе',
     en: 'You cannot send money to yourself',
   },
+  REQUEST_NOT_FOUND: { http: 404, ru: 'Запрос не найден', en: 'Request not found' },
+  REQUEST_PAID: { http: 409, ru: 'Запрос уже оплачен', en: 'The request is already paid' },
+  REQUEST_CLOSED: {
+    http: 409,
+    ru: 'Запрос больше не действует: его отклонили, отменили или срок истёк',
+    en: 'The request is no longer valid: it was declined, cancelled or has expired',
+  },
+  REQUEST_OWN: { http: 400, ru: 'Нельзя оплатить свой запрос', en: 'You cannot pay your own request' },
+  TEMPLATE_NOT_FOUND: { http: 404, ru: 'Шаблон не найден', en: 'Template not found' },
+  TEMPLATES_TOO_MANY: {
+    http: 409,
+    ru: 'Сохранено слишком много шаблонов. Удалите ненужные',
+    en: 'Too many templates are saved. Please delete some',
+  },
+  SCHEDULE_NOT_FOUND: { http: 404, ru: 'Регулярный перевод не найден', en: 'Scheduled transfer not found' },
+  SCHEDULE_TIME_INVALID: {
+    http: 400,
+    ru: 'Первый перевод должен быть в будущем, не дальше чем через год, и раньше окончания',
+    en: 'The first transfer must be in the future, within a year, and before the end',
+  },
+  SCHEDULES_TOO_MANY: {
+    http: 409,
+    ru: 'Слишком много регулярных переводов. Удалите ненужные',
+    en: 'Too many scheduled transfers. Please delete some',
+  },
+  TRANSACTION_NOT_REPEATABLE: {
+    http: 404,
+    ru: 'Эту операцию нельзя повторить',
+    en: 'This operation cannot be repeated',
+  },
   IDEMPOTENCY_KEY_INVALID: {
     http: 400,
     ru: 'Некорректный ключ идемпотентности',
@@ -391,6 +421,11 @@ export const FIELD_LABELS: Record<string, Record<Language, string>> = {
   birth_date: { ru: 'Дата рождения', en: 'Date of birth' },
   ids: { ru: 'Уведомления', en: 'Notifications' },
   format: { ru: 'Формат', en: 'Format' },
+  phones: { ru: 'Телефоны', en: 'Phones' },
+  comment: { ru: 'Комментарий', en: 'Comment' },
+  period: { ru: 'Периодичность', en: 'Period' },
+  first_run_at: { ru: 'Дата первого перевода', en: 'First transfer date' },
+  ends_at: { ru: 'Дата окончания', en: 'End date' },
 };
 
 export function fieldLabel(field: string, language: Language): string {

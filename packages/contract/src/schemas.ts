@@ -438,3 +438,112 @@ export const SmsOutbox = z.object({
 
 export const VersionFile = z.object({ version: z.string() });
 export const Health = z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) });
+
+// ---------- requests, templates, schedules (docs/decisions.md section 13) ----------
+
+export const PaymentRequestStatus = z.enum(['pending', 'paid', 'declined', 'cancelled', 'expired']);
+export const PaymentRequestCreate = z
+  .strictObject({
+    amount: Amount,
+    currency_code: CurrencyCodeSchema,
+    /** One payer by phone; without it (and without `phones`) the request is paid by whoever opens its link. */
+    phone: Phone.optional(),
+    /** A split: the amount is shared among these phones, each paying its share. */
+    phones: z.array(Phone).min(2).max(20).optional(),
+    comment: z.string().trim().max(140).optional(),
+  })
+  .refine((body) => !(body.phone && body.phones), { message: 'phone or phones, not both', path: ['phones'] });
+export const PaymentRequestShare = z.object({
+  id: Id,
+  phone: z.string().nullable(),
+  amount: AmountOut,
+  url: z.string(),
+});
+export const PaymentRequestCreated = z.object({
+  id: Id,
+  status: PaymentRequestStatus,
+  url: z.string().describe('<PUBLIC_URL>/pay/r/<token>: whoever may pay it opens it'),
+  amount: AmountOut,
+  currency_code: CurrencyCodeSchema,
+  expires_at: DateTime,
+  /** Every share of a split (one element otherwise); `id` and `url` are the first share's. */
+  shares: z.array(PaymentRequestShare),
+});
+export const PaymentRequestView = z.object({
+  id: Id,
+  direction: z.enum(['incoming', 'outgoing']),
+  amount: AmountOut,
+  currency_code: CurrencyCodeSchema,
+  status: PaymentRequestStatus,
+  /** The other party's masked name ('Иван П.'); null for a link request nobody has paid yet. */
+  counterparty: z.string().nullable(),
+  comment: z.string().nullable(),
+  created_at: DateTime,
+  expires_at: DateTime,
+});
+export const PaymentRequestQuery = z.strictObject({
+  direction: z.enum(['incoming', 'outgoing']).optional(),
+  cursor: Cursor.optional(),
+  limit: Limit.optional(),
+});
+export const PaymentRequestPage = page(PaymentRequestView);
+export const PaymentRequestTokenParams = z.strictObject({
+  token: z.string().regex(/^[A-Za-z0-9_-]{20,64}$/),
+});
+export const PaymentRequestPay = confirmedBy({});
+
+export const TemplateCreate = z.strictObject({
+  name: z.string().trim().min(1).max(60),
+  phone: Phone,
+  amount: Amount.optional(),
+  currency_code: CurrencyCodeSchema,
+});
+export const Template = z.object({
+  id: Id,
+  name: z.string(),
+  phone: Phone,
+  recipient: z.string().describe('masked name of the person the phone belongs to'),
+  amount: AmountOut.nullable(),
+  currency_code: CurrencyCodeSchema,
+  created_at: DateTime,
+});
+export const TemplatePage = page(Template);
+export const TemplateAnswer = z.object({ status: z.literal('success'), template: Template });
+export const RecentRecipient = z.object({ phone: Phone, name: z.string(), last_at: DateTime });
+export const RecentRecipients = z.object({ results: z.array(RecentRecipient), next: z.null() });
+export const RepeatAnswer = z.object({
+  status: z.literal('success'),
+  phone: Phone,
+  name: z.string(),
+  amount: AmountOut,
+  currency_code: CurrencyCodeSchema,
+});
+
+export const SchedulePeriod = z.enum(['week', 'month']);
+export const ScheduleCreate = confirmedBy({
+  phone: Phone,
+  amount: Amount,
+  currency_code: AccountCurrencySchema,
+  period: SchedulePeriod,
+  first_run_at: DateTime,
+  ends_at: DateTime.optional(),
+});
+export const ScheduleStatus = z.enum(['active', 'paused', 'ended']);
+export const Schedule = z.object({
+  id: Id,
+  phone: Phone,
+  recipient: z.string(),
+  amount: AmountOut,
+  currency_code: CurrencyCodeSchema,
+  period: SchedulePeriod,
+  first_run_at: DateTime,
+  next_run_at: DateTime.nullable(),
+  ends_at: DateTime.nullable(),
+  status: ScheduleStatus,
+  last_run: z
+    .object({ at: DateTime, outcome: z.enum(['paid', 'skipped']), reason: z.string().nullable() })
+    .nullable(),
+  created_at: DateTime,
+});
+export const SchedulePage = page(Schedule);
+export const ScheduleAnswer = z.object({ status: z.literal('success'), schedule: Schedule });

@@ -41,6 +41,11 @@ export interface Db extends Queryable {
    * `ready` and `lost`. Stops with `close`.
    */
   listen(channel: string, listener: ChannelListener): Promise<void>;
+  /**
+   * The embedded database itself (PGlite only), for the job queue's PGlite adapter
+   * (modules/schedules/jobs.ts); on PostgreSQL the queue has its own pool.
+   */
+  readonly pglite?: PGlite;
   /** The connection pool's figures (PostgreSQL only), for the metrics. */
   poolStats?(): { total: number; idle: number; waiting: number };
   /**
@@ -172,6 +177,7 @@ export async function openPglite(dataDir: string | 'memory'): Promise<Db> {
       for (const callback of committed) callback();
       return result;
     },
+    pglite: lite,
     // One process owns the data directory: its notices never cross a network, so none are lost.
     async listen(channel, listener) {
       await lite.listen(channel, (payload) => listener.notice(payload));

@@ -47,8 +47,11 @@ export interface PaymentInput {
   at: Date;
   /** The level figures in force: `config.levelRulesJson`. */
   rules: string;
-  /** The HMAC of the PIN as given, with the payer's salt (modules/auth/pin.ts proves it). */
-  pinProof: Buffer;
+  /**
+   * The HMAC of the PIN as given, with the payer's salt (modules/auth/pin.ts proves it); null only for
+   * a run of a scheduled transfer, which its active standing order authorises (payments.sql).
+   */
+  pinProof: Buffer | null;
   /** The call: its name, the client's Idempotency-Key (or null), the request's fingerprint, its answer. */
   call: { name: CallName; key: string | null; requestHash: string; answer: unknown };
 }

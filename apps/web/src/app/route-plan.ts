@@ -18,6 +18,9 @@ export type RouteModuleName =
   | 'TopUpResultPage'
   | 'WithdrawalPage'
   | 'TransferPage'
+  | 'RequestPage'
+  | 'PayRequestPage'
+  | 'SchedulesPage'
   | 'PaymentPage'
   | 'AuthInPage'
   | 'LoginPage'
@@ -33,6 +36,9 @@ const PAGE_OF: Record<RouteName, RouteModuleName> = {
   WalletTopUp: 'TopUpPage',
   WalletWithdrawal: 'WithdrawalPage',
   WalletSave: 'TransferPage',
+  WalletRequest: 'RequestPage',
+  Schedules: 'SchedulesPage',
+  PayRequest: 'PayRequestPage',
   Payment: 'PaymentPage',
   Settings: 'SettingsPage',
   AuthIn: 'AuthInPage',

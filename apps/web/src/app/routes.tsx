@@ -35,6 +35,9 @@ const TopUpResultPage = routeComponent(routeModules.TopUpResultPage);
 const WithdrawalPage = routeComponent(routeModules.WithdrawalPage);
 const TransferPage = routeComponent(routeModules.TransferPage);
 const PaymentPage = routeComponent(routeModules.PaymentPage);
+const RequestPage = routeComponent(routeModules.RequestPage);
+const PayRequestPage = routeComponent(routeModules.PayRequestPage);
+const SchedulesPage = routeComponent(routeModules.SchedulesPage);
 const AuthInPage = routeComponent(routeModules.AuthInPage);
 const LoginPage = routeComponent(routeModules.LoginPage);
 const RegisterPage = routeComponent(routeModules.RegisterPage);
@@ -60,6 +63,9 @@ export const routes: RouteObject[] = [
       named('WalletWithdrawal', { path: 'wallet/withdrawal', element: <WithdrawalPage /> }),
       named('WalletSave', { path: 'wallet/save', element: <TransferPage /> }),
       named('Payment', { path: 'payment', element: <PaymentPage /> }),
+      named('WalletRequest', { path: 'wallet/request', element: <RequestPage /> }),
+      named('Schedules', { path: 'wallet/schedules', element: <SchedulesPage /> }),
+      named('PayRequest', { path: 'pay/r/:token', element: <PayRequestPage /> }),
       named('Settings', { path: 'settings', element: <SettingsPage /> }),
     ],
   },

@@ -6,7 +6,8 @@
 --      transfers never deadlock;
 --   2. the PIN: the proof the server made is compared with the stored hash; when it does not prove
 --      the PIN (a wrong PIN, a lock, a stale salt) the answer is 'pin', and the server's PIN check
---      decides and counts it (modules/auth/pin.ts);
+--      decides and counts it (modules/auth/pin.ts); a run of a scheduled transfer has no proof and is
+--      authorised by its active standing order instead (the PIN confirmed it when it was made);
 --   3. the idempotency key claimed with the call's answer: a used key answers the first call's
 --      fingerprint and answer, before any refusal;
 --   4. the rules: a frozen wallet sends nothing; limits.sql's (the payer's level and monthly limit, the
@@ -81,7 +82,10 @@ BEGIN
 
   IF debit.id IS NULL THEN
     refusal := jsonb_build_object('rule', 'account_missing');
-  ELSIF NOT check_only AND proven IS NOT TRUE THEN
+  ELSIF NOT check_only AND proven IS NOT TRUE AND NOT (pin_proof IS NULL AND reference_type = 'scheduled_transfer'
+      AND EXISTS (SELECT 1 FROM scheduled_transfers s WHERE s.id::text = reference_id AND s.user_id = payer
+        AND s.payee_id = payee AND s.amount = amount AND s.currency = currency AND s.status = 'active')) THEN
+    -- Without a PIN only a run of the payer's active standing order, which the PIN confirmed.
     refusal := jsonb_build_object('rule', 'pin');
   END IF;
   IF refusal IS NOT NULL THEN

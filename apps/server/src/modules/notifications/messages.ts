@@ -40,6 +40,22 @@ export const NOTIFICATION_MESSAGES = {
     en: 'Your wallet was frozen by our support team: outgoing operations are stopped. Please contact support',
   },
   wallet_unfrozen: { ru: 'Кошелёк разблокирован', en: 'Your wallet is unfrozen' },
+  request_incoming: {
+    ru: '{name} просит перевести {amount}',
+    en: '{name} asks you to pay {amount_en}',
+  },
+  request_declined: {
+    ru: '{name} отклонил(а) ваш запрос на {amount}',
+    en: '{name} declined your request for {amount_en}',
+  },
+  schedule_reminder: {
+    ru: 'Завтра регулярный перевод {amount}: {name}',
+    en: 'Tomorrow: the scheduled transfer of {amount_en} to {name}',
+  },
+  schedule_skipped: {
+    ru: 'Регулярный перевод {amount} ({name}) не выполнен: {reason}',
+    en: 'The scheduled transfer of {amount_en} to {name} was skipped: {reason_en}',
+  },
   new_device: {
     ru: 'Вход в кошелёк с нового устройства: {device}',
     en: 'Sign-in to your wallet from a new device: {device}',

@@ -22,6 +22,7 @@ import '../../shared/security/security.css';
 import { FrozenBanner } from '../../shared/security/frozen-banner.tsx';
 import { FreezeButton } from '../../shared/security/security-buttons.tsx';
 import { AppLock } from '../../shared/session/app-lock/app-lock.tsx';
+import { keepReturnPath } from '../../shared/session/return-after-sign-in.ts';
 import { useSessionStore } from '../../shared/store/session-store.ts';
 import { ErrorBoundary } from '../error-boundary.tsx';
 import { PageSpinner } from '../page-spinner.tsx';
@@ -31,7 +32,11 @@ const PROFILE_ID = 'profile-panel';
 
 export function HomeLayout() {
   const token = useSessionStore((state) => state.authToken);
-  if (!token) return <Navigate to="/auth" replace />;
+  const { pathname } = useLocation();
+  if (!token) {
+    keepReturnPath(pathname);
+    return <Navigate to="/auth" replace />;
+  }
   return (
     <QueryClientProvider client={queryClient}>
       <DocumentSlotsProvider value={documentSlots}>

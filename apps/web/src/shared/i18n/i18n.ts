@@ -9,6 +9,7 @@ import { documentsEn, documentsRu } from './documents-texts.ts';
 import { en } from './en.ts';
 import { moneyFlowEn, moneyFlowRu } from './money-flow-texts.ts';
 import { paymentEn, paymentRu } from './payment-texts.ts';
+import { requestsEn, requestsRu } from './requests-texts.ts';
 import { ru } from './ru.ts';
 
 export const LANGUAGES = ['ru', 'en'] as const;
@@ -16,8 +17,8 @@ export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_STORAGE_KEY = 'e-wallet-language';
 
 export const resources = {
-  ru: { translation: { ...ru, ...moneyFlowRu, ...paymentRu, ...appLockRu, ...documentsRu } },
-  en: { translation: { ...en, ...moneyFlowEn, ...paymentEn, ...appLockEn, ...documentsEn } },
+  ru: { translation: { ...ru, ...moneyFlowRu, ...paymentRu, ...appLockRu, ...documentsRu, ...requestsRu } },
+  en: { translation: { ...en, ...moneyFlowEn, ...paymentEn, ...appLockEn, ...documentsEn, ...requestsEn } },
 } as const;
 
 function storedLanguage(): Language {

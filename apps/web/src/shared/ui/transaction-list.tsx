@@ -6,6 +6,7 @@
 import './money-ui.css';
 import { clsx } from 'clsx';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { Transaction, TransactionFilter } from '../api/transactions.ts';
 import { useTransactions } from '../api/transactions.ts';
 import { ReceiptSlot } from '../documents/document-slots.tsx';
@@ -13,6 +14,7 @@ import { formatDateTime } from '../format/date.ts';
 import { formatSignedMoney } from '../format/money.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { readableCardMasks, transactionLook } from '../money/transaction-display.ts';
+import { pathTo } from '../routes.ts';
 import { NotMeButton } from '../security/security-buttons.tsx';
 import { AreaError, AreaLoading } from './area.tsx';
 import { ArrowDownIcon, ArrowUpIcon, DotsIcon } from './money-icons.tsx';
@@ -49,6 +51,15 @@ export function TransactionRow({
               operationId={transaction.id}
               what={`${description}, ${formatSignedMoney(transaction.amount, transaction.currency_code, language)}`}
             />
+          )}
+          {reportable && look === 'withdrawal' && transaction.kind === 'transfer' && (
+            <Link
+              className="transaction__repeat"
+              to={`${pathTo('WalletSave')}?repeat=${encodeURIComponent(transaction.id)}`}
+              aria-label={t('repeat.label', { description })}
+            >
+              {t('repeat.action')}
+            </Link>
           )}
         </span>
       </span>

@@ -10,6 +10,7 @@ import { Link, useNavigate } from 'react-router';
 import { useCountdown } from '../../../shared/hooks/use-countdown.ts';
 import { usePending } from '../../../shared/hooks/use-pending.ts';
 import { ROUTES } from '../../../shared/routes.ts';
+import { takeReturnPath } from '../../../shared/session/return-after-sign-in.ts';
 import { useSessionStore } from '../../../shared/store/session-store.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { ArrowLeftIcon } from '../../../shared/ui/icons.tsx';
@@ -89,7 +90,7 @@ export function LoginPage() {
         return;
       }
       if ('auth_token' in answer) session.setAuthToken(answer.auth_token);
-      navigate(ROUTES.Home, { replace: true });
+      navigate(takeReturnPath(ROUTES.Home), { replace: true });
     } catch (failure) {
       setCodeError(failureMessage(failure, t));
     }

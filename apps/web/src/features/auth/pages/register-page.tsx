@@ -10,6 +10,7 @@ import { useNavigate } from 'react-router';
 import { useCountdown } from '../../../shared/hooks/use-countdown.ts';
 import { usePending } from '../../../shared/hooks/use-pending.ts';
 import { ROUTES } from '../../../shared/routes.ts';
+import { takeReturnPath } from '../../../shared/session/return-after-sign-in.ts';
 import { useSessionStore } from '../../../shared/store/session-store.ts';
 import { ProgressSteps } from '../../../shared/ui/progress-steps.tsx';
 import { errorOf, type FormField, failureMessage, fieldOf } from '../answers.ts';
@@ -137,7 +138,7 @@ export function RegisterPage() {
         setPinError(error.message);
         return;
       }
-      navigate(ROUTES.Home, { replace: true });
+      navigate(takeReturnPath(ROUTES.Home), { replace: true });
     } catch (failure) {
       setPinError(failureMessage(failure, t));
     }

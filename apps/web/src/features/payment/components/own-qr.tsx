@@ -7,8 +7,10 @@ import { walletQrText } from '@e-wallet/contract/qr';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
+import { pathTo } from '../../../shared/routes.ts';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { typedAmount } from '../qr/qr-payment-view.ts';
@@ -76,6 +78,10 @@ export function OwnQr() {
         currency="RUB"
         error={parsed && !parsed.ok ? t(`payment.amountErrors.${parsed.error}`) : null}
       />
+      {/* The code works for whoever scans it; a request by link or phone works at a distance. */}
+      <Link to={pathTo('WalletRequest')} className="button button--secondary own-qr__request">
+        {t('requests.ask')}
+      </Link>
     </section>
   );
 }

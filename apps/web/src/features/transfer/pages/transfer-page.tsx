@@ -7,15 +7,18 @@
 import '../../../shared/ui/pay-modal/money-flow.css';
 import type { CurrencyCode } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api/api-error.ts';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { defaultCountry } from '../../../shared/phone/default-country.ts';
+import { phoneValueOf } from '../../../shared/phone/from-e164.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
+import { pathTo } from '../../../shared/routes.ts';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
@@ -27,8 +30,10 @@ import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
 import { initialPhoneValue, PhoneField, type PhoneValue } from '../../../shared/ui/phone-field.tsx';
 import { WalletCarousel } from '../../../shared/ui/wallet-carousel.tsx';
+import { repeatQuery, saveTemplate } from '../api/payees.ts';
 import { recipientQuery, startTransfer } from '../api/transfer.ts';
 import { checkTransfer } from '../api/transfer-check.ts';
+import { type PayeeChoice, PayeesRow } from '../components/payees-row.tsx';
 import { RecipientCard } from '../components/recipient-card.tsx';
 
 interface Pending {
@@ -50,6 +55,22 @@ export function TransferPage() {
   const [phone, setPhone] = useState<PhoneValue>(() => initialPhoneValue(defaultCountry(language)));
   const [pending, setPending] = useState<Pending | null>(null);
   const [open, setOpen] = useState(false);
+  const [templateNote, setTemplateNote] = useState<string | null>(null);
+  // 'Повторить' in the history opens this screen with ?repeat=<operation>: the form is filled, the PIN still asked.
+  const [search] = useSearchParams();
+  const repeat = useQuery(repeatQuery(search.get('repeat')));
+
+  function choose(choice: PayeeChoice) {
+    const value = phoneValueOf(choice.phone, language);
+    if (value) setPhone(value);
+    if (choice.amount) setAmount(choice.amount);
+    setAmountError(null);
+  }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: filled once, when the repeated operation arrives
+  useEffect(() => {
+    if (repeat.data) choose({ phone: repeat.data.phone, amount: repeat.data.amount });
+  }, [repeat.data]);
 
   const account = accounts.data?.find((item) => item.id === accountId) ?? accounts.data?.[0] ?? null;
   const mask = phone.country.mask[phone.maskIndex] ?? phone.country.mask[0]!;
@@ -110,6 +131,11 @@ export function TransferPage() {
           }}
         />
       )}
+      <p className="transfer-links">
+        <Link to={pathTo('WalletRequest')}>{t('requests.ask')}</Link>
+        {' · '}
+        <Link to={pathTo('Schedules')}>{t('schedules.link')}</Link>
+      </p>
       <section className="panel money-flow__panel" aria-labelledby="transfer-form-title">
         <h2 id="transfer-form-title" className="visually-hidden">
           {t('transferPage.title')}
@@ -121,6 +147,7 @@ export function TransferPage() {
           </MoneyNotice>
         )}
         <form className="money-flow__form" onSubmit={submit} noValidate>
+          <PayeesRow onChoose={choose} />
           <AmountField
             value={amount}
             onChange={(next) => {
@@ -145,6 +172,34 @@ export function TransferPage() {
             )}
             {found && <RecipientCard name={found.name} phone={found.phone} />}
           </div>
+          {found && account && (
+            <button
+              type="button"
+              className="button button--link"
+              onClick={async () => {
+                const typedAmount = checkAmount(amount, account.currency_code);
+                try {
+                  await saveTemplate({
+                    name: found.name,
+                    phone: found.phone,
+                    currency_code: account.currency_code,
+                    ...(typedAmount.ok ? { amount: typedAmount.amount } : {}),
+                  });
+                  setTemplateNote(t('templates.saved'));
+                  await queryClient.invalidateQueries({ queryKey: ['templates'] });
+                } catch (failure) {
+                  setTemplateNote(
+                    failure instanceof ApiError && failure.answer
+                      ? failure.answer.message
+                      : t('common.networkError'),
+                  );
+                }
+              }}
+            >
+              {t('templates.save')}
+            </button>
+          )}
+          {templateNote && <p role="status">{templateNote}</p>}
           <CheckProblems problems={check.problems} />
           <LimitMeter limits={check.answer?.limits} />
           <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>

@@ -5,6 +5,7 @@
 import '../wallet.css';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { IncomingRequests } from '../../../shared/requests/incoming-requests.tsx';
 import { pathTo } from '../../../shared/routes.ts';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
 import { ArrowDownIcon, ArrowUpIcon, SendIcon } from '../../../shared/ui/money-icons.tsx';
@@ -33,7 +34,14 @@ export function HomePage() {
           <SendIcon />
           {t('actions.send')}
         </Link>
+        <Link to={pathTo('WalletRequest')} className="button button--secondary home-actions__button">
+          <ArrowDownIcon />
+          {t('requests.ask')}
+        </Link>
       </div>
+      <AreaBoundary>
+        <IncomingRequests />
+      </AreaBoundary>
       <section className="qr-promo" aria-labelledby="qr-promo-title">
         <div className="qr-promo__text">
           <h2 id="qr-promo-title" className="qr-promo__title">

@@ -1,0 +1,361 @@
+/**
+ * Scheduled transfers (docs/decisions.md section 13): a standing order to send a person money every
+ * week or month, confirmed once with the PIN. Each period runs at most once: its row in
+ * schedule_runs and its idempotency key (`run:<schedule>:<period>`) are claimed in the transaction
+ * that pays through the ledger's one door, so limits and freeze apply; a refused run is skipped and
+ * the person told. The job queue (jobs.ts) only decides when; this file decides what.
+ *
+ *   createSchedule / listSchedules / pauseSchedule / resumeSchedule / deleteSchedule   the calls
+ *   runSchedule(ctx, id, index)       one period's run (a job of the queue, from any instance)
+ *   remindSchedule(ctx, id, index)    the reminder the day before, once
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  ACCOUNT_CURRENCIES,
+  type AnswerOf,
+  type BodyOut,
+  type CurrencyCode,
+  ERRORS,
+  formatAmount,
+  formatMoney,
+} from '@e-wallet/contract';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { pay } from '../../ledger/index.ts';
+import { amountOf } from '../../policy/amounts.ts';
+import { confirmer } from '../auth/confirmation.ts';
+import { notify } from '../notifications/service.ts';
+import { findRecipient, maskedName } from '../transfer/service.ts';
+
+export const SCHEDULES_MAX = 20;
+const DAY_MS = 24 * 60 * 60_000;
+/** How far ahead a first run may be set. */
+const FIRST_RUN_WITHIN_MS = 366 * DAY_MS;
+
+type Period = 'week' | 'month';
+type Schedule = AnswerOf<'scheduleCreate'>['schedule'];
+
+interface ScheduleRow {
+  id: string;
+  user_id: string;
+  payee_id: string;
+  phone: string;
+  amount: bigint;
+  currency: CurrencyCode;
+  period: Period;
+  first_run_at: Date;
+  ends_at: Date | null;
+  next_index: number;
+  next_run_at: Date | null;
+  status: 'active' | 'paused' | 'ended' | 'deleted';
+  created_at: Date;
+  payee_first: string;
+  payee_last: string;
+  last_at: Date | null;
+  last_outcome: 'paid' | 'skipped' | null;
+  last_reason: string | null;
+}
+
+const SELECT_SCHEDULE = `SELECT s.*, u.first_name AS payee_first, u.last_name AS payee_last,
+    r.run_at AS last_at, r.outcome AS last_outcome, r.reason AS last_reason
+  FROM scheduled_transfers s JOIN users u ON u.id = s.payee_id
+  LEFT JOIN LATERAL (SELECT run_at, outcome, reason FROM schedule_runs WHERE schedule_id = s.id
+    ORDER BY period_index DESC LIMIT 1) r ON true`;
+
+/**
+ * The time of period `index`: weeks add 7 days; months keep the first run's day of the month, or the
+ * month's last day when it is shorter (31 January, 28 February, 31 March), in UTC.
+ */
+export function runTime(first: Date, period: Period, index: number): Date {
+  if (period === 'week') return new Date(first.getTime() + index * 7 * DAY_MS);
+  const year = first.getUTCFullYear();
+  const month = first.getUTCMonth() + index;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const at = new Date(first);
+  at.setUTCFullYear(year, month, Math.min(first.getUTCDate(), lastDay));
+  return at;
+}
+
+function scheduleOf(row: ScheduleRow): Schedule {
+  return {
+    id: row.id,
+    phone: row.phone,
+    recipient: maskedName(row.payee_first, row.payee_last),
+    amount: formatAmount(row.amount, row.currency),
+    currency_code: row.currency,
+    period: row.period,
+    first_run_at: row.first_run_at.toISOString(),
+    next_run_at: row.status === 'active' && row.next_run_at ? row.next_run_at.toISOString() : null,
+    ends_at: row.ends_at?.toISOString() ?? null,
+    status: row.status === 'deleted' ? 'ended' : row.status,
+    last_run:
+      row.last_at && row.last_outcome
+        ? { at: row.last_at.toISOString(), outcome: row.last_outcome, reason: row.last_reason }
+        : null,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+async function scheduleById(q: Queryable, id: string): Promise<ScheduleRow | undefined> {
+  const { rows } = await q.query<ScheduleRow>(`${SELECT_SCHEDULE} WHERE s.id = $1`, [id]);
+  return rows[0];
+}
+
+/** What the job queue is told after a change: the schedule's next run (and its reminder), if any. */
+export interface NextRun {
+  id: string;
+  index: number;
+  at: Date;
+}
+
+function nextRunOf(row: Pick<ScheduleRow, 'id' | 'status' | 'next_index' | 'next_run_at'>): NextRun | null {
+  return row.status === 'active' && row.next_run_at
+    ? { id: row.id, index: row.next_index, at: row.next_run_at }
+    : null;
+}
+
+/** Where the schedules module hands its next runs to the job queue (jobs.ts sets it). */
+export interface ScheduleQueue {
+  enqueue(next: NextRun): Promise<void>;
+}
+
+export async function createSchedule(
+  ctx: AppContext,
+  userId: string,
+  body: BodyOut<'scheduleCreate'>,
+  queue: ScheduleQueue,
+): Promise<AnswerOf<'scheduleCreate'>> {
+  const currency = body.currency_code;
+  if (!(ACCOUNT_CURRENCIES as readonly string[]).includes(currency))
+    throw new AppError('CURRENCY_NOT_SUPPORTED');
+  const amount = amountOf(body.amount, currency);
+  const now = ctx.clock.now();
+  const first = new Date(body.first_run_at);
+  const ends = body.ends_at ? new Date(body.ends_at) : null;
+  if (first <= now || first.getTime() - now.getTime() > FIRST_RUN_WITHIN_MS || (ends && ends < first))
+    throw new AppError('SCHEDULE_TIME_INVALID');
+  // The PIN (or a passkey) confirms the standing order; every run is then authorised by it (payments.sql).
+  await confirmer(ctx, userId, body).check();
+  const payee = await findRecipient(ctx, userId, body.phone);
+  const id = randomUUID();
+  await ctx.db.tx(async (q) => {
+    await q.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+    const { rows } = await q.query<{ count: bigint }>(
+      `SELECT count(*) AS count FROM scheduled_transfers WHERE user_id = $1 AND status IN ('active', 'paused')`,
+      [userId],
+    );
+    if (Number(rows[0]?.count ?? 0) >= SCHEDULES_MAX) throw new AppError('SCHEDULES_TOO_MANY');
+    await q.query(
+      `INSERT INTO scheduled_transfers (id, user_id, payee_id, phone, amount, currency, period, first_run_at, ends_at,
+         next_index, next_run_at, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $8, 'active', $10)`,
+      [id, userId, payee.userId, payee.phone, amount, currency, body.period, first, ends, now],
+    );
+  });
+  const row = (await scheduleById(ctx.db, id))!;
+  const next = nextRunOf(row);
+  if (next) await queue.enqueue(next);
+  return { status: 'success', schedule: scheduleOf(row) };
+}
+
+export async function listSchedules(ctx: AppContext, userId: string): Promise<AnswerOf<'scheduleList'>> {
+  const { rows } = await ctx.db.query<ScheduleRow>(
+    `${SELECT_SCHEDULE} WHERE s.user_id = $1 AND s.status <> 'deleted' ORDER BY s.created_at DESC, s.id DESC`,
+    [userId],
+  );
+  return { results: rows.map(scheduleOf), next: null };
+}
+
+/**
+ * Pauses, resumes or deletes one of the person's schedules. Resuming continues from the first period
+ * still to come: periods that passed while paused are not run late.
+ */
+export async function changeSchedule(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  change: 'pause' | 'resume' | 'delete',
+  queue: ScheduleQueue,
+): Promise<Schedule> {
+  const now = ctx.clock.now();
+  const changed = await ctx.db.tx(async (q) => {
+    const { rows } = await q.query<ScheduleRow>(
+      'SELECT * FROM scheduled_transfers WHERE id = $1 AND user_id = $2 AND status <> $3 FOR UPDATE',
+      [id, userId, 'deleted'],
+    );
+    const row = rows[0];
+    if (!row) throw new AppError('SCHEDULE_NOT_FOUND');
+    if (change === 'delete') {
+      await q.query(`UPDATE scheduled_transfers SET status = 'deleted', next_run_at = NULL WHERE id = $1`, [
+        id,
+      ]);
+      return null;
+    }
+    if (change === 'pause') {
+      if (row.status === 'active')
+        await q.query(`UPDATE scheduled_transfers SET status = 'paused' WHERE id = $1`, [id]);
+      return null;
+    }
+    if (row.status !== 'paused') return null;
+    let index = row.next_index;
+    while (runTime(row.first_run_at, row.period, index) <= now) index++;
+    const at = runTime(row.first_run_at, row.period, index);
+    const ended = row.ends_at !== null && at > row.ends_at;
+    await q.query(
+      'UPDATE scheduled_transfers SET status = $2, next_index = $3, next_run_at = $4 WHERE id = $1',
+      [id, ended ? 'ended' : 'active', index, ended ? null : at],
+    );
+    return ended ? null : { id, index, at };
+  });
+  if (changed) await queue.enqueue(changed);
+  const row = await scheduleById(ctx.db, id);
+  return scheduleOf(row!);
+}
+
+const SKIP_REASONS: Partial<Record<string, keyof typeof ERRORS>> = {
+  insufficient_funds: 'INSUFFICIENT_FUNDS',
+  limit_monthly: 'LIMIT_MONTHLY',
+  limit_balance: 'LIMIT_BALANCE',
+  recipient_limit_balance: 'RECIPIENT_LIMIT_BALANCE',
+  wallet_frozen: 'WALLET_FROZEN',
+  transfer_not_allowed: 'TRANSFER_NOT_ALLOWED',
+  payee_account_missing: 'RECIPIENT_ACCOUNT_MISSING',
+  account_missing: 'ACCOUNT_NOT_FOUND',
+};
+
+/** A short reason for the notification, in both languages. */
+function reasonTexts(rule: string): { ru: string; en: string } {
+  const code = SKIP_REASONS[rule];
+  if (code === 'INSUFFICIENT_FUNDS' || code === 'WALLET_FROZEN' || code === 'TRANSFER_NOT_ALLOWED')
+    return { ru: ERRORS[code].ru, en: ERRORS[code].en };
+  if (code === 'LIMIT_MONTHLY' || code === 'LIMIT_BALANCE' || code === 'RECIPIENT_LIMIT_BALANCE')
+    return { ru: 'превышен лимит', en: 'a limit would be exceeded' };
+  return { ru: 'операция невозможна', en: 'the operation is not possible' };
+}
+
+export type RunOutcome = 'paid' | 'skipped' | 'stale';
+
+/**
+ * Runs period `index` of a schedule, once: a job that is stale (the schedule paused, deleted or past
+ * this period) or a period already run (another instance, a job run again) does nothing. Answers
+ * what happened and the next run to enqueue.
+ */
+export async function runSchedule(
+  ctx: AppContext,
+  id: string,
+  index: number,
+): Promise<{ outcome: RunOutcome; next: NextRun | null }> {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const { rows } = await q.query<ScheduleRow>(`${SELECT_SCHEDULE} WHERE s.id = $1 FOR UPDATE OF s`, [id]);
+    const row = rows[0];
+    if (row?.status !== 'active' || row.next_index !== index)
+      return { outcome: 'stale' as const, next: null };
+    const claimed = await q.query(
+      `INSERT INTO schedule_runs (schedule_id, period_index, run_at, outcome, created_at)
+       VALUES ($1, $2, $3, 'skipped', $4) ON CONFLICT DO NOTHING RETURNING period_index`,
+      [id, index, row.next_run_at ?? now, now],
+    );
+    if (claimed.rows.length === 0) return { outcome: 'stale' as const, next: null };
+
+    const payeeName = maskedName(row.payee_first, row.payee_last);
+    const transferId = randomUUID();
+    const paid = await pay(q, {
+      id: transferId,
+      payer: row.user_id,
+      payee: row.payee_id,
+      currency: row.currency,
+      amount: row.amount,
+      kind: 'transfer',
+      reference: { type: 'scheduled_transfer', id: row.id },
+      description: {
+        debit: { ru: `Регулярный перевод: ${payeeName}`, en: `Scheduled transfer to ${payeeName}` },
+        credit: { ru: 'Регулярный перевод', en: 'Scheduled transfer' },
+      },
+      at: now,
+      rules: ctx.config.levelRulesJson,
+      pinProof: null,
+      call: {
+        name: 'scheduleCreate',
+        key: `run:${id}:${index}`,
+        requestHash: 'schedule-run',
+        answer: { transfer_id: transferId },
+      },
+    });
+    let outcome: RunOutcome = 'skipped';
+    if (paid.outcome === 'created' || paid.outcome === 'repeated') {
+      outcome = 'paid';
+      await q.query(
+        `UPDATE schedule_runs SET outcome = 'paid', transfer_id = $3 WHERE schedule_id = $1 AND period_index = $2`,
+        [id, index, paid.outcome === 'created' ? transferId : null],
+      );
+    } else {
+      const reason = reasonTexts(paid.refusal.rule);
+      await q.query('UPDATE schedule_runs SET reason = $3 WHERE schedule_id = $1 AND period_index = $2', [
+        id,
+        index,
+        paid.refusal.rule,
+      ]);
+      const amount = formatAmount(row.amount, row.currency);
+      await notify(
+        q,
+        row.user_id,
+        'schedule',
+        'schedule_skipped',
+        {
+          name: payeeName,
+          amount: formatMoney(amount, row.currency, 'ru'),
+          amount_en: formatMoney(amount, row.currency, 'en'),
+          reason: reason.ru,
+          reason_en: reason.en,
+        },
+        now,
+      );
+    }
+    const nextIndex = index + 1;
+    const at = runTime(row.first_run_at, row.period, nextIndex);
+    const ended = row.ends_at !== null && at > row.ends_at;
+    await q.query(
+      'UPDATE scheduled_transfers SET next_index = $2, next_run_at = $3, status = $4 WHERE id = $1',
+      [id, nextIndex, ended ? null : at, ended ? 'ended' : 'active'],
+    );
+    return { outcome, next: ended ? null : { id, index: nextIndex, at } };
+  });
+}
+
+/** The reminder the day before period `index`, once, while the schedule is still to run it. */
+export async function remindSchedule(ctx: AppContext, id: string, index: number): Promise<boolean> {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const row = await scheduleById(q, id);
+    if (row?.status !== 'active' || row.next_index !== index) return false;
+    const claimed = await q.query(
+      `INSERT INTO schedule_reminders (schedule_id, period_index, created_at) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING RETURNING period_index`,
+      [id, index, now],
+    );
+    if (claimed.rows.length === 0) return false;
+    const amount = formatAmount(row.amount, row.currency);
+    await notify(
+      q,
+      row.user_id,
+      'schedule',
+      'schedule_reminder',
+      {
+        name: maskedName(row.payee_first, row.payee_last),
+        amount: formatMoney(amount, row.currency, 'ru'),
+        amount_en: formatMoney(amount, row.currency, 'en'),
+      },
+      now,
+    );
+    return true;
+  });
+}
+
+/** Every active schedule's next run: what the queue is told again at start (a crash may have lost one). */
+export async function pendingRuns(ctx: AppContext): Promise<NextRun[]> {
+  const { rows } = await ctx.db.query<{ id: string; next_index: number; next_run_at: Date }>(
+    `SELECT id, next_index, next_run_at FROM scheduled_transfers WHERE status = 'active' AND next_run_at IS NOT NULL`,
+  );
+  return rows.map((row) => ({ id: row.id, index: row.next_index, at: row.next_run_at }));
+}

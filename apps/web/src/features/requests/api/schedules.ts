@@ -1,0 +1,19 @@
+/** Scheduled transfers: GET/POST /v2/wallet/schedule, pause, resume, DELETE. */
+import type { BodyOf } from '@e-wallet/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { callOk } from '../../../shared/api/client.ts';
+
+export const schedulesQuery = () =>
+  queryOptions({
+    queryKey: ['schedules'],
+    queryFn: ({ signal }) => callOk('scheduleList', { signal }),
+  });
+
+export function createSchedule(body: BodyOf<'scheduleCreate'>) {
+  return callOk('scheduleCreate', { body });
+}
+
+export function changeSchedule(id: string, change: 'pause' | 'resume' | 'delete') {
+  if (change === 'delete') return callOk('scheduleDelete', { params: { id } });
+  return callOk(change === 'pause' ? 'schedulePause' : 'scheduleResume', { params: { id } });
+}

@@ -1,0 +1,210 @@
+/**
+ * Scheduled transfers (docs/decisions.md section 13): the person's schedules with their next run,
+ * the last run's outcome, and pause / resume / delete; a form for a new one (phone, amount, every week
+ * or month, the first run's date and time, the PIN that confirms it).
+ */
+import '../../../shared/ui/pay-modal/money-flow.css';
+import '../../../shared/requests/requests.css';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../shared/api/api-error.ts';
+import { formatDateTime } from '../../../shared/format/date.ts';
+import { formatMoney } from '../../../shared/format/money.ts';
+import { formatPhone } from '../../../shared/format/person.ts';
+import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { defaultCountry } from '../../../shared/phone/default-country.ts';
+import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
+import { Button } from '../../../shared/ui/button.tsx';
+import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
+import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
+import { initialPhoneValue, PhoneField, type PhoneValue } from '../../../shared/ui/phone-field.tsx';
+import { FieldError, TextField } from '../../../shared/ui/text-field.tsx';
+import { changeSchedule, createSchedule, schedulesQuery } from '../api/schedules.ts';
+
+/** The local date and time an input of type datetime-local shows, an hour from now. */
+function inAnHour(): string {
+  const at = new Date(Date.now() + 3600_000);
+  at.setSeconds(0, 0);
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+export function SchedulesPage() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const queryClient = useQueryClient();
+  const schedules = useQuery(schedulesQuery());
+  const [phone, setPhone] = useState<PhoneValue>(() => initialPhoneValue(defaultCountry(language)));
+  const [amount, setAmount] = useState('');
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const [period, setPeriod] = useState<'week' | 'month'>('month');
+  const [firstRun, setFirstRun] = useState(inAnHour);
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['schedules'] });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setNote(null);
+    const checked = checkAmount(amount, 'RUB');
+    if (!checked.ok) {
+      setAmountError(t(`moneyFlow.amountErrors.${checked.problem}`));
+      return;
+    }
+    const mask = phone.country.mask[phone.maskIndex] ?? phone.country.mask[0]!;
+    if (!isMaskComplete(phone.digits, mask)) {
+      setError(t('validation.phoneIncomplete'));
+      return;
+    }
+    setBusy(true);
+    try {
+      await createSchedule({
+        phone: toE164(phone.country.code, phone.digits),
+        amount: checked.amount,
+        currency_code: 'RUB',
+        period,
+        first_run_at: new Date(firstRun).toISOString(),
+        pin,
+      });
+      setNote(t('schedules.created'));
+      setAmount('');
+      setPin('');
+      await refresh();
+    } catch (failure) {
+      setError(
+        failure instanceof ApiError && failure.answer ? failure.answer.message : t('common.networkError'),
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function change(id: string, to: 'pause' | 'resume' | 'delete') {
+    try {
+      await changeSchedule(id, to);
+    } catch (failure) {
+      setError(
+        failure instanceof ApiError && failure.answer ? failure.answer.message : t('common.networkError'),
+      );
+    }
+    await refresh();
+  }
+
+  return (
+    <div className="home-page money-page money-flow">
+      <h1 className="home-page__title">{t('schedules.title')}</h1>
+      <section className="panel requests-panel" aria-labelledby="schedules-list-title">
+        <h2 id="schedules-list-title" className="panel__title">
+          {t('schedules.title')}
+        </h2>
+        {schedules.data && schedules.data.results.length === 0 && <p>{t('schedules.empty')}</p>}
+        <ul className="requests-list" data-testid="schedules">
+          {schedules.data?.results.map((schedule) => (
+            <li key={schedule.id} className="requests-list__item" data-testid="schedule">
+              <span className="requests-list__text">
+                <span className="requests-list__amount">
+                  {t('schedules.every', {
+                    amount: formatMoney(schedule.amount, schedule.currency_code, language),
+                    period: t(`schedules.${schedule.period}`).toLowerCase(),
+                    name: schedule.recipient,
+                  })}
+                </span>
+                <span>{formatPhone(schedule.phone)}</span>
+                <span className="requests-list__date" data-testid="schedule-status">
+                  {t(`schedules.status.${schedule.status}`)}
+                  {schedule.next_run_at &&
+                    ` · ${t('schedules.next', { date: formatDateTime(schedule.next_run_at, language) })}`}
+                </span>
+                {schedule.last_run && (
+                  <span className="requests-list__date">
+                    {schedule.last_run.outcome === 'skipped'
+                      ? t('schedules.lastSkipped')
+                      : t('schedules.lastPaid', { date: formatDateTime(schedule.last_run.at, language) })}
+                  </span>
+                )}
+              </span>
+              <span className="requests-list__actions">
+                {schedule.status === 'active' && (
+                  <Button type="button" variant="secondary" onClick={() => void change(schedule.id, 'pause')}>
+                    {t('schedules.pause')}
+                  </Button>
+                )}
+                {schedule.status === 'paused' && (
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    onClick={() => void change(schedule.id, 'resume')}
+                  >
+                    {t('schedules.resume')}
+                  </Button>
+                )}
+                <Button type="button" variant="ghost" onClick={() => void change(schedule.id, 'delete')}>
+                  {t('schedules.delete')}
+                </Button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section className="panel money-flow__panel" aria-labelledby="schedule-form-title">
+        <h2 id="schedule-form-title" className="panel__title">
+          {t('schedules.create')}
+        </h2>
+        <form className="money-flow__form" onSubmit={submit} noValidate>
+          <PhoneField label={t('schedules.phone')} value={phone} onChange={setPhone} language={language} />
+          <AmountField
+            value={amount}
+            onChange={(next) => {
+              setAmount(next);
+              setAmountError(null);
+            }}
+            currency="RUB"
+            error={amountError}
+          />
+          <div className="field">
+            <label className="field__label" htmlFor="schedule-period">
+              {t('schedules.period')}
+            </label>
+            <select
+              id="schedule-period"
+              className="field__input"
+              value={period}
+              onChange={(event) => setPeriod(event.target.value === 'week' ? 'week' : 'month')}
+            >
+              <option value="month">{t('schedules.month')}</option>
+              <option value="week">{t('schedules.week')}</option>
+            </select>
+          </div>
+          <TextField
+            label={t('schedules.firstRun')}
+            type="datetime-local"
+            value={firstRun}
+            onChange={(event) => setFirstRun(event.target.value)}
+          />
+          <TextField
+            label={t('schedules.pin')}
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+            value={pin}
+            onChange={(event) => setPin(event.target.value.replace(/\D/g, '').slice(0, 4))}
+          />
+          <FieldError message={error} />
+          {note && <p role="status">{note}</p>}
+          <Button type="submit" block busy={busy} disabled={pin.length !== 4}>
+            {t('schedules.submit')}
+          </Button>
+        </form>
+        <aside className="money-flow__aside">
+          <p>{t('schedules.text')}</p>
+        </aside>
+      </section>
+    </div>
+  );
+}
+
+export default SchedulesPage;
