@@ -28,7 +28,7 @@ export async function openStream(
   const response = await fetch(`${base}/v2/wallet/events`, { headers, signal: abort.signal });
   const events: SseEvent[] = [];
   let taken = 0;
-  let wake: (() => void) | null = null;
+  let wake = null as (() => void) | null;
   const client: SseClient = {
     status: response.status,
     events,

@@ -35,6 +35,10 @@ export const NOTIFICATION_MESSAGES = {
     en: 'Your wallet is frozen: outgoing operations are stopped, other sessions are ended',
   },
   wallet_unfrozen: { ru: 'Кошелёк разблокирован', en: 'Your wallet is unfrozen' },
+  pin_locked: {
+    ru: 'PIN-код введён неверно слишком много раз: операции с деньгами приостановлены на {minutes} мин.',
+    en: 'The PIN was entered wrongly too many times: money operations are paused for {minutes} min.',
+  },
   new_device: {
     ru: 'Вход в кошелёк с нового устройства: {device}',
     en: 'Sign-in to your wallet from a new device: {device}',
