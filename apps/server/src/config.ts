@@ -102,8 +102,14 @@ const Env = z.object({
    * Web Push's VAPID key pair (base64url: the 65-byte public point, the 32-byte private key) and the
    * contact push services may write to. Unset outside production: a pair derived from PIN_KEY.
    */
-  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{86,88}$/, 'must be a base64url P-256 public key').optional(),
-  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{42,44}$/, 'must be a base64url P-256 private key').optional(),
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{86,88}$/, 'must be a base64url P-256 public key')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{42,44}$/, 'must be a base64url P-256 private key')
+    .optional(),
   VAPID_SUBJECT: z
     .string()
     .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: or https:// address')
@@ -239,7 +245,11 @@ export function loadConfig(
     throw new ConfigError(
       `Invalid setting ${env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY'}: set both VAPID keys or neither`,
     );
-  if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY && !vapidPairMatches(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY))
+  if (
+    env.VAPID_PUBLIC_KEY &&
+    env.VAPID_PRIVATE_KEY &&
+    !vapidPairMatches(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY)
+  )
     throw new ConfigError('Invalid setting VAPID_PUBLIC_KEY: it is not the public key of VAPID_PRIVATE_KEY');
   const vapid =
     env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
@@ -267,7 +277,10 @@ export function derivedVapidKeys(secret: string): { publicKey: string; privateKe
   const privateKey = createHmac('sha256', secret).update('vapid key pair').digest();
   const ecdh = createECDH('prime256v1');
   ecdh.setPrivateKey(privateKey);
-  return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: privateKey.toString('base64url') };
+  return {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: privateKey.toString('base64url'),
+  };
 }
 
 function vapidPairMatches(publicKey: string, privateKey: string): boolean {

@@ -13,7 +13,7 @@ import ece from 'http_ece';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastCode } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
-import { key, PIN, type Person, person } from './withdrawal-helpers.ts';
+import { key, type Person, PIN, person } from './withdrawal-helpers.ts';
 
 interface Received {
   path: string;
@@ -109,7 +109,10 @@ describe(`web push and security texts (${databaseLabel})`, () => {
       { ...good, keys: { ...good.keys, p256dh: Buffer.alloc(65, 7).toString('base64url') } },
       { endpoint: good.endpoint },
     ]) {
-      const refused = await server.call('POST', '/v2/wallet/push/subscription', { token: someone.token, body: bad });
+      const refused = await server.call('POST', '/v2/wallet/push/subscription', {
+        token: someone.token,
+        body: bad,
+      });
       expect(refused.status, JSON.stringify(bad)).toBe(400);
       expect(refused.body.status).toBe('error');
     }
@@ -155,7 +158,11 @@ describe(`web push and security texts (${databaseLabel})`, () => {
       token: receiver.token,
       body: { push_money_in: false },
     });
-    expect(settings.body).toMatchObject({ push_money_in: false, push_money_out: true, push_subscribed: true });
+    expect(settings.body).toMatchObject({
+      push_money_in: false,
+      push_money_out: true,
+      push_subscribed: true,
+    });
     const refused = await server.call('POST', '/v2/wallet/notification/settings', {
       token: sender.token,
       body: { push_money_out: false },
@@ -170,7 +177,10 @@ describe(`web push and security texts (${databaseLabel})`, () => {
     const sender = await person(server, { rub: 100_000n });
     const receiver = await person(server);
     const browser = push.browser();
-    await server.call('POST', '/v2/wallet/push/subscription', { token: receiver.token, body: browser.subscription });
+    await server.call('POST', '/v2/wallet/push/subscription', {
+      token: receiver.token,
+      body: browser.subscription,
+    });
     browser.gone();
     expect((await send(sender, receiver, '1.00')).status).toBe(200);
     const deadline = Date.now() + 5000;
@@ -185,20 +195,27 @@ describe(`web push and security texts (${databaseLabel})`, () => {
     expect(left).toBe(0);
     // And DELETE forgets one on the person's word.
     const other = push.browser();
-    await server.call('POST', '/v2/wallet/push/subscription', { token: receiver.token, body: other.subscription });
+    await server.call('POST', '/v2/wallet/push/subscription', {
+      token: receiver.token,
+      body: other.subscription,
+    });
     const removed = await server.call('DELETE', '/v2/wallet/push/subscription', {
       token: receiver.token,
       body: { endpoint: other.subscription.endpoint },
     });
     expect(removed.status).toBe(200);
-    expect((await server.call('GET', '/v2/wallet/notification/settings', { token: receiver.token })).body)
-      .toMatchObject({ push_subscribed: false });
+    expect(
+      (await server.call('GET', '/v2/wallet/notification/settings', { token: receiver.token })).body,
+    ).toMatchObject({ push_subscribed: false });
   });
 
   it('tells a new-device sign-in and a PIN lock by push and by one SMS each, never with a code', async () => {
     const owner = await person(server);
     const browser = push.browser();
-    await server.call('POST', '/v2/wallet/push/subscription', { token: owner.token, body: browser.subscription });
+    await server.call('POST', '/v2/wallet/push/subscription', {
+      token: owner.token,
+      body: browser.subscription,
+    });
     const outbox = async () =>
       (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(owner.phone)}`)).body.results as {
         text: string;

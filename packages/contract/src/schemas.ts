@@ -413,13 +413,19 @@ export const Health = z.object({ status: z.literal('ok'), database: z.enum(['pgl
 export const TransactionEvent = Transaction.extend({
   balance: AmountOut.describe('the account’s balance after this operation'),
 });
-export const BalanceEvent = z.object({ account_id: Id, currency_code: CurrencyCodeSchema, balance: AmountOut });
+export const BalanceEvent = z.object({
+  account_id: Id,
+  currency_code: CurrencyCodeSchema,
+  balance: AmountOut,
+});
 export const NotificationEvent = z.object({ notification: Notification, unread: z.number().int() });
 export const SessionEvent = z.object({ reason: z.enum(['revoked', 'expired']) });
 export const ReadyEvent = z.object({ resumed: z.boolean() });
-export const EventStreamAnswer = z.string().describe(
-  'text/event-stream: events transaction, balance, notification, session, ready; a comment line as heartbeat',
-);
+export const EventStreamAnswer = z
+  .string()
+  .describe(
+    'text/event-stream: events transaction, balance, notification, session, ready; a comment line as heartbeat',
+  );
 
 export const PushKeyAnswer = z.object({ public_key: z.string() });
 const Base64Url = z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/);

@@ -213,7 +213,9 @@ async function verifiedRow(ctx: AppContext, userId: string, pin: string): Promis
     if (lock) {
       // A lock is a security event: a notification (and its push) now, one SMS after the commit.
       await notify(q, userId, 'security', 'pin_locked', { minutes: String(PIN_LOCK_MINUTES) }, now);
-      const { rows: owner } = await q.query<{ phone: string }>('SELECT phone FROM users WHERE id = $1', [userId]);
+      const { rows: owner } = await q.query<{ phone: string }>('SELECT phone FROM users WHERE id = $1', [
+        userId,
+      ]);
       phone = owner[0]?.phone;
     }
     if (failures % PIN_REVOKE_AFTER === 0) {
@@ -225,7 +227,11 @@ async function verifiedRow(ctx: AppContext, userId: string, pin: string): Promis
   });
   // Thrown only after the transaction has committed the count.
   if ((outcome.kind === 'locked' || outcome.kind === 'revoked') && outcome.phone)
-    await sendNotice(ctx, outcome.phone, message('smsPinLocked', 'ru', { minutes: String(PIN_LOCK_MINUTES) }));
+    await sendNotice(
+      ctx,
+      outcome.phone,
+      message('smsPinLocked', 'ru', { minutes: String(PIN_LOCK_MINUTES) }),
+    );
   switch (outcome.kind) {
     case 'ok':
       return outcome.row;

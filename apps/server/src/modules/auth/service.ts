@@ -255,7 +255,11 @@ export async function login(
   });
   // One text per new-device sign-in, after it committed (docs/decisions.md section 11).
   if ('newDevice' in outcome && outcome.newDevice)
-    await sendNotice(ctx, phone, message('smsNewDevice', client.language, { device: deviceName(client.userAgent) }));
+    await sendNotice(
+      ctx,
+      phone,
+      message('smsNewDevice', client.language, { device: deviceName(client.userAgent) }),
+    );
   return tokenAnswer(ctx, phone, outcome, message('signedIn', client.language), client);
 }
 

@@ -97,8 +97,8 @@ export class EventHub {
     lastEventId: bigint | null,
     started: (resumed: boolean) => void,
   ): Promise<void> {
-    let set = this.streams.get(stream.userId);
-    if (!set) this.streams.set(stream.userId, (set = new Set()));
+    const set = this.streams.get(stream.userId) ?? new Set<EventStream>();
+    this.streams.set(stream.userId, set);
     set.add(stream);
     const { rows } = await this.ctx.db.query<{ head: bigint | null; oldest: bigint | null }>(
       `SELECT (SELECT seq FROM wallet_event_heads WHERE user_id = $1) AS head,
@@ -168,7 +168,10 @@ export class EventHub {
     if (row.kind === 'entry') {
       const found = await transactionOfEntry(db, userId, row.ref);
       if (found) {
-        events.push(['transaction', { ...entryTransactionView(found.row, language), balance: found.balance.balance }]);
+        events.push([
+          'transaction',
+          { ...entryTransactionView(found.row, language), balance: found.balance.balance },
+        ]);
         events.push(['balance', found.balance]);
         const notice = await notificationOf(db, userId, { entryId: row.ref }, language, this.ids);
         if (notice) events.push(['notification', notice]);
@@ -185,7 +188,9 @@ export class EventHub {
 
   /** Ends the streams whose sessions have ended: of one person (a notice), or of everyone. */
   async checkSessions(userId?: string): Promise<void> {
-    const streams = userId ? [...(this.streams.get(userId) ?? [])] : [...this.streams.values()].flatMap((s) => [...s]);
+    const streams = userId
+      ? [...(this.streams.get(userId) ?? [])]
+      : [...this.streams.values()].flatMap((s) => [...s]);
     if (streams.length === 0) return;
     const now = this.ctx.clock.now();
     const { rows } = await this.ctx.db.query<{ id: string; revoked: boolean; ended: boolean }>(

@@ -16,7 +16,8 @@ const RETRY_MS = 3000;
 export default function eventsRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, ctx, 'events', async ({ auth, language, request, reply }) => {
     const header = request.headers['last-event-id'];
-    const lastEventId = typeof header === 'string' && /^\d{1,18}$/.test(header.trim()) ? BigInt(header.trim()) : null;
+    const lastEventId =
+      typeof header === 'string' && /^\d{1,18}$/.test(header.trim()) ? BigInt(header.trim()) : null;
     const hub = eventHub(ctx);
     const raw = reply.raw;
     reply.hijack();

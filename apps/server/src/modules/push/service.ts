@@ -7,7 +7,7 @@
  * A push service answering 404 or 410 means the subscription is gone: it is forgotten.
  */
 import { createECDH } from 'node:crypto';
-import { type AnswerOf, type BodyOut, type Language, LANGUAGES } from '@e-wallet/contract';
+import { type AnswerOf, type BodyOut, LANGUAGES, type Language } from '@e-wallet/contract';
 import webpush from 'web-push';
 import { isSecureUrl } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
@@ -65,7 +65,10 @@ export async function subscribe(
 }
 
 export async function unsubscribe(ctx: AppContext, userId: string, endpoint: string): Promise<void> {
-  await ctx.db.query('DELETE FROM push_subscriptions WHERE endpoint = $1 AND user_id = $2', [endpoint, userId]);
+  await ctx.db.query('DELETE FROM push_subscriptions WHERE endpoint = $1 AND user_id = $2', [
+    endpoint,
+    userId,
+  ]);
 }
 
 // ---------- settings ----------
@@ -85,7 +88,9 @@ async function settingsRow(q: Queryable, userId: string): Promise<SettingsRow> {
 
 export async function settingsOf(ctx: AppContext, userId: string): Promise<AnswerOf<'notificationSettings'>> {
   const row = await settingsRow(ctx.db, userId);
-  const { rows } = await ctx.db.query('SELECT 1 FROM push_subscriptions WHERE user_id = $1 LIMIT 1', [userId]);
+  const { rows } = await ctx.db.query('SELECT 1 FROM push_subscriptions WHERE user_id = $1 LIMIT 1', [
+    userId,
+  ]);
   return { ...row, push_money_out: true, push_subscribed: rows.length > 0 };
 }
 
@@ -99,7 +104,12 @@ export async function updateSettings(
     `INSERT INTO notification_settings (user_id, push_money_in, push_security, updated_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT (user_id) DO UPDATE SET push_money_in = EXCLUDED.push_money_in,
        push_security = EXCLUDED.push_security, updated_at = EXCLUDED.updated_at`,
-    [userId, body.push_money_in ?? now.push_money_in, body.push_security ?? now.push_security, ctx.clock.now()],
+    [
+      userId,
+      body.push_money_in ?? now.push_money_in,
+      body.push_security ?? now.push_security,
+      ctx.clock.now(),
+    ],
   );
   return settingsOf(ctx, userId);
 }
@@ -200,7 +210,11 @@ export class PushSender {
     );
   }
 
-  private async message(event: DueEvent, language: Language, settings: SettingsRow): Promise<PushMessage | null> {
+  private async message(
+    event: DueEvent,
+    language: Language,
+    settings: SettingsRow,
+  ): Promise<PushMessage | null> {
     const source = event.kind === 'entry' ? { entryId: event.ref } : { notificationId: event.ref };
     const found = await notificationOf(this.ctx.db, event.user_id, source, language, this.ids);
     if (!found) return null;
