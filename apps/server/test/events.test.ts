@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext, type RunningContext } from '../src/create-context.ts';
+import { pruneEvents } from '../src/modules/events/hub.ts';
 import { databaseLabel, isErrorShape, startTestServer, type TestServer, usePostgres } from './helpers.ts';
 import { openStream } from './sse-client.ts';
 import { PIN, person } from './withdrawal-helpers.ts';
@@ -144,6 +145,41 @@ describe(`the event stream (${databaseLabel})`, () => {
     expect((await bogus.next('ready')).data).toEqual({ resumed: false });
     again.close();
     bogus.close();
+  });
+
+  it('keeps events 15 minutes for resuming; an older Last-Event-ID starts afresh', async () => {
+    const sender = await person(server, { rub: 100_000n });
+    const receiver = await person(server);
+    expect((await transfer(sender, receiver, '1.00')).status).toBe(200);
+    expect((await transfer(sender, receiver, '2.00')).status).toBe(200);
+    const { rows } = await server.ctx.db.query<{ seq: bigint }>(
+      'SELECT seq FROM wallet_events WHERE user_id = $1 ORDER BY seq',
+      [receiver.userId],
+    );
+    const first = rows[0]!.seq;
+    // Four minutes old: still resumable from before the first.
+    await server.ctx.db.query(
+      `UPDATE wallet_events SET created_at = now() - interval '4 minutes' WHERE user_id = $1`,
+      [receiver.userId],
+    );
+    await pruneEvents(server.ctx.db);
+    const recent = await openStream(base, receiver.token, { lastEventId: String(first - 1n) });
+    expect((await recent.next('ready')).data).toEqual({ resumed: true });
+    expect((await recent.next('transaction')).data.amount).toBe('1.00');
+    recent.close();
+    // Older than the 15 minutes kept: pruned, and a resume from before them is not offered.
+    await server.ctx.db.query(
+      `UPDATE wallet_events SET created_at = now() - interval '16 minutes' WHERE user_id = $1 AND seq = $2`,
+      [receiver.userId, first],
+    );
+    await pruneEvents(server.ctx.db);
+    const old = await openStream(base, receiver.token, { lastEventId: String(first - 1n) });
+    expect((await old.next('ready')).data).toEqual({ resumed: false });
+    old.close();
+    // From the first on, nothing is missing: it resumes.
+    const fine = await openStream(base, receiver.token, { lastEventId: String(first) });
+    expect((await fine.next('ready')).data).toEqual({ resumed: true });
+    fine.close();
   });
 
   it('ends a revoked session’s stream with `session`', async () => {

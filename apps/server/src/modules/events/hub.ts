@@ -75,10 +75,7 @@ export class EventHub {
       ready: () => void this.checkSessions().catch(() => {}),
       lost: () => {},
     }).catch(() => {});
-    this.timers.push(
-      setInterval(() => this.heartbeat(), HEARTBEAT_MS),
-      setInterval(() => void this.prune().catch(() => {}), PRUNE_EVERY_MS),
-    );
+    this.timers.push(setInterval(() => this.heartbeat(), HEARTBEAT_MS));
     for (const timer of this.timers) timer.unref();
   }
 
@@ -216,18 +213,28 @@ export class EventHub {
     void this.checkSessions().catch(() => {});
   }
 
-  private async prune(): Promise<void> {
-    await this.ctx.db.query(`DELETE FROM wallet_events WHERE created_at < $1 AND NOT push_due`, [
-      new Date(Date.now() - KEEP_EVENTS_MS),
-    ]);
-  }
-
   close(): void {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
     for (const set of this.streams.values()) for (const stream of set) stream.close();
     this.streams.clear();
   }
+}
+
+/**
+ * Drops events older than KEEP_EVENTS_MS, every minute on every instance from its start (whether or
+ * not it holds streams): the outbox stays small. A push not yet sent is kept.
+ */
+export function startPruning(db: Db): () => void {
+  const timer = setInterval(() => void pruneEvents(db).catch(() => {}), PRUNE_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+export async function pruneEvents(db: Db, now = new Date()): Promise<void> {
+  await db.query('DELETE FROM wallet_events WHERE created_at < $1 AND NOT push_due', [
+    new Date(now.getTime() - KEEP_EVENTS_MS),
+  ]);
 }
 
 const HUB = Symbol('event hub');

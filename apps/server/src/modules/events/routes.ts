@@ -8,7 +8,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { closeEventHub, type EventStream, eventHub, MAX_BUFFERED_BYTES, sseEvent } from './hub.ts';
+import {
+  closeEventHub,
+  type EventStream,
+  eventHub,
+  MAX_BUFFERED_BYTES,
+  sseEvent,
+  startPruning,
+} from './hub.ts';
 
 /** How long the app waits before reconnecting after the stream broke (the SSE `retry` field). */
 const RETRY_MS = 3000;
@@ -63,7 +70,12 @@ export default function eventsRoutes(app: FastifyInstance, ctx: AppContext): voi
     return undefined as never;
   });
 
+  let stopPruning: (() => void) | null = null;
+  app.addHook('onReady', async () => {
+    stopPruning = startPruning(ctx.db);
+  });
   app.addHook('preClose', async () => {
+    stopPruning?.();
     closeEventHub(ctx);
   });
 }
