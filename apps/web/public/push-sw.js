@@ -27,12 +27,13 @@ self.addEventListener('notificationclick', (event) => {
   const url = target.origin === self.location.origin ? target.href : `${self.location.origin}/`;
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
-      for (const client of windows) {
-        if (new URL(client.url).origin === self.location.origin && 'focus' in client) {
-          return client.navigate(url).then((opened) => (opened || client).focus());
-        }
-      }
-      return self.clients.openWindow(url);
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (!open) return self.clients.openWindow(url);
+      // An open tab of the app goes to the screen; one the worker does not control gets a new window.
+      return open
+        .navigate(url)
+        .then((navigated) => (navigated || open).focus())
+        .catch(() => self.clients.openWindow(url));
     }),
   );
 });
