@@ -73,3 +73,29 @@ test('the service worker shows a push and its click opens the screen it names', 
   await expect(page).toHaveURL(/\/history$/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
+
+test('Settings: which pushes come; money out cannot be switched off', async ({ page, request }) => {
+  const person = await registerPerson(request);
+  await signIn(page, person, '/settings');
+  const panel = page.getByTestId('alerts-panel');
+  await expect(panel.getByRole('heading', { name: 'Уведомления' })).toBeVisible();
+  const moneyOut = panel.getByRole('checkbox', { name: 'Списания' });
+  await expect(moneyOut).toBeChecked();
+  await expect(moneyOut).toBeDisabled();
+  const moneyIn = panel.getByRole('checkbox', { name: 'Поступления' });
+  await expect(moneyIn).toBeChecked();
+  await moneyIn.uncheck();
+  await expect(moneyIn).not.toBeChecked();
+  await page.reload();
+  await expect(
+    page.getByTestId('alerts-panel').getByRole('checkbox', { name: 'Поступления' }),
+  ).not.toBeChecked();
+  const settings = await request.get('/v2/wallet/notification/settings', {
+    headers: { Authorization: `Token ${person.token}` },
+  });
+  expect(await settings.json()).toMatchObject({
+    push_money_in: false,
+    push_money_out: true,
+    push_security: true,
+  });
+});

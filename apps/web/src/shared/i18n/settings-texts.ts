@@ -85,8 +85,8 @@ export const settingsRu = {
     },
     alerts: {
       title: 'Уведомления',
-      hint: 'Что приходит на это устройство, даже когда приложение закрыто. О входе с нового устройства и блокировке PIN-кода мы также сообщаем по SMS.',
-      push: 'Push-уведомления на этом устройстве',
+      hint: 'Что приходит, даже когда приложение закрыто. О входе с нового устройства и блокировке PIN-кода мы также сообщаем по SMS.',
+      push: 'Push-уведомления в этом браузере',
       pushOn: 'Включить',
       pushOff: 'Выключить',
       pushEnabled: 'Push-уведомления включены',
@@ -195,8 +195,8 @@ export const settingsEn: Widen<typeof settingsRu> = {
     },
     alerts: {
       title: 'Notifications',
-      hint: 'What reaches this device even when the app is closed. A sign-in from a new device and a PIN lock are also told by SMS.',
-      push: 'Push notifications on this device',
+      hint: 'What reaches you even when the app is closed. A sign-in from a new device and a PIN lock are also told by SMS.',
+      push: 'Push notifications in this browser',
       pushOn: 'Turn on',
       pushOff: 'Turn off',
       pushEnabled: 'Push notifications are on',

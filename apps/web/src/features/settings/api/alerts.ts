@@ -21,7 +21,11 @@ export function useUpdateAlerts() {
   return useMutation({
     mutationFn: (body: BodyOf<'updateNotificationSettings'>) =>
       callOk('updateNotificationSettings', { body }),
+    // The switch moves at once; the server's answer (or a reload after a failure) settles it.
+    onMutate: (body) =>
+      queryClient.setQueryData(alertsQuery.queryKey, (now) => (now ? { ...now, ...body } : now)),
     onSuccess: (answer) => queryClient.setQueryData(alertsQuery.queryKey, answer),
+    onError: () => queryClient.invalidateQueries({ queryKey: alertsQuery.queryKey }),
   });
 }
 

@@ -84,7 +84,6 @@ export function AlertsPanel() {
             <input
               type="checkbox"
               checked={data.push_money_in}
-              disabled={update.isPending}
               onChange={(event) => update.mutate({ push_money_in: event.target.checked })}
             />
             <span>{t('settings.alerts.moneyIn')}</span>
@@ -100,7 +99,6 @@ export function AlertsPanel() {
             <input
               type="checkbox"
               checked={data.push_security}
-              disabled={update.isPending}
               onChange={(event) => update.mutate({ push_security: event.target.checked })}
             />
             <span>{t('settings.alerts.security')}</span>
