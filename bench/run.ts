@@ -405,7 +405,8 @@ writeFileSync(join(ROOT, 'bench/results/latest.md'), `${markdown}\n`);
 // The opt-in 10-million-transfer run takes long: its last result is kept apart from the other runs'.
 if (results.big) writeFileSync(join(ROOT, 'bench/results/big.json'), `${JSON.stringify(summary, null, 2)}\n`);
 // The live streams' run too (docs/performance.md, "The live wallet").
-if (results.live) writeFileSync(join(ROOT, 'bench/results/live.json'), `${JSON.stringify(summary, null, 2)}\n`);
+if (results.live)
+  writeFileSync(join(ROOT, 'bench/results/live.json'), `${JSON.stringify(summary, null, 2)}\n`);
 console.info(
   `\nE-Wallet benchmarks (${summary.mode}), ${info.cores} x ${info.cpu}, ${info.memoryGiB} GiB, Node ${info.node}; load average ${info.loadAverage.join(' ')}; ${summary.seconds} s\n`,
 );
