@@ -76,9 +76,18 @@ describe(`the event stream (${databaseLabel})`, () => {
   it('tells the receiver of a transfer at once: the operation, the balance and the notification', async () => {
     const sender = await person(server, { rub: 100_000n });
     const receiver = await person(server);
+    const listeners = async () =>
+      (
+        await server.ctx.db.query('SELECT 1 FROM wallet_event_listeners WHERE user_id = $1', [
+          receiver.userId,
+        ])
+      ).rows.length;
+    // Nobody listens yet: the receiver's events would send no NOTIFY.
+    expect(await listeners()).toBe(0);
     const stream = await openStream(base, receiver.token, { language: 'en' });
     expect(stream.status).toBe(200);
     expect((await stream.next('ready')).data).toEqual({ resumed: false });
+    expect(await listeners()).toBe(1);
     const sent = await transfer(sender, receiver, '150.00');
     expect(sent.status).toBe(200);
     const operation = await stream.next('transaction');
@@ -96,6 +105,10 @@ describe(`the event stream (${databaseLabel})`, () => {
     expect(notice.data.notification.message).toContain('150');
     expect(notice.id).toMatch(/^\d+$/);
     stream.close();
+    // The last stream of the person closed: nobody listens any more.
+    const deadline = Date.now() + 3000;
+    while ((await listeners()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(await listeners()).toBe(0);
   });
 
   it.skipIf(!usePostgres)(

@@ -1,6 +1,6 @@
 -- The live wallet's outbox (migration 0200, docs/decisions.md section 11). A person's ledger entries
 -- and stored notifications become numbered events in the transaction that writes them; NOTIFY (sent
--- at commit) tells every instance whose streams to feed. Written by triggers, so every door to money
+-- at commit, only for people someone listens to) tells every instance whose streams to feed. Written by triggers, so every door to money
 -- and every notification is covered without a second writer.
 CREATE OR REPLACE FUNCTION wallet_event_add(p_user uuid, p_kind text, p_ref text, p_push boolean)
 RETURNS void LANGUAGE plpgsql AS $$
@@ -14,8 +14,11 @@ BEGIN
     RETURNING seq INTO v_seq;
   INSERT INTO wallet_events (user_id, seq, kind, ref, push_due)
     VALUES (p_user, v_seq, p_kind, p_ref, v_push);
+  -- Only when an instance holds the person's streams or a push is due (migration 0200 says why).
   -- ':push' asks the instances to claim the person's due pushes (modules/push); one of them wins each.
-  PERFORM pg_notify('wallet_events', p_user::text || CASE WHEN v_push THEN ':push' ELSE '' END);
+  IF v_push OR EXISTS (SELECT 1 FROM wallet_event_listeners l WHERE l.user_id = p_user) THEN
+    PERFORM pg_notify('wallet_events', p_user::text || CASE WHEN v_push THEN ':push' ELSE '' END);
+  END IF;
 END
 $$;
 

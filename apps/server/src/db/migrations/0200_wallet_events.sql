@@ -22,6 +22,19 @@ CREATE TABLE wallet_events (
 CREATE INDEX wallet_events_created ON wallet_events (created_at);
 CREATE INDEX wallet_events_push_due ON wallet_events (user_id) WHERE push_due;
 
+-- Who is listening: an instance holding a person's open streams keeps a row here (refreshed every
+-- minute, gone when the streams close or, for an instance that died, after a few minutes). A person's
+-- events send NOTIFY only while someone listens or a push is due: NOTIFY serialises the commits of
+-- the transactions that send it (PostgreSQL holds a database-wide lock from before to after their
+-- commit), so money nobody watches must not pay for it (docs/performance.md "The live wallet").
+CREATE TABLE wallet_event_listeners (
+  user_id uuid NOT NULL,
+  instance uuid NOT NULL,
+  seen_at timestamptz NOT NULL,
+  PRIMARY KEY (user_id, instance)
+);
+CREATE INDEX wallet_event_listeners_seen ON wallet_event_listeners (seen_at);
+
 -- Web Push subscriptions of a browser (one row per endpoint), with the language its pushes speak.
 CREATE TABLE push_subscriptions (
   endpoint text PRIMARY KEY,

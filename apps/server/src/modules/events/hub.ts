@@ -8,8 +8,13 @@
  *   event is skipped: a stream only ever moves past a number it has written.
  * - A `sessions_changed` notice (db/functions/sessions.sql) makes the person's streams check their
  *   sessions: an ended one gets `session` and closes. A heartbeat checks them all too (expiry by time).
+ * - The people whose streams this instance holds are rows of `wallet_event_listeners` (refreshed with
+ *   the heartbeat): only their events send NOTIFY (migration 0200). A change whose transaction
+ *   checked for listeners just before a stream's row was committed sends none; the heartbeat's
+ *   catch-up (every stream against its person's newest number) delivers it then.
  * - One hub per database (per instance), made by the events route on first use.
  */
+import { randomUUID } from 'node:crypto';
 import type { Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { type Db, remembered } from '../../db/client.ts';
@@ -23,6 +28,8 @@ export const HEARTBEAT_MS = 20_000;
 /** Events are kept this long for resuming (the promise is 5 minutes). */
 export const KEEP_EVENTS_MS = 15 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
+/** A listener row not refreshed for this long belongs to an instance that is gone. */
+const LISTENER_STALE_MS = 3 * 60_000;
 const READ_BATCH = 200;
 /** A client this far behind is cut off; it resumes from its last event. */
 const MAX_BUFFERED_BYTES = 1 << 20;
@@ -55,6 +62,10 @@ export class EventHub {
   private readonly again = new Set<string>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly ids: OpaqueIds;
+  /** This instance in `wallet_event_listeners`. */
+  private readonly instance = randomUUID();
+  /** Per person, the listener row's writes in order (a stream closing and one opening at once). */
+  private readonly listenerWrites = new Map<string, Promise<void>>();
   private closed = false;
   private readonly ctx: AppContext;
 
@@ -97,6 +108,14 @@ export class EventHub {
     const set = this.streams.get(stream.userId) ?? new Set<EventStream>();
     this.streams.set(stream.userId, set);
     set.add(stream);
+    // Listening first: every change that commits after this row is visible sends its NOTIFY.
+    await this.listenerWrite(stream.userId, () =>
+      this.ctx.db.query(
+        `INSERT INTO wallet_event_listeners (user_id, instance, seen_at) VALUES ($1, $2, now())
+         ON CONFLICT (user_id, instance) DO UPDATE SET seen_at = now()`,
+        [stream.userId, this.instance],
+      ),
+    );
     const { rows } = await this.ctx.db.query<{ head: bigint | null; oldest: bigint | null }>(
       `SELECT (SELECT seq FROM wallet_event_heads WHERE user_id = $1) AS head,
          (SELECT min(seq) FROM wallet_events WHERE user_id = $1) AS oldest`,
@@ -113,8 +132,29 @@ export class EventHub {
 
   remove(stream: EventStream): void {
     const set = this.streams.get(stream.userId);
-    set?.delete(stream);
-    if (set?.size === 0) this.streams.delete(stream.userId);
+    if (!set?.delete(stream) || set.size > 0) return;
+    this.streams.delete(stream.userId);
+    void this.listenerWrite(stream.userId, async () => {
+      // A stream of the person may have opened meanwhile: its row stays.
+      if (this.streams.has(stream.userId)) return;
+      await this.ctx.db.query('DELETE FROM wallet_event_listeners WHERE user_id = $1 AND instance = $2', [
+        stream.userId,
+        this.instance,
+      ]);
+    }).catch(() => {});
+  }
+
+  private listenerWrite(userId: string, write: () => Promise<unknown>): Promise<void> {
+    const before = this.listenerWrites.get(userId) ?? Promise.resolve();
+    const next = before.then(async () => {
+      await write();
+    });
+    const settled = next.catch(() => {});
+    this.listenerWrites.set(userId, settled);
+    void settled.then(() => {
+      if (this.listenerWrites.get(userId) === settled) this.listenerWrites.delete(userId);
+    });
+    return next;
   }
 
   /** Feeds the person's streams; a notice during a feed runs it once more after. */
@@ -211,13 +251,33 @@ export class EventHub {
   private heartbeat(): void {
     for (const set of this.streams.values()) for (const stream of set) stream.write(': ping\n\n');
     void this.checkSessions().catch(() => {});
+    void this.catchUp().catch(() => {});
   }
 
-  close(): void {
+  /** Keeps this instance's listener rows fresh and feeds every person whose newest event a stream lacks. */
+  private async catchUp(): Promise<void> {
+    if (this.streams.size === 0) return;
+    const db = this.ctx.db;
+    await db.query('UPDATE wallet_event_listeners SET seen_at = now() WHERE instance = $1', [this.instance]);
+    const { rows } = await db.query<{ user_id: string; seq: bigint }>(
+      'SELECT user_id, seq FROM wallet_event_heads WHERE user_id = ANY($1::uuid[])',
+      [[...this.streams.keys()]],
+    );
+    for (const { user_id: userId, seq } of rows) {
+      const behind = [...(this.streams.get(userId) ?? [])].some((s) => s.last !== null && s.last < seq);
+      if (behind) this.feed(userId);
+    }
+  }
+
+  async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
-    for (const set of this.streams.values()) for (const stream of set) stream.close();
+    for (const set of this.streams.values()) for (const stream of [...set]) stream.close();
     this.streams.clear();
+    await Promise.all([...this.listenerWrites.values()]);
+    await this.ctx.db
+      .query('DELETE FROM wallet_event_listeners WHERE instance = $1', [this.instance])
+      .catch(() => {});
   }
 }
 
@@ -235,6 +295,10 @@ export async function pruneEvents(db: Db, now = new Date()): Promise<void> {
   await db.query('DELETE FROM wallet_events WHERE created_at < $1 AND NOT push_due', [
     new Date(now.getTime() - KEEP_EVENTS_MS),
   ]);
+  // Rows of an instance that died without closing (a live one refreshes them with every heartbeat).
+  await db.query('DELETE FROM wallet_event_listeners WHERE seen_at < $1', [
+    new Date(now.getTime() - LISTENER_STALE_MS),
+  ]);
 }
 
 const HUB = Symbol('event hub');
@@ -243,9 +307,10 @@ export function eventHub(ctx: AppContext): EventHub {
   return remembered(ctx.db as Db, HUB, () => new EventHub(ctx));
 }
 
-export function closeEventHub(ctx: AppContext): void {
-  (ctx.db.memory.get(HUB) as EventHub | undefined)?.close();
+export async function closeEventHub(ctx: AppContext): Promise<void> {
+  const hub = ctx.db.memory.get(HUB) as EventHub | undefined;
   ctx.db.memory.delete(HUB);
+  await hub?.close();
 }
 
 export { MAX_BUFFERED_BYTES };

@@ -76,6 +76,6 @@ export default function eventsRoutes(app: FastifyInstance, ctx: AppContext): voi
   });
   app.addHook('preClose', async () => {
     stopPruning?.();
-    closeEventHub(ctx);
+    await closeEventHub(ctx);
   });
 }
