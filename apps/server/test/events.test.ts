@@ -103,7 +103,7 @@ describe(`the event stream (${databaseLabel})`, () => {
     const notice = await stream.next('notification');
     expect(notice.data.unread).toBeGreaterThan(0);
     expect(notice.data.notification.message).toContain('150');
-    expect(notice.id).toMatch(/^\d+$/);
+    expect(notice.id).toMatch(/^\d+\.\d+$/);
     stream.close();
     // The last stream of the person closed: nobody listens any more.
     const deadline = Date.now() + 3000;
@@ -152,47 +152,46 @@ describe(`the event stream (${databaseLabel})`, () => {
     const amounts = [];
     for (let i = 0; i < 3; i++) amounts.push((await again.next('transaction')).data.amount);
     expect(amounts).toEqual(['2.00', '3.00', '4.00']);
-    expect(Number(again.lastId)).toBe(Number(lastId) + 3);
+    // The place is the notifications' number and each account's version: three versions on.
+    const [notes, version] = lastId.split('.').map(Number);
+    expect(again.lastId).toBe(`${notes}.${version! + 3}`);
     // A number from the future is not a resume: the app reloads what it shows.
-    const bogus = await openStream(base, receiver.token, { lastEventId: '999999' });
+    const bogus = await openStream(base, receiver.token, { lastEventId: '999999.0' });
     expect((await bogus.next('ready')).data).toEqual({ resumed: false });
     again.close();
     bogus.close();
   });
 
-  it('keeps events 15 minutes for resuming; an older Last-Event-ID starts afresh', async () => {
+  it('keeps notifications 15 minutes for resuming (money for ever); an older place starts afresh', async () => {
     const sender = await person(server, { rub: 100_000n });
     const receiver = await person(server);
     expect((await transfer(sender, receiver, '1.00')).status).toBe(200);
-    expect((await transfer(sender, receiver, '2.00')).status).toBe(200);
-    const { rows } = await server.ctx.db.query<{ seq: bigint }>(
-      'SELECT seq FROM wallet_events WHERE user_id = $1 ORDER BY seq',
-      [receiver.userId],
-    );
-    const first = rows[0]!.seq;
-    // Four minutes old: still resumable from before the first.
+    // Before anything: the welcome (notification 1) and the transfer (version 1 of the account).
+    const fromStart = await openStream(base, receiver.token, { lastEventId: '0.0' });
+    expect((await fromStart.next('ready')).data).toEqual({ resumed: true });
+    expect((await fromStart.next('transaction')).data.amount).toBe('1.00');
+    expect((await fromStart.next('notification')).data.notification.kind).toBe('money_in');
+    expect((await fromStart.next('notification')).data.notification.kind).toBe('registration');
+    expect(fromStart.lastId).toBe('1.1');
+    fromStart.close();
+    // The welcome is older than the 15 minutes kept: pruned, and a place before it is not resumed.
     await server.ctx.db.query(
-      `UPDATE wallet_events SET created_at = now() - interval '4 minutes' WHERE user_id = $1`,
+      `UPDATE wallet_events SET created_at = now() - interval '16 minutes' WHERE user_id = $1`,
       [receiver.userId],
     );
     await pruneEvents(server.ctx.db);
-    const recent = await openStream(base, receiver.token, { lastEventId: String(first - 1n) });
-    expect((await recent.next('ready')).data).toEqual({ resumed: true });
-    expect((await recent.next('transaction')).data.amount).toBe('1.00');
-    recent.close();
-    // Older than the 15 minutes kept: pruned, and a resume from before them is not offered.
-    await server.ctx.db.query(
-      `UPDATE wallet_events SET created_at = now() - interval '16 minutes' WHERE user_id = $1 AND seq = $2`,
-      [receiver.userId, first],
-    );
-    await pruneEvents(server.ctx.db);
-    const old = await openStream(base, receiver.token, { lastEventId: String(first - 1n) });
+    const old = await openStream(base, receiver.token, { lastEventId: '0.0' });
     expect((await old.next('ready')).data).toEqual({ resumed: false });
     old.close();
-    // From the first on, nothing is missing: it resumes.
-    const fine = await openStream(base, receiver.token, { lastEventId: String(first) });
-    expect((await fine.next('ready')).data).toEqual({ resumed: true });
-    fine.close();
+    // After it, money is never pruned: the transfer still comes.
+    const money = await openStream(base, receiver.token, { lastEventId: '1.0' });
+    expect((await money.next('ready')).data).toEqual({ resumed: true });
+    expect((await money.next('transaction')).data.amount).toBe('1.00');
+    money.close();
+    // A place the server never gave (an account version from the future) is not a resume.
+    const future = await openStream(base, receiver.token, { lastEventId: '1.9' });
+    expect((await future.next('ready')).data).toEqual({ resumed: false });
+    future.close();
   });
 
   it('ends a revoked session’s stream with `session`', async () => {

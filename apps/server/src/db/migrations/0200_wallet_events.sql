@@ -1,8 +1,9 @@
--- The live wallet (docs/decisions.md section 11). Every change a person's open apps must hear of is
--- an event row, written in the transaction that made the change (db/functions/wallet_events.sql), so
--- a rolled-back change leaves none. Events are numbered per person without gaps, in commit order (the
--- head row stays locked until commit): the stream's Last-Event-ID is that number. Rows are kept a
--- while for resuming (pruned after WALLET_EVENTS_KEEP), never read as history.
+-- The live wallet (docs/decisions.md section 11). Money needs no table of its own: a person's ledger
+-- entries are the events, numbered per account by account_version (gap-free and in commit order under
+-- the account's lock), so a stream's place is one version per account and never expires.
+-- Stored notifications (rare) are numbered events here, per person without gaps, in commit order (the
+-- head row stays locked until commit), written by a trigger (db/functions/wallet_events.sql) in the
+-- notification's transaction. Kept a while for resuming (pruned after 15 minutes), never read as history.
 CREATE TABLE wallet_event_heads (
   user_id uuid PRIMARY KEY,
   seq bigint NOT NULL
@@ -11,16 +12,24 @@ CREATE TABLE wallet_event_heads (
 CREATE TABLE wallet_events (
   user_id uuid NOT NULL,
   seq bigint NOT NULL,
-  -- 'entry': a ledger entry of the person (ref: its id); 'notification': a stored notification (ref: its id).
-  kind text NOT NULL,
+  -- The stored notification's id.
   ref text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
-  -- Set when the person had a push subscription at the time: one instance claims it and sends it.
-  push_due boolean NOT NULL DEFAULT false,
   PRIMARY KEY (user_id, seq)
 );
 CREATE INDEX wallet_events_created ON wallet_events (created_at);
-CREATE INDEX wallet_events_push_due ON wallet_events (user_id) WHERE push_due;
+
+-- Pushes to send (money in and out, a new sign-in, a PIN lock), written only for people with a push
+-- subscription; one instance claims each row by deleting it (modules/push).
+CREATE TABLE push_due (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  user_id uuid NOT NULL,
+  -- 'entry' (ref: a ledger entry's id) or 'notification' (ref: a stored notification's id).
+  kind text NOT NULL,
+  ref text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX push_due_user ON push_due (user_id);
 
 -- Who is listening: an instance holding a person's open streams keeps a row here (refreshed every
 -- minute, gone when the streams close or, for an instance that died, after a few minutes). A person's

@@ -1,17 +1,17 @@
 /**
  * The open event streams of this instance and what feeds them (docs/decisions.md section 11).
  *
- * - Every person's changes are numbered events in `wallet_events`, written by triggers in the
- *   transaction that made them (db/functions/wallet_events.sql). Their NOTIFY reaches every instance
- *   at commit; the instance holding the person's streams reads the events after each stream's last
- *   number and writes them. A lost listening connection is caught up when it listens again, so no
- *   event is skipped: a stream only ever moves past a number it has written.
+ * - A person's events are their ledger entries, numbered per account by `account_version` (gap-free
+ *   and in commit order under the account's lock), and their stored notifications, numbered per person
+ *   in `wallet_events` by a trigger (db/functions/wallet_events.sql). A stream's place is one number
+ *   per account and one for notifications; its `Last-Event-ID` is that place ("n.v1.v2", accounts in
+ *   the order they were opened). A stream only ever moves past what it has written: nothing is skipped.
+ * - Changes of a person someone listens to send NOTIFY at commit to every instance; the people whose
+ *   streams this instance holds are its rows of `wallet_event_listeners` (refreshed with the heartbeat).
+ *   A change whose transaction looked for listeners just before a stream's row was committed sends
+ *   none: the heartbeat's catch-up (every stream against its person's newest numbers) delivers it.
  * - A `sessions_changed` notice (db/functions/sessions.sql) makes the person's streams check their
- *   sessions: an ended one gets `session` and closes. A heartbeat checks them all too (expiry by time).
- * - The people whose streams this instance holds are rows of `wallet_event_listeners` (refreshed with
- *   the heartbeat): only their events send NOTIFY (migration 0200). A change whose transaction
- *   checked for listeners just before a stream's row was committed sends none; the heartbeat's
- *   catch-up (every stream against its person's newest number) delivers it then.
+ *   sessions: an ended one gets `session` and closes. The heartbeat checks them all too (expiry by time).
  * - One hub per database (per instance), made by the events route on first use.
  */
 import { randomUUID } from 'node:crypto';
@@ -25,35 +25,66 @@ import { entryTransactionView, transactionOfEntry } from '../wallet/service.ts';
 
 /** A comment line at least this often keeps proxies and the app's watchdog sure the stream lives. */
 export const HEARTBEAT_MS = 20_000;
-/** Events are kept this long for resuming (the promise is 5 minutes). */
+/** Notifications are kept this long for resuming (the promise is 5 minutes; money never expires). */
 export const KEEP_EVENTS_MS = 15 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
 /** A listener row not refreshed for this long belongs to an instance that is gone. */
 const LISTENER_STALE_MS = 3 * 60_000;
 const READ_BATCH = 200;
 /** A client this far behind is cut off; it resumes from its last event. */
-const MAX_BUFFERED_BYTES = 1 << 20;
+export const MAX_BUFFERED_BYTES = 1 << 20;
+
+/** Where a stream is: the last notification number and the last version of each account written. */
+export interface Place {
+  notes: bigint;
+  versions: Map<string, bigint>;
+}
 
 export interface EventStream {
   readonly userId: string;
   readonly sessionId: string;
   readonly language: Language;
-  /** The number of the last event written; null until the stream has started. */
-  last: bigint | null;
+  /** Null until the stream has started. */
+  place: Place | null;
   /** Writes text; false when the client is gone or too far behind (the stream is then closed). */
   write(text: string): boolean;
   close(): void;
 }
 
-interface EventRow {
-  seq: bigint;
-  kind: 'entry' | 'notification';
-  ref: string;
+interface Account {
+  id: string;
+  version: bigint;
 }
 
-/** One event of the stream in the text/event-stream format; `id` only on the last of a group. */
-export function sseEvent(name: string, data: unknown, id?: bigint): string {
+/** A thing to tell: an entry (of an account, at a version) or a stored notification (at a number). */
+type Change =
+  | { kind: 'entry'; entryId: string; accountId: string; version: bigint }
+  | { kind: 'notification'; seq: bigint; notificationId: string };
+
+/** One event of the stream in the text/event-stream format. */
+export function sseEvent(name: string, data: unknown, id?: string): string {
   return `${id !== undefined ? `id: ${id}\n` : ''}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** The Last-Event-ID of a place: the notification number, then each account's version in account order. */
+function placeId(place: Place, accounts: readonly Account[]): string {
+  return [place.notes, ...accounts.map((a) => place.versions.get(a.id) ?? 0n)].join('.');
+}
+
+function parsePlaceId(text: string | null): bigint[] | null {
+  if (!text || !/^\d{1,18}(\.\d{1,18}){0,16}$/.test(text)) return null;
+  return text.split('.').map((part) => BigInt(part));
+}
+
+function isPast(place: Place, change: Change): boolean {
+  return change.kind === 'entry'
+    ? (place.versions.get(change.accountId) ?? 0n) >= change.version
+    : place.notes >= change.seq;
+}
+
+function advance(place: Place, change: Change): void {
+  if (change.kind === 'entry') place.versions.set(change.accountId, change.version);
+  else place.notes = change.seq;
 }
 
 export class EventHub {
@@ -75,7 +106,7 @@ export class EventHub {
     const db = ctx.db;
     db.listen('wallet_events', {
       notice: (payload) => this.feed(payload.split(':')[0] ?? ''),
-      // Listening again after a break: every stream catches up from its own last event.
+      // Listening again after a break: every stream catches up from its own place.
       ready: () => {
         for (const userId of this.streams.keys()) this.feed(userId);
       },
@@ -97,36 +128,53 @@ export class EventHub {
   }
 
   /**
-   * Starts a stream: after `lastEventId` when the events after it are all still kept (resumed), else
+   * Starts a stream: from `lastEventId` when everything after it is still there (resumed), else
    * from now; `started` hears which. Events made meanwhile are fed right after.
    */
   async open(
     stream: EventStream,
-    lastEventId: bigint | null,
+    lastEventId: string | null,
     started: (resumed: boolean) => void,
   ): Promise<void> {
     const set = this.streams.get(stream.userId) ?? new Set<EventStream>();
     this.streams.set(stream.userId, set);
     set.add(stream);
+    const db = this.ctx.db;
     // Listening first: every change that commits after this row is visible sends its NOTIFY.
     await this.listenerWrite(stream.userId, () =>
-      this.ctx.db.query(
+      db.query(
         `INSERT INTO wallet_event_listeners (user_id, instance, seen_at) VALUES ($1, $2, now())
          ON CONFLICT (user_id, instance) DO UPDATE SET seen_at = now()`,
         [stream.userId, this.instance],
       ),
     );
-    const { rows } = await this.ctx.db.query<{ head: bigint | null; oldest: bigint | null }>(
+    const { rows } = await db.query<{ head: bigint | null; oldest: bigint | null }>(
       `SELECT (SELECT seq FROM wallet_event_heads WHERE user_id = $1) AS head,
          (SELECT min(seq) FROM wallet_events WHERE user_id = $1) AS oldest`,
       [stream.userId],
     );
+    const accounts = await this.accountsOf(stream.userId);
     const head = rows[0]?.head ?? 0n;
     const oldest = rows[0]?.oldest ?? head + 1n;
-    const resumed = lastEventId !== null && lastEventId <= head && lastEventId + 1n >= oldest;
+    const now: Place = { notes: head, versions: new Map(accounts.map((a) => [a.id, a.version])) };
+    const asked = parsePlaceId(lastEventId);
+    let resumed = false;
+    let place = now;
+    if (asked && asked.length - 1 <= accounts.length) {
+      const [notes, ...versions] = asked as [bigint, ...bigint[]];
+      const notesKept = notes <= head && notes + 1n >= oldest;
+      const versionsKnown = versions.every((version, index) => version <= accounts[index]!.version);
+      if (notesKept && versionsKnown) {
+        resumed = true;
+        place = {
+          notes,
+          versions: new Map(accounts.map((a, index) => [a.id, versions[index] ?? 0n])),
+        };
+      }
+    }
     // `ready` goes out before any event: nothing can run between these lines.
     started(resumed);
-    stream.last = resumed ? lastEventId : head;
+    stream.place = place;
     this.feed(stream.userId);
   }
 
@@ -157,6 +205,15 @@ export class EventHub {
     return next;
   }
 
+  /** The person's accounts in the order they were opened (the order of a place's versions). */
+  private async accountsOf(userId: string): Promise<Account[]> {
+    const { rows } = await this.ctx.db.query<Account>(
+      'SELECT id, version FROM ledger_accounts WHERE user_id = $1 ORDER BY created_at, id',
+      [userId],
+    );
+    return rows;
+  }
+
   /** Feeds the person's streams; a notice during a feed runs it once more after. */
   feed(userId: string): void {
     if (!this.streams.has(userId) || this.closed) return;
@@ -174,53 +231,106 @@ export class EventHub {
   }
 
   private async feedNow(userId: string): Promise<void> {
+    const db = this.ctx.db;
     for (;;) {
-      const streams = [...(this.streams.get(userId) ?? [])].filter((s) => s.last !== null);
+      const streams = [...(this.streams.get(userId) ?? [])].filter((s) => s.place !== null);
       if (streams.length === 0) return;
-      const from = streams.reduce((min, s) => (s.last! < min ? s.last! : min), streams[0]!.last!);
-      const { rows } = await this.ctx.db.query<EventRow>(
-        'SELECT seq, kind, ref FROM wallet_events WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-        [userId, from, READ_BATCH],
+      const places = streams.map((s) => s.place!);
+      const accounts = await this.accountsOf(userId);
+      // From the furthest-behind stream on, per account and for notifications.
+      const behind = accounts
+        .map((a) => ({
+          id: a.id,
+          from: places.reduce((min, p) => {
+            const at = p.versions.get(a.id) ?? 0n;
+            return at < min ? at : min;
+          }, a.version),
+          to: a.version,
+        }))
+        .filter((a) => a.from < a.to);
+      const notesFrom = places.reduce((min, p) => (p.notes < min ? p.notes : min), places[0]!.notes);
+      const changes: Change[] = [];
+      let full = false;
+      if (behind.length > 0) {
+        const { rows } = await db.query<{ id: string; account_id: string; account_version: bigint }>(
+          `SELECT e.id, e.account_id, e.account_version
+           FROM unnest($1::uuid[], $2::bigint[]) AS c (account_id, version)
+           JOIN ledger_entries e ON e.account_id = c.account_id AND e.account_version > c.version
+           ORDER BY e.id LIMIT $3`,
+          [behind.map((a) => a.id), behind.map((a) => a.from), READ_BATCH],
+        );
+        full ||= rows.length === READ_BATCH;
+        for (const row of rows)
+          changes.push({
+            kind: 'entry',
+            entryId: String(row.id),
+            accountId: row.account_id,
+            version: BigInt(row.account_version),
+          });
+      }
+      const { rows: notes } = await db.query<{ seq: bigint; ref: string }>(
+        'SELECT seq, ref FROM wallet_events WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        [userId, notesFrom, READ_BATCH],
       );
-      for (const row of rows) {
-        const texts = new Map<Language, string>();
+      full ||= notes.length === READ_BATCH;
+      for (const row of notes)
+        changes.push({ kind: 'notification', seq: BigInt(row.seq), notificationId: row.ref });
+
+      for (const change of changes) {
+        const texts = new Map<Language, { head: string; last: string }>();
         for (const stream of streams) {
-          if (stream.last === null || stream.last >= row.seq) continue;
+          const place = stream.place;
+          if (!place || isPast(place, change)) continue;
           let text = texts.get(stream.language);
-          if (text === undefined) {
-            text = await this.render(userId, row, stream.language);
+          if (!text) {
+            text = await this.render(userId, change, stream.language);
             texts.set(stream.language, text);
           }
-          if (stream.write(text)) stream.last = row.seq;
+          const next: Place = { notes: place.notes, versions: new Map(place.versions) };
+          advance(next, change);
+          if (stream.write(`${text.head}id: ${placeId(next, accounts)}\n${text.last}`)) stream.place = next;
         }
       }
-      if (rows.length < READ_BATCH) return;
+      if (!full) return;
     }
   }
 
-  /** An event's wire text in a language: one group of named events, the last carrying its number. */
-  private async render(userId: string, row: EventRow, language: Language): Promise<string> {
+  /**
+   * A change's wire text in a language: a group of named events, split before the last, which
+   * carries the stream's new place (`id:`), so a cut mid-group resumes before the group.
+   */
+  private async render(
+    userId: string,
+    change: Change,
+    language: Language,
+  ): Promise<{ head: string; last: string }> {
     const db = this.ctx.db;
     const events: [string, unknown][] = [];
-    if (row.kind === 'entry') {
-      const found = await transactionOfEntry(db, userId, row.ref);
+    if (change.kind === 'entry') {
+      const found = await transactionOfEntry(db, userId, change.entryId);
       if (found) {
         events.push([
           'transaction',
           { ...entryTransactionView(found.row, language), balance: found.balance.balance },
         ]);
         events.push(['balance', found.balance]);
-        const notice = await notificationOf(db, userId, { entryId: row.ref }, language, this.ids);
+        const notice = await notificationOf(db, userId, { entryId: change.entryId }, language, this.ids);
         if (notice) events.push(['notification', notice]);
       }
     } else {
-      const notice = await notificationOf(db, userId, { notificationId: row.ref }, language, this.ids);
+      const notice = await notificationOf(
+        db,
+        userId,
+        { notificationId: change.notificationId },
+        language,
+        this.ids,
+      );
       if (notice) events.push(['notification', notice]);
     }
-    if (events.length === 0) return `id: ${row.seq}\n: nothing to tell\n\n`;
-    return events
-      .map(([name, data], index) => sseEvent(name, data, index === events.length - 1 ? row.seq : undefined))
-      .join('');
+    // Nothing to tell (not the person's, or gone): a comment still moves the place on.
+    if (events.length === 0) return { head: '', last: ': nothing to tell\n\n' };
+    const [name, data] = events.pop()!;
+    return { head: events.map(([n, d]) => sseEvent(n, d)).join(''), last: sseEvent(name, data) };
   }
 
   /** Ends the streams whose sessions have ended: of one person (a notice), or of everyone. */
@@ -254,19 +364,29 @@ export class EventHub {
     void this.catchUp().catch(() => {});
   }
 
-  /** Keeps this instance's listener rows fresh and feeds every person whose newest event a stream lacks. */
+  /** Keeps this instance's listener rows fresh and feeds every person whose newest change a stream lacks. */
   private async catchUp(): Promise<void> {
     if (this.streams.size === 0) return;
     const db = this.ctx.db;
+    const users = [...this.streams.keys()];
     await db.query('UPDATE wallet_event_listeners SET seen_at = now() WHERE instance = $1', [this.instance]);
-    const { rows } = await db.query<{ user_id: string; seq: bigint }>(
-      'SELECT user_id, seq FROM wallet_event_heads WHERE user_id = ANY($1::uuid[])',
-      [[...this.streams.keys()]],
+    const { rows: accounts } = await db.query<{ user_id: string; id: string; version: bigint }>(
+      'SELECT user_id, id, version FROM ledger_accounts WHERE user_id = ANY($1::uuid[])',
+      [users],
     );
-    for (const { user_id: userId, seq } of rows) {
-      const behind = [...(this.streams.get(userId) ?? [])].some((s) => s.last !== null && s.last < seq);
-      if (behind) this.feed(userId);
-    }
+    const { rows: heads } = await db.query<{ user_id: string; seq: bigint }>(
+      'SELECT user_id, seq FROM wallet_event_heads WHERE user_id = ANY($1::uuid[])',
+      [users],
+    );
+    const behind = new Set<string>();
+    for (const account of accounts)
+      for (const stream of this.streams.get(account.user_id) ?? [])
+        if (stream.place && (stream.place.versions.get(account.id) ?? 0n) < account.version)
+          behind.add(account.user_id);
+    for (const head of heads)
+      for (const stream of this.streams.get(head.user_id) ?? [])
+        if (stream.place && stream.place.notes < head.seq) behind.add(head.user_id);
+    for (const userId of behind) this.feed(userId);
   }
 
   async close(): Promise<void> {
@@ -282,8 +402,8 @@ export class EventHub {
 }
 
 /**
- * Drops events older than KEEP_EVENTS_MS, every minute on every instance from its start (whether or
- * not it holds streams): the outbox stays small. A push not yet sent is kept.
+ * Drops notifications' events older than KEEP_EVENTS_MS and listener rows of instances that died,
+ * every minute on every instance from its start (whether or not it holds streams).
  */
 export function startPruning(db: Db): () => void {
   const timer = setInterval(() => void pruneEvents(db).catch(() => {}), PRUNE_EVERY_MS);
@@ -292,10 +412,9 @@ export function startPruning(db: Db): () => void {
 }
 
 export async function pruneEvents(db: Db, now = new Date()): Promise<void> {
-  await db.query('DELETE FROM wallet_events WHERE created_at < $1 AND NOT push_due', [
+  await db.query('DELETE FROM wallet_events WHERE created_at < $1', [
     new Date(now.getTime() - KEEP_EVENTS_MS),
   ]);
-  // Rows of an instance that died without closing (a live one refreshes them with every heartbeat).
   await db.query('DELETE FROM wallet_event_listeners WHERE seen_at < $1', [
     new Date(now.getTime() - LISTENER_STALE_MS),
   ]);
@@ -312,5 +431,3 @@ export async function closeEventHub(ctx: AppContext): Promise<void> {
   ctx.db.memory.delete(HUB);
   await hub?.close();
 }
-
-export { MAX_BUFFERED_BYTES };

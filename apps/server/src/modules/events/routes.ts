@@ -23,8 +23,7 @@ const RETRY_MS = 3000;
 export default function eventsRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, ctx, 'events', async ({ auth, language, request, reply }) => {
     const header = request.headers['last-event-id'];
-    const lastEventId =
-      typeof header === 'string' && /^\d{1,18}$/.test(header.trim()) ? BigInt(header.trim()) : null;
+    const lastEventId = typeof header === 'string' ? header.trim() : null;
     const hub = eventHub(ctx);
     const raw = reply.raw;
     reply.hijack();
@@ -42,7 +41,7 @@ export default function eventsRoutes(app: FastifyInstance, ctx: AppContext): voi
       userId: auth.userId,
       sessionId: auth.sessionId,
       language,
-      last: null,
+      place: null,
       write(text) {
         if (!open || raw.destroyed) return false;
         if (raw.writableLength > MAX_BUFFERED_BYTES) {

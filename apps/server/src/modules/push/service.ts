@@ -1,8 +1,8 @@
 /**
  * Web Push (docs/decisions.md section 11): a browser's subscription, the person's choice of pushes,
- * and the sender. Events that may be pushed (money in and out, a new sign-in, a PIN lock) are marked
- * `push_due` by the outbox's trigger when the person has a subscription (db/functions/wallet_events.sql);
- * every instance hears the notice and one claims each due event (an UPDATE that only one can win),
+ * and the sender. Events that may be pushed (money in and out, a new sign-in, a PIN lock) become
+ * `push_due` rows by the triggers when the person has a subscription (db/functions/wallet_events.sql);
+ * every instance hears the notice and one claims each row (a DELETE that only one can win),
  * renders it in each subscription's language and sends it through `web-push` (VAPID, aes128gcm).
  * A push service answering 404 or 410 means the subscription is gone: it is forgotten.
  */
@@ -117,8 +117,8 @@ export async function updateSettings(
 // ---------- sending ----------
 
 interface DueEvent {
+  id: bigint;
   user_id: string;
-  seq: bigint;
   kind: 'entry' | 'notification';
   ref: string;
 }
@@ -179,13 +179,13 @@ export class PushSender {
     if (this.closed) return;
     const { rows } = await this.ctx.db.query<DueEvent>(
       userId
-        ? 'UPDATE wallet_events SET push_due = false WHERE user_id = $1 AND push_due RETURNING user_id, seq, kind, ref'
-        : `UPDATE wallet_events w SET push_due = false FROM (
-             SELECT user_id, seq FROM wallet_events WHERE push_due AND created_at < $1 LIMIT 100 FOR UPDATE SKIP LOCKED
-           ) due WHERE w.user_id = due.user_id AND w.seq = due.seq RETURNING w.user_id, w.seq, w.kind, w.ref`,
+        ? 'DELETE FROM push_due WHERE user_id = $1 RETURNING id, user_id, kind, ref'
+        : `DELETE FROM push_due WHERE id IN (
+             SELECT id FROM push_due WHERE created_at < $1 ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED
+           ) RETURNING id, user_id, kind, ref`,
       [userId ?? new Date(Date.now() - SWEEP_AFTER_MS)],
     );
-    rows.sort((a, b) => (a.seq < b.seq ? -1 : 1));
+    rows.sort((a, b) => (a.id < b.id ? -1 : 1));
     for (const event of rows) await this.send(event);
   }
 
