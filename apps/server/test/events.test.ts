@@ -194,6 +194,18 @@ describe(`the event stream (${databaseLabel})`, () => {
     future.close();
   });
 
+  it('holds at most 20 streams of one person: the oldest gives way', async () => {
+    const someone = await person(server);
+    const streams = [];
+    for (let i = 0; i < 21; i++) {
+      const stream = await openStream(base, someone.token);
+      await stream.next('ready');
+      streams.push(stream);
+    }
+    await streams[0]!.ended;
+    for (const stream of streams) stream.close();
+  });
+
   it('ends a revoked session’s stream with `session`', async () => {
     const someone = await person(server);
     const stream = await openStream(other?.base ?? base, someone.token);

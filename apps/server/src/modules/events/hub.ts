@@ -31,6 +31,8 @@ const PRUNE_EVERY_MS = 60_000;
 /** A listener row not refreshed for this long belongs to an instance that is gone. */
 const LISTENER_STALE_MS = 3 * 60_000;
 const READ_BATCH = 200;
+/** Streams one person may hold on one instance. */
+const MAX_STREAMS_PER_PERSON = 20;
 /** A client this far behind is cut off; it resumes from its last event. */
 export const MAX_BUFFERED_BYTES = 1 << 20;
 
@@ -138,6 +140,8 @@ export class EventHub {
   ): Promise<void> {
     const set = this.streams.get(stream.userId) ?? new Set<EventStream>();
     this.streams.set(stream.userId, set);
+    // A person's tabs and devices, bounded: the oldest stream gives way (its app reconnects quietly).
+    if (set.size >= MAX_STREAMS_PER_PERSON) set.values().next().value?.close();
     set.add(stream);
     const db = this.ctx.db;
     // Listening first: every change that commits after this row is visible sends its NOTIFY.
