@@ -5,7 +5,7 @@
  *   npm run bench                      the full run (about 10 minutes)
  *   npm run bench -- --quick           shorter runs, no Lighthouse, no --big (CI; within 3 minutes)
  *   npm run bench -- --big             also seed 10 million transfers and time history and statistics
- *   options: --only=wallet,ledger,p2p,pglite,js,lighthouse,qr,statement,big (users are made for any that need them) --clients=10  --seconds=20
+ *   options: --only=wallet,ledger,p2p,pglite,js,lighthouse,qr,statement,live,big (users are made for any that need them) --clients=10  --seconds=20
  *            --big-rows=N  --no-lighthouse  --lighthouse (in --quick)  --cpu-prof (server profiles
  *            in bench/results/profiles, summarised with `node bench/profile.ts <file> --last=20`)
  * Writes bench/results/latest.json and latest.md; a --big run also bench/results/big.json.
@@ -30,6 +30,7 @@ import {
   ratio,
   startServer,
 } from './lib.ts';
+import { liveBench } from './live.ts';
 import { topFunctions } from './profile.ts';
 import { statementBench } from './statement.ts';
 import { lighthouse, qrDecode, routeJavaScript, webDist } from './web.ts';
@@ -316,6 +317,32 @@ if (!options.quick || options.only?.has('statement'))
     }
   });
 
+// The live wallet: 1,000 open event streams on one instance (full runs and --only=live).
+if (!options.quick || options.only?.has('live'))
+  await step('live', async () => {
+    const database = await freshDatabase(options, 'live');
+    const server = await startServer(options, database.url);
+    try {
+      const live = await liveBench(server, database, {
+        streams: 1000,
+        senders: 10,
+        seconds: options.seconds,
+      });
+      results.live = live;
+      row({
+        measurement: `live events: ${live.streams.toLocaleString('en')} open streams, P2P transfers from 10 senders`,
+        value: `delay from the transfer's answer to its event p50 ${live.p50Ms} ms, p99 ${live.p99Ms} ms (max ${live.maxMs} ms) over ${live.transfers.toLocaleString('en')} transfers at ${live.transfersPerSecond}/s, ${live.lost} lost; server RSS +${live.streamsMiB} MiB for the streams (${live.rssBeforeMiB} -> ${live.rssWithStreamsMiB} MiB; ${live.rssAfterLoadMiB} MiB after the load)`,
+        baseline: 'none',
+        ratio: '',
+        goal: 'p99 <= 1 s, none lost; <= 50 MB for the streams',
+        met: live.p99Ms <= 1000 && live.lost === 0 && live.streamsMiB * 1.048576 <= 50,
+      });
+    } finally {
+      await server.stop();
+      await database.drop();
+    }
+  });
+
 if (options.big)
   await step('big', async () => {
     const big = await bigHistory(options);
@@ -377,6 +404,9 @@ writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(summary
 writeFileSync(join(ROOT, 'bench/results/latest.md'), `${markdown}\n`);
 // The opt-in 10-million-transfer run takes long: its last result is kept apart from the other runs'.
 if (results.big) writeFileSync(join(ROOT, 'bench/results/big.json'), `${JSON.stringify(summary, null, 2)}\n`);
+// The live streams' run too (docs/performance.md, "The live wallet").
+if (results.live)
+  writeFileSync(join(ROOT, 'bench/results/live.json'), `${JSON.stringify(summary, null, 2)}\n`);
 console.info(
   `\nE-Wallet benchmarks (${summary.mode}), ${info.cores} x ${info.cpu}, ${info.memoryGiB} GiB, Node ${info.node}; load average ${info.loadAverage.join(' ')}; ${summary.seconds} s\n`,
 );

@@ -93,7 +93,13 @@ export async function routeJavaScript(
             .catch(() => {}),
         );
       });
-      await page.goto(`${base}${route}`, { waitUntil: 'networkidle', timeout: 60_000 });
+      // Signed in, the app holds its event stream open, so the network never goes idle: the route has
+      // loaded its scripts once a second passes without a new response.
+      await page.goto(`${base}${route}`, { waitUntil: 'load', timeout: 60_000 });
+      for (let seen = -1, waited = 0; seen !== pending.length && waited < 15_000; waited += 1000) {
+        seen = pending.length;
+        await page.waitForTimeout(1000);
+      }
       await Promise.all(pending);
       const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
       const budgetKiB = route === '/auth/login' ? 130 : 200;

@@ -358,6 +358,8 @@ const pwa = VitePWA({
     ],
     // Nothing is cached at run time: every other request, API answers included, goes to the network.
     runtimeCaching: [],
+    // Web Push: showing a push and opening its screen (public/push-sw.js).
+    importScripts: ['/push-sw.js'],
     cleanupOutdatedCaches: true,
     clientsClaim: true,
     skipWaiting: false,

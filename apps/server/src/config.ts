@@ -2,6 +2,7 @@
  * Every setting of the server, read from the environment and validated at start.
  * A bad value stops start-up with one clear line naming the variable.
  */
+import { createECDH, createHmac } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
@@ -112,6 +113,22 @@ const Env = z.object({
       });
       return z.NEVER;
     }),
+  /**
+   * Web Push's VAPID key pair (base64url: the 65-byte public point, the 32-byte private key) and the
+   * contact push services may write to. Unset outside production: a pair derived from PIN_KEY.
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{86,88}$/, 'must be a base64url P-256 public key')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{42,44}$/, 'must be a base64url P-256 private key')
+    .optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: or https:// address')
+    .default('mailto:support@e-wallet.example'),
   /** Caps per client address: receipt checks (/verify/<code>) per minute. */
   VERIFY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Caps per client address: SMS codes per hour. */
@@ -133,6 +150,8 @@ export type Env = z.infer<typeof Env>;
 
 export interface Config extends Env {
   BRAND: 'e-wallet' | 'grok';
+  VAPID_PUBLIC_KEY: string;
+  VAPID_PRIVATE_KEY: string;
   PIN_KEY: string;
   WEBHOOK_SECRET: string;
   OPS_KEY: string;
@@ -202,6 +221,15 @@ export function loadConfig(
           `Invalid setting ${name}: sandbox providers are refused when WALLET_ENV=production`,
         );
     }
+    // The development pair is derived from the published PIN key: a production server has its own.
+    if (!env.VAPID_PUBLIC_KEY || !env.VAPID_PRIVATE_KEY)
+      throw new ConfigError(
+        `Invalid setting ${env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY'}: required when WALLET_ENV=production`,
+      );
+    if (env.VAPID_PRIVATE_KEY === derivedVapidKeys(DEV_PIN_KEY).privateKey)
+      throw new ConfigError(
+        'Invalid setting VAPID_PRIVATE_KEY: the published development key is refused in production',
+      );
   }
   if (
     (env.PAYMENTS_PROVIDER === 'yookassa' || env.PAYOUTS_PROVIDER === 'yookassa') &&
@@ -234,6 +262,20 @@ export function loadConfig(
       `Invalid setting BRAND: ${env.BRAND}, but the app in WEB_DIST was built for ${build.brand} (build it with BRAND=${env.BRAND})`,
     );
   }
+  if (!!env.VAPID_PUBLIC_KEY !== !!env.VAPID_PRIVATE_KEY)
+    throw new ConfigError(
+      `Invalid setting ${env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY'}: set both VAPID keys or neither`,
+    );
+  if (
+    env.VAPID_PUBLIC_KEY &&
+    env.VAPID_PRIVATE_KEY &&
+    !vapidPairMatches(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY)
+  )
+    throw new ConfigError('Invalid setting VAPID_PUBLIC_KEY: it is not the public key of VAPID_PRIVATE_KEY');
+  const vapid =
+    env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+      ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY }
+      : derivedVapidKeys(env.PIN_KEY ?? DEV_PIN_KEY);
   const levels = levelRules(env.IDENTIFICATION_LIMITS);
   return {
     ...env,
@@ -241,6 +283,8 @@ export function loadConfig(
     levelRulesJson: levelRulesJson(levels),
     BRAND: env.BRAND ?? (build?.brand === 'grok' ? 'grok' : 'e-wallet'),
     PIN_KEY: env.PIN_KEY ?? DEV_PIN_KEY,
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
     WEBHOOK_SECRET: env.WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET,
     // Unset: the PIN key, which the back office derives its own key from (ops/operators.ts).
     OPS_KEY: env.OPS_KEY ?? env.PIN_KEY ?? DEV_PIN_KEY,
@@ -249,6 +293,27 @@ export function loadConfig(
     appVersion: env.APP_VERSION ?? build?.version ?? appVersion,
     production,
   };
+}
+
+/** A VAPID pair derived from a secret (development only): the same keys on every start. */
+export function derivedVapidKeys(secret: string): { publicKey: string; privateKey: string } {
+  const privateKey = createHmac('sha256', secret).update('vapid key pair').digest();
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(privateKey);
+  return {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: privateKey.toString('base64url'),
+  };
+}
+
+function vapidPairMatches(publicKey: string, privateKey: string): boolean {
+  try {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+    return ecdh.getPublicKey().equals(Buffer.from(publicKey, 'base64url'));
+  } catch {
+    return false;
+  }
 }
 
 /** What the web build records beside its index.html (apps/web/vite.config.ts): its version and brand. */

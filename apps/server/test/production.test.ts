@@ -10,10 +10,14 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { derivedVapidKeys } from '../src/config.ts';
 import { call, freePort, freshDatabase, MAIN, type ServerProcess, startServer } from './chaos/process.ts';
 import { type FakeGateway, startFakeSmsRu } from './fakes/sms-gateways.ts';
 import { type FakeYooKassa, startFakeYooKassa } from './fakes/yookassa-payments.ts';
 
+/** A production pair of its own, and the development pair every checkout derives (refused). */
+const vapid = derivedVapidKeys('a production secret of this test only');
+const devVapid = derivedVapidKeys('dev-only-pin-key-change-me-0001');
 const OPS = fileURLToPath(new URL('../src/ops/main.ts', import.meta.url));
 const hasPostgres = !!process.env.TEST_DATABASE_URL;
 
@@ -71,6 +75,8 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
       KYC_PROVIDER: 'manual',
       DOCUMENTS_KEY: 'production-documents-key-0123456789-abcd',
       TRUST_PROXY: '1',
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
     };
     server = await startServer({ databaseUrl: database.url, env });
   }, 60_000);
@@ -208,6 +214,8 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
       [{ DOCUMENTS_KEY: 'y'.repeat(20) }, 'DOCUMENTS_KEY'],
       [{ SMS_PROVIDER: 'sandbox' }, 'SMS_PROVIDER'],
       [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+      [{ VAPID_PRIVATE_KEY: devVapid.privateKey, VAPID_PUBLIC_KEY: devVapid.publicKey }, 'VAPID_PRIVATE_KEY'],
+      [{ VAPID_PRIVATE_KEY: '' }, 'VAPID_PRIVATE_KEY'],
     ];
     for (const [change, name] of cases) {
       const started = await runNode(MAIN, [], {

@@ -86,9 +86,10 @@ describe(`session cache (${databaseLabel})`, () => {
     await other.connect();
     try {
       // The listening connection dies (a restart, a network cut); a revocation happens meanwhile.
+      // (The instance's other listeners, of the live wallet's events, have connections of their own.)
       const { rowCount } = await other.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-         WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+         WHERE datname = current_database() AND query = 'LISTEN "sessions_changed"'`,
       );
       expect(rowCount).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -257,6 +257,59 @@ export const calls = {
     answer: s.StatusMessage,
   }),
 
+  // the live wallet (docs/decisions.md section 14)
+  events: def({
+    method: 'GET',
+    path: '/v2/wallet/events',
+    access: 'token',
+    tag: 'notifications',
+    summary: 'Server-sent events of the signed-in person (Last-Event-ID resumes)',
+    answer: s.EventStreamAnswer,
+  }),
+  pushKey: def({
+    method: 'GET',
+    path: '/v2/wallet/push/key',
+    access: 'token',
+    tag: 'notifications',
+    summary: 'The VAPID public key for a Web Push subscription',
+    answer: s.PushKeyAnswer,
+  }),
+  pushSubscribe: def({
+    method: 'POST',
+    path: '/v2/wallet/push/subscription',
+    access: 'token',
+    tag: 'notifications',
+    summary: 'Keep this browser’s Web Push subscription',
+    body: s.PushSubscriptionRequest,
+    answer: s.StatusMessage,
+  }),
+  pushUnsubscribe: def({
+    method: 'DELETE',
+    path: '/v2/wallet/push/subscription',
+    access: 'token',
+    tag: 'notifications',
+    summary: 'Forget a Web Push subscription',
+    body: s.PushUnsubscribeRequest,
+    answer: s.StatusMessage,
+  }),
+  notificationSettings: def({
+    method: 'GET',
+    path: '/v2/wallet/notification/settings',
+    access: 'token',
+    tag: 'notifications',
+    summary: 'Which pushes the person gets',
+    answer: s.NotificationSettings,
+  }),
+  updateNotificationSettings: def({
+    method: 'POST',
+    path: '/v2/wallet/notification/settings',
+    access: 'token',
+    tag: 'notifications',
+    summary: 'Change which pushes the person gets (money out cannot be switched off)',
+    body: s.NotificationSettingsRequest,
+    answer: s.NotificationSettings,
+  }),
+
   // identification
   upgradeIdentification: def({
     method: 'POST',

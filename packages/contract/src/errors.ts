@@ -252,6 +252,11 @@ export const ERRORS = {
     en: 'Please check the statement period: the start not after the end, at most {days} days',
   },
   SESSION_NOT_FOUND: { http: 404, ru: 'Сеанс не найден', en: 'Session not found' },
+  PUSH_SUBSCRIPTION_INVALID: {
+    http: 400,
+    ru: 'Подписку на уведомления не удалось принять',
+    en: 'The notification subscription could not be accepted',
+  },
   NOTIFICATION_NOT_FOUND: { http: 404, ru: 'Уведомление не найдено', en: 'Notification not found' },
   VERIFICATION_ACTIVE: {
     http: 409,

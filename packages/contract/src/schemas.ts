@@ -547,3 +547,42 @@ export const Schedule = z.object({
 });
 export const SchedulePage = page(Schedule);
 export const ScheduleAnswer = z.object({ status: z.literal('success'), schedule: Schedule });
+
+// ---------- the live wallet (docs/decisions.md section 14) ----------
+
+/** The stream's events, by name: `data` of each is one JSON object. */
+export const TransactionEvent = Transaction.extend({
+  balance: AmountOut.describe('the account’s balance after this operation'),
+});
+export const BalanceEvent = z.object({
+  account_id: Id,
+  currency_code: CurrencyCodeSchema,
+  balance: AmountOut,
+});
+export const NotificationEvent = z.object({ notification: Notification, unread: z.number().int() });
+export const SessionEvent = z.object({ reason: z.enum(['revoked', 'expired']) });
+export const ReadyEvent = z.object({ resumed: z.boolean() });
+export const EventStreamAnswer = z
+  .string()
+  .describe(
+    'text/event-stream: events transaction, balance, notification, session, ready; a comment line as heartbeat',
+  );
+
+export const PushKeyAnswer = z.object({ public_key: z.string() });
+const Base64Url = z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/);
+export const PushSubscriptionRequest = z.strictObject({
+  endpoint: z.string().min(1).max(2000),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.strictObject({ p256dh: Base64Url.max(200), auth: Base64Url.max(100) }),
+});
+export const PushUnsubscribeRequest = z.strictObject({ endpoint: z.string().min(1).max(2000) });
+export const NotificationSettings = z.object({
+  push_money_in: z.boolean(),
+  push_money_out: z.literal(true).describe('money out is always told'),
+  push_security: z.boolean(),
+  push_subscribed: z.boolean().describe('this person has at least one push subscription'),
+});
+export const NotificationSettingsRequest = z.strictObject({
+  push_money_in: z.boolean().optional(),
+  push_security: z.boolean().optional(),
+});

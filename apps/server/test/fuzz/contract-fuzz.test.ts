@@ -207,6 +207,8 @@ describe(`contract fuzzer (${databaseLabel})`, () => {
       };
 
       let response: Awaited<ReturnType<typeof server.app.inject>>;
+      // The event stream never ends by itself: a stream that started is cut after a moment.
+      const streaming = c.call === 'events' ? AbortSignal.timeout(300) : undefined;
       try {
         response = await server.app.inject({
           method: c.method as 'GET',
@@ -214,8 +216,14 @@ describe(`contract fuzzer (${databaseLabel})`, () => {
           headers,
           payload: c.payload,
           ...(c.remoteAddress ? { remoteAddress: c.remoteAddress } : {}),
+          ...(streaming ? { signal: streaming } : {}),
         });
       } catch (error) {
+        if (streaming?.aborted) {
+          stats.requests += 1;
+          stats.accepted += 1;
+          continue;
+        }
         fail(`inject threw: ${(error as Error).message}`);
         continue;
       }

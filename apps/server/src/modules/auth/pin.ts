@@ -19,6 +19,9 @@ import { batchedRead } from '../../db/batch.ts';
 import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError } from '../../errors.ts';
 import { revokeAllSessions } from '../../sessions/tokens.ts';
+import { notify } from '../notifications/service.ts';
+import { message } from './messages.ts';
+import { sendNotice } from './service.ts';
 
 export const PIN_LOCK_AFTER = 5;
 export const PIN_LOCK_MINUTES = 15;
@@ -66,9 +69,10 @@ export interface PinSigner {
 type PinOutcome =
   | { kind: 'ok'; row: PinRow }
   | { kind: 'not_set' }
-  | { kind: 'locked'; minutes: number }
+  /** `phone`: the PIN was locked just now, and its owner is told by SMS at this number. */
+  | { kind: 'locked'; minutes: number; phone?: string }
   | { kind: 'wrong'; left: number }
-  | { kind: 'revoked' };
+  | { kind: 'revoked'; phone?: string };
 
 interface PinRow {
   id: string;
@@ -213,14 +217,29 @@ async function guardedRow(ctx: AppContext, userId: string, pin: string | null): 
       failures,
       lock ? new Date(now.getTime() + PIN_LOCK_MINUTES * 60_000) : user.pin_locked_until,
     ]);
+    let phone: string | undefined;
+    if (lock) {
+      // A lock is a security event: a notification (and its push) now, one SMS after the commit.
+      await notify(q, userId, 'security', 'pin_locked', { minutes: String(PIN_LOCK_MINUTES) }, now);
+      const { rows: owner } = await q.query<{ phone: string }>('SELECT phone FROM users WHERE id = $1', [
+        userId,
+      ]);
+      phone = owner[0]?.phone;
+    }
     if (failures % PIN_REVOKE_AFTER === 0) {
       await revokeAllSessions(q, userId, now);
-      return { kind: 'revoked' };
+      return { kind: 'revoked', phone };
     }
-    if (lock) return { kind: 'locked', minutes: PIN_LOCK_MINUTES };
+    if (lock) return { kind: 'locked', minutes: PIN_LOCK_MINUTES, phone };
     return { kind: 'wrong', left: PIN_LOCK_AFTER - (failures % PIN_LOCK_AFTER) };
   });
   // Thrown only after the transaction has committed the count.
+  if ((outcome.kind === 'locked' || outcome.kind === 'revoked') && outcome.phone)
+    await sendNotice(
+      ctx,
+      outcome.phone,
+      message('smsPinLocked', 'ru', { minutes: String(PIN_LOCK_MINUTES) }),
+    );
   switch (outcome.kind) {
     case 'ok':
       return outcome.row;

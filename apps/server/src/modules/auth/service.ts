@@ -15,7 +15,7 @@ import {
   SESSION_IDLE_DAYS,
   type SessionRef,
 } from '../../sessions/tokens.ts';
-import { notifyNewDevice, notifyRegistration } from '../notifications/service.ts';
+import { deviceName, notifyNewDevice, notifyRegistration } from '../notifications/service.ts';
 import {
   type CodePurpose,
   type CodeRefusal,
@@ -159,7 +159,7 @@ export async function sendCode(
   return codeSentAnswer(client, phone, RESEND_AFTER_SECONDS);
 }
 
-type TokenOutcome = { token: string } | { error: CodeRefusal; notifyOwner?: boolean };
+type TokenOutcome = { token: string; newDevice?: boolean } | { error: CodeRefusal; notifyOwner?: boolean };
 
 /** Wrong codes are counted in the transaction, which must commit: the error is thrown after it. */
 async function tokenAnswer(
@@ -245,14 +245,21 @@ export async function login(
     // A code for an unknown phone is never sent: only a guess can match it.
     if (!userId) return { error: { code: 'CODE_INVALID' } };
     // Before the session exists: a User-Agent without an earlier session is a new device.
-    await notifyNewDevice(q, userId, { userAgent: client.userAgent, at: ctx.clock.now() });
+    const newDevice = await notifyNewDevice(q, userId, { userAgent: client.userAgent, at: ctx.clock.now() });
     const session = await createSession(q, userId, {
       userAgent: client.userAgent,
       ip: client.ip,
       now: ctx.clock.now(),
     });
-    return { token: session.token };
+    return { token: session.token, newDevice };
   });
+  // One text per new-device sign-in, after it committed (docs/decisions.md section 14).
+  if ('newDevice' in outcome && outcome.newDevice)
+    await sendNotice(
+      ctx,
+      phone,
+      message('smsNewDevice', client.language, { device: deviceName(client.userAgent) }),
+    );
   return tokenAnswer(ctx, phone, outcome, message('signedIn', client.language), client);
 }
 

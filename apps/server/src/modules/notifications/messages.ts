@@ -56,6 +56,10 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Регулярный перевод {amount} ({name}) не выполнен: {reason}',
     en: 'The scheduled transfer of {amount_en} to {name} was skipped: {reason_en}',
   },
+  pin_locked: {
+    ru: 'PIN-код введён неверно слишком много раз: операции с деньгами приостановлены на {minutes} мин.',
+    en: 'The PIN was entered wrongly too many times: money operations are paused for {minutes} min.',
+  },
   new_device: {
     ru: 'Вход в кошелёк с нового устройства: {device}',
     en: 'Sign-in to your wallet from a new device: {device}',

@@ -315,3 +315,40 @@ export async function markRead(
       [userId, stored, at],
     );
 }
+
+/**
+ * One notification of the user as the list shows it, by its source: a stored notification's id, or a
+ * money entry's id (null when the entry tells nothing), with the unread count now. For the live
+ * wallet's stream (modules/events).
+ */
+export async function notificationOf(
+  q: Queryable,
+  userId: string,
+  source: { notificationId: string } | { entryId: string },
+  language: Language,
+  ids: OpaqueIds = processIds,
+): Promise<{ notification: NotificationView; unread: number } | null> {
+  const { rows } = await q.query<NotificationRow>(
+    'notificationId' in source
+      ? `SELECT n.id, NULL::bigint AS entry_id, n.kind, n.message_key, n.params, n.created_at,
+           n.read_at IS NOT NULL AS is_read, NULL AS entry_kind, NULL AS phase, NULL AS amount, NULL AS currency,
+           1 AS source, NULL AS sender_first_name, NULL AS sender_last_name
+         FROM notifications n WHERE n.id = $2::uuid AND n.user_id = $1`
+      : `SELECT NULL::uuid AS id, e.id AS entry_id, NULL AS kind, NULL AS message_key, NULL AS params, e.created_at,
+           EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id) AS is_read,
+           e.kind AS entry_kind, e.phase, e.amount, e.currency, 0 AS source,
+           sender.first_name AS sender_first_name, sender.last_name AS sender_last_name
+         FROM ledger_entries e
+         LEFT JOIN LATERAL (
+           SELECT u.first_name, u.last_name FROM ledger_transfers t
+           JOIN ledger_accounts a ON a.id = t.debit_account_id JOIN users u ON u.id = a.user_id
+           WHERE t.id = e.transfer_id
+         ) sender ON e.kind = 'transfer' AND e.amount > 0
+         WHERE e.id = $2::bigint AND e.user_id = $1 AND ${noticeEntrySql('e')}`,
+    [userId, 'notificationId' in source ? source.notificationId : source.entryId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { rows: counts } = await q.query<{ unread: string }>(UNREAD_SQL, [userId]);
+  return { notification: render(row, language, ids), unread: Number(counts[0]?.unread ?? 0) };
+}

@@ -115,7 +115,7 @@ export function rangeOf(query: { date_from?: string; date_to?: string }): {
   return { from: bound(query.date_from, false), to: bound(query.date_to, true) };
 }
 
-interface HistoryRow {
+export interface HistoryRow {
   entry_id: string;
   transfer_id: string;
   account_id: string;
@@ -159,6 +159,61 @@ function historyFilter(
   return { where, params };
 }
 
+function transactionView(row: HistoryRow, language: Language): TransactionView {
+  const side = row.amount < 0n ? 'debit' : 'credit';
+  const text = row.description?.[side] ?? KIND_TEXTS[row.kind][side];
+  return {
+    id: row.transfer_id,
+    account_id: row.account_id,
+    amount: formatAmount(row.amount, row.currency),
+    currency_code: row.currency,
+    description: text[language],
+    created_at: row.created_at.toISOString(),
+    wallet_transaction_type: transactionType(row.kind),
+    kind: row.kind,
+    status: STATUS[row.status],
+  };
+}
+
+/**
+ * The operation of one of the user's entries as the history lists it (its opening entry, with the
+ * transfer's status now: a hold's posting or release shows as its operation completed or failed), and
+ * the account's available balance right after the entry. Null when the entry is not the user's.
+ */
+export async function transactionOfEntry(
+  q: Queryable,
+  userId: string,
+  entryId: string,
+): Promise<{
+  row: HistoryRow;
+  balance: { account_id: string; currency_code: CurrencyCode; balance: string };
+} | null> {
+  const { rows } = await q.query<HistoryRow & { available_after: bigint }>(
+    `SELECT o.id AS entry_id, o.transfer_id, o.account_id, o.amount, o.currency, o.kind, o.created_at, t.status,
+       t.description, e.balance_after - e.pending_debits_after AS available_after
+     FROM ledger_entries e
+     JOIN ledger_entries o ON o.transfer_id = e.transfer_id AND o.account_id = e.account_id
+       AND o.phase IN ('single', 'hold')
+     JOIN ledger_transfers t ON t.id = e.transfer_id
+     WHERE e.id = $1 AND e.user_id = $2`,
+    [entryId, userId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    row,
+    balance: {
+      account_id: row.account_id,
+      currency_code: row.currency,
+      balance: formatAmount(BigInt(row.available_after), row.currency),
+    },
+  };
+}
+
+export function entryTransactionView(row: HistoryRow, language: Language): TransactionView {
+  return transactionView(row, language);
+}
+
 export const DEFAULT_PAGE = 20;
 
 export async function transactionsOf(
@@ -196,21 +251,7 @@ export async function transactionsOf(
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    results: page.map((row) => {
-      const side = row.amount < 0n ? 'debit' : 'credit';
-      const text = row.description?.[side] ?? KIND_TEXTS[row.kind][side];
-      return {
-        id: row.transfer_id,
-        account_id: row.account_id,
-        amount: formatAmount(row.amount, row.currency),
-        currency_code: row.currency,
-        description: text[language],
-        created_at: row.created_at.toISOString(),
-        wallet_transaction_type: transactionType(row.kind),
-        kind: row.kind,
-        status: STATUS[row.status],
-      };
-    }),
+    results: page.map((row) => transactionView(row, language)),
     next:
       rows.length > limit && last
         ? encodeCursor({ createdAt: last.created_at, id: ids.entryUuid(last.entry_id) }, ids)

@@ -17,6 +17,7 @@ import { ProfilePanel } from '../../features/profile/components/profile-panel.ts
 import { queryClient } from '../../shared/api/query-client.ts';
 import { DocumentSlotsProvider } from '../../shared/documents/document-slots.tsx';
 import { IdentificationSection } from '../../shared/identification/identification-section.tsx';
+import { useLiveWallet } from '../../shared/live/use-live-wallet.ts';
 import { pathTo } from '../../shared/routes.ts';
 import '../../shared/security/security.css';
 import { FrozenBanner } from '../../shared/security/frozen-banner.tsx';
@@ -51,6 +52,8 @@ function SignedInArea() {
   const { pathname } = useLocation();
   const logout = useLogout();
   const [notificationsOpen, setNotificationsOpen] = useState(false);
+  // Balances, history and the bell follow the server's events (docs/decisions.md section 14).
+  useLiveWallet();
   // On a phone the profile panel shows only when asked for, not under every page.
   const [profileOpen, setProfileOpen] = useState(false);
   // Settings has its own profile and identification: the side panel would repeat them.

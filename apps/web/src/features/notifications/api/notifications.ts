@@ -12,6 +12,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { callOk } from '../../../shared/api/client.ts';
+import { liveConnected } from '../../../shared/live/event-stream.ts';
 import { useSessionStore } from '../../../shared/store/session-store.ts';
 
 export type NotificationPage = AnswerOf<'notifications'>;
@@ -25,8 +26,8 @@ export const notificationsQuery = (token: string | null) =>
       callOk('notifications', { signal, query: { cursor: pageParam, limit: '20' } }),
     getNextPageParam: (page) => page.next ?? undefined,
     enabled: !!token,
-    // New money and sign-ins create notifications on the server: look again now and then.
-    refetchInterval: 60_000,
+    // The live stream brings new ones; only while it is down, look again now and then.
+    refetchInterval: () => (liveConnected() ? false : 60_000),
   });
 
 export function useNotifications() {

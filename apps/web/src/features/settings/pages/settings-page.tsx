@@ -1,6 +1,6 @@
 /**
  * Settings (docs/product.md section 2, 'Settings / identification section'): profile, identification section,
- * language, active sessions and PIN change. Each panel is its own area: one that fails to render
+ * language, active sessions, notifications and PIN change. Each panel is its own area: one that fails to render
  * shows a retry and leaves the others usable.
  */
 import '../settings.css';
@@ -11,6 +11,7 @@ import { DocumentsForm } from '../../../shared/identification/documents-form.tsx
 import { IdentificationSection } from '../../../shared/identification/identification-section.tsx';
 import { SecurityPanel } from '../../../shared/security/security-panel.tsx';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
+import { AlertsPanel } from '../components/alerts-panel.tsx';
 import { LanguageSwitch } from '../components/language-switch.tsx';
 import { PasskeysPanel } from '../components/passkeys-panel.tsx';
 import { PinChangePanel } from '../components/pin-change-panel.tsx';
@@ -67,6 +68,9 @@ export function SettingsPage() {
           </AreaBoundary>
           <AreaBoundary>
             <SecurityPanel />
+          </AreaBoundary>
+          <AreaBoundary>
+            <AlertsPanel />
           </AreaBoundary>
           <AreaBoundary>
             <PinChangePanel />

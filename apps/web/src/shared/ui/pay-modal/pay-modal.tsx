@@ -25,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { ReceiptSlot } from '../../documents/document-slots.tsx';
 import { formatMoney } from '../../format/money.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { onLiveEvent } from '../../live/event-stream.ts';
 import {
   type PasskeyAnswer,
   PasskeyCancelled,
@@ -98,7 +99,7 @@ export function PayModal({
   useEffect(() => {
     if (!followId) return;
     let stopped = false;
-    const timer = setInterval(async () => {
+    const refresh = async () => {
       try {
         const next = await latest.current.refreshReceipt?.(followId);
         if (!stopped && next && next.status !== followId.status)
@@ -106,10 +107,16 @@ export function PayModal({
       } catch {
         // Asked again at the next tick.
       }
-    }, RECEIPT_REFRESH_MS);
+    };
+    const timer = setInterval(refresh, RECEIPT_REFRESH_MS);
+    // A settled payout arrives on the live stream: the stage moves on at once, not at the next tick.
+    const stopWaking = onLiveEvent((event) => {
+      if (event.event === 'transaction') void refresh();
+    });
     return () => {
       stopped = true;
       clearInterval(timer);
+      stopWaking();
     };
   }, [followId]);
 

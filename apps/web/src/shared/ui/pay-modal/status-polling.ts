@@ -3,6 +3,8 @@
  * Asks at once, then again `intervalMs` after each answer (never two requests at a time); a failed
  * request counts as 'still waiting'. Stops at a final status or when the returned stop is called.
  */
+import { onLiveEvent } from '../../live/event-stream.ts';
+
 export const TOP_UP_POLL_MS = 5000;
 
 export interface PollOptions<T> {
@@ -31,8 +33,16 @@ export function pollUntilFinal<T>({ load, isFinal, onResult, intervalMs }: PollO
   }
 
   void tick();
+  // An operation on the live stream (a top-up credited) asks at once instead of at the next tick.
+  const stopWaking = onLiveEvent((event) => {
+    if (event.event !== 'transaction' || controller.signal.aborted || timer === undefined) return;
+    clearTimeout(timer);
+    timer = undefined;
+    void tick();
+  });
   return () => {
     controller.abort();
+    stopWaking();
     if (timer !== undefined) clearTimeout(timer);
   };
 }

@@ -1,0 +1,80 @@
+/**
+ * The live wallet's stream (docs/decisions.md section 14):
+ *   GET /v2/wallet/events   text/event-stream of the signed-in person: transaction, balance,
+ *                           notification, session; `Last-Event-ID` resumes; a comment as heartbeat
+ * The token is checked by the call table's route before anything is written, so a bad one answers
+ * 401 INVALID_TOKEN in the contract's shape; only then does the stream start.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { route } from '../../http/route.ts';
+import {
+  closeEventHub,
+  type EventStream,
+  eventHub,
+  MAX_BUFFERED_BYTES,
+  sseEvent,
+  startPruning,
+} from './hub.ts';
+
+/** How long the app waits before reconnecting after the stream broke (the SSE `retry` field). */
+const RETRY_MS = 3000;
+
+export default function eventsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  route(app, ctx, 'events', async ({ auth, language, request, reply }) => {
+    const header = request.headers['last-event-id'];
+    const lastEventId = typeof header === 'string' ? header.trim() : null;
+    const hub = eventHub(ctx);
+    const raw = reply.raw;
+    reply.hijack();
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      // Proxies (nginx) pass the events on at once instead of buffering them.
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    });
+    raw.socket?.setNoDelay(true);
+    let open = true;
+    const stream: EventStream = {
+      userId: auth.userId,
+      sessionId: auth.sessionId,
+      language,
+      place: null,
+      write(text) {
+        if (!open || raw.destroyed) return false;
+        if (raw.writableLength > MAX_BUFFERED_BYTES) {
+          stream.close();
+          return false;
+        }
+        raw.write(text);
+        return true;
+      },
+      close() {
+        if (!open) return;
+        open = false;
+        hub.remove(stream);
+        raw.end();
+      },
+    };
+    raw.on('close', () => {
+      open = false;
+      hub.remove(stream);
+    });
+    raw.write(`retry: ${RETRY_MS}\n\n`);
+    await hub
+      .open(stream, lastEventId, (resumed) => stream.write(sseEvent('ready', { resumed })))
+      .catch(() => stream.close());
+    return undefined as never;
+  });
+
+  let stopPruning: (() => void) | null = null;
+  app.addHook('onReady', async () => {
+    stopPruning = startPruning(ctx.db);
+  });
+  app.addHook('preClose', async () => {
+    stopPruning?.();
+    await closeEventHub(ctx);
+  });
+}

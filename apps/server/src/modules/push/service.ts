@@ -1,0 +1,267 @@
+/**
+ * Web Push (docs/decisions.md section 14): a browser's subscription, the person's choice of pushes,
+ * and the sender. Events that may be pushed (money in and out, a new sign-in, a PIN lock) become
+ * `push_due` rows by the triggers when the person has a subscription (db/functions/wallet_events.sql);
+ * every instance hears the notice and one claims each row (a DELETE that only one can win),
+ * renders it in each subscription's language and sends it through `web-push` (VAPID, aes128gcm).
+ * A push service answering 404 or 410 means the subscription is gone: it is forgotten.
+ */
+import { createECDH } from 'node:crypto';
+import { type AnswerOf, type BodyOut, LANGUAGES, type Language } from '@e-wallet/contract';
+import webpush from 'web-push';
+import { isSecureUrl } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { type OpaqueIds, opaqueIds } from '../../http/opaque-id.ts';
+import { notificationOf } from '../notifications/service.ts';
+
+const PUSH_TIMEOUT_MS = 10_000;
+/** A due push nobody claimed this long (its notice was lost) is claimed by the sweep. */
+const SWEEP_AFTER_MS = 15_000;
+const SWEEP_EVERY_MS = 15_000;
+
+// ---------- subscriptions ----------
+
+/** A subscription a push service could have made: an https endpoint, a P-256 point and a 16-byte secret. */
+function validSubscription(ctx: AppContext, body: BodyOut<'pushSubscribe'>): boolean {
+  let url: URL;
+  try {
+    url = new URL(body.endpoint);
+  } catch {
+    return false;
+  }
+  // Plain http only to this machine (a local push service in tests), and never in production.
+  if (url.protocol !== 'https:' && (ctx.config.production || !isSecureUrl(body.endpoint))) return false;
+  const auth = Buffer.from(body.keys.auth, 'base64url');
+  const point = Buffer.from(body.keys.p256dh, 'base64url');
+  if (auth.length !== 16 || point.length !== 65 || point[0] !== 4) return false;
+  try {
+    // A point off the curve cannot be encrypted to.
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    ecdh.computeSecret(point);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function subscribe(
+  ctx: AppContext,
+  userId: string,
+  body: BodyOut<'pushSubscribe'>,
+  language: Language,
+): Promise<void> {
+  if (!validSubscription(ctx, body)) throw new AppError('PUSH_SUBSCRIPTION_INVALID');
+  // One endpoint is one browser: signing in as another person there moves it to them.
+  await ctx.db.query(
+    `INSERT INTO push_subscriptions (endpoint, user_id, p256dh, auth, language, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh,
+       auth = EXCLUDED.auth, language = EXCLUDED.language, created_at = EXCLUDED.created_at`,
+    [body.endpoint, userId, body.keys.p256dh, body.keys.auth, language, ctx.clock.now()],
+  );
+}
+
+export async function unsubscribe(ctx: AppContext, userId: string, endpoint: string): Promise<void> {
+  await ctx.db.query('DELETE FROM push_subscriptions WHERE endpoint = $1 AND user_id = $2', [
+    endpoint,
+    userId,
+  ]);
+}
+
+// ---------- settings ----------
+
+interface SettingsRow {
+  push_money_in: boolean;
+  push_security: boolean;
+}
+
+async function settingsRow(q: Queryable, userId: string): Promise<SettingsRow> {
+  const { rows } = await q.query<SettingsRow>(
+    'SELECT push_money_in, push_security FROM notification_settings WHERE user_id = $1',
+    [userId],
+  );
+  return rows[0] ?? { push_money_in: true, push_security: true };
+}
+
+export async function settingsOf(ctx: AppContext, userId: string): Promise<AnswerOf<'notificationSettings'>> {
+  const row = await settingsRow(ctx.db, userId);
+  const { rows } = await ctx.db.query('SELECT 1 FROM push_subscriptions WHERE user_id = $1 LIMIT 1', [
+    userId,
+  ]);
+  return { ...row, push_money_out: true, push_subscribed: rows.length > 0 };
+}
+
+export async function updateSettings(
+  ctx: AppContext,
+  userId: string,
+  body: BodyOut<'updateNotificationSettings'>,
+): Promise<AnswerOf<'notificationSettings'>> {
+  const now = await settingsRow(ctx.db, userId);
+  await ctx.db.query(
+    `INSERT INTO notification_settings (user_id, push_money_in, push_security, updated_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (user_id) DO UPDATE SET push_money_in = EXCLUDED.push_money_in,
+       push_security = EXCLUDED.push_security, updated_at = EXCLUDED.updated_at`,
+    [
+      userId,
+      body.push_money_in ?? now.push_money_in,
+      body.push_security ?? now.push_security,
+      ctx.clock.now(),
+    ],
+  );
+  return settingsOf(ctx, userId);
+}
+
+// ---------- sending ----------
+
+interface DueEvent {
+  id: bigint;
+  user_id: string;
+  kind: 'entry' | 'notification';
+  ref: string;
+}
+
+interface Subscription {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  language: Language;
+}
+
+/** What a push says and which screen its click opens, by the notification's kind. */
+export interface PushMessage {
+  title: string;
+  body: string;
+  url: string;
+  tag: string;
+}
+
+const TITLES: Record<'money_in' | 'money_out' | 'security', Record<Language, string>> = {
+  money_in: { ru: 'Поступление', en: 'Money in' },
+  money_out: { ru: 'Списание', en: 'Money out' },
+  security: { ru: 'Безопасность', en: 'Security' },
+};
+
+export class PushSender {
+  private readonly ctx: AppContext;
+  private readonly ids: OpaqueIds;
+  private readonly timer: NodeJS.Timeout;
+  /** Sends in flight, so that closing waits for them. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(ctx: AppContext) {
+    this.ctx = ctx;
+    this.ids = opaqueIds(ctx.config);
+    ctx.db
+      .listen('wallet_events', {
+        notice: (payload) => {
+          const [userId, push] = payload.split(':');
+          if (push === 'push' && userId) this.track(this.claim(userId));
+        },
+        ready: () => {},
+        lost: () => {},
+      })
+      .catch(() => {});
+    this.timer = setInterval(() => this.track(this.claim(null)), SWEEP_EVERY_MS);
+    this.timer.unref();
+  }
+
+  private track(work: Promise<void>): void {
+    const running = work.catch(() => {}).finally(() => this.inFlight.delete(running));
+    this.inFlight.add(running);
+  }
+
+  /** Claims the due pushes of a person (a notice), or the overdue ones of anyone (the sweep), and sends them. */
+  private async claim(userId: string | null): Promise<void> {
+    if (this.closed) return;
+    const { rows } = await this.ctx.db.query<DueEvent>(
+      userId
+        ? 'DELETE FROM push_due WHERE user_id = $1 RETURNING id, user_id, kind, ref'
+        : `DELETE FROM push_due WHERE id IN (
+             SELECT id FROM push_due WHERE created_at < $1 ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED
+           ) RETURNING id, user_id, kind, ref`,
+      [userId ?? new Date(Date.now() - SWEEP_AFTER_MS)],
+    );
+    rows.sort((a, b) => (a.id < b.id ? -1 : 1));
+    for (const event of rows) await this.send(event);
+  }
+
+  private async send(event: DueEvent): Promise<void> {
+    const db = this.ctx.db;
+    const { rows: subscriptions } = await db.query<Subscription>(
+      'SELECT endpoint, p256dh, auth, language FROM push_subscriptions WHERE user_id = $1',
+      [event.user_id],
+    );
+    if (subscriptions.length === 0) return;
+    const settings = await settingsRow(db, event.user_id);
+    const messages = new Map<Language, PushMessage | null>();
+    for (const language of LANGUAGES) {
+      if (!subscriptions.some((s) => s.language === language)) continue;
+      messages.set(language, await this.message(event, language, settings));
+    }
+    await Promise.all(
+      subscriptions.map(async (subscription) => {
+        const message = messages.get(subscription.language) ?? messages.get('ru');
+        if (message) await this.deliver(subscription, message);
+      }),
+    );
+  }
+
+  private async message(
+    event: DueEvent,
+    language: Language,
+    settings: SettingsRow,
+  ): Promise<PushMessage | null> {
+    const source = event.kind === 'entry' ? { entryId: event.ref } : { notificationId: event.ref };
+    const found = await notificationOf(this.ctx.db, event.user_id, source, language, this.ids);
+    if (!found) return null;
+    const { kind, message, id } = found.notification;
+    const group = kind === 'money_in' ? 'money_in' : kind === 'money_out' ? 'money_out' : 'security';
+    // Money out is always told; the rest as the person chose in Settings.
+    if (group === 'money_in' && !settings.push_money_in) return null;
+    if (group === 'security' && !settings.push_security) return null;
+    return {
+      title: TITLES[group][language],
+      body: message,
+      url: group === 'security' ? '/settings' : '/history',
+      tag: id,
+    };
+  }
+
+  private async deliver(subscription: Subscription, message: PushMessage): Promise<void> {
+    const { config } = this.ctx;
+    const request = webpush.generateRequestDetails(
+      { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+      JSON.stringify(message),
+      {
+        vapidDetails: {
+          subject: config.VAPID_SUBJECT,
+          publicKey: config.VAPID_PUBLIC_KEY,
+          privateKey: config.VAPID_PRIVATE_KEY,
+        },
+        TTL: 24 * 3600,
+        urgency: 'high',
+      },
+    );
+    // web-push makes the request (VAPID, encryption); fetch sends it, so a local push service in tests
+    // may be plain http on loopback (validSubscription allows that only outside production).
+    const response = await fetch(request.endpoint, {
+      method: request.method,
+      headers: request.headers as Record<string, string>,
+      body: request.body ? new Uint8Array(request.body) : undefined,
+      signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+    }).catch(() => null);
+    if (response) await response.body?.cancel().catch(() => {});
+    if (response && (response.status === 404 || response.status === 410))
+      await this.ctx.db.query('DELETE FROM push_subscriptions WHERE endpoint = $1', [subscription.endpoint]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await Promise.all([...this.inFlight]);
+  }
+}
