@@ -7,9 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { topUpRefusal } from '../src/ledger/index.ts';
-import { parseCbrDaily } from '../src/providers/rates/cbr.ts';
 import { amountFor, basisPoints, receiveOf, scaled } from '../src/modules/exchange/figures.ts';
 import { refreshRates } from '../src/modules/exchange/service.ts';
+import { parseCbrDaily } from '../src/providers/rates/cbr.ts';
 import { startFakeCbr } from './fakes/cbr.ts';
 import { fund } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
@@ -56,7 +56,10 @@ describe(`exchange (${databaseLabel})`, () => {
     expect(rates.body).toMatchObject({ source: 'sandbox', spread_percent: '1.5', next: null });
     expect(rates.body.results).toHaveLength(12);
     const pair = (from: string, to: string) =>
-      rates.body.results.find((r: { from_currency: string; to_currency: string }) => r.from_currency === from && r.to_currency === to);
+      rates.body.results.find(
+        (r: { from_currency: string; to_currency: string }) =>
+          r.from_currency === from && r.to_currency === to,
+      );
     expect(pair('RUB', 'USD').rate).toBe('0.0125');
     expect(pair('USD', 'RUB').rate).toBe('80');
     expect(pair('USD', 'EUR').rate).toBe('0.869565217391');
@@ -115,12 +118,22 @@ describe(`exchange (${databaseLabel})`, () => {
     expect(english.body.results[0].description).toBe('Exchange RUB → USD');
     // The USD account's own history shows its leg.
     const wallet = await server.call('GET', '/v2/wallet', { token: ivan.token });
-    const usd = wallet.body.results[0].accounts.find((a: { currency_code: string }) => a.currency_code === 'USD');
-    const usdHistory = await server.call('GET', `/v2/wallet/transaction?account=${usd.id}`, { token: ivan.token });
-    expect(usdHistory.body.results).toMatchObject([{ amount: '12.31', currency_code: 'USD', kind: 'exchange' }]);
+    const usd = wallet.body.results[0].accounts.find(
+      (a: { currency_code: string }) => a.currency_code === 'USD',
+    );
+    const usdHistory = await server.call('GET', `/v2/wallet/transaction?account=${usd.id}`, {
+      token: ivan.token,
+    });
+    expect(usdHistory.body.results).toMatchObject([
+      { amount: '12.31', currency_code: 'USD', kind: 'exchange' },
+    ]);
     // Statistics have an exchange type.
     const stat = await server.call('GET', '/v2/wallet/stat?currency_code=RUB', { token: ivan.token });
-    expect(stat.body.results.find((e: { wallet_transaction_type: string }) => e.wallet_transaction_type === 'exchange')).toMatchObject({
+    expect(
+      stat.body.results.find(
+        (e: { wallet_transaction_type: string }) => e.wallet_transaction_type === 'exchange',
+      ),
+    ).toMatchObject({
       amount_out: '1000.00',
       count: 1,
     });
@@ -133,10 +146,21 @@ describe(`exchange (${databaseLabel})`, () => {
     expect(quoted.body.receive_amount).toBe('10.00');
     // 10 $ = 800 ₽ before the fee; 800 / 0.985 = 812.18... -> 812.19 ₽.
     expect(quoted.body.amount).toBe('812.19');
-    const pair = { from: 'RUB', to: 'USD', fromRub: scaled('1'), toRub: scaled('80'), spreadBp: basisPoints('1.5') } as const;
+    const pair = {
+      from: 'RUB',
+      to: 'USD',
+      fromRub: scaled('1'),
+      toRub: scaled('80'),
+      spreadBp: basisPoints('1.5'),
+    } as const;
     expect(receiveOf(pair, 81_218n)).toBe(999n);
     expect(amountFor(pair, 1_000n)).toBe(81_219n);
-    const both = await quote(ivan, { from_currency: 'RUB', to_currency: 'USD', amount: '1', receive_amount: '1' });
+    const both = await quote(ivan, {
+      from_currency: 'RUB',
+      to_currency: 'USD',
+      amount: '1',
+      receive_amount: '1',
+    });
     expect(both.status).toBe(400);
     const same = await quote(ivan, { from_currency: 'RUB', to_currency: 'RUB', amount: '1' });
     expect(same.body.code).toBe('FIELD_INVALID');
@@ -145,7 +169,13 @@ describe(`exchange (${databaseLabel})`, () => {
   });
 
   it('rounds never in the person’s favour, by less than a minor unit', async () => {
-    const pair = { from: 'USD', to: 'IDR', fromRub: scaled('80'), toRub: scaled('0.005'), spreadBp: basisPoints('1.5') } as const;
+    const pair = {
+      from: 'USD',
+      to: 'IDR',
+      fromRub: scaled('80'),
+      toRub: scaled('0.005'),
+      spreadBp: basisPoints('1.5'),
+    } as const;
     for (const amount of [1n, 7n, 333n, 12_345n, 99_999n]) {
       const fee = (amount * 150n + 9_999n) / 10_000n;
       // Exact value of what arrives, in IDR minor units: (amount - fee) * 80 / 0.005.
@@ -153,7 +183,13 @@ describe(`exchange (${databaseLabel})`, () => {
       expect(receiveOf(pair, amount)).toBe(exact);
       expect(fee * 10_000n >= amount * 150n && (fee - 1n) * 10_000n < amount * 150n).toBe(true);
     }
-    const inverse = { from: 'IDR', to: 'USD', fromRub: scaled('0.005'), toRub: scaled('80'), spreadBp: 0n } as const;
+    const inverse = {
+      from: 'IDR',
+      to: 'USD',
+      fromRub: scaled('0.005'),
+      toRub: scaled('80'),
+      spreadBp: 0n,
+    } as const;
     // 100 000.00 IDR = 500 ₽ = 6.25 $; 100 000.01 IDR is still 6.25 $ (rounded down).
     expect(receiveOf(inverse, 10_000_000n)).toBe(625n);
     expect(receiveOf(inverse, 10_000_001n)).toBe(625n);
@@ -225,7 +261,9 @@ describe(`exchange (${databaseLabel})`, () => {
     expect(refused.body.code).toBe('EXCHANGE_NOT_ALLOWED');
     expect(await balance(server, anna, 'RUB')).toBe('1000.00');
     const ivan = await person(server, { rub: rub(1_000) });
-    expect((await server.call('POST', '/v2/wallet/freeze', { token: ivan.token, body: {} })).status).toBe(200);
+    expect((await server.call('POST', '/v2/wallet/freeze', { token: ivan.token, body: {} })).status).toBe(
+      200,
+    );
     const frozen = await quote(ivan, { from_currency: 'RUB', to_currency: 'USD', amount: '100' });
     expect((await exchange(ivan, frozen.body.quote_id, key())).body.code).toBe('WALLET_FROZEN');
   });
@@ -241,15 +279,19 @@ describe(`exchange (${databaseLabel})`, () => {
     expect((await send(sender, petr, '50.01', 'USD')).body.code).toBe('RECIPIENT_LIMIT_BALANCE');
     expect((await send(sender, petr, '49.99', 'USD')).status).toBe(200);
     // 40 000 ₽ + 249.99 $ * 80 = 59 999.20 ₽: a top-up may bring 0.80 ₽ more.
-    expect(await topUpRefusal(server.ctx.db, server.config.levelRulesJson, petr.userId, 'RUB', 80n, clock.now())).toBeNull();
     expect(
-      (await topUpRefusal(server.ctx.db, server.config.levelRulesJson, petr.userId, 'RUB', 81n, clock.now()))?.rule,
+      await topUpRefusal(server.ctx.db, server.config.levelRulesJson, petr.userId, 'RUB', 80n, clock.now()),
+    ).toBeNull();
+    expect(
+      (await topUpRefusal(server.ctx.db, server.config.levelRulesJson, petr.userId, 'RUB', 81n, clock.now()))
+        ?.rule,
     ).toBe('limit_balance');
     // The rate is read from the one table of rates: a dearer dollar leaves less room.
     await server.ctx.db.query(`UPDATE exchange_rates SET rub_per_unit = 90 WHERE currency = 'USD'`);
     try {
       expect(
-        (await topUpRefusal(server.ctx.db, server.config.levelRulesJson, petr.userId, 'RUB', 1n, clock.now()))?.rule,
+        (await topUpRefusal(server.ctx.db, server.config.levelRulesJson, petr.userId, 'RUB', 1n, clock.now()))
+          ?.rule,
       ).toBe('limit_balance');
     } finally {
       await refreshRates(server.ctx);
@@ -317,16 +359,23 @@ describe(`exchange rates from the Bank of Russia (${databaseLabel})`, () => {
     const ivan = await person(server, { rub: rub(10_000) });
     const rates = await server.call('GET', '/v2/wallet/exchange/rates', { token: ivan.token });
     expect(rates.body.source).toBe('cbr');
-    const usdRub = rates.body.results.find((r: { from_currency: string; to_currency: string }) => r.from_currency === 'USD' && r.to_currency === 'RUB');
+    const usdRub = rates.body.results.find(
+      (r: { from_currency: string; to_currency: string }) =>
+        r.from_currency === 'USD' && r.to_currency === 'RUB',
+    );
     expect(usdRub).toMatchObject({ rate: '78.5012', updated_at: clock.now().toISOString() });
     const quoted = await quote();
     // 1000 ₽ - 15 ₽ = 985 ₽ / 78.5012 = 12.5476... $ -> 12.54.
     expect(quoted.body.receive_amount).toBe('12.54');
-    expect((await server.call('POST', '/v2/wallet/exchange', {
-      token: ivan.token,
-      body: { quote_id: quoted.body.quote_id, pin: PIN },
-      headers: { 'idempotency-key': key() },
-    })).status).toBe(200);
+    expect(
+      (
+        await server.call('POST', '/v2/wallet/exchange', {
+          token: ivan.token,
+          body: { quote_id: quoted.body.quote_id, pin: PIN },
+          headers: { 'idempotency-key': key() },
+        })
+      ).status,
+    ).toBe(200);
 
     cbr.failNext(1);
     clock.advance(3_600_000);

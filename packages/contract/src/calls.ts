@@ -391,7 +391,8 @@ export const calls = {
     path: '/v2/wallet/exchange',
     access: 'token',
     tag: 'exchange',
-    summary: 'Exchange at a quote between one’s own accounts, confirmed with the PIN; opens the to-account if missing',
+    summary:
+      'Exchange at a quote between one’s own accounts, confirmed with the PIN; opens the to-account if missing',
     body: s.ExchangeRequest,
     answer: s.ExchangeAnswer,
     idempotent: true,

@@ -110,6 +110,9 @@ export const AuthInfo = z.object({
   is_topup_allowed: z.boolean(),
   is_withdrawal_allowed: z.boolean(),
   is_transfer_allowed: z.boolean(),
+  is_exchange_allowed: z
+    .boolean()
+    .describe("exchange between one's own accounts (not at the anonymous level)"),
   /** The wallet is frozen: every outgoing operation is refused (WALLET_FROZEN); money still comes in. */
   is_frozen: z.boolean(),
   limits: Limits,

@@ -41,7 +41,15 @@ import { batchedRead } from '../db/batch.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 
-export const TRANSFER_KINDS = ['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee', 'exchange'] as const;
+export const TRANSFER_KINDS = [
+  'topup',
+  'withdrawal',
+  'transfer',
+  'payment',
+  'refund',
+  'fee',
+  'exchange',
+] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 
 export const SYSTEM_PURPOSES = [
@@ -458,5 +466,5 @@ export function voidHold(q: Queryable, holdId: string, at: Date): Promise<Settle
   return settle(q, holdId, 'voided', at);
 }
 
-export * from './payments.ts';
 export * from './exchange.ts';
+export * from './payments.ts';

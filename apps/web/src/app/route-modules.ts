@@ -61,6 +61,7 @@ export const routeModules = {
   TopUpResultPage: routeModule(() => import('../features/topup/pages/top-up-result-page.tsx')),
   WithdrawalPage: routeModule(() => import('../features/withdrawal/pages/withdrawal-page.tsx')),
   TransferPage: routeModule(() => import('../features/transfer/pages/transfer-page.tsx')),
+  ExchangePage: routeModule(() => import('../features/exchange/pages/exchange-page.tsx')),
   PaymentPage: routeModule(() => import('../features/payment/pages/payment-page.tsx')),
   AuthInPage: routeModule(() => import('../features/auth/pages/auth-in-page.tsx')),
   LoginPage: routeModule(() => import('../features/auth/pages/login-page.tsx')),

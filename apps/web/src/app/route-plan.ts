@@ -18,6 +18,7 @@ export type RouteModuleName =
   | 'TopUpResultPage'
   | 'WithdrawalPage'
   | 'TransferPage'
+  | 'ExchangePage'
   | 'PaymentPage'
   | 'AuthInPage'
   | 'LoginPage'
@@ -33,6 +34,7 @@ const PAGE_OF: Record<RouteName, RouteModuleName> = {
   WalletTopUp: 'TopUpPage',
   WalletWithdrawal: 'WithdrawalPage',
   WalletSave: 'TransferPage',
+  WalletExchange: 'ExchangePage',
   Payment: 'PaymentPage',
   Settings: 'SettingsPage',
   AuthIn: 'AuthInPage',

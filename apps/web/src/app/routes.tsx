@@ -34,6 +34,7 @@ const TopUpPage = routeComponent(routeModules.TopUpPage);
 const TopUpResultPage = routeComponent(routeModules.TopUpResultPage);
 const WithdrawalPage = routeComponent(routeModules.WithdrawalPage);
 const TransferPage = routeComponent(routeModules.TransferPage);
+const ExchangePage = routeComponent(routeModules.ExchangePage);
 const PaymentPage = routeComponent(routeModules.PaymentPage);
 const AuthInPage = routeComponent(routeModules.AuthInPage);
 const LoginPage = routeComponent(routeModules.LoginPage);
@@ -59,6 +60,7 @@ export const routes: RouteObject[] = [
       named('WalletTopUp', { path: 'wallet/topup', element: <TopUpPage /> }),
       named('WalletWithdrawal', { path: 'wallet/withdrawal', element: <WithdrawalPage /> }),
       named('WalletSave', { path: 'wallet/save', element: <TransferPage /> }),
+      named('WalletExchange', { path: 'wallet/exchange', element: <ExchangePage /> }),
       named('Payment', { path: 'payment', element: <PaymentPage /> }),
       named('Settings', { path: 'settings', element: <SettingsPage /> }),
     ],

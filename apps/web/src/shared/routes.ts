@@ -8,6 +8,7 @@ export const ROUTES = {
   WalletTopUp: '/wallet/topup',
   WalletWithdrawal: '/wallet/withdrawal',
   WalletSave: '/wallet/save',
+  WalletExchange: '/wallet/exchange',
   Payment: '/payment',
   Settings: '/settings',
   AuthIn: '/auth',

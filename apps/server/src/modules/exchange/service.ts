@@ -25,7 +25,16 @@ import { exchange, refusalError, type SidedText } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { checkPin, freshPinProof, type PinProof, pinProof } from '../auth/pin.ts';
 import { repeatedAnswer, requestHash } from '../idempotency/service.ts';
-import { amountFor, basisPoints, crossRate, decimal, feeOf, type Pair, receiveOf, scaled } from './figures.ts';
+import {
+  amountFor,
+  basisPoints,
+  crossRate,
+  decimal,
+  feeOf,
+  type Pair,
+  receiveOf,
+  scaled,
+} from './figures.ts';
 
 /** How long a quote holds its figures. */
 export const QUOTE_SECONDS = 30;
@@ -114,7 +123,14 @@ function pairOf(ctx: AppContext, rates: Map<CurrencyCode, RateRow>, from: Curren
     spreadBp: basisPoints(ctx.config.EXCHANGE_SPREAD_PERCENT),
   };
   // The older of the two readings is the age of the pair.
-  const updatedAt = a.currency === 'RUB' ? b.updated_at : b.currency === 'RUB' ? a.updated_at : a.updated_at < b.updated_at ? a.updated_at : b.updated_at;
+  const updatedAt =
+    a.currency === 'RUB'
+      ? b.updated_at
+      : b.currency === 'RUB'
+        ? a.updated_at
+        : a.updated_at < b.updated_at
+          ? a.updated_at
+          : b.updated_at;
   return { pair, updatedAt };
 }
 

@@ -217,7 +217,9 @@ export async function transactionsOf(
         wallet_transaction_type: transactionType(row.kind),
         kind: row.kind,
         status: STATUS[row.status],
-        ...(row.kind === 'exchange' && row.description?.exchange ? { exchange: row.description.exchange } : {}),
+        ...(row.kind === 'exchange' && row.description?.exchange
+          ? { exchange: row.description.exchange }
+          : {}),
       };
     }),
     next:

@@ -7,6 +7,7 @@ import { initReactI18next } from 'react-i18next';
 import { appLockEn, appLockRu } from './app-lock-texts.ts';
 import { documentsEn, documentsRu } from './documents-texts.ts';
 import { en } from './en.ts';
+import { exchangeEn, exchangeRu } from './exchange-texts.ts';
 import { moneyFlowEn, moneyFlowRu } from './money-flow-texts.ts';
 import { paymentEn, paymentRu } from './payment-texts.ts';
 import { ru } from './ru.ts';
@@ -16,8 +17,8 @@ export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_STORAGE_KEY = 'e-wallet-language';
 
 export const resources = {
-  ru: { translation: { ...ru, ...moneyFlowRu, ...paymentRu, ...appLockRu, ...documentsRu } },
-  en: { translation: { ...en, ...moneyFlowEn, ...paymentEn, ...appLockEn, ...documentsEn } },
+  ru: { translation: { ...ru, ...moneyFlowRu, ...paymentRu, ...appLockRu, ...documentsRu, ...exchangeRu } },
+  en: { translation: { ...en, ...moneyFlowEn, ...paymentEn, ...appLockEn, ...documentsEn, ...exchangeEn } },
 } as const;
 
 function storedLanguage(): Language {

@@ -99,6 +99,7 @@ export const moneyFlowRu = {
       withdrawal: 'Вывод на карту',
       transfer: 'Перевод',
       payment: 'Платёж',
+      exchange: 'Обмен',
     },
     statuses: {
       pending: 'В обработке',
@@ -205,6 +206,7 @@ export const moneyFlowEn: typeof moneyFlowRu = {
       withdrawal: 'Withdrawal to a card',
       transfer: 'Transfer',
       payment: 'Payment',
+      exchange: 'Exchange',
     },
     statuses: {
       pending: 'Processing',
