@@ -216,33 +216,37 @@ export function ExchangePage() {
           />
           <div className="exchange-quote" aria-live="polite" data-testid="exchange-quote">
             {quote && !expired ? (
-              <dl className="exchange-quote__rows">
-                <div>
-                  <dt>{t('exchangePage.rate')}</dt>
-                  <dd data-testid="exchange-rate">
-                    {t('exchangePage.rateLine', {
-                      from: quote.from_currency,
-                      to: quote.to_currency,
-                      rate: formatAmountText(quote.rate, language),
-                    })}
-                  </dd>
-                </div>
-                <div>
-                  <dt>
-                    {t('exchangePage.fee', { percent: formatAmountText(quote.spread_percent, language) })}
-                  </dt>
-                  <dd data-testid="exchange-fee">{formatMoney(quote.fee, quote.from_currency, language)}</dd>
-                </div>
-                <div>
-                  <dt>{t('exchangePage.arrives')}</dt>
-                  <dd data-testid="exchange-receive">
-                    {formatMoney(quote.receive_amount, quote.to_currency, language)}
-                  </dd>
-                </div>
+              <>
+                <dl className="exchange-quote__rows">
+                  <div>
+                    <dt>{t('exchangePage.rate')}</dt>
+                    <dd data-testid="exchange-rate">
+                      {t('exchangePage.rateLine', {
+                        from: quote.from_currency,
+                        to: quote.to_currency,
+                        rate: formatAmountText(quote.rate, language),
+                      })}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>
+                      {t('exchangePage.fee', { percent: formatAmountText(quote.spread_percent, language) })}
+                    </dt>
+                    <dd data-testid="exchange-fee">
+                      {formatMoney(quote.fee, quote.from_currency, language)}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t('exchangePage.arrives')}</dt>
+                    <dd data-testid="exchange-receive">
+                      {formatMoney(quote.receive_amount, quote.to_currency, language)}
+                    </dd>
+                  </div>
+                </dl>
                 <p className="exchange-quote__countdown" data-testid="exchange-countdown">
                   {t('exchangePage.quoteHolds', { seconds: secondsLeft })}
                 </p>
-              </dl>
+              </>
             ) : expired ? (
               <p className="money-flow__status">{t('exchangePage.quoteExpired')}</p>
             ) : quoting ? (
