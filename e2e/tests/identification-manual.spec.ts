@@ -1,12 +1,13 @@
 /**
  * Identification by operator review (KYC_PROVIDER=manual) in real Chromium, on a phone and a
  * desktop: Settings' upgrade leads to the documents form, the person fills it in by keyboard and
- * mouse, the verification waits for an operator, and after `npm run ops -- identification-approve`
+ * mouse and attaches a photo, the verification waits for an operator, and after `npm run ops -- identification-approve`
  * the section shows the new level. The server is its own (manual identification, same database as
  * the ops command). With SHOTS_DIR set, the form and the waiting state are saved as screenshots.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { crc32, deflateSync } from 'node:zlib';
 import { test as base, expect } from '@playwright/test';
 import pg from 'pg';
 import { defaultBuild, type RunningServer, startServer } from './brand-server.ts';
@@ -43,6 +44,29 @@ const test = base.extend<{ ownServer: ManualServer }>({
   },
   baseURL: async ({ ownServer }, use) => use(ownServer.url),
 });
+
+/** A real PNG of a plain colour, so the browser can draw it again as the form does. */
+function pngOf(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x9c)]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 
 /** `npm run ops -- <args>` against the server's database; answers what it printed. */
 function ops(server: ManualServer, args: string[]): Promise<string> {
@@ -83,6 +107,12 @@ test('the documents form sends the data, the section waits for an operator, appr
   await form.getByLabel('Номер документа').fill('112-233-445 96');
   await form.getByLabel('ФИО полностью').fill('Соколова Мария Ивановна');
   await form.getByLabel('Дата рождения').fill('1990-05-17');
+  await form.getByLabel('Фотографии документа (необязательно)').setInputFiles({
+    name: 'snils.png',
+    mimeType: 'image/png',
+    buffer: pngOf(40, 24),
+  });
+  await expect(form.getByText('Выбрано фото: 1')).toBeVisible();
   if (process.env.SHOTS_DIR)
     await page.screenshot({
       path: `${process.env.SHOTS_DIR}/documents-form-${test.info().project.name}.png`,
@@ -105,6 +135,8 @@ test('the documents form sends the data, the section waits for an operator, appr
 
   // The operator lists what waits and approves it; the person refreshes and sees the new level.
   expect(await ops(ownServer, ['identification-list'])).toContain(applicationId);
+  // The photo reached the operator once, although the form was sent twice.
+  expect(await ops(ownServer, ['identification-show', applicationId])).toContain('photos: 1');
   expect(await ops(ownServer, ['identification-approve', applicationId])).toContain('approved');
   await section.getByRole('button', { name: 'Обновить статус' }).click();
   await expect(section.getByTestId('identification-level')).toHaveText('Упрощённый');

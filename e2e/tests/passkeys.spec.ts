@@ -2,12 +2,12 @@
  * Passkeys in real Chromium with a virtual authenticator (DevTools protocol: WebAuthn.enable,
  * WebAuthn.addVirtualAuthenticator), on a phone and a desktop: a passkey is added in Settings, the
  * inactivity lock then opens with it instead of the PIN (the server checks the signature), and it
- * can be removed. WebAuthn needs a domain, not an IP address: this server of its own answers at
+ * can be removed; a money operation is confirmed with it instead of the PIN. WebAuthn needs a domain, not an IP address: this server of its own answers at
  * http://localhost:<port> and has that as its PUBLIC_URL (the relying party).
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { defaultBuild, freePort, type RunningServer, startServer } from './brand-server.ts';
-import { registerPerson, signIn } from './wallet-fixtures.ts';
+import { registerPerson, rubBalance, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
 
 const test = base.extend<{ ownServer: RunningServer }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
@@ -86,4 +86,32 @@ test('a passkey added in Settings unlocks the app instead of the PIN, and can be
   await expect(lockDialog(page).getByRole('button', { name: 'Разблокировать ключом доступа' })).toHaveCount(
     0,
   );
+});
+
+test('a transfer is confirmed with a passkey instead of the PIN', async ({ page, request }) => {
+  await virtualAuthenticator(page);
+  const [sender, recipient] = await Promise.all([
+    registerPerson(request, { firstName: 'Олег', lastName: 'Ключников' }),
+    registerPerson(request, { firstName: 'Анна', lastName: 'Смирнова' }),
+  ]);
+  await Promise.all([upgradeToSimplified(request, sender), upgradeToSimplified(request, recipient)]);
+  await topUp(request, sender, '1000');
+  await signIn(page, sender, '/settings');
+  const panel = page.getByTestId('passkeys');
+  await panel.getByRole('button', { name: 'Добавить ключ доступа' }).click();
+  await expect(panel.getByTestId('passkey')).toHaveCount(1);
+
+  await page.goto('/wallet/save');
+  await page.getByLabel('Сумма').fill('250');
+  await page.getByLabel('Телефон получателя').fill(recipient.national);
+  await expect(page.getByTestId('recipient-card')).toContainText('Анна С.');
+  await page.getByRole('button', { name: 'Перевести' }).click();
+  const modal = page.getByRole('dialog', { name: 'Перевод' });
+  const withPasskey = modal.getByRole('button', { name: 'Подтвердить ключом доступа' });
+  await expect(withPasskey).toBeVisible();
+  if (process.env.SHOTS_DIR)
+    await page.screenshot({ path: `${process.env.SHOTS_DIR}/pay-passkey-${test.info().project.name}.png` });
+  await withPasskey.click();
+  await expect(modal.getByText('Перевод выполнен')).toBeVisible();
+  expect(await rubBalance(request, recipient)).toBe('250.00');
 });

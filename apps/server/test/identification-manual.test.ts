@@ -3,6 +3,9 @@
  * verification waits in_review for an operator, and the ops command decides it. The document
  * number is kept only sealed (AES-256-GCM under DOCUMENTS_KEY) and masked.
  */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOps } from '../src/ops/cli.ts';
 import { registeredUser } from './auth-helpers.ts';
@@ -11,6 +14,7 @@ import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
 const UPGRADE = '/v2/wallet/identification-level/upgrade';
 const STATUS = '/v2/wallet/identification-level/status';
 const DOCUMENTS = '/v2/wallet/identification-level/documents';
+const PHOTO = '/v2/wallet/identification-level/documents/photo';
 const SNILS = {
   document_type: 'snils',
   document_number: '112-233-445 95',
@@ -129,6 +133,70 @@ describe(`manual identification (${databaseLabel})`, () => {
     });
     expect([foreign.status, foreign.body]).toEqual([missing.status, missing.body]);
     expect(foreign.body.code).toBe('VERIFICATION_NOT_FOUND');
+  });
+
+  it('takes up to 3 photos of the document, sealed at rest, and gives them to the operator', async () => {
+    const owner = await registeredUser(server);
+    const other = await registeredUser(server);
+    const started = await server.call('POST', UPGRADE, { token: owner.token });
+    const applicationId: string = started.body.verification_url.split('=').at(-1);
+    // A small real JPEG's signature and a recognisable payload.
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('PASSPORT-PAGE-SECRET')]);
+    const photo = (body: Record<string, unknown> = {}, token = owner.token) =>
+      server.call('POST', PHOTO, {
+        token,
+        body: {
+          application_id: applicationId,
+          content_type: 'image/jpeg',
+          data: jpeg.toString('base64'),
+          ...body,
+        },
+      });
+
+    expect((await photo()).body).toEqual({ status: 'success', message: 'Фотография добавлена', photos: 1 });
+    // Bytes that are not the declared image, and someone else's application: refused, nothing kept.
+    const notPng = await photo({ content_type: 'image/png' });
+    expect([notPng.status, notPng.body.code, notPng.body.message]).toEqual([
+      400,
+      'FIELD_INVALID',
+      'Проверьте поле «Фотография»',
+    ]);
+    expect((await photo({ data: 'not base64!' })).body.code).toBe('FIELD_INVALID');
+    expect((await photo({}, other.token)).body.code).toBe('VERIFICATION_NOT_FOUND');
+    // Three at most, even sent at once.
+    const burst = await Promise.all([photo(), photo(), photo()]);
+    expect(burst.map((r) => r.status).sort()).toEqual([200, 200, 409]);
+    expect(burst.find((r) => r.status === 409)!.body.code).toBe('PHOTOS_LIMIT');
+
+    // A body over the photo's limit is a 413 in the contract's shape.
+    const huge = await photo({ data: 'A'.repeat(4_400_000) });
+    expect([huge.status, huge.body.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+
+    const { rows } = await server.ctx.db.query<{ sealed: Buffer }>(
+      'SELECT sealed FROM manual_kyc_photos WHERE application_id = $1',
+      [applicationId],
+    );
+    expect(rows).toHaveLength(3);
+    for (const row of rows)
+      expect(Buffer.from(row.sealed).includes(Buffer.from('PASSPORT-PAGE-SECRET'))).toBe(false);
+
+    const out = await mkdtemp(join(tmpdir(), 'kyc-photos-'));
+    try {
+      const written = await ops('identification-photos', applicationId, '--out', out);
+      expect(written.code).toBe(0);
+      const files = await readdir(out);
+      expect(files).toHaveLength(3);
+      expect(await readFile(join(out, files[0]!))).toEqual(jpeg);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+
+    // Once the data is sent the application is in review: no more photos.
+    await server.call('POST', DOCUMENTS, {
+      token: owner.token,
+      body: { ...SNILS, application_id: applicationId },
+    });
+    expect((await photo()).body.code).toBe('VERIFICATION_NOT_FOUND');
   });
 
   it('ops prints its commands, and refuses unknown ones', async () => {

@@ -21,6 +21,8 @@ export interface CallDef {
   answer: z.ZodType;
   /** Money-moving calls take an Idempotency-Key header; a repeat returns the first answer. */
   idempotent?: boolean;
+  /** Bytes a request body may have when more than the server's default (a photo upload). */
+  bodyLimit?: number;
 }
 
 const def = <T extends CallDef>(call: T) => call;
@@ -280,6 +282,17 @@ export const calls = {
     summary: "Send the documents of an operator-reviewed verification (the verification_url's page)",
     body: s.IdentificationDocuments,
     answer: s.IdentificationStatusAnswer,
+  }),
+  uploadIdentificationPhoto: def({
+    method: 'POST',
+    path: '/v2/wallet/identification-level/documents/photo',
+    access: 'token',
+    tag: 'identification',
+    summary:
+      'Attach a photo of the document (JPEG, PNG or WebP, up to 3 MB, base64) to an operator-reviewed application before its data is sent; at most 3',
+    body: s.IdentificationPhoto,
+    answer: s.IdentificationPhotoAnswer,
+    bodyLimit: 4_300_000,
   }),
 
   // money in and out

@@ -254,6 +254,11 @@ export const ERRORS = {
     en: 'You already have the highest identification level',
   },
   VERIFICATION_NOT_FOUND: { http: 404, ru: 'Проверка не найдена', en: 'Verification not found' },
+  PHOTOS_LIMIT: {
+    http: 409,
+    ru: 'К заявке уже приложено 3 фотографии',
+    en: 'Three photos are already attached to the application',
+  },
   WEBHOOK_SIGNATURE_INVALID: { http: 401, ru: 'Неверная подпись', en: 'Invalid signature' },
   QR_UNSUPPORTED: {
     http: 400,
@@ -334,6 +339,9 @@ export const FIELD_LABELS: Record<string, Record<Language, string>> = {
   application_id: { ru: 'Заявка', en: 'Application' },
   challenge_id: { ru: 'Запрос ключа', en: 'Passkey request' },
   response: { ru: 'Ключ доступа', en: 'Passkey' },
+  passkey: { ru: 'Ключ доступа', en: 'Passkey' },
+  content_type: { ru: 'Формат фотографии', en: 'Photo format' },
+  data: { ru: 'Фотография', en: 'Photo' },
   name: { ru: 'Название', en: 'Name' },
   document_type: { ru: 'Тип документа', en: 'Document type' },
   document_number: { ru: 'Номер документа', en: 'Document number' },

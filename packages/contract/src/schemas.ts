@@ -278,6 +278,24 @@ export const IdentificationDocuments = z.strictObject({
   birth_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
 });
 
+/** Photos are sent one a call, as base64, before the document data; the server checks their bytes. */
+export const PHOTO_MAX_BYTES = 3 * 1024 * 1024;
+export const IdentificationPhoto = z.strictObject({
+  application_id: Id,
+  content_type: z.enum(['image/jpeg', 'image/png', 'image/webp']),
+  data: z
+    .string()
+    .min(8)
+    .max(Math.ceil(PHOTO_MAX_BYTES / 3) * 4)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/),
+});
+export const IdentificationPhotoAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  /** How many photos the application has now. */
+  photos: z.number().int(),
+});
+
 // ---------- money in and out ----------
 
 export const Receipt = z.object({
@@ -308,12 +326,29 @@ export const TopUpStatusAnswer = z.object({
   currency_code: CurrencyCodeSchema,
 });
 
-export const WithdrawalRequest = z.strictObject({
-  amount: Amount,
-  pan: z.string().max(32),
-  currency_code: CurrencyCodeSchema,
-  pin: Pin,
-});
+/**
+ * A money operation is confirmed with exactly one of: the PIN, or a passkey's answer to a confirm
+ * challenge (docs/decisions.md section 11). Neither is a missing PIN; both is an invalid passkey.
+ */
+export const Confirmation = { pin: Pin.optional(), passkey: PasskeyConfirmRequest.optional() };
+export type ConfirmationFields = { pin?: string; passkey?: z.infer<typeof PasskeyConfirmRequest> };
+function confirmedBy<T extends z.ZodRawShape>(shape: T) {
+  return z.strictObject({ ...shape, ...Confirmation }).superRefine((body, ctx) => {
+    const { pin, passkey } = body as ConfirmationFields;
+    if (pin === undefined && passkey === undefined)
+      ctx.addIssue({
+        code: 'invalid_type',
+        expected: 'string',
+        path: ['pin'],
+        message: 'Invalid input: expected string, received undefined',
+      });
+    else if (pin !== undefined && passkey !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['passkey'], message: 'the PIN or a passkey, not both' });
+  });
+}
+
+const withdrawalShape = { amount: Amount, pan: z.string().max(32), currency_code: CurrencyCodeSchema };
+export const WithdrawalRequest = confirmedBy(withdrawalShape);
 export const MoneyAnswer = z.object({ status: z.literal('success'), message: z.string(), receipt: Receipt });
 
 export const RecipientQuery = z.strictObject({ phone: Phone });
@@ -322,25 +357,22 @@ export const Recipient = z.object({
   name: z.string().describe("masked: first name and the initial of the last name, such as 'Иван П.'"),
   phone: Phone,
 });
-export const TransferRequest = z.strictObject({
-  phone: Phone,
-  amount: Amount,
-  currency_code: CurrencyCodeSchema,
-  pin: Pin,
-});
-export const QrPaymentRequest = z.strictObject({
+const transferShape = { phone: Phone, amount: Amount, currency_code: CurrencyCodeSchema };
+export const TransferRequest = confirmedBy(transferShape);
+const qrPaymentShape = {
   qr: z.string().min(1).max(2000),
   amount: Amount.optional(),
   currency_code: CurrencyCodeSchema,
-  pin: Pin,
-});
+};
+export const QrPaymentRequest = confirmedBy(qrPaymentShape);
 
 // The answers before the PIN: the same requests without the PIN (a withdrawal's card is optional).
-export const TransferCheckRequest = TransferRequest.omit({ pin: true });
-export const WithdrawalCheckRequest = WithdrawalRequest.omit({ pin: true, pan: true }).extend({
+export const TransferCheckRequest = z.strictObject(transferShape);
+export const WithdrawalCheckRequest = z.strictObject({
+  ...withdrawalShape,
   pan: z.string().max(32).optional(),
 });
-export const QrPaymentCheckRequest = QrPaymentRequest.omit({ pin: true });
+export const QrPaymentCheckRequest = z.strictObject(qrPaymentShape);
 export const CheckProblem = z.object({ code: z.string(), message: z.string() });
 export const CheckAnswer = z.object({
   /** True when nothing known now stands in the operation's way (a race can still refuse it after the PIN). */

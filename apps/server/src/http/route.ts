@@ -89,6 +89,7 @@ export function route<N extends CallName>(
     method: call.method,
     url: call.path,
     schema,
+    ...('bodyLimit' in call ? { bodyLimit: call.bodyLimit } : {}),
     // The contract's calls read JSON only. A browser may send a form or text/plain to any site
     // without a CORS preflight; refusing them before anything is read keeps other sites' pages from
     // making a signed-in visitor's browser call the API.

@@ -3,6 +3,8 @@
  * database (the same environment as the server). A small dispatcher: each command is one entry of
  * COMMANDS, so later ones (the back office's create-operator) are added beside these.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Phone } from '@e-wallet/contract';
 import type { AppContext } from '../context.ts';
 import { clearCodeLock } from '../modules/auth/codes.ts';
@@ -97,6 +99,28 @@ const COMMANDS: Record<string, Command> = {
       }
       io.print(`${row.id}\t${row.status}\t${row.full_name ?? '-'}\t${row.birth_date ?? '-'}`);
       io.print(`${row.document_type ?? '-'}\t${(await provider.documentNumber(row.id)) ?? '-'}`);
+      io.print(`photos: ${(await provider.photos(row.id)).length}`);
+      return 0;
+    },
+  },
+  'identification-photos': {
+    usage: 'identification-photos <application id> --out <folder>   (writes the opened photos there)',
+    async run(args, flags, io) {
+      const provider = manual(io);
+      if (!provider) return 1;
+      if (!args[0] || !flags.out) {
+        io.print(`usage: ${COMMANDS['identification-photos']!.usage}`);
+        return 2;
+      }
+      const photos = await provider.photos(args[0]);
+      await mkdir(flags.out, { recursive: true, mode: 0o700 });
+      for (const [n, photo] of photos.entries()) {
+        const path = join(flags.out, `${args[0]}-${n + 1}.${photo.contentType.split('/')[1]}`);
+        // Readable by the operator only: these are identity documents.
+        await writeFile(path, photo.data, { mode: 0o600 });
+        io.print(path);
+      }
+      if (photos.length === 0) io.print(`${args[0]}: no photos`);
       return 0;
     },
   },

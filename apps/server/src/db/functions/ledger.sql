@@ -3,7 +3,9 @@
 --   ledger_open    a transfer or a hold between two accounts (top-up credits, test funding)
 --   ledger_settle  a hold posted or voided, once
 --   ledger_pay     a person's payment, with every rule of the limits (payments.sql)
--- Accounts are locked in id order (FOR NO KEY UPDATE) before anything is written, a used idempotency
+-- One lock order for every door, so no two of them wait on each other: people's accounts first, in
+-- the order of their user ids (ledger_pay takes each user's row with their account), then system
+-- accounts in id order; all FOR NO KEY UPDATE, before anything is written. A used idempotency
 -- key answers its first transfer and moves nothing, and a user's available money never goes below
 -- zero (checked by each door, backed by the accounts' CHECK constraint).
 
@@ -130,7 +132,8 @@ DECLARE
   debit_account ledger_accounts;
   credit_account ledger_accounts;
 BEGIN
-  FOR account IN SELECT * FROM ledger_accounts a WHERE a.id IN (debit, credit) ORDER BY a.id FOR NO KEY UPDATE LOOP
+  FOR account IN SELECT * FROM ledger_accounts a WHERE a.id IN (debit, credit)
+      ORDER BY a.user_id IS NULL, a.user_id, a.id FOR NO KEY UPDATE LOOP
     IF account.id = debit THEN debit_account := account; ELSE credit_account := account; END IF;
   END LOOP;
   IF debit_account.id IS NOT NULL AND credit_account.id IS NOT NULL
@@ -168,7 +171,7 @@ BEGIN
     RETURN;
   END IF;
   PERFORM 1 FROM ledger_accounts a WHERE a.id IN (moved.debit_account_id, moved.credit_account_id)
-    ORDER BY a.id FOR NO KEY UPDATE;
+    ORDER BY a.user_id IS NULL, a.user_id, a.id FOR NO KEY UPDATE;
   -- Under the accounts' locks no other settlement of this hold runs: its status is read again.
   SELECT * INTO moved FROM ledger_transfers t WHERE t.id = hold_id FOR UPDATE;
   IF moved.status <> 'pending' THEN

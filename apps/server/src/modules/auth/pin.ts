@@ -176,12 +176,20 @@ export async function checkPin(ctx: AppContext, userId: string, pin: string): Pr
 
 /** The user's row once the PIN is right (as `checkPin`): read plainly, or under its lock. */
 async function verifiedRow(ctx: AppContext, userId: string, pin: string): Promise<PinRow> {
-  const now = ctx.clock.now();
   // The common case, a right PIN with nothing counted and no lock, changes nothing: one plain read.
-  // Anything else is decided under the row's lock below, where every wrong PIN is counted exactly.
+  // Anything else is decided under the row's lock, where every wrong PIN is counted exactly.
   const seen = await pinRows(ctx.db, userId);
   if (seen && seen.pin_failures === 0 && !seen.pin_locked_until && pinMatches(ctx.config, seen, pin))
     return seen;
+  return guardedRow(ctx, userId, pin);
+}
+
+/**
+ * The PIN's guard, under the user's row lock: `pin` checked and counted, or, with null, the person
+ * confirmed otherwise (a passkey), which passes as a right PIN would. A lock stops both.
+ */
+async function guardedRow(ctx: AppContext, userId: string, pin: string | null): Promise<PinRow> {
+  const now = ctx.clock.now();
   const outcome = await ctx.db.tx(async (q): Promise<PinOutcome> => {
     const { rows } = await q.query<PinRow>(`SELECT ${PIN_COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [
       userId,
@@ -191,7 +199,7 @@ async function verifiedRow(ctx: AppContext, userId: string, pin: string): Promis
     const lockedMs = (user.pin_locked_until?.getTime() ?? 0) - now.getTime();
     if (lockedMs > 0) return { kind: 'locked', minutes: Math.ceil(lockedMs / 60_000) };
 
-    if (pinMatches(ctx.config, user, pin)) {
+    if (pin === null || pinMatches(ctx.config, user, pin)) {
       if (user.pin_failures > 0 || user.pin_locked_until)
         await q.query('UPDATE users SET pin_failures = 0, pin_locked_until = NULL WHERE id = $1', [userId]);
       return { kind: 'ok', row: user };
@@ -225,6 +233,16 @@ async function verifiedRow(ctx: AppContext, userId: string, pin: string): Promis
     case 'revoked':
       throw new AppError('INVALID_TOKEN', {}, 'sessions revoked after wrong PINs');
   }
+}
+
+/**
+ * The proof for a person who has confirmed with one of their passkeys instead of the PIN
+ * (modules/auth/confirmation.ts): the stored hash itself. A PIN lock still stops money operations;
+ * wrong PINs counted before are cleared, as a right PIN clears them.
+ */
+export async function passkeyPinProof(ctx: AppContext, userId: string): Promise<PinProof> {
+  const row = await guardedRow(ctx, userId, null);
+  return { signer: signerOf(row), hash: Buffer.from(row.pin_hash!) };
 }
 
 /** Changes the PIN after checking the old one (which counts toward the lock like any check). */

@@ -35,12 +35,15 @@ function canonical(value: unknown): string {
 }
 
 /**
- * The fingerprint of a request: an HMAC keyed with a server secret, because requests carry PINs and
- * card numbers, and a plain hash of four digits is no secret at all.
+ * The fingerprint of a request: an HMAC keyed with a server secret, because requests carry card
+ * numbers. How the operation was confirmed (the PIN or a passkey's answer, new on every try) is not
+ * part of it: a repeat confirmed afresh is still the same operation (docs/decisions.md section 11).
  */
 export function requestHash(ctx: Pick<AppContext, 'config'>, request: unknown): string {
+  const operation =
+    request && typeof request === 'object' ? { ...request, pin: undefined, passkey: undefined } : request;
   return createHmac('sha256', `idempotency:${ctx.config.PIN_KEY}`)
-    .update(canonical(request))
+    .update(canonical(operation))
     .digest('base64url');
 }
 

@@ -7,7 +7,13 @@ import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import { nextLevel } from '../../policy/levels.ts';
 import { registerSignedRoutes } from '../../providers/signature.ts';
-import { handleKycWebhook, identificationStatus, startUpgrade, submitDocuments } from './service.ts';
+import {
+  addDocumentPhoto,
+  handleKycWebhook,
+  identificationStatus,
+  startUpgrade,
+  submitDocuments,
+} from './service.ts';
 
 export default async function identificationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   route(app, ctx, 'upgradeIdentification', async ({ auth }) => {
@@ -32,6 +38,10 @@ export default async function identificationRoutes(app: FastifyInstance, ctx: Ap
       active_identification: verification,
     };
   });
+
+  route(app, ctx, 'uploadIdentificationPhoto', ({ auth, body, language }) =>
+    addDocumentPhoto(ctx, auth.userId, body, language),
+  );
 
   await registerSignedRoutes(app, ctx, (scope) => {
     route(scope, ctx, 'kycWebhook', async ({ body }) => {

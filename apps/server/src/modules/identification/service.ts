@@ -11,9 +11,12 @@
  */
 import {
   type ActiveIdentification as ActiveIdentificationSchema,
+  type AnswerOf,
+  type BodyOut,
   fieldLabel,
   type KycWebhook,
   type Language,
+  PHOTO_MAX_BYTES,
 } from '@e-wallet/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -340,15 +343,54 @@ export async function submitDocuments(
   if (!review) throw new AppError('VERIFICATION_NOT_FOUND');
   const checked = checkApplicant(input, ctx.clock.now());
   if (!checked.ok) throw new AppError('FIELD_INVALID', { field: fieldLabel(checked.fields[0]!, language) });
+  await activeApplication(ctx, userId, input.application_id);
+  if (!(await review.submit(input.application_id, userId, checked.applicant)))
+    throw new AppError('VERIFICATION_NOT_FOUND');
+  return identificationStatus(ctx, userId);
+}
+
+/** The person's own operator-reviewed application that is still open; VERIFICATION_NOT_FOUND otherwise. */
+async function activeApplication(ctx: AppContext, userId: string, applicationId: string): Promise<void> {
   const latest = await latestVerification(ctx.db, userId);
   if (
     !latest ||
     isFinal(latest.status) ||
-    latest.provider !== provider.id ||
-    latest.provider_ref !== input.application_id
+    latest.provider !== ctx.kyc.id ||
+    latest.provider_ref !== applicationId
   )
     throw new AppError('VERIFICATION_NOT_FOUND');
-  if (!(await review.submit(input.application_id, userId, checked.applicant)))
-    throw new AppError('VERIFICATION_NOT_FOUND');
-  return identificationStatus(ctx, userId);
+}
+
+/** The first bytes of each image type the photo upload takes: the declared type must match them. */
+const IMAGE_SIGNATURES: Record<string, (bytes: Buffer) => boolean> = {
+  'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  'image/webp': (b) => b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP',
+};
+
+const PHOTO_ADDED = { ru: 'Фотография добавлена', en: 'The photo is attached' } as const;
+
+/**
+ * POST /v2/wallet/identification-level/documents/photo: one photo of the document for the person's
+ * own application that waits for its documents (KYC_PROVIDER=manual), sealed at rest by the provider.
+ */
+export async function addDocumentPhoto(
+  ctx: AppContext,
+  userId: string,
+  input: BodyOut<'uploadIdentificationPhoto'>,
+  language: Language,
+): Promise<AnswerOf<'uploadIdentificationPhoto'>> {
+  const review = ctx.kyc.operatorReview;
+  if (!review) throw new AppError('VERIFICATION_NOT_FOUND');
+  const data = Buffer.from(input.data, 'base64');
+  if (data.length === 0 || data.length > PHOTO_MAX_BYTES || !IMAGE_SIGNATURES[input.content_type]?.(data))
+    throw new AppError('FIELD_INVALID', { field: fieldLabel('data', language) });
+  await activeApplication(ctx, userId, input.application_id);
+  const photos = await review.addPhoto(input.application_id, userId, {
+    contentType: input.content_type,
+    data,
+  });
+  if (photos === 'closed') throw new AppError('VERIFICATION_NOT_FOUND');
+  if (photos === 'full') throw new AppError('PHOTOS_LIMIT');
+  return { status: 'success', message: PHOTO_ADDED[language], photos };
 }

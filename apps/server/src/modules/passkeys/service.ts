@@ -208,6 +208,20 @@ export async function confirmPasskey(
   body: BodyOut<'passkeyConfirm'>,
   language: Language,
 ): Promise<AnswerOf<'passkeyConfirm'>> {
+  await verifyPasskey(ctx, userId, body);
+  return { status: 'success', message: MESSAGES.confirmed[language] };
+}
+
+/**
+ * Checks a passkey's answer to this person's confirm challenge, using the challenge up: the
+ * inactivity lock's confirmation and a money operation's (modules/auth/confirmation.ts).
+ * PASSKEY_INVALID for anything but the person's own passkey answering a live challenge.
+ */
+export async function verifyPasskey(
+  ctx: AppContext,
+  userId: string,
+  body: BodyOut<'passkeyConfirm'>,
+): Promise<void> {
   const expectedChallenge = await takeChallenge(ctx, userId, 'confirm', body.challenge_id);
   const row = (await passkeysOf(ctx, userId)).find((key) => key.credential_id === body.response.id);
   if (!row) throw new AppError('PASSKEY_INVALID');
@@ -236,5 +250,4 @@ export async function confirmPasskey(
     verified.authenticationInfo.newCounter,
     ctx.clock.now(),
   ]);
-  return { status: 'success', message: MESSAGES.confirmed[language] };
 }

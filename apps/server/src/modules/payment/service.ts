@@ -120,7 +120,7 @@ export async function payQr(
     const { phone, amount, currency } = intent;
     return payUser(
       ctx,
-      { senderId: userId, phone, pin: body.pin, amount, currency, kind: 'payment', scope },
+      { senderId: userId, phone, confirmation: body, amount, currency, kind: 'payment', scope },
       (moved, recipient) => ({
         status: 'success' as const,
         message: PAYMENT_DONE[language],
@@ -133,7 +133,7 @@ export async function payQr(
     ctx,
     {
       userId,
-      pin: body.pin,
+      confirmation: body,
       purpose: 'payment',
       amount,
       currency: 'RUB',

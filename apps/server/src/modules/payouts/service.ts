@@ -33,7 +33,8 @@ import {
   type PayoutState,
   PayoutUnavailable,
 } from '../../providers/payouts/payouts-provider.ts';
-import { freshPinProof, type PinProof, pinProof } from '../auth/pin.ts';
+import { type Confirmation, confirmer } from '../auth/confirmation.ts';
+import type { PinProof } from '../auth/pin.ts';
 import { type IdempotencyScope, repeatedAnswer } from '../idempotency/service.ts';
 
 export type Receipt = AnswerOf<'withdrawalReceipt'>;
@@ -70,7 +71,7 @@ const COLUMNS = `id, user_id, purpose, amount, currency, destination_type, desti
 /** A payout as a call asks for it, confirmed with the PIN under the call's idempotency. */
 export interface PayoutRequest {
   userId: string;
-  pin: string;
+  confirmation: Confirmation;
   purpose: PayoutPurpose;
   amount: bigint;
   currency: CurrencyCode;
@@ -135,11 +136,12 @@ export async function payOut<A>(
       if (outcome.outcome === 'created') await recordPayout(q, payout, request.payeeDetails);
       return outcome;
     });
-  let paid = await holdAndRecord(await pinProof(ctx, userId, request.pin));
+  const confirm = confirmer(ctx, userId, request.confirmation);
+  let paid = await holdAndRecord(await confirm.first());
   // A proof the statement did not accept: the PIN is checked (and counted) now (see modules/transfer).
   for (let tries = 1; paid.outcome === 'refused' && paid.refusal.rule === 'pin'; tries++) {
     if (tries === 3) throw new AppError('RATE_LIMITED');
-    paid = await holdAndRecord(await freshPinProof(ctx, userId, request.pin));
+    paid = await holdAndRecord(await confirm.again());
   }
   switch (paid.outcome) {
     case 'created':

@@ -26,7 +26,8 @@ import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { type PaymentInput, pay, refusalError, type SidedText, type Transfer } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
-import { checkPin, freshPinProof, type PinProof, pinProof } from '../auth/pin.ts';
+import { type Confirmation, confirmer } from '../auth/confirmation.ts';
+import type { PinProof } from '../auth/pin.ts';
 import { type IdempotencyScope, repeatedAnswer, requestHash } from '../idempotency/service.ts';
 import { hit } from '../limits/limits.ts';
 import { type CheckAnswer, checkAnswer, paymentProblemsOf } from '../money-checks/service.ts';
@@ -134,7 +135,7 @@ export interface SendInput {
 export interface UserPayment extends SendInput {
   /** The recipient's phone, as the request named it. */
   phone: string;
-  pin: string;
+  confirmation: Confirmation;
   /** The call's Idempotency-Key (or null) and the request's fingerprint. */
   scope: IdempotencyScope;
 }
@@ -152,10 +153,11 @@ export async function payUser<A>(
   payment: UserPayment,
   answerOf: (moved: Movement, recipient: Recipient) => A,
 ): Promise<A> {
-  const { senderId, pin, amount, currency, kind, scope } = payment;
+  const { senderId, amount, currency, kind, scope } = payment;
+  const confirm = confirmer(ctx, senderId, payment.confirmation);
   const recipient = await userByPhone(ctx.db, payment.phone);
   if (!recipient || recipient.userId === senderId) {
-    await checkPin(ctx, senderId, pin);
+    await confirm.check();
     await countLookup(ctx, senderId);
     throw new AppError(recipient ? 'RECIPIENT_SELF' : 'RECIPIENT_NOT_FOUND');
   }
@@ -186,13 +188,13 @@ export async function payUser<A>(
       } satisfies PaymentInput,
     };
   };
-  let attempt = payment_(await pinProof(ctx, senderId, pin));
+  let attempt = payment_(await confirm.first());
   let paid = await pay(ctx.db, attempt.input);
   // A proof the statement did not accept: the PIN is checked (and counted) now; only a PIN changed
   // in the meantime gets past that and is refused again, which is then the PIN's answer too.
   for (let tries = 1; paid.outcome === 'refused' && paid.refusal.rule === 'pin'; tries++) {
     if (tries === 3) throw new AppError('RATE_LIMITED');
-    attempt = payment_(await freshPinProof(ctx, senderId, pin));
+    attempt = payment_(await confirm.again());
     paid = await pay(ctx.db, attempt.input);
   }
   switch (paid.outcome) {
@@ -242,7 +244,7 @@ export async function transferMoney(
   };
   return payUser(
     ctx,
-    { senderId: userId, phone: body.phone, pin: body.pin, amount, currency, kind: 'transfer', scope },
+    { senderId: userId, phone: body.phone, confirmation: body, amount, currency, kind: 'transfer', scope },
     (moved, recipient) => ({
       status: 'success' as const,
       message: TRANSFER_SENT[options.language],

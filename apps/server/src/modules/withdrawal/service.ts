@@ -32,7 +32,7 @@ export async function withdraw(
     ctx,
     {
       userId,
-      pin: body.pin,
+      confirmation: body,
       purpose: 'withdrawal',
       amount,
       currency: 'RUB',

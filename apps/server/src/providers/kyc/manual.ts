@@ -16,6 +16,8 @@ import { documentsKey, open, seal } from './sealed.ts';
 
 /** The app's Settings route shows the documents form for `?documents=<application id>`. */
 export const DOCUMENTS_PAGE = '/settings?documents=';
+/** Photos a person may attach to one application: the document's pages, not an album. */
+export const PHOTOS_PER_APPLICATION = 3;
 
 export interface ManualApplication {
   id: string;
@@ -100,12 +102,7 @@ export class ManualKycProvider implements KycProvider {
    * The person's documents for their own pending application; false when it is not theirs or no
    * longer waits for documents. The number is sealed, only its last four digits stay readable.
    */
-  async submit(
-    id: string,
-    userId: string,
-    applicant: Applicant,
-    photos: Array<{ contentType: string; data: Buffer }> = [],
-  ): Promise<boolean> {
+  async submit(id: string, userId: string, applicant: Applicant): Promise<boolean> {
     const now = this.#clock.now();
     return this.#db.tx(async (q) => {
       const { rows } = await q.query<{ id: string }>(
@@ -124,14 +121,50 @@ export class ManualKycProvider implements KycProvider {
           now,
         ],
       );
-      if (!rows[0]) return false;
-      for (const photo of photos)
-        await q.query(
-          'INSERT INTO manual_kyc_photos (application_id, content_type, sealed, created_at) VALUES ($1, $2, $3, $4)',
-          [id, photo.contentType, seal(this.#key, photo.data, `photo:${id}`), now],
-        );
-      return true;
+      return !!rows[0];
     });
+  }
+
+  /**
+   * A photo of the document for the person's own application that still waits for its documents,
+   * sealed like the number: how many it has now, 'full' at PHOTOS_PER_APPLICATION, 'closed' when the
+   * application is not theirs or no longer pending. The application's row is locked, so parallel
+   * uploads never pass the cap.
+   */
+  async addPhoto(
+    id: string,
+    userId: string,
+    photo: { contentType: string; data: Buffer },
+  ): Promise<number | 'full' | 'closed'> {
+    const now = this.#clock.now();
+    return this.#db.tx(async (q) => {
+      const { rows } = await q.query<{ photos: number }>(
+        `SELECT (SELECT count(*)::int FROM manual_kyc_photos p WHERE p.application_id = a.id) AS photos
+         FROM manual_kyc_applications a WHERE a.id = $1 AND a.user_id = $2 AND a.status = 'pending' FOR UPDATE`,
+        [id, userId],
+      );
+      if (!rows[0]) return 'closed';
+      if (rows[0].photos >= PHOTOS_PER_APPLICATION) return 'full';
+      await q.query(
+        'INSERT INTO manual_kyc_photos (application_id, content_type, sealed, created_at) VALUES ($1, $2, $3, $4)',
+        [id, photo.contentType, seal(this.#key, photo.data, `photo:${id}`), now],
+      );
+      return rows[0].photos + 1;
+    });
+  }
+
+  /** The photos of an application, opened, for the operator who reviews it. */
+  async photos(id: string): Promise<Array<{ id: string; contentType: string; data: Buffer }>> {
+    if (!ID_PATTERN.test(id)) return [];
+    const { rows } = await this.#db.query<{ id: string; content_type: string; sealed: Buffer }>(
+      'SELECT id, content_type, sealed FROM manual_kyc_photos WHERE application_id = $1 ORDER BY created_at, id',
+      [id],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      contentType: row.content_type,
+      data: open(this.#key, Buffer.from(row.sealed), `photo:${id}`),
+    }));
   }
 
   /** The full document number, for the operator who reviews it. */

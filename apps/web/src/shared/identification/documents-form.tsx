@@ -10,6 +10,7 @@ import { isErrorAnswer } from '../api/api-error.ts';
 import { callApi } from '../api/client.ts';
 import { Button } from '../ui/button.tsx';
 import { FieldError, TextField } from '../ui/text-field.tsx';
+import { MAX_PHOTOS, sendPhotos } from './document-photos.ts';
 
 const TYPES = ['passport', 'inn', 'snils'] as const;
 type DocumentType = (typeof TYPES)[number];
@@ -29,8 +30,16 @@ export function DocumentsForm({ applicationId, onSent }: DocumentsFormProps) {
   const [number, setNumber] = useState('');
   const [fullName, setFullName] = useState('');
   const [birthDate, setBirthDate] = useState('');
+  const photosId = useId();
+  const [photos, setPhotos] = useState<File[]>([]);
+  // Photos already accepted by the server: a retry after a wrong field does not send them twice.
+  const [photosSent, setPhotosSent] = useState(false);
   const send = useMutation({
     mutationFn: async () => {
+      if (!photosSent && photos.length > 0) {
+        await sendPhotos(applicationId, photos);
+        setPhotosSent(true);
+      }
       const answer = await callApi('submitIdentificationDocuments', {
         body: {
           application_id: applicationId,
@@ -101,6 +110,28 @@ export function DocumentsForm({ applicationId, onSent }: DocumentsFormProps) {
         required
         onChange={(event) => setBirthDate(event.target.value)}
       />
+      <div className="field">
+        <label className="field__label" htmlFor={photosId}>
+          {t('identification.documents.photos')}
+        </label>
+        <input
+          id={photosId}
+          className="field__input identification-documents__photos"
+          type="file"
+          accept="image/jpeg,image/png,image/webp"
+          multiple
+          disabled={photosSent}
+          aria-describedby={`${photosId}-hint`}
+          onChange={(event) => setPhotos(Array.from(event.target.files ?? []).slice(0, MAX_PHOTOS))}
+        />
+        <p id={`${photosId}-hint`} className="field__hint">
+          {photosSent
+            ? t('identification.documents.photosSent', { count: photos.length })
+            : photos.length > 0
+              ? t('identification.documents.photosChosen', { count: photos.length })
+              : t('identification.documents.photosHint', { max: MAX_PHOTOS })}
+        </p>
+      </div>
       <FieldError message={send.error?.message ?? null} />
       <Button type="submit" block busy={send.isPending} disabled={send.isPending}>
         {t('identification.documents.send')}

@@ -4,8 +4,9 @@
  * server makes every ceremony's options and checks every answer; the browser only relays them.
  */
 
+import type { ConfirmationFields } from '@e-wallet/contract';
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { isErrorAnswer } from '../api/api-error.ts';
 import { callApi } from '../api/client.ts';
 
@@ -24,15 +25,17 @@ async function relay<T>(ceremony: () => Promise<T>): Promise<T> {
   }
 }
 
+const passkeysQuery = queryOptions({
+  queryKey: ['passkeys'],
+  queryFn: async () => {
+    const answer = await callApi('passkeys');
+    if (isErrorAnswer(answer)) throw new Error(answer.message);
+    return answer.results;
+  },
+});
+
 export function usePasskeys() {
-  return useQuery({
-    queryKey: ['passkeys'],
-    queryFn: async () => {
-      const answer = await callApi('passkeys');
-      if (isErrorAnswer(answer)) throw new Error(answer.message);
-      return answer.results;
-    },
-  });
+  return useQuery(passkeysQuery);
 }
 
 export function useAddPasskey() {
@@ -64,13 +67,26 @@ export function useDeletePasskey() {
   });
 }
 
-/** Confirms the signed-in person with one of their passkeys; the server decides. */
-export async function confirmWithPasskey(): Promise<void> {
+/** A passkey's answer to a fresh confirm challenge: what the app lock and a money operation send. */
+export type PasskeyAnswer = NonNullable<ConfirmationFields['passkey']>;
+
+/** Asks the device for a passkey's answer to a new challenge of the server's. */
+export async function passkeyAnswer(): Promise<PasskeyAnswer> {
   const options = await callApi('passkeyConfirmOptions');
   if (isErrorAnswer(options)) throw new Error(options.message);
   const response = await relay(() => startAuthentication({ optionsJSON: options.options as never }));
-  const answer = await callApi('passkeyConfirm', {
-    body: { challenge_id: options.challenge_id, response: response as never },
-  });
+  return { challenge_id: options.challenge_id, response: response as never };
+}
+
+/** Confirms the signed-in person with one of their passkeys; the server decides. */
+export async function confirmWithPasskey(): Promise<void> {
+  const answer = await callApi('passkeyConfirm', { body: await passkeyAnswer() });
   if (isErrorAnswer(answer)) throw new Error(answer.message);
+}
+
+/** True when this person has a passkey and this browser can use one: the second way beside the PIN. */
+export function useCanUsePasskey(): boolean {
+  const supported = passkeysSupported();
+  const passkeys = useQuery({ ...passkeysQuery, enabled: supported });
+  return supported && (passkeys.data?.length ?? 0) > 0;
 }

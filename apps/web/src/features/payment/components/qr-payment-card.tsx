@@ -226,7 +226,7 @@ function PayablePayment({
         open={open}
         title={t('payment.pin.title')}
         summary={amount ? <PaySummary amount={amount} currency={view.currency} to={payee} /> : null}
-        send={(pin) =>
+        send={(confirmation) =>
           payOutcomeOf(
             attempt.send({
               body: {
@@ -234,7 +234,7 @@ function PayablePayment({
                 // The code's own amount is not repeated: the server takes it from the code.
                 ...(view.amount === null && amount ? { amount } : {}),
                 currency_code: view.currency as CurrencyCode,
-                pin,
+                ...confirmation,
               },
             }),
           )

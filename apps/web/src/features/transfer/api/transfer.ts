@@ -3,6 +3,7 @@ import type { CurrencyCode } from '@e-wallet/contract/money';
 import { queryOptions } from '@tanstack/react-query';
 import { callOk } from '../../../shared/api/client.ts';
 import { startMoneyAttempt } from '../../../shared/api/money-call.ts';
+import type { Confirmation } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { type PayOutcome, payOutcomeOf } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 
 export const recipientQuery = (phone: string | null) =>
@@ -22,12 +23,12 @@ export interface TransferInput {
 }
 
 /** One opening of the PIN modal is one attempt: every confirmation in it carries the same key. */
-export function startTransfer(input: TransferInput): (pin: string) => Promise<PayOutcome> {
+export function startTransfer(input: TransferInput): (confirmation: Confirmation) => Promise<PayOutcome> {
   const attempt = startMoneyAttempt('transfer');
-  return (pin) =>
+  return (confirmation) =>
     payOutcomeOf(
       attempt.send({
-        body: { phone: input.phone, amount: input.amount, currency_code: input.currency, pin },
+        body: { phone: input.phone, amount: input.amount, currency_code: input.currency, ...confirmation },
       }),
     );
 }

@@ -22,7 +22,7 @@ import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
 import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
-import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
+import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
 import { initialPhoneValue, PhoneField, type PhoneValue } from '../../../shared/ui/phone-field.tsx';
@@ -35,7 +35,7 @@ interface Pending {
   amount: string;
   currency: CurrencyCode;
   to: string;
-  send: (pin: string) => Promise<PayOutcome>;
+  send: (confirmation: Confirmation) => Promise<PayOutcome>;
 }
 
 export function TransferPage() {

@@ -2,6 +2,7 @@
 import { CASH_CURRENCY } from '@e-wallet/contract/money';
 import { callOk } from '../../../shared/api/client.ts';
 import { startMoneyAttempt } from '../../../shared/api/money-call.ts';
+import type { Confirmation } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { type PayOutcome, payOutcomeOf, type Receipt } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 
 export interface WithdrawalInput {
@@ -11,11 +12,13 @@ export interface WithdrawalInput {
 }
 
 /** One opening of the PIN modal is one attempt: every confirmation in it carries the same key. */
-export function startWithdrawal(input: WithdrawalInput): (pin: string) => Promise<PayOutcome> {
+export function startWithdrawal(input: WithdrawalInput): (confirmation: Confirmation) => Promise<PayOutcome> {
   const attempt = startMoneyAttempt('withdrawal');
-  return (pin) =>
+  return (confirmation) =>
     payOutcomeOf(
-      attempt.send({ body: { amount: input.amount, pan: input.pan, currency_code: CASH_CURRENCY, pin } }),
+      attempt.send({
+        body: { amount: input.amount, pan: input.pan, currency_code: CASH_CURRENCY, ...confirmation },
+      }),
     );
 }
 

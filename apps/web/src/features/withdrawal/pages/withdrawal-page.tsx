@@ -22,6 +22,7 @@ import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { cardProblem, maskCard } from '../../../shared/ui/pay-modal/card-number.ts';
 import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
 import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
+import type { Confirmation } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
@@ -32,7 +33,7 @@ import { CardField } from '../components/card-field.tsx';
 interface Pending {
   amount: string;
   pan: string;
-  send: (pin: string) => Promise<PayOutcome>;
+  send: (confirmation: Confirmation) => Promise<PayOutcome>;
 }
 
 export function WithdrawalPage() {

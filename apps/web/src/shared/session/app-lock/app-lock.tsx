@@ -14,12 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/api-error.ts';
 import { useAuthInfo } from '../../api/auth-info.ts';
 import { callApi } from '../../api/client.ts';
-import {
-  confirmWithPasskey,
-  PasskeyCancelled,
-  passkeysSupported,
-  usePasskeys,
-} from '../../passkeys/passkeys.ts';
+import { confirmWithPasskey, PasskeyCancelled, useCanUsePasskey } from '../../passkeys/passkeys.ts';
 import { Button } from '../../ui/button.tsx';
 import { CodeInput } from '../../ui/code-input.tsx';
 import { useIdleLock } from './use-idle-lock.ts';
@@ -55,8 +50,7 @@ async function verifyPin(pin: string): Promise<void> {
 export function LockScreen({ name, onUnlocked, onSignOut, signingOut }: LockScreenProps) {
   const { t } = useTranslation();
   // A second way beside the PIN, offered when this person has a passkey and the browser can use one.
-  const passkeys = usePasskeys();
-  const hasPasskeys = passkeysSupported() && (passkeys.data?.length ?? 0) > 0;
+  const hasPasskeys = useCanUsePasskey();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();

@@ -1,9 +1,10 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../i18n/i18n.ts';
-import { PayModal, RECEIPT_REFRESH_MS } from './pay-modal.tsx';
+import { type Confirmation, PayModal, RECEIPT_REFRESH_MS } from './pay-modal.tsx';
 import type { PayOutcome, Receipt } from './pay-outcome.ts';
 
 const receipt: Receipt = {
@@ -19,14 +20,16 @@ const receipt: Receipt = {
   failure_reason: null,
 };
 
+const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+
 function Harness(props: {
-  send: (pin: string) => Promise<PayOutcome>;
+  send: (confirmation: Confirmation) => Promise<PayOutcome>;
   refreshReceipt?: (receipt: Receipt) => Promise<Receipt>;
   onReceipt?: (receipt: Receipt) => void;
 }) {
   const [open, setOpen] = useState(true);
   return (
-    <>
+    <QueryClientProvider client={client}>
       <output data-testid="open">{String(open)}</output>
       <PayModal
         open={open}
@@ -35,7 +38,7 @@ function Harness(props: {
         onClose={() => setOpen(false)}
         {...props}
       />
-    </>
+    </QueryClientProvider>
   );
 }
 
@@ -70,7 +73,7 @@ describe('PayModal', () => {
     render(<Harness send={send} onReceipt={onReceipt} />);
     const user = await typePin('2468');
     await user.click(sendButton());
-    expect(send).toHaveBeenCalledWith('2468');
+    expect(send).toHaveBeenCalledWith({ pin: '2468' });
     expect(screen.getByText('Ожидание')).toBeTruthy();
     expect(screen.getByText('Не закрывайте страницу')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Закрыть' })).toBeNull();
@@ -95,7 +98,7 @@ describe('PayModal', () => {
 
   it('a wrong PIN: the server message without "Повторите попытку позже", and a retry asks for the PIN again', async () => {
     const send = vi
-      .fn<(pin: string) => Promise<PayOutcome>>()
+      .fn<(confirmation: Confirmation) => Promise<PayOutcome>>()
       .mockResolvedValueOnce({
         status: 'error',
         message: 'Неверный PIN-код. Осталось попыток: 4',
@@ -112,12 +115,12 @@ describe('PayModal', () => {
     user = await typePin('2468');
     await user.click(sendButton());
     expect(await screen.findByText('Заявка на вывод средств успешно создана!')).toBeTruthy();
-    expect(send.mock.calls.map(([pin]) => pin)).toEqual(['1111', '2468']);
+    expect(send.mock.calls.map(([confirmation]) => confirmation)).toEqual([{ pin: '1111' }, { pin: '2468' }]);
   });
 
   it('after the lock-out no retry is offered; no answer at all says "later" and offers one', async () => {
     const send = vi
-      .fn<(pin: string) => Promise<PayOutcome>>()
+      .fn<(confirmation: Confirmation) => Promise<PayOutcome>>()
       .mockResolvedValueOnce({
         status: 'error',
         message: 'Операции заблокированы после неверных PIN-кодов. Попробуйте через 15 мин',

@@ -7,16 +7,17 @@
  *     open={open}
  *     title="Вывод на карту"
  *     summary={<PaySummary amount="1500.00" currency="RUB" to="На карту 4111 11•• •••• 1111" />}
- *     send={(pin) => payOutcomeOf(attempt.send({ body: { ...input, pin } }))}
+ *     send={(confirmation) => payOutcomeOf(attempt.send({ body: { ...input, ...confirmation } }))}
  *     successText="Заявка на вывод средств успешно создана!"
  *     refreshReceipt={(receipt) => callOk('withdrawalReceipt', { params: { id: receipt.id } })}
  *     onReceipt={() => refreshBalances()}
  *     onClose={() => setOpen(false)}
  *   />
  *
- * `send` is called with the PIN on every confirmation of this opening; the caller keeps one
- * Idempotency-Key for the opening (a failed call stores nothing on the server, so a second try
- * with another PIN runs again, and a repeat after a lost answer returns the first one).
+ * `send` is called with the PIN, or with a passkey's answer when the person has a passkey and
+ * chooses it (docs/decisions.md section 11), on every confirmation of this opening; the caller keeps
+ * one Idempotency-Key for the opening (a failed call stores nothing on the server, so a second try
+ * runs again, and a repeat after a lost answer returns the first one).
  */
 import './pay-modal.css';
 import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react';
@@ -24,6 +25,12 @@ import { useTranslation } from 'react-i18next';
 import { ReceiptSlot } from '../../documents/document-slots.tsx';
 import { formatMoney } from '../../format/money.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import {
+  type PasskeyAnswer,
+  PasskeyCancelled,
+  passkeyAnswer,
+  useCanUsePasskey,
+} from '../../passkeys/passkeys.ts';
 import { Button } from '../button.tsx';
 import { CodeInput } from '../code-input.tsx';
 import { ModalFrame } from './modal-frame.tsx';
@@ -32,6 +39,9 @@ import type { PayOutcome, Receipt } from './pay-outcome.ts';
 import { ReceiptView, ResultView, WaitingView } from './stage-views.tsx';
 
 export const PIN_LENGTH = 4;
+
+/** How the person confirms: the PIN, or a passkey's answer to the server's challenge. */
+export type Confirmation = { pin: string } | { passkey: PasskeyAnswer };
 /** How often a pending receipt (a payout on its way) is asked again while the modal is open. */
 export const RECEIPT_REFRESH_MS = 2000;
 
@@ -41,8 +51,8 @@ export interface PayModalProps {
   title: string;
   /** What is being paid, shown above the PIN boxes (see PaySummary). */
   summary?: ReactNode;
-  /** Sends the operation with the PIN; must not throw (wrap the call in payOutcomeOf). */
-  send: (pin: string) => Promise<PayOutcome>;
+  /** Sends the operation with its confirmation; must not throw (wrap the call in payOutcomeOf). */
+  send: (confirmation: Confirmation) => Promise<PayOutcome>;
   /** The success stage's text; without it, the server's message. */
   successText?: string;
   /** Asks the receipt again, to follow an operation that is still pending (a payout). */
@@ -66,6 +76,8 @@ export function PayModal({
   const { t } = useTranslation();
   const [state, dispatch] = useReducer(payReducer, initialPayState);
   const [pin, setPin] = useState('');
+  const canUsePasskey = useCanUsePasskey();
+  const [askingDevice, setAskingDevice] = useState(false);
   const latest = useRef({ send, refreshReceipt, onReceipt });
   latest.current = { send, refreshReceipt, onReceipt };
 
@@ -101,11 +113,32 @@ export function PayModal({
     };
   }, [followId]);
 
-  async function confirm(code: string) {
-    if (code.length < PIN_LENGTH || state.stage !== 'enterPin') return;
+  async function confirm(confirmation: Confirmation) {
+    if (state.stage !== 'enterPin') return;
+    if ('pin' in confirmation && confirmation.pin.length < PIN_LENGTH) return;
     dispatch({ type: 'submit' });
-    const outcome = await latest.current.send(code);
+    const outcome = await latest.current.send(confirmation);
     dispatch({ type: 'answered', outcome });
+  }
+
+  async function confirmWithPasskey() {
+    if (askingDevice) return;
+    setAskingDevice(true);
+    let answer: PasskeyAnswer;
+    try {
+      answer = await passkeyAnswer();
+    } catch (failure) {
+      // A cancelled prompt leaves the PIN boxes as they were; anything else is the operation's failure.
+      if (!(failure instanceof PasskeyCancelled))
+        dispatch({
+          type: 'answered',
+          outcome: { status: 'error', message: failure instanceof Error ? failure.message : '', code: null },
+        });
+      return;
+    } finally {
+      setAskingDevice(false);
+    }
+    await confirm({ passkey: answer });
   }
 
   const closable = canClose(state.stage);
@@ -124,7 +157,7 @@ export function PayModal({
           className="pay-stage pay-stage--pin"
           onSubmit={(event) => {
             event.preventDefault();
-            void confirm(pin);
+            void confirm({ pin });
           }}
         >
           {summary}
@@ -142,6 +175,17 @@ export function PayModal({
           <Button type="submit" block disabled={pin.length < PIN_LENGTH}>
             {t('payModal.send')}
           </Button>
+          {canUsePasskey && (
+            <Button
+              type="button"
+              variant="secondary"
+              block
+              busy={askingDevice}
+              onClick={() => void confirmWithPasskey()}
+            >
+              {t('payModal.passkey')}
+            </Button>
+          )}
         </form>
       )}
       {state.stage === 'waiting' && <WaitingView />}
