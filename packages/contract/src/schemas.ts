@@ -490,7 +490,8 @@ export const ExchangeQuote = z.object({
   rates_updated_at: DateTime,
   expires_at: DateTime,
 });
-export const ExchangeRequest = z.strictObject({ quote_id: Id, pin: Pin });
+/** Confirmed with the PIN or a passkey, as every money call. */
+export const ExchangeRequest = confirmedBy({ quote_id: Id });
 export const ExchangeReceipt = z.object({
   id: Id,
   kind: z.literal('exchange'),

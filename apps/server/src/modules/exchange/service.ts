@@ -23,7 +23,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { exchange, refusalError, type SidedText } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
-import { checkPin, freshPinProof, type PinProof, pinProof } from '../auth/pin.ts';
+import { confirmer } from '../auth/confirmation.ts';
+import type { PinProof } from '../auth/pin.ts';
 import { repeatedAnswer, requestHash } from '../idempotency/service.ts';
 import {
   amountFor,
@@ -229,9 +230,10 @@ export async function exchangeMoney(
     [body.quote_id, userId],
   );
   const quote = rows[0];
+  const confirm = confirmer(ctx, userId, body);
   if (!quote) {
     // The PIN's errors first, as for every money call; then a quote that is not there is an old one.
-    await checkPin(ctx, userId, body.pin);
+    await confirm.check();
     throw new AppError('QUOTE_EXPIRED');
   }
   const from = quote.from_currency;
@@ -280,11 +282,11 @@ export async function exchangeMoney(
       pinProof: proof.hash,
       call: { name: 'exchange', key: scope.key, requestHash: scope.requestHash, answer },
     });
-  let done = await attempt(await pinProof(ctx, userId, body.pin));
+  let done = await attempt(await confirm.first());
   // A proof the statement did not accept: the PIN is checked (and counted) now, as payments do.
   for (let tries = 1; done.outcome === 'refused' && done.refusal.rule === 'pin'; tries++) {
     if (tries === 3) throw new AppError('RATE_LIMITED');
-    done = await attempt(await freshPinProof(ctx, userId, body.pin));
+    done = await attempt(await confirm.again());
   }
   switch (done.outcome) {
     case 'created':

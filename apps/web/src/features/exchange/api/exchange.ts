@@ -9,6 +9,7 @@ import { callOk } from '../../../shared/api/client.ts';
 import { startMoneyAttempt } from '../../../shared/api/money-call.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import type { Confirmation } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { type PayOutcome, payOutcomeOf } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 
 export type Quote = AnswerOf<'exchangeQuote'>;
@@ -26,11 +27,11 @@ export function requestQuote(body: QuoteRequest, signal?: AbortSignal): Promise<
 }
 
 /** One opening of the PIN modal is one attempt: every confirmation in it carries the same key. */
-export function startExchange(quoteId: string): (pin: string) => Promise<PayOutcome> {
+export function startExchange(quoteId: string): (confirmation: Confirmation) => Promise<PayOutcome> {
   const attempt = startMoneyAttempt('exchange');
-  return (pin) =>
+  return (confirmation) =>
     payOutcomeOf(
-      attempt.send({ body: { quote_id: quoteId, pin } }).then((answer) => {
+      attempt.send({ body: { quote_id: quoteId, ...confirmation } }).then((answer) => {
         if (isErrorAnswer(answer)) return answer;
         const receipt = answer.receipt;
         return {
