@@ -68,13 +68,15 @@ END
 $$;
 
 -- Room a person's pending top-up orders keep under the balance cap: orders of the last hour, while the
--- provider may still report them paid (modules/topup fails an order after the same hour).
+-- provider may still report them paid (modules/topup fails an order after the same hour). In one
+-- currency, or with a null currency in every one, in roubles.
 CREATE OR REPLACE FUNCTION limits_reserved(person uuid, currency text, at timestamptz) RETURNS bigint
 LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_variable
 BEGIN
-  RETURN (SELECT coalesce(sum(o.amount), 0)::bigint FROM topup_orders o
-    WHERE o.user_id = person AND o.status = 'pending' AND o.currency = currency
+  RETURN (SELECT coalesce(sum(CASE WHEN currency IS NULL THEN limits_in_roubles(o.amount, o.currency)
+      ELSE o.amount END), 0)::bigint FROM topup_orders o
+    WHERE o.user_id = person AND o.status = 'pending' AND (currency IS NULL OR o.currency = currency)
       AND o.created_at > at - interval '1 hour');
 END
 $$;
@@ -85,9 +87,10 @@ CREATE OR REPLACE FUNCTION limits_holdings(person uuid, at timestamptz) RETURNS 
 LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_variable
 BEGIN
-  RETURN (SELECT coalesce(sum(limits_in_roubles(
-      a.balance + a.pending_credits + limits_reserved(person, a.currency, at), a.currency)), 0)::bigint
-    FROM ledger_accounts a WHERE a.user_id = person);
+  -- Roubles convert without reading a rate (limits_in_roubles), so a person with roubles only pays
+  -- for one more read than before the exchange: the sum over their accounts.
+  RETURN (SELECT coalesce(sum(limits_in_roubles(a.balance + a.pending_credits, a.currency)), 0)::bigint
+      FROM ledger_accounts a WHERE a.user_id = person) + limits_reserved(person, NULL, at);
 END
 $$;
 
