@@ -127,6 +127,12 @@ describe(`exchange (${databaseLabel})`, () => {
     expect(usdHistory.body.results).toMatchObject([
       { amount: '12.31', currency_code: 'USD', kind: 'exchange' },
     ]);
+    // The operation's receipt (documents) names it.
+    const receipt = await server.call('GET', `/v2/wallet/transaction/${done.body.receipt.id}/receipt`, {
+      token: ivan.token,
+    });
+    expect(receipt.status, JSON.stringify(receipt.body)).toBe(200);
+    expect(receipt.body).toMatchObject({ kind: 'exchange' });
     // Statistics have an exchange type.
     const stat = await server.call('GET', '/v2/wallet/stat?currency_code=RUB', { token: ivan.token });
     expect(
