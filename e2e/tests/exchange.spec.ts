@@ -76,7 +76,7 @@ test('RUB → USD exchange, then a USD transfer to a second user', async ({ page
   await expect(modal.getByText('Обмен выполнен')).toBeVisible();
   await modal.getByRole('button', { name: 'Подробнее' }).click();
   await expect(modal.getByTestId('receipt')).toContainText('Обмен');
-  await expect(modal.getByTestId('receipt')).toContainText(nbsp('+12,31 $'));
+  await expect(modal.getByTestId('receipt')).toContainText(nbsp('Зачислено+12,31 $'));
   await shot(page, 'receipt');
   await modal.getByRole('button', { name: 'Готово' }).click();
 
