@@ -5,6 +5,7 @@
  * transfers in USD that open the receiver's account, and the Bank of Russia's rates from a local fake.
  * Every test ends with the ledger sound: each currency sums to zero.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { topUpRefusal } from '../src/ledger/index.ts';
 import { amountFor, basisPoints, receiveOf, scaled } from '../src/modules/exchange/figures.ts';
@@ -13,7 +14,7 @@ import { parseCbrDaily } from '../src/providers/rates/cbr.ts';
 import { startFakeCbr } from './fakes/cbr.ts';
 import { fund } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
-import { expectLedgerSound } from './invariants.ts';
+import { expectLedgerSound, ledgerViolations } from './invariants.ts';
 import { balance, key, type Person, PIN, person } from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
@@ -319,6 +320,27 @@ describe(`exchange (${databaseLabel})`, () => {
     expect((await send(ivan, petr, '600.00', 'RUB')).status).toBe(200);
     const info = await server.call('GET', '/v2/wallet/auth/info', { token: ivan.token });
     expect(JSON.stringify(info.body)).toMatch(/3000\.00/);
+  });
+
+  it('the migration writes the monthly figures of foreign accounts from their entries', async () => {
+    const ivan = await person(server, { rub: rub(100) });
+    const petr = await person(server);
+    await fund(server.ctx, ivan.userId, 20_00n, 'USD');
+    expect((await send(ivan, petr, '5', 'USD')).status).toBe(200);
+    // As a database made before the exchange keeps it: no figure on the USD account.
+    await server.ctx.db.query(
+      `UPDATE ledger_accounts SET outgoing_month = NULL, outgoing_in_month = 0 WHERE user_id = $1 AND currency = 'USD'`,
+      [ivan.userId],
+    );
+    expect((await ledgerViolations(server.ctx.db)).length).toBe(1);
+    const migration = readFileSync(
+      new URL('../src/db/migrations/0210_exchange.sql', import.meta.url),
+      'utf8',
+    );
+    await server.ctx.db.exec(
+      migration.slice(migration.indexOf('-- Money leaving accounts in other currencies')),
+    );
+    expect(await ledgerViolations(server.ctx.db)).toEqual([]);
   });
 
   it('exchanged dollars go to another person, whose USD account opens', async () => {

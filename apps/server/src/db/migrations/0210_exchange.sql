@@ -54,3 +54,23 @@ CREATE TABLE exchange_quotes (
   CHECK (from_currency <> to_currency)
 );
 CREATE INDEX exchange_quotes_user_idx ON exchange_quotes (user_id, created_at);
+
+-- Money leaving accounts in other currencies now counts toward the monthly limit (limits.sql), and
+-- the ledger's writer keeps its figure on those accounts from now on: figures for what left them
+-- before are written here from their entries (the month as limits_month reckons it: Moscow time).
+WITH counted AS (
+  SELECT e.account_id,
+    (date_trunc('month', (e.opened_at AT TIME ZONE 'UTC') + interval '3 hours') - interval '3 hours')
+      AT TIME ZONE 'UTC' AS month,
+    CASE WHEN e.phase = 'void' THEN e.amount ELSE -e.amount END AS delta
+  FROM ledger_entries e
+  WHERE e.user_id IS NOT NULL AND e.currency <> 'RUB' AND e.amount < 0 AND e.phase IN ('single', 'hold', 'void')
+    AND e.kind IN ('withdrawal', 'transfer', 'payment')
+), latest AS (
+  SELECT account_id, max(month) AS month FROM counted GROUP BY account_id
+)
+UPDATE ledger_accounts a
+SET outgoing_month = l.month,
+    outgoing_in_month = (SELECT sum(c.delta) FROM counted c WHERE c.account_id = l.account_id AND c.month = l.month)
+FROM latest l
+WHERE a.id = l.account_id;
