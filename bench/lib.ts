@@ -166,7 +166,7 @@ export async function startProcess(
 ): Promise<Running> {
   const child = spawn(NODE, args, {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, OPS_PORT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

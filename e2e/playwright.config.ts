@@ -5,6 +5,8 @@ import { defineConfig, devices } from '@playwright/test';
  * a fresh embedded database, serving the built app. Two viewports: a phone and a desktop.
  */
 const port = Number(process.env.E2E_PORT ?? 8181);
+/** The shared server's back office (never the public port): OPS_PORT, else 100 above the app's. */
+const opsPort = Number(process.env.OPS_PORT ?? port + 100);
 const dataDir = `${process.env.TMPDIR ?? '/tmp'}/ewallet-e2e-${process.pid}`;
 export const chromiumArgs = [
   '--no-sandbox',
@@ -49,6 +51,8 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
+      OPS_PORT: String(opsPort),
+      OPS_HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       SANDBOX_PAYOUT_DELAY_MS: '1500',

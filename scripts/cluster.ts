@@ -292,6 +292,8 @@ function instanceEnv(l: Layout, index: number): Record<string, string | undefine
     WALLET_ENV: 'development',
     HOST: '127.0.0.1',
     PORT: String(l.instancePorts[index]),
+    // Each instance's back office on a free port of its own (the log names it).
+    OPS_PORT: '0',
     PUBLIC_URL: l.url,
     METRICS_PORT: String(l.metricsPorts[index]),
     DATABASE_URL: l.databaseUrl,

@@ -25,7 +25,7 @@ export interface ModuleRoutes {
 }
 
 /** The headers helmet's middleware sets, worked out once (its options make them the same for every request). */
-function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, string> {
+export function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader: (name: string, value: unknown) => {

@@ -38,6 +38,14 @@ const Env = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Address of the metrics listener: loopback by default, never the public interface. */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** The back office's port (its app and /ops/v1), never the public one; 0 picks a free port. */
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  /** Address of the back office's listener: loopback by default (reach it over a VPN or a tunnel). */
+  OPS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Server secret sealing the operators' TOTP secrets (a key derived from it); unset: PIN_KEY. */
+  OPS_KEY: secret.optional(),
+  /** The built back office (apps/backoffice/dist); unset or missing: the API only. */
+  BACKOFFICE_DIST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Server secret of the PIN's keyed hash; never stored in the database (docs/decisions.md section 7). */
   PIN_KEY: secret.optional(),
@@ -133,6 +141,7 @@ export interface Config extends Env {
   BRAND: 'e-wallet' | 'grok';
   PIN_KEY: string;
   WEBHOOK_SECRET: string;
+  OPS_KEY: string;
   PUBLIC_URL: string;
   appVersion: string;
   production: boolean;
@@ -226,6 +235,11 @@ export function loadConfig(
     if (env.RATES_PROVIDER === 'cbr' && !isSecureUrl(env.CBR_URL))
       throw new ConfigError('Invalid setting CBR_URL: must be https:// in production');
   }
+  // The back office is never served on the public port (docs/decisions.md section 12).
+  if (env.OPS_PORT !== 0 && env.OPS_PORT === env.PORT)
+    throw new ConfigError(
+      'Invalid setting OPS_PORT: must differ from PORT (the back office is never public)',
+    );
   if (env.KYC_PROVIDER === 'manual' && !env.DOCUMENTS_KEY)
     throw new ConfigError('Invalid setting DOCUMENTS_KEY: required with the manual provider');
   const build = readBuildInfo(env.WEB_DIST);
@@ -242,6 +256,8 @@ export function loadConfig(
     BRAND: env.BRAND ?? (build?.brand === 'grok' ? 'grok' : 'e-wallet'),
     PIN_KEY: env.PIN_KEY ?? DEV_PIN_KEY,
     WEBHOOK_SECRET: env.WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET,
+    // Unset: the PIN key, which the back office derives its own key from (ops/operators.ts).
+    OPS_KEY: env.OPS_KEY ?? env.PIN_KEY ?? DEV_PIN_KEY,
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),
     // The version open tabs compare with their own at start-up: a new build picks up a new version.
     appVersion: env.APP_VERSION ?? build?.version ?? appVersion,

@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { createContext } from './create-context.ts';
 import { SchemaError } from './db/migrate.ts';
 import { serveMetrics } from './metrics.ts';
+import { buildOpsApp } from './ops/server.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -18,7 +19,11 @@ async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(
-      { WEB_DIST: fileURLToPath(new URL('../../web/dist', import.meta.url)), ...process.env },
+      {
+        WEB_DIST: fileURLToPath(new URL('../../web/dist', import.meta.url)),
+        BACKOFFICE_DIST: fileURLToPath(new URL('../../backoffice/dist', import.meta.url)),
+        ...process.env,
+      },
       pkg.version,
     );
   } catch (error) {
@@ -31,9 +36,12 @@ async function main(): Promise<void> {
 
   let ctx: Awaited<ReturnType<typeof createContext>>;
   let app: Awaited<ReturnType<typeof buildApp>>;
+  let opsApp: Awaited<ReturnType<typeof buildOpsApp>>;
   try {
     ctx = await createContext(config);
     app = await buildApp(ctx);
+    // The back office: its own listener, never the public one (docs/decisions.md section 12).
+    opsApp = await buildOpsApp(ctx);
   } catch (error) {
     // Providers check their own settings as they are created, and an older build's database is
     // refused: each is one line naming what is wrong.
@@ -53,6 +61,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
+      await opsApp.close();
       await ctx.stop();
     } finally {
       process.exit(0);
@@ -62,6 +71,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
+  const opsAddress = await opsApp.listen({ host: config.OPS_HOST, port: config.OPS_PORT });
+  app.log.info(`back office at ${opsAddress}/`);
   if (config.METRICS_PORT !== undefined && ctx.metrics) {
     const metricsServer = await serveMetrics(ctx.metrics, config.METRICS_HOST, config.METRICS_PORT);
     metricsServer.unref();

@@ -27,6 +27,7 @@ describe.runIf(!usePostgres)('logs of sign-up and sign-in', () => {
         WALLET_ENV: 'test',
         LOG_LEVEL: 'trace',
         PORT: '0',
+        OPS_PORT: '0',
         DATA_DIR: dataDir,
         WEB_DIST: join(dataDir, 'no-web'),
       },

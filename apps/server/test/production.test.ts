@@ -58,6 +58,8 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
     cbr = await startFakeCbr();
     env = {
       WALLET_ENV: 'production',
+      // The back office on a free port: test files run side by side.
+      OPS_PORT: '0',
       DATABASE_URL: database.url,
       PIN_KEY: 'production-pin-key-0123456789-abcdefghij',
       WEBHOOK_SECRET: 'production-webhook-secret-0123456789-abc',

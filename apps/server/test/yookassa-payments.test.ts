@@ -192,4 +192,36 @@ describe(`YooKassa payments adapter (${databaseLabel})`, () => {
       createPaymentsProvider(loadConfig({ ...base, YOOKASSA_SHOP_ID: SHOP_ID }), db, systemClock).id,
     ).toBe('yookassa');
   });
+  it('lists the payments of a period for reconciliation, page by page', async () => {
+    const { token } = await newUser(server);
+    const { order, url } = await started(server, token, '250.00');
+    fake.succeed(paymentIdOf(url));
+    // Enough payments for two pages of 100.
+    const at = new Date().toISOString();
+    for (let i = 0; i < 120; i++)
+      fake.payments.set(`list-${i}`, {
+        ...fake.payments.get(paymentIdOf(url))!,
+        id: `list-${i}`,
+        status: 'canceled',
+        metadata: {},
+        created_at: at,
+      });
+    const records = await server.ctx.payments.records!(
+      new Date(Date.now() - 3_600_000),
+      new Date(Date.now() + 60_000),
+    );
+    const inFake = [...fake.payments.values()].length;
+    expect(records).toHaveLength(inFake);
+    expect(records.find((r) => r.reference === order)).toMatchObject({
+      providerId: paymentIdOf(url),
+      amount: 25000n,
+      currency: 'RUB',
+      status: 'succeeded',
+    });
+    const listed = fake.requests.filter((r) => r.method === 'GET' && r.path === '/v3/payments');
+    expect(listed.length).toBeGreaterThanOrEqual(2);
+    expect(
+      await server.ctx.payments.records!(new Date(Date.now() + 3_600_000), new Date(Date.now() + 7_200_000)),
+    ).toEqual([]);
+  });
 });

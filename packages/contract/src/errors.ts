@@ -285,6 +285,68 @@ export const ERRORS = {
     ru: 'Сервис временно недоступен. Повторите через несколько секунд',
     en: 'The service is temporarily unavailable. Please try again in a few seconds',
   },
+  // the operators' back office (docs/decisions.md section 12)
+  OPERATOR_SIGN_IN_FAILED: {
+    http: 401,
+    ru: 'Неверный e-mail, пароль или код. Осталось попыток: {left}',
+    en: 'Wrong e-mail, password or code. Attempts left: {left}',
+  },
+  OPERATOR_LOCKED: {
+    http: 423,
+    ru: 'Вход заблокирован после неверных попыток. Попробуйте через {minutes} мин или обратитесь к администратору',
+    en: 'Sign-in is locked after wrong attempts. Please try again in {minutes} min or ask an administrator',
+  },
+  PASSWORD_CHANGE_REQUIRED: {
+    http: 403,
+    ru: 'Задайте новый пароль вместо одноразового',
+    en: 'Please replace the one-time password with a new one',
+  },
+  PASSWORD_WEAK: {
+    http: 400,
+    ru: 'Новый пароль: не короче 12 символов и не совпадает со старым',
+    en: 'The new password must be at least 12 characters and differ from the old one',
+  },
+  OPERATOR_FORBIDDEN: {
+    http: 403,
+    ru: 'Ваша роль не позволяет это действие',
+    en: 'Your role does not allow this action',
+  },
+  OPERATOR_EXISTS: {
+    http: 409,
+    ru: 'Оператор с этим e-mail уже есть',
+    en: 'An operator with this e-mail exists',
+  },
+  FOUR_EYES_REQUIRED: {
+    http: 403,
+    ru: 'Возврат подтверждает другой оператор, не тот, кто его предложил',
+    en: 'A refund is approved by another operator than the one who proposed it',
+  },
+  REFUND_NOT_PROPOSED: {
+    http: 409,
+    ru: 'Возврат уже рассмотрен',
+    en: 'The refund has been decided already',
+  },
+  REFUND_NOT_ALLOWED: {
+    http: 409,
+    ru: 'Эту операцию нельзя вернуть',
+    en: 'This operation cannot be refunded',
+  },
+  REFUND_EXCEEDS: {
+    http: 409,
+    ru: 'Сумма больше, чем осталось вернуть по операции: {left}',
+    en: 'The amount is more than is left to refund of the operation: {left}',
+  },
+  PAYOUT_NOT_OPEN: {
+    http: 409,
+    ru: 'Выплата уже завершена',
+    en: 'The payout is settled already',
+  },
+  APPLICATION_NOT_IN_REVIEW: {
+    http: 404,
+    ru: 'Заявка не ждёт решения оператора',
+    en: 'The application is not waiting for an operator',
+  },
+  USER_NOT_FOUND: { http: 404, ru: 'Пользователь не найден', en: 'User not found' },
 } as const satisfies Record<string, Texts>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -5,11 +5,12 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Phone } from '@e-wallet/contract';
+import { OPERATOR_ROLES, type OperatorRole, OpsCreateOperatorRequest, Phone } from '@e-wallet/contract';
 import type { AppContext } from '../context.ts';
 import { clearCodeLock } from '../modules/auth/codes.ts';
 import { refreshLatest } from '../modules/identification/service.ts';
 import type { OperatorReview } from '../providers/kyc/kyc-provider.ts';
+import { createOperator } from './operators.ts';
 
 export interface OpsIo {
   ctx: AppContext;
@@ -63,6 +64,32 @@ async function decide(
 }
 
 const COMMANDS: Record<string, Command> = {
+  'create-operator': {
+    usage: `create-operator --email <e-mail> --role <${OPERATOR_ROLES.join('|')}>   (prints a one-time password and the TOTP secret)`,
+    async run(_args, flags, io) {
+      const parsed = OpsCreateOperatorRequest.safeParse({ email: flags.email, role: flags.role });
+      if (!parsed.success) {
+        io.print(`usage: ${COMMANDS['create-operator']!.usage}`);
+        return 2;
+      }
+      try {
+        const made = await createOperator(io.ctx, parsed.data as { email: string; role: OperatorRole }, null);
+        io.print(`operator: ${made.operator.email} (${made.operator.role})`);
+        io.print(`password: ${made.password}`);
+        io.print(`totp_secret: ${made.totpSecret}`);
+        io.print(
+          'The password works once: the first sign-in replaces it. Keep the TOTP secret in an authenticator app.',
+        );
+        return 0;
+      } catch (error) {
+        if ((error as { code?: string }).code === 'OPERATOR_EXISTS') {
+          io.print(`${parsed.data.email}: an operator with this e-mail exists`);
+          return 1;
+        }
+        throw error;
+      }
+    },
+  },
   'identification-list': {
     usage: 'identification-list [--status in_review|pending|approved|rejected|canceled|all]',
     async run(_args, flags, io) {
@@ -99,7 +126,7 @@ const COMMANDS: Record<string, Command> = {
       }
       io.print(`${row.id}\t${row.status}\t${row.full_name ?? '-'}\t${row.birth_date ?? '-'}`);
       io.print(`${row.document_type ?? '-'}\t${(await provider.documentNumber(row.id)) ?? '-'}`);
-      io.print(`photos: ${(await provider.photos(row.id)).length}`);
+      io.print(`photos: ${await provider.photoCount(row.id)}`);
       return 0;
     },
   },

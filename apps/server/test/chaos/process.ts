@@ -54,6 +54,7 @@ export async function startServer(options: {
       DB_POOL_SIZE: '10',
       LOG_LEVEL: 'warn',
       WEB_DIST: '',
+      OPS_PORT: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

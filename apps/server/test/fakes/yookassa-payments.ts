@@ -5,6 +5,7 @@
  * payment on (succeed, cancel) and build the notifications YooKassa would send.
  *   POST /v3/payments        same Idempotence-Key -> the same payment
  *   GET  /v3/payments/{id}   404 for an unknown id
+ *   GET  /v3/payments        the list, by created_at.gte / created_at.lt, `limit` a page, `cursor` the next
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -109,6 +110,20 @@ export async function startFakeYooKassa(credentials: {
       payments.set(id, payment);
       byKey.set(key, id);
       return send(200, payment);
+    }
+    if (req.method === 'GET' && path === '/v3/payments') {
+      const query = new URL(req.url ?? '', 'http://fake').searchParams;
+      const from = query.get('created_at.gte') ?? '';
+      const to = query.get('created_at.lt') ?? '\uffff';
+      const limit = Number(query.get('limit') ?? 10);
+      const start = Number(query.get('cursor') ?? 0);
+      const all = [...payments.values()].filter((p) => p.created_at >= from && p.created_at < to);
+      const items = all.slice(start, start + limit);
+      return send(200, {
+        type: 'list',
+        items,
+        ...(start + limit < all.length ? { next_cursor: String(start + limit) } : {}),
+      });
     }
     const match = /^\/v3\/payments\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && match) {

@@ -116,3 +116,48 @@ export async function reportOperation(
   });
   return { status: 'success', message: TEXTS.reported[language] };
 }
+
+/**
+ * An operator's freeze (docs/decisions.md section 12): outgoing operations are refused as WALLET_FROZEN
+ * and only an operator lifts it. A wallet the person froze becomes the operator's. The person is
+ * notified; their sessions stay, so they can read why and reach support. Answers who had frozen it
+ * before (null: it was not frozen).
+ */
+export async function operatorFreeze(
+  q: Queryable,
+  ctx: AppContext,
+  userId: string,
+): Promise<{ before: 'self' | 'operator' | null }> {
+  const { rows } = await q.query<{ frozen_by: 'self' | 'operator' | null }>(
+    'SELECT frozen_by FROM users WHERE id = $1 FOR UPDATE',
+    [userId],
+  );
+  if (!rows[0]) throw new AppError('USER_NOT_FOUND');
+  const before = rows[0].frozen_by;
+  if (before === 'operator') return { before };
+  const now = ctx.clock.now();
+  await q.query(
+    `UPDATE users SET frozen_at = coalesce(frozen_at, $2), frozen_by = 'operator' WHERE id = $1`,
+    [userId, now],
+  );
+  if (before === null) await notify(q, userId, 'security', 'wallet_frozen_by_operator', {}, now);
+  return { before };
+}
+
+/** Lifts any freeze, the person's or an operator's; WALLET_NOT_FROZEN when there is none. */
+export async function operatorUnfreeze(
+  q: Queryable,
+  ctx: AppContext,
+  userId: string,
+): Promise<{ before: 'self' | 'operator' }> {
+  const { rows } = await q.query<{ frozen_by: 'self' | 'operator' | null }>(
+    'SELECT frozen_by FROM users WHERE id = $1 FOR UPDATE',
+    [userId],
+  );
+  if (!rows[0]) throw new AppError('USER_NOT_FOUND');
+  const before = rows[0].frozen_by;
+  if (before === null) throw new AppError('WALLET_NOT_FROZEN');
+  await q.query('UPDATE users SET frozen_at = NULL, frozen_by = NULL WHERE id = $1', [userId]);
+  await notify(q, userId, 'security', 'wallet_unfrozen', {}, ctx.clock.now());
+  return { before };
+}

@@ -36,6 +36,11 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Кошелёк заблокирован: исходящие операции остановлены, другие сеансы завершены',
     en: 'Your wallet is frozen: outgoing operations are stopped, other sessions are ended',
   },
+  // An operator's freeze (docs/decisions.md section 12): sessions stay, the person contacts support.
+  wallet_frozen_by_operator: {
+    ru: 'Кошелёк заблокирован службой поддержки: исходящие операции остановлены. Обратитесь в поддержку',
+    en: 'Your wallet was frozen by our support team: outgoing operations are stopped. Please contact support',
+  },
   wallet_unfrozen: { ru: 'Кошелёк разблокирован', en: 'Your wallet is unfrozen' },
   new_device: {
     ru: 'Вход в кошелёк с нового устройства: {device}',

@@ -42,6 +42,6 @@ export interface KycProvider {
 
 export type OperatorReview = Pick<
   ManualKycProvider,
-  'application' | 'list' | 'submit' | 'addPhoto' | 'photos' | 'documentNumber' | 'decide'
+  'application' | 'list' | 'submit' | 'addPhoto' | 'photos' | 'photoCount' | 'documentNumber' | 'decide'
 >;
 export type HostedKycPage = Pick<SandboxKycProvider, 'setTransport' | 'application' | 'decide'>;

@@ -153,6 +153,15 @@ export class ManualKycProvider implements KycProvider {
     });
   }
 
+  /** How many photos an application has, without opening them. */
+  async photoCount(id: string): Promise<number> {
+    const { rows } = await this.#db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM manual_kyc_photos WHERE application_id = $1',
+      [id],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   /** The photos of an application, opened, for the operator who reviews it. */
   async photos(id: string): Promise<Array<{ id: string; contentType: string; data: Buffer }>> {
     if (!ID_PATTERN.test(id)) return [];

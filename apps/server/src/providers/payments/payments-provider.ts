@@ -9,7 +9,9 @@
  *   succeeded  the money was taken from the card and is ours to credit (final)
  *   canceled   declined, abandoned or expired; no money was taken (final)
  */
+
 import type { CurrencyCode } from '@e-wallet/contract';
+import type { ListsRecords } from '../records.ts';
 import type { WebhookTransport } from '../sandbox-webhooks.ts';
 
 export type PaymentStatus = 'pending' | 'succeeded' | 'canceled';
@@ -43,7 +45,7 @@ export interface PaymentReport {
   currency: CurrencyCode;
 }
 
-export interface PaymentsProvider {
+export interface PaymentsProvider extends ListsRecords {
   /** Stored with each order, so a callback or a status check goes to the provider that made it. */
   readonly id: 'sandbox' | 'yookassa';
   /** Creates the payment; creating again for the same order answers the same payment. */

@@ -5,6 +5,8 @@
  *        confirmation: {type: 'redirect', return_url}, description, metadata: {order_id}};
  *        answers the payment with confirmation.confirmation_url, where the person pays.
  *   GET  {YOOKASSA_API_URL}/payments/{id} the payment's current state.
+ *   GET  {YOOKASSA_API_URL}/payments?created_at.gte=&created_at.lt=&limit=100[&cursor=] the payments
+ *        made in a period, page by page (the back office's reconciliation).
  * Notifications (payment.succeeded, payment.canceled) are POSTed to
  * /v2/wallet/webhooks/payments/yookassa. They are not signed, so, as YooKassa documents, a notification
  * is only a hint: the payment named in it is fetched from the API and only that answer is believed.
@@ -12,6 +14,7 @@
 import { type CurrencyCode, formatAmount, isCurrencyCode, parseAmount } from '@e-wallet/contract';
 import { z } from 'zod';
 import { type Config, ConfigError, isSecureUrl } from '../../config.ts';
+import type { ProviderRecord } from '../records.ts';
 import type {
   CreatedPayment,
   CreatePaymentInput,
@@ -30,8 +33,16 @@ const YooKassaPayment = z.object({
   amount: z.object({ value: z.string().max(32), currency: z.string().max(3) }),
   confirmation: z.object({ type: z.string(), confirmation_url: z.url().optional() }).optional(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
+  created_at: z.string().max(40).optional(),
 });
 type YooKassaPayment = z.infer<typeof YooKassaPayment>;
+const YooKassaList = z.object({
+  type: z.literal('list'),
+  items: z.array(YooKassaPayment).max(100),
+  next_cursor: z.string().max(500).optional(),
+});
+/** Pages read for one period at most: 50 000 payments a day is far beyond this wallet's volume. */
+const MAX_PAGES = 500;
 
 /** A notification's body; only the payment id in it is used (then fetched). */
 export const YooKassaNotification = z.object({
@@ -97,7 +108,17 @@ export class YooKassaPaymentsProvider implements PaymentsProvider {
     method: 'GET' | 'POST',
     path: string,
     init: { body?: unknown; idempotenceKey?: string } = {},
-  ) {
+  ): Promise<YooKassaPayment> {
+    const parsed = YooKassaPayment.safeParse(await this.#json(method, path, init));
+    if (!parsed.success) throw new PaymentsProviderError(`YooKassa ${method} ${path}: unexpected answer`);
+    return parsed.data;
+  }
+
+  async #json(
+    method: 'GET' | 'POST',
+    path: string,
+    init: { body?: unknown; idempotenceKey?: string } = {},
+  ): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${this.#options.apiUrl}${path}`, {
@@ -117,15 +138,11 @@ export class YooKassaPaymentsProvider implements PaymentsProvider {
     const text = await response.text().catch(() => '');
     if (response.status === 404) throw new PaymentNotFoundError(`YooKassa ${method} ${path}: not found`);
     if (!response.ok) throw new PaymentsProviderError(`YooKassa ${method} ${path}: HTTP ${response.status}`);
-    let json: unknown;
     try {
-      json = JSON.parse(text);
+      return JSON.parse(text);
     } catch {
       throw new PaymentsProviderError(`YooKassa ${method} ${path}: not JSON`);
     }
-    const parsed = YooKassaPayment.safeParse(json);
-    if (!parsed.success) throw new PaymentsProviderError(`YooKassa ${method} ${path}: unexpected answer`);
-    return parsed.data;
   }
 
   #report(payment: YooKassaPayment): PaymentReport {
@@ -163,6 +180,37 @@ export class YooKassaPaymentsProvider implements PaymentsProvider {
 
   async fetch(paymentId: string): Promise<PaymentReport> {
     return this.#report(await this.#request('GET', `/payments/${encodeURIComponent(paymentId)}`));
+  }
+
+  /** The payments made in [from, to), for reconciliation (docs/decisions.md section 12). */
+  async records(from: Date, to: Date): Promise<ProviderRecord[]> {
+    const records: ProviderRecord[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const query = new URLSearchParams({
+        'created_at.gte': from.toISOString(),
+        'created_at.lt': to.toISOString(),
+        limit: '100',
+      });
+      if (cursor) query.set('cursor', cursor);
+      const path = `/payments?${query}`;
+      const parsed = YooKassaList.safeParse(await this.#json('GET', path));
+      if (!parsed.success) throw new PaymentsProviderError('YooKassa GET /payments: unexpected answer');
+      for (const payment of parsed.data.items) {
+        const report = this.#report(payment);
+        records.push({
+          providerId: report.paymentId,
+          reference: report.orderId,
+          amount: report.amount,
+          currency: report.currency,
+          status: report.status,
+          createdAt: new Date(payment.created_at ?? from),
+        });
+      }
+      cursor = parsed.data.next_cursor;
+      if (!cursor) return records;
+    }
+    throw new PaymentsProviderError('YooKassa GET /payments: too many pages');
   }
 
   /**

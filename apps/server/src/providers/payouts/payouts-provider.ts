@@ -4,7 +4,9 @@
  * request (`fetch`). A real adapter (YooKassa payouts) implements the same interface; the sandbox is the
  * default. Providers are called only from services (modules/payouts/service.ts).
  */
+
 import type { CurrencyCode } from '@e-wallet/contract';
+import type { ListsRecords } from '../records.ts';
 import type { WebhookTransport } from '../sandbox-webhooks.ts';
 
 /** Where the money goes. A card number lives only in memory, for the one request that hands it over. */
@@ -62,7 +64,7 @@ export class PayoutUnavailable extends Error {
   }
 }
 
-export interface PayoutsProvider {
+export interface PayoutsProvider extends ListsRecords {
   /** Stored beside each payout, so a callback is matched to the provider that made it. */
   readonly id: string;
   /** Which destinations this provider can pay (YooKassa payouts has no bank-account transfers). */

@@ -1,0 +1,201 @@
+/**
+ * The back office's own server (docs/decisions.md section 12): the operators' API under /ops/v1 and the
+ * back office app (apps/backoffice/dist), on OPS_HOST:OPS_PORT, never on the public port. Its own CSP:
+ * self only, no third-party host. Every call but the sign-in needs an operator's token, and the role
+ * that opsCalls names for it (a wallet user's token is no operator's: INVALID_TOKEN).
+ */
+import { existsSync } from 'node:fs';
+import { type OpsCallName, opsCalls, roleAllows } from '@e-wallet/contract';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { BODY_LIMIT, helmetHeaders, loggerOptions } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { registerErrorHandling, sendError } from '../http/errors.ts';
+import { listAudit } from './audit.ts';
+import {
+  createOperator,
+  listOperators,
+  type Operator,
+  operatorOf,
+  signIn,
+  signOut,
+  unlockOperator,
+} from './operators.ts';
+import {
+  approveRefund,
+  closeReport,
+  decideIdentification,
+  decidePayout,
+  freezeUser,
+  identificationPhotos,
+  identificationQueue,
+  listPayouts,
+  listRefunds,
+  proposeRefund,
+  reconciliation,
+  rejectRefund,
+  searchUsers,
+  unfreezeUser,
+  userCard,
+} from './service.ts';
+
+type Signed = Operator & { sessionId: string };
+interface Call {
+  op: Signed;
+  // biome-ignore lint/suspicious/noExplicitAny: each call's schema in opsCalls has validated these
+  body: any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  query: any;
+  params: { id: string };
+  request: FastifyRequest;
+}
+
+function handlers(ctx: AppContext): Record<OpsCallName, (call: Call) => Promise<unknown>> {
+  return {
+    login: ({ body }) => signIn(ctx, body),
+    logout: async ({ op }) => {
+      await signOut(ctx, op);
+      return { status: 'success' };
+    },
+    me: async ({ op }) => ({ id: op.id, email: op.email, role: op.role }),
+    users: async ({ query }) => ({ users: await searchUsers(ctx.db, query.query) }),
+    user: ({ params }) => userCard(ctx.db, ctx, params.id),
+    freeze: ({ op, params, body }) => freezeUser(ctx, op, params.id, body.reason),
+    unfreeze: ({ op, params, body }) => unfreezeUser(ctx, op, params.id, body.reason),
+    reportClose: ({ op, params, body }) => closeReport(ctx, op, params.id, body.reason),
+    identifications: async ({ op, query }) => ({
+      identifications: await identificationQueue(ctx, op.role, query.status),
+    }),
+    identificationPhotos: async ({ op, params }) => ({
+      photos: await identificationPhotos(ctx, op, params.id),
+    }),
+    identificationApprove: ({ op, params }) =>
+      decideIdentification(ctx, op, params.id, { action: 'approve' }),
+    identificationReject: ({ op, params, body }) =>
+      decideIdentification(ctx, op, params.id, { action: 'reject', reason: body.reason }),
+    refunds: async ({ query }) => ({ refunds: await listRefunds(ctx.db, query.status) }),
+    refundPropose: ({ op, body }) => proposeRefund(ctx, op, body),
+    refundApprove: ({ op, params }) => approveRefund(ctx, op, params.id),
+    refundReject: ({ op, params, body }) => rejectRefund(ctx, op, params.id, body.reason),
+    payouts: async ({ query }) => ({ payouts: await listPayouts(ctx, query.status) }),
+    payoutSettle: ({ op, params, body }) => decidePayout(ctx, op, params.id, 'settle', body.reason),
+    payoutRelease: ({ op, params, body }) => decidePayout(ctx, op, params.id, 'release', body.reason),
+    audit: async ({ query }) => ({ audit: await listAudit(ctx.db, query) }),
+    reconciliation: ({ query }) => reconciliation(ctx, query.date),
+    operators: async () => ({ operators: await listOperators(ctx.db) }),
+    operatorCreate: async ({ op, body }) => {
+      const made = await createOperator(ctx, body, op);
+      return { ...made.operator, password: made.password, totp_secret: made.totpSecret };
+    },
+    operatorUnlock: async ({ op, params }) => {
+      await unlockOperator(ctx, op, params.id);
+      return { status: 'success' };
+    },
+  };
+}
+
+function tokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  return /^Token\s+(\S+)\s*$/i.exec(header)?.[1] ?? null;
+}
+
+/** JSON with bigints as text: database rows may carry them. */
+function serialize(payload: unknown): string {
+  return JSON.stringify(payload, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
+}
+
+export async function buildOpsApp(
+  ctx: AppContext,
+  options: { logger?: boolean } = {},
+): Promise<FastifyInstance> {
+  const { config } = ctx;
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    bodyLimit: BODY_LIMIT,
+    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' }),
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setReplySerializer(serialize);
+  registerErrorHandling(app);
+
+  const hsts = config.production ? { maxAge: 31_536_000, includeSubDomains: true } : false;
+  const headers = {
+    ...helmetHeaders({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          fontSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+      strictTransportSecurity: hsts,
+      referrerPolicy: { policy: 'no-referrer' },
+      crossOriginEmbedderPolicy: false,
+    }),
+    // Nothing of the back office is kept by a browser or a proxy: it shows people's data.
+    'cache-control': 'no-store',
+  };
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
+
+  const run = handlers(ctx);
+  for (const [name, call] of Object.entries(opsCalls) as Array<
+    [OpsCallName, (typeof opsCalls)[OpsCallName]]
+  >) {
+    const schema: Record<string, unknown> = {};
+    if ('body' in call) schema.body = call.body;
+    if ('query' in call) schema.querystring = call.query;
+    if ('params' in call) schema.params = call.params;
+    app.route({
+      method: call.method,
+      url: call.path,
+      schema,
+      onRequest: async (request) => {
+        // JSON only: a form posted by another site's page is refused before anything is read.
+        const type = request.headers['content-type'];
+        if ('body' in call && type !== undefined && !/^application\/json\s*(;|$)/i.test(type))
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+        if (call.permission === 'public') return;
+        // The token and the role before the request is validated: a caller without them learns nothing.
+        const op = await operatorOf(ctx, tokenOf(request));
+        if (call.permission !== 'signed_in' && !roleAllows(op.role, call.permission))
+          throw new AppError('OPERATOR_FORBIDDEN');
+        (request as { operator?: Signed }).operator = op;
+      },
+      handler: async (request) =>
+        run[name]({
+          op: (request as { operator?: Signed }).operator as Signed,
+          body: request.body,
+          query: request.query,
+          params: request.params as { id: string },
+          request,
+        }),
+    });
+  }
+
+  const dist = config.BACKOFFICE_DIST;
+  const hasApp = !!dist && existsSync(`${dist}/index.html`);
+  if (hasApp)
+    await app.register(fastifyStatic, { root: dist, wildcard: false, index: false, preCompressed: false });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (hasApp && request.method === 'GET' && !path.startsWith('/ops/') && !/\.[a-z0-9]+$/i.test(path))
+      return reply.sendFile('index.html');
+    return sendError(request, reply, 'NOT_FOUND');
+  });
+  return app;
+}

@@ -1,0 +1,281 @@
+/**
+ * The operators' back office in real Chromium (docs/decisions.md section 12): an operator signs in with
+ * the one-time password and the authenticator's code, replaces the password, freezes a person and
+ * approves their identification from the queue; two finance operators refund a payment under four
+ * eyes. The server is its own (manual identification on PostgreSQL, so `npm run ops -- create-operator`
+ * runs beside it), with the back office on a free port of its own, never the public one.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { generate } from 'otplib';
+import pg from 'pg';
+import { defaultBuild, freePort, type RunningServer, startServer } from './brand-server.ts';
+import { type Person, PIN, registerPerson, rubBalance, topUp } from './wallet-fixtures.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DOCUMENTS_KEY = 'e2e-documents-key-of-at-least-32-characters';
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SNILS = { document_type: 'snils', document_number: '112-233-445 95', birth_date: '1990-05-17' };
+
+interface OpsServer extends RunningServer {
+  env: Record<string, string>;
+  opsUrl: string;
+}
+
+const test = base.extend<{ ownServer: OpsServer }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  ownServer: async ({}, use) => {
+    const name = `ewallet_e2e_ops_${process.pid}_${Date.now() % 1_000_000}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${name}`;
+    const opsPort = await freePort();
+    const env = {
+      KYC_PROVIDER: 'manual',
+      DOCUMENTS_KEY,
+      DATABASE_URL: url.toString(),
+      OPS_PORT: String(opsPort),
+      OPS_HOST: '127.0.0.1',
+    };
+    const server = await startServer({ webDist: defaultBuild(), env });
+    try {
+      await use({ ...server, env, opsUrl: `http://127.0.0.1:${opsPort}` });
+    } finally {
+      await server.stop();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  },
+  baseURL: async ({ ownServer }, use) => use(ownServer.url),
+});
+
+// Operators work at a desktop: the phone project has nothing more to show here.
+test.skip(({ isMobile }) => isMobile, 'the back office is a desktop tool');
+
+interface Operator {
+  email: string;
+  password: string;
+  secret: string;
+}
+
+/** `npm run ops -- create-operator` against the server's database. */
+function createOperator(server: OpsServer, role: string): Promise<Operator> {
+  const email = `${role}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@ops.example`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['apps/server/src/ops/main.ts', 'create-operator', '--email', email, '--role', role],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...server.env, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.on('exit', (code) => {
+      const password = /^password: (\S+)$/m.exec(out)?.[1];
+      const secret = /^totp_secret: (\S+)$/m.exec(out)?.[1];
+      if (code === 0 && password && secret) resolve({ email, password, secret });
+      else reject(new Error(`create-operator: ${code} ${out}`));
+    });
+  });
+}
+
+/** The first sign-in in the browser, by keyboard: the one-time password is refused until replaced. */
+async function signInOperator(page: Page, server: OpsServer, operator: Operator): Promise<void> {
+  await page.goto(`${server.opsUrl}/`);
+  await expect(page.getByRole('heading', { name: 'Вход оператора' })).toBeVisible();
+  await page.getByLabel('E-mail').fill(operator.email);
+  await page.getByLabel('Пароль', { exact: true }).fill(operator.password);
+  await page
+    .getByLabel('Код из приложения-аутентификатора')
+    .fill(await generate({ secret: operator.secret }));
+  await page.getByLabel('Код из приложения-аутентификатора').press('Enter');
+  await expect(page.getByRole('alert')).toHaveText('Задайте новый пароль вместо одноразового');
+  const fresh = `${operator.password}-mine`;
+  await expect(page.getByLabel('Новый пароль (не короче 12 символов)')).toBeFocused();
+  await page.keyboard.type(fresh);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('operator')).toContainText(operator.email);
+  operator.password = fresh;
+}
+
+/** An API session of an operator (for the setup the browser test does not show). */
+async function opsToken(request: APIRequestContext, server: OpsServer, operator: Operator): Promise<string> {
+  const answer = await request.post(`${server.opsUrl}/ops/v1/auth/login`, {
+    data: {
+      email: operator.email,
+      password: operator.password,
+      totp: await generate({ secret: operator.secret }),
+      new_password: `${operator.password}-api`,
+    },
+  });
+  expect(answer.ok(), await answer.text()).toBe(true);
+  operator.password = `${operator.password}-api`;
+  return ((await answer.json()) as { token: string }).token;
+}
+
+/** The person's documents sent for manual identification; answers the application id. */
+async function sendDocuments(request: APIRequestContext, person: Person): Promise<string> {
+  const headers = { Authorization: `Token ${person.token}` };
+  const started = await request.post('/v2/wallet/identification-level/upgrade', { headers, data: {} });
+  expect(started.ok(), await started.text()).toBe(true);
+  const id = ((await started.json()) as { verification_url: string }).verification_url.split('=').at(-1)!;
+  const sent = await request.post('/v2/wallet/identification-level/documents', {
+    headers,
+    data: { ...SNILS, full_name: `${person.lastName} ${person.firstName} Ивановна`, application_id: id },
+  });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  return id;
+}
+
+const info = async (request: APIRequestContext, person: Person) =>
+  (await request.get('/v2/wallet/auth/info', { headers: { Authorization: `Token ${person.token}` } })).json();
+
+test('an operator signs in with the code, freezes a person and approves their identification', async ({
+  page,
+  request,
+  ownServer,
+}) => {
+  const person = await registerPerson(request, { firstName: 'Алиса', lastName: 'Морозова' });
+  await sendDocuments(request, person);
+  const operator = await createOperator(ownServer, 'compliance');
+  await signInOperator(page, ownServer, operator);
+
+  // The search by phone, the card, the freeze: keyboard only.
+  await expect(page.getByRole('heading', { name: 'Пользователи' })).toBeFocused();
+  await page.getByLabel('Телефон, имя или e-mail').fill(person.national);
+  await page.keyboard.press('Enter');
+  await page.getByRole('link', { name: 'Морозова Алиса' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Морозова Алиса' })).toBeFocused();
+  await expect(page.getByTestId('user-status')).toHaveText('Активен');
+  const freezing = page.getByRole('region', { name: 'Блокировка кошелька' });
+  await freezing.getByLabel('Причина').first().fill('Проверка по 115-ФЗ');
+  await freezing.getByLabel('Причина').first().press('Enter');
+  await expect(page.getByTestId('user-status')).toHaveText('Заблокирован оператором');
+  expect((await info(request, person)).is_frozen).toBe(true);
+  // The person cannot lift it: only an operator may.
+  const lift = await request.post('/v2/wallet/unfreeze', {
+    headers: { Authorization: `Token ${person.token}` },
+    data: { confirm_code: '0000', pin: PIN },
+  });
+  expect(((await lift.json()) as { code: string }).code).toBe('WALLET_FROZEN');
+  // The card's audit names the operator and the reason.
+  await expect(page.getByRole('region', { name: 'Журнал действий' })).toContainText('Проверка по 115-ФЗ');
+  if (process.env.SHOTS_DIR)
+    await page.screenshot({ path: `${process.env.SHOTS_DIR}/backoffice-card.png`, fullPage: true });
+
+  // The identification queue shows the document data; approving raises the level.
+  await page.getByRole('link', { name: 'Идентификация' }).click();
+  const application = page.getByRole('article', { name: /Морозова Алиса Ивановна/ });
+  await expect(application).toContainText('11223344595');
+  await expect(application).toContainText('1990-05-17');
+  if (process.env.SHOTS_DIR)
+    await page.screenshot({ path: `${process.env.SHOTS_DIR}/backoffice-queue.png`, fullPage: true });
+  await application.getByRole('button', { name: 'Одобрить' }).click();
+  await expect(page.getByText('Заявок нет')).toBeVisible();
+  await expect.poll(async () => (await info(request, person)).identification_level?.name).toBe('simplified');
+
+  // Back to the card: unfrozen with a reason, in English this time.
+  await page.getByRole('button', { name: 'Switch to English' }).click();
+  await page.getByRole('link', { name: 'Users' }).click();
+  await page.getByLabel('Phone, name or e-mail').fill('Морозова');
+  await page.keyboard.press('Enter');
+  await page.getByRole('link', { name: 'Морозова Алиса' }).click();
+  await expect(page.getByTestId('user-level')).toHaveText('simplified');
+  const unfreezing = page.getByRole('region', { name: 'Freezing the wallet' });
+  await unfreezing.getByLabel('Reason').fill('Checked');
+  await unfreezing.getByRole('button', { name: 'Unfreeze' }).click();
+  await expect(page.getByTestId('user-status')).toHaveText('Active');
+  expect((await info(request, person)).is_frozen).toBe(false);
+});
+
+test('two operators refund a payment: the proposer cannot approve, another operator does', async ({
+  browser,
+  page,
+  request,
+  ownServer,
+}) => {
+  // Setup through the APIs: two people who may transfer, one pays the other by mistake.
+  const admin = await createOperator(ownServer, 'admin');
+  const adminToken = await opsToken(request, ownServer, admin);
+  const payer = await registerPerson(request, { firstName: 'Олег', lastName: 'Крылов' });
+  const payee = await registerPerson(request, { firstName: 'Инна', lastName: 'Белова' });
+  for (const person of [payer, payee]) {
+    const id = await sendDocuments(request, person);
+    const approved = await request.post(`${ownServer.opsUrl}/ops/v1/identifications/${id}/approve`, {
+      headers: { Authorization: `Token ${adminToken}` },
+    });
+    expect(approved.ok(), await approved.text()).toBe(true);
+  }
+  await topUp(request, payer, '1000');
+  const paid = await request.post('/v2/wallet/transfer', {
+    headers: { Authorization: `Token ${payer.token}` },
+    data: { phone: payee.phone, amount: '300', currency_code: 'RUB', pin: PIN },
+  });
+  expect(paid.ok(), await paid.text()).toBe(true);
+  expect(await rubBalance(request, payer)).toBe('700.00');
+
+  // The first finance operator proposes the refund from the payer's card.
+  const first = await createOperator(ownServer, 'finance');
+  await signInOperator(page, ownServer, first);
+  await page.getByLabel('Телефон, имя или e-mail').fill(payer.national);
+  await page.keyboard.press('Enter');
+  await page.getByRole('link', { name: 'Крылов Олег' }).click();
+  const row = page.getByRole('row', { name: /transfer.*-300\.00/ });
+  await row.getByRole('button', { name: 'Предложить возврат' }).click();
+  const form = page.getByRole('form', { name: 'Предложить возврат операции' });
+  await expect(form.getByLabel('Сумма')).toHaveValue('300.00');
+  await form.getByLabel('Причина').fill('Ошибочный перевод, подтверждено получателем');
+  await form.getByRole('button', { name: 'Предложить' }).click();
+  await expect(form.getByRole('status')).toContainText('Готово');
+  expect(await rubBalance(request, payer)).toBe('700.00');
+
+  // Four eyes: the proposer's approval is refused, nothing moves.
+  await page.getByRole('link', { name: 'Возвраты' }).click();
+  const proposal = page.getByRole('row', { name: /Ошибочный перевод/ });
+  await proposal.getByRole('button', { name: 'Одобрить' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'Возврат подтверждает другой оператор, не тот, кто его предложил',
+  );
+  expect(await rubBalance(request, payer)).toBe('700.00');
+
+  // The second finance operator, in a browser of their own, approves: the money comes back once.
+  const second = await createOperator(ownServer, 'finance');
+  const context = await browser.newContext({ locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+  const other = await context.newPage();
+  await signInOperator(other, ownServer, second);
+  await other.getByRole('link', { name: 'Возвраты' }).click();
+  const theirs = other.getByRole('row', { name: /Ошибочный перевод/ });
+  await expect(theirs).toContainText(first.email);
+  await theirs.getByRole('button', { name: 'Одобрить' }).click();
+  await expect(other.getByText('Предложений нет')).toBeVisible();
+  expect(await rubBalance(request, payer)).toBe('1000.00');
+  expect(await rubBalance(request, payee)).toBe('0.00');
+  await other.getByRole('link', { name: 'Все' }).click();
+  await expect(other.getByRole('row', { name: /Ошибочный перевод/ })).toContainText('approved');
+
+  // The audit names both operators; the day's reconciliation finds the ledger and the provider agree;
+  // no payout is stuck.
+  await other.getByRole('link', { name: 'Журнал действий' }).click();
+  await expect(other.getByRole('row', { name: new RegExp(`${second.email}.*refund_approve`) })).toBeVisible();
+  await expect(
+    other.getByRole('row', { name: new RegExp(`${first.email}.*refund_approve_refused`) }),
+  ).toBeVisible();
+  await other.getByRole('link', { name: 'Сверка' }).click();
+  await expect(other.getByRole('row', { name: /sandbox Пополнения 1 1/ })).toBeVisible();
+  await expect(other.getByRole('status')).toHaveText('Расхождений нет');
+  await other.getByRole('link', { name: 'Зависшие выплаты' }).click();
+  await expect(other.getByText('Зависших выплат нет')).toBeVisible();
+  await context.close();
+});

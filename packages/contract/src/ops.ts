@@ -1,0 +1,179 @@
+/**
+ * The operators' back office API (docs/decisions.md section 12): served under /ops/v1 on its own port
+ * (OPS_PORT), never on the public one. Calls carry an operator's `Authorization: Token <token>`; each
+ * names the roles allowed to make it. The back office app (apps/backoffice) calls through this table.
+ */
+import { z } from 'zod';
+import { Amount, Id } from './schemas.ts';
+
+export const OPERATOR_ROLES = ['admin', 'compliance', 'support', 'finance'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/**
+ * What each role may do. Every role reads (users, the queue, payouts, refunds, the audit);
+ * support freezes; compliance also unfreezes and decides identifications; finance also proposes and
+ * approves refunds, settles payouts and reads the reconciliation; admin may do everything and manages
+ * operators.
+ */
+export const PERMISSIONS = {
+  read: ['support', 'compliance', 'finance', 'admin'],
+  freeze: ['support', 'compliance', 'finance', 'admin'],
+  unfreeze: ['compliance', 'admin'],
+  identify: ['compliance', 'admin'],
+  refund: ['finance', 'admin'],
+  payouts: ['finance', 'admin'],
+  reconcile: ['finance', 'admin'],
+  operators: ['admin'],
+} as const satisfies Record<string, readonly OperatorRole[]>;
+export type Permission = keyof typeof PERMISSIONS;
+
+export function roleAllows(role: OperatorRole, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly OperatorRole[]).includes(role);
+}
+
+const Email = z.string().trim().toLowerCase().pipe(z.email().max(200));
+export const OpsLoginRequest = z.strictObject({
+  email: Email,
+  password: z.string().min(1).max(200),
+  totp: z.string().regex(/^\d{6}$/),
+  new_password: z.string().min(1).max(200).optional(),
+});
+export const OpsReasonRequest = z.strictObject({ reason: z.string().trim().min(1).max(500) });
+export const OpsRefundRequest = z.strictObject({
+  transfer_id: Id,
+  amount: Amount,
+  reason: z.string().trim().min(1).max(500),
+});
+export const OpsCreateOperatorRequest = z.strictObject({ email: Email, role: z.enum(OPERATOR_ROLES) });
+export const OpsIdParams = z.strictObject({ id: Id });
+export const OpsUsersQuery = z.strictObject({ query: z.string().trim().min(1).max(100) });
+export const OpsStatusQuery = z.strictObject({ status: z.string().max(20).optional() });
+/** An empty filter (`?user=`) is no filter. */
+const OptionalId = z.preprocess((value) => (value === '' ? undefined : value), Id.optional());
+export const OpsAuditQuery = z.strictObject({
+  user: OptionalId,
+  operator: OptionalId,
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export const OpsDateQuery = z.strictObject({ date: z.iso.date() });
+
+export interface OpsCallDef {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Who may call it; 'public' is the sign-in itself. */
+  permission: Permission | 'public' | 'signed_in';
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+}
+const def = <T extends OpsCallDef>(call: T) => call;
+
+export const opsCalls = {
+  login: def({ method: 'POST', path: '/ops/v1/auth/login', permission: 'public', body: OpsLoginRequest }),
+  logout: def({ method: 'POST', path: '/ops/v1/auth/logout', permission: 'signed_in' }),
+  me: def({ method: 'GET', path: '/ops/v1/me', permission: 'signed_in' }),
+  users: def({ method: 'GET', path: '/ops/v1/users', permission: 'read', query: OpsUsersQuery }),
+  user: def({ method: 'GET', path: '/ops/v1/users/:id', permission: 'read', params: OpsIdParams }),
+  freeze: def({
+    method: 'POST',
+    path: '/ops/v1/users/:id/freeze',
+    permission: 'freeze',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
+  }),
+  unfreeze: def({
+    method: 'POST',
+    path: '/ops/v1/users/:id/unfreeze',
+    permission: 'unfreeze',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
+  }),
+  reportClose: def({
+    method: 'POST',
+    path: '/ops/v1/reports/:id/close',
+    permission: 'freeze',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
+  }),
+  identifications: def({
+    method: 'GET',
+    path: '/ops/v1/identifications',
+    permission: 'read',
+    query: OpsStatusQuery,
+  }),
+  identificationPhotos: def({
+    method: 'GET',
+    path: '/ops/v1/identifications/:id/photos',
+    permission: 'identify',
+    params: OpsIdParams,
+  }),
+  identificationApprove: def({
+    method: 'POST',
+    path: '/ops/v1/identifications/:id/approve',
+    permission: 'identify',
+    params: OpsIdParams,
+  }),
+  identificationReject: def({
+    method: 'POST',
+    path: '/ops/v1/identifications/:id/reject',
+    permission: 'identify',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
+  }),
+  refunds: def({ method: 'GET', path: '/ops/v1/refunds', permission: 'read', query: OpsStatusQuery }),
+  refundPropose: def({
+    method: 'POST',
+    path: '/ops/v1/refunds',
+    permission: 'refund',
+    body: OpsRefundRequest,
+  }),
+  refundApprove: def({
+    method: 'POST',
+    path: '/ops/v1/refunds/:id/approve',
+    permission: 'refund',
+    params: OpsIdParams,
+  }),
+  refundReject: def({
+    method: 'POST',
+    path: '/ops/v1/refunds/:id/reject',
+    permission: 'refund',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
+  }),
+  payouts: def({ method: 'GET', path: '/ops/v1/payouts', permission: 'read', query: OpsStatusQuery }),
+  payoutSettle: def({
+    method: 'POST',
+    path: '/ops/v1/payouts/:id/settle',
+    permission: 'payouts',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
+  }),
+  payoutRelease: def({
+    method: 'POST',
+    path: '/ops/v1/payouts/:id/release',
+    permission: 'payouts',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
+  }),
+  audit: def({ method: 'GET', path: '/ops/v1/audit', permission: 'read', query: OpsAuditQuery }),
+  reconciliation: def({
+    method: 'GET',
+    path: '/ops/v1/reconciliation',
+    permission: 'reconcile',
+    query: OpsDateQuery,
+  }),
+  operators: def({ method: 'GET', path: '/ops/v1/operators', permission: 'operators' }),
+  operatorCreate: def({
+    method: 'POST',
+    path: '/ops/v1/operators',
+    permission: 'operators',
+    body: OpsCreateOperatorRequest,
+  }),
+  operatorUnlock: def({
+    method: 'POST',
+    path: '/ops/v1/operators/:id/unlock',
+    permission: 'operators',
+    params: OpsIdParams,
+  }),
+} as const;
+export type OpsCallName = keyof typeof opsCalls;
