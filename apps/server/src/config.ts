@@ -73,6 +73,19 @@ const Env = z.object({
   YOOKASSA_API_URL: z.url().default('https://api.yookassa.ru/v3'),
   YOOKASSA_SHOP_ID: z.string().optional(),
   YOOKASSA_SECRET_KEY: z.string().optional(),
+  /** Exchange rates (docs/decisions.md section 15): fixed sandbox rates, or the Bank of Russia's daily file. */
+  RATES_PROVIDER: z.enum(['sandbox', 'cbr']).default('sandbox'),
+  CBR_URL: z.url().default('https://www.cbr.ru/scripts/XML_daily.asp'),
+  /** Minutes between two readings of the rates (each instance reads; the table keeps the latest). */
+  RATES_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+  /** Quotes are refused (RATES_UNAVAILABLE) when the rates were last read longer ago than this. */
+  RATES_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(720).default(72),
+  /** The wallet's fee on an exchange, a percent of the amount given, at most 2 decimals (0 to 20). */
+  EXCHANGE_SPREAD_PERCENT: z
+    .string()
+    .regex(/^\d{1,2}(\.\d{1,2})?$/, 'must be a percent like 1.5')
+    .refine((text) => Number(text) <= 20, 'must be at most 20')
+    .default('1.5'),
   /** Seconds a sandbox payout takes to settle. */
   SANDBOX_PAYOUT_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
   /**
@@ -215,7 +228,13 @@ export function loadConfig(
     }
     if (!env.DATABASE_URL)
       throw new ConfigError('Invalid setting DATABASE_URL: required when WALLET_ENV=production');
-    for (const name of ['SMS_PROVIDER', 'PAYMENTS_PROVIDER', 'PAYOUTS_PROVIDER', 'KYC_PROVIDER'] as const) {
+    for (const name of [
+      'SMS_PROVIDER',
+      'PAYMENTS_PROVIDER',
+      'PAYOUTS_PROVIDER',
+      'KYC_PROVIDER',
+      'RATES_PROVIDER',
+    ] as const) {
       if (env[name] === 'sandbox')
         throw new ConfigError(
           `Invalid setting ${name}: sandbox providers are refused when WALLET_ENV=production`,
@@ -248,6 +267,8 @@ export function loadConfig(
     const name = env.SMS_PROVIDER === 'sandbox' ? null : urls[env.SMS_PROVIDER];
     if (name && !isSecureUrl(env[name]))
       throw new ConfigError(`Invalid setting ${name}: must be https:// in production`);
+    if (env.RATES_PROVIDER === 'cbr' && !isSecureUrl(env.CBR_URL))
+      throw new ConfigError('Invalid setting CBR_URL: must be https:// in production');
   }
   // The back office is never served on the public port (docs/decisions.md section 12).
   if (env.OPS_PORT !== 0 && env.OPS_PORT === env.PORT)

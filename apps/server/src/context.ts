@@ -8,6 +8,7 @@ import type { Metrics } from './metrics.ts';
 import type { KycProvider } from './providers/kyc/kyc-provider.ts';
 import type { PaymentsProvider } from './providers/payments/payments-provider.ts';
 import type { PayoutsProvider } from './providers/payouts/payouts-provider.ts';
+import type { RatesProvider } from './providers/rates/rates-provider.ts';
 import type { SmsProvider } from './providers/sms/sms-provider.ts';
 
 export interface Clock {
@@ -24,6 +25,8 @@ export interface AppContext {
   payments: PaymentsProvider;
   payouts: PayoutsProvider;
   kyc: KycProvider;
+  /** Exchange rates' source; modules/exchange stores what it answers in exchange_rates. */
+  rates: RatesProvider;
   /** Operators' metrics (create-context.ts makes them; contexts built by hand may have none). */
   metrics?: Metrics;
 }

@@ -10,6 +10,7 @@ import { createMetrics } from './metrics.ts';
 import { createKycProvider } from './providers/kyc/index.ts';
 import { createPaymentsProvider } from './providers/payments/index.ts';
 import { createPayoutsProvider } from './providers/payouts/index.ts';
+import { createRatesProvider } from './providers/rates/index.ts';
 import { createSmsProvider } from './providers/sms/index.ts';
 
 export interface RunningContext extends AppContext {
@@ -31,6 +32,7 @@ export async function createContext(
     payments: metrics.instrumentProvider('payments', createPaymentsProvider(config, db, clock)),
     payouts: metrics.instrumentProvider('payouts', createPayoutsProvider(config, db, clock)),
     kyc: createKycProvider(config, db, clock),
+    rates: metrics.instrumentProvider('rates', createRatesProvider(config)),
     metrics,
   };
   return {

@@ -13,7 +13,7 @@ export interface Metrics {
   /** Times one answered request: method, the route's pattern (never the raw path) and status. */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Wraps a provider so every call it makes is counted, with its failures and duration. */
-  instrumentProvider<T extends object>(kind: 'sms' | 'payments' | 'payouts', provider: T): T;
+  instrumentProvider<T extends object>(kind: 'sms' | 'payments' | 'payouts' | 'rates', provider: T): T;
   /** Open event streams (gauge; stays 0 until the server has streams). */
   readonly eventStreams: client.Gauge;
 }

@@ -84,6 +84,7 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
       is_topup_allowed: true,
       is_withdrawal_allowed: false,
       is_transfer_allowed: false,
+      is_exchange_allowed: false,
       is_frozen: false,
       limits: {
         currency_code: 'RUB',

@@ -273,12 +273,17 @@ describe(`identification limits (${databaseLabel})`, () => {
     expect((await receive(simplified, 2n))?.code).toBe('RECIPIENT_LIMIT_BALANCE');
   });
 
-  it('applies only the permission checks to other currencies (only RUB can enter or leave)', async () => {
+  it('counts other currencies in roubles at the stored rate (docs/decisions.md section 15)', async () => {
     const id = await userAt('anonymous');
-    await fund(ctx, id, rub(15_000));
-    await fund(ctx, id, rub(1_000_000), 'USD');
-    expect(await topUp(id, rub(1_000_000), undefined, 'USD')).toBeNull();
-    expect(await paymentCheck(id, 'payment', rub(900_000), null, 'USD')).toBeNull();
+    await fund(ctx, id, rub(14_000));
+    // 12.50 $ at the sandbox's 80 ₽ is 1 000 ₽: the 15 000 ₽ cap is reached.
+    await fund(ctx, id, 12_50n, 'USD');
+    expect((await topUp(id, 1n))?.code).toBe('LIMIT_BALANCE');
+    expect((await topUp(id, 1n, undefined, 'USD'))?.code).toBe('LIMIT_BALANCE');
+    // Payments to merchants in dollars count toward the monthly limit (40 000 ₽) in roubles.
+    await fund(ctx, id, 1_000_00n, 'USD');
+    expect(await paymentCheck(id, 'payment', 500_00n, null, 'USD')).toBeNull();
+    expect((await paymentCheck(id, 'payment', 500_01n, null, 'USD'))?.code).toBe('LIMIT_MONTHLY');
     await fund(ctx, await payee(), 1n, 'USD');
     expect((await paymentCheck(id, 'transfer', rub(1), await payee(), 'USD'))?.code).toBe(
       'TRANSFER_NOT_ALLOWED',

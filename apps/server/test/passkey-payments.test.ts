@@ -161,6 +161,27 @@ describe(`money confirmed with a passkey (${databaseLabel})`, () => {
     expect(await balance(server, bob)).toBe('150.00');
   });
 
+  it('confirms an exchange with a passkey (docs/decisions.md section 15)', async () => {
+    const alice = await person(server, { rub: 100_000n });
+    const authenticator = await withPasskey(alice);
+    const quote = await server.call('POST', '/v2/wallet/exchange/quote', {
+      token: alice.token,
+      body: { from_currency: 'RUB', to_currency: 'USD', amount: '100' },
+    });
+    const opKey = key();
+    const exchange = async () =>
+      server.call('POST', '/v2/wallet/exchange', {
+        token: alice.token,
+        body: { quote_id: quote.body.quote_id, passkey: await passkey(alice, authenticator) },
+        headers: { 'idempotency-key': opKey },
+      });
+    const done = await exchange();
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.receipt).toMatchObject({ kind: 'exchange', amount: '100.00', receive_amount: '1.23' });
+    expect((await exchange()).body).toEqual(done.body);
+    expect(await balance(server, alice, 'USD')).toBe('1.23');
+  });
+
   it('wants exactly one of the PIN and a passkey', async () => {
     const alice = await person(server, { rub: 100_000n });
     const bob = await person(server);

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedVapidKeys } from '../src/config.ts';
 import { call, freePort, freshDatabase, MAIN, type ServerProcess, startServer } from './chaos/process.ts';
+import { type FakeCbr, startFakeCbr } from './fakes/cbr.ts';
 import { type FakeGateway, startFakeSmsRu } from './fakes/sms-gateways.ts';
 import { type FakeYooKassa, startFakeYooKassa } from './fakes/yookassa-payments.ts';
 
@@ -50,6 +51,7 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
   let database: Awaited<ReturnType<typeof freshDatabase>>;
   let sms: FakeGateway;
   let yookassa: FakeYooKassa;
+  let cbr: FakeCbr;
   let server: ServerProcess;
   let env: Record<string, string>;
 
@@ -57,6 +59,7 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
     database = await freshDatabase('ewallet_prod');
     sms = await startFakeSmsRu('prod-api-id');
     yookassa = await startFakeYooKassa({ shopId: '123456', secretKey: 'test_secret_key_of_the_shop' });
+    cbr = await startFakeCbr();
     env = {
       WALLET_ENV: 'production',
       // The back office on a free port: test files run side by side.
@@ -73,6 +76,8 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
       YOOKASSA_SHOP_ID: '123456',
       YOOKASSA_SECRET_KEY: 'test_secret_key_of_the_shop',
       KYC_PROVIDER: 'manual',
+      RATES_PROVIDER: 'cbr',
+      CBR_URL: cbr.url,
       DOCUMENTS_KEY: 'production-documents-key-0123456789-abcd',
       TRUST_PROXY: '1',
       VAPID_PUBLIC_KEY: vapid.publicKey,
@@ -84,6 +89,7 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
     await server?.kill('SIGTERM');
     await sms?.close();
     await yookassa?.close();
+    await cbr?.close();
     await database?.drop();
   });
 

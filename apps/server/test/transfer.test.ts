@@ -251,23 +251,23 @@ describe(`transfers (${databaseLabel})`, () => {
     expect(over.body.code).toBe('LIMIT_MONTHLY');
   });
 
-  it('sends other currencies only where both have an account', async () => {
+  it('sends other currencies, opening the account a recipient lacks (docs/decisions.md section 15)', async () => {
     const ivan = await person(server, { rub: rub(10) });
     const petr = await person(server);
     expect((await send(ivan, petr.phone, { currency_code: 'USD' })).body.code).toBe('ACCOUNT_NOT_FOUND');
     await fund(server.ctx, ivan.userId, 50_00n, 'USD');
-    const missing = await send(ivan, petr.phone, { currency_code: 'USD', amount: '10' });
-    expect(missing.status).toBe(409);
-    expect(missing.body.code).toBe('RECIPIENT_ACCOUNT_MISSING');
-    const opened = await server.call('POST', '/v2/wallet/account', {
-      token: petr.token,
-      body: { currency_code: 'USD' },
-    });
-    expect(opened.status).toBe(201);
+    // A refused transfer opens nothing.
+    expect((await send(ivan, petr.phone, { currency_code: 'USD', amount: '60' })).body.code).toBe(
+      'INSUFFICIENT_FUNDS',
+    );
+    expect(await balance(server, petr, 'USD')).toBeUndefined();
     const sent = await send(ivan, petr.phone, { currency_code: 'USD', amount: '10' });
     expect(sent.status).toBe(200);
     expect(await balance(server, ivan, 'USD')).toBe('40.00');
     expect(await balance(server, petr, 'USD')).toBe('10.00');
+    const again = await send(ivan, petr.phone, { currency_code: 'USD', amount: '5' });
+    expect(again.status).toBe(200);
+    expect(await balance(server, petr, 'USD')).toBe('15.00');
   });
 
   it('is one statement, and a refused call keeps no key', async () => {

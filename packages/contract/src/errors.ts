@@ -181,6 +181,26 @@ export const ERRORS = {
     ru: 'Переводы другим пользователям недоступны, пожалуйста, пройдите идентификацию.',
     en: 'Transfers to other users are unavailable, please complete identification.',
   },
+  EXCHANGE_NOT_ALLOWED: {
+    http: 403,
+    ru: 'Обмен валют недоступен, пожалуйста, пройдите идентификацию.',
+    en: 'Currency exchange is unavailable, please complete identification.',
+  },
+  QUOTE_EXPIRED: {
+    http: 409,
+    ru: 'Курс обмена устарел. Получите новый курс и подтвердите снова',
+    en: 'The exchange quote has expired. Please get a new quote and confirm again',
+  },
+  EXCHANGE_AMOUNT_TOO_SMALL: {
+    http: 400,
+    ru: 'Сумма слишком мала для обмена',
+    en: 'The amount is too small to exchange',
+  },
+  RATES_UNAVAILABLE: {
+    http: 409,
+    ru: 'Курсы валют сейчас недоступны. Попробуйте позже',
+    en: 'Exchange rates are unavailable right now. Please try again later',
+  },
   WALLET_FROZEN: {
     http: 403,
     ru: 'Кошелёк заблокирован: исходящие операции недоступны. Разблокировать его можно в настройках',
@@ -431,6 +451,10 @@ export const FIELD_LABELS: Record<string, Record<Language, string>> = {
   period: { ru: 'Периодичность', en: 'Period' },
   first_run_at: { ru: 'Дата первого перевода', en: 'First transfer date' },
   ends_at: { ru: 'Дата окончания', en: 'End date' },
+  from_currency: { ru: 'Валюта списания', en: 'From currency' },
+  to_currency: { ru: 'Валюта зачисления', en: 'To currency' },
+  receive_amount: { ru: 'Сумма зачисления', en: 'Amount to receive' },
+  quote_id: { ru: 'Курс', en: 'Quote' },
 };
 
 export function fieldLabel(field: string, language: Language): string {

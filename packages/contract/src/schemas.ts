@@ -110,6 +110,9 @@ export const AuthInfo = z.object({
   is_topup_allowed: z.boolean(),
   is_withdrawal_allowed: z.boolean(),
   is_transfer_allowed: z.boolean(),
+  is_exchange_allowed: z
+    .boolean()
+    .describe("exchange between one's own accounts (not at the anonymous level)"),
   /** The wallet is frozen: every outgoing operation is refused (WALLET_FROZEN); money still comes in. */
   is_frozen: z.boolean(),
   limits: Limits,
@@ -183,7 +186,7 @@ export const WalletList = z.object({
 export const OpenAccountRequest = z.strictObject({ currency_code: AccountCurrencySchema });
 export const IdParams = z.strictObject({ id: Id });
 
-export const TransactionType = z.enum(['topup', 'withdrawal', 'payment', 'transfer', 'other']);
+export const TransactionType = z.enum(['topup', 'withdrawal', 'payment', 'transfer', 'exchange', 'other']);
 export const Transaction = z.object({
   id: Id,
   account_id: Id,
@@ -194,6 +197,15 @@ export const Transaction = z.object({
   wallet_transaction_type: TransactionType,
   kind: z.string(),
   status: z.enum(['pending', 'complete', 'failed']),
+  /** An exchange is one operation with both amounts: what left and what arrived. */
+  exchange: z
+    .object({
+      from_amount: AmountOut,
+      from_currency: CurrencyCodeSchema,
+      to_amount: AmountOut,
+      to_currency: CurrencyCodeSchema,
+    })
+    .optional(),
 });
 export const TransactionQuery = z.strictObject({
   ordering: z.enum(['-created_at', 'created_at']).optional(),
@@ -288,7 +300,7 @@ export const IdentificationPhotoAnswer = z.object({
 
 export const Receipt = z.object({
   id: Id,
-  kind: z.enum(['topup', 'withdrawal', 'transfer', 'payment']),
+  kind: z.enum(['topup', 'withdrawal', 'transfer', 'payment', 'exchange']),
   status: z.enum(['pending', 'complete', 'failed']),
   amount: AmountOut,
   currency_code: CurrencyCodeSchema,
@@ -379,7 +391,7 @@ export const ReportRequest = z.strictObject({ reason: z.string().trim().min(1).m
 export const DocumentReceiptQuery = z.strictObject({ format: z.enum(['json', 'pdf']).optional() });
 export const DocumentReceipt = z.object({
   id: Id,
-  kind: z.enum(['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee']),
+  kind: z.enum(['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee', 'exchange']),
   direction: z.enum(['in', 'out']),
   status: z.enum(['pending', 'complete', 'failed']),
   amount: AmountOut.describe('signed: negative for money out'),
@@ -585,4 +597,64 @@ export const NotificationSettings = z.object({
 export const NotificationSettingsRequest = z.strictObject({
   push_money_in: z.boolean().optional(),
   push_security: z.boolean().optional(),
+});
+
+// ---------- exchange between one's own accounts ----------
+
+export const ExchangeRate = z.object({
+  from_currency: CurrencyCodeSchema,
+  to_currency: CurrencyCodeSchema,
+  rate: z.string().describe('units of to_currency for one unit of from_currency, before the fee'),
+  updated_at: DateTime.describe('when the rates were read from their source'),
+});
+export const ExchangeRatesAnswer = z.object({
+  results: z.array(ExchangeRate),
+  next: z.null(),
+  source: z.string().describe('the rates provider: sandbox (fixed rates) or cbr (the Bank of Russia)'),
+  spread_percent: z.string().describe('the wallet’s fee, a percent of the amount exchanged'),
+});
+/** Either the amount to give or the amount to receive (then the amount to give is worked out). */
+export const ExchangeQuoteRequest = z
+  .strictObject({
+    from_currency: AccountCurrencySchema,
+    to_currency: AccountCurrencySchema,
+    amount: Amount.optional().describe('in from_currency, the fee included'),
+    receive_amount: Amount.optional().describe('in to_currency, instead of amount'),
+  })
+  .refine((body) => (body.amount === undefined) !== (body.receive_amount === undefined), {
+    message: 'give amount or receive_amount',
+    path: ['amount'],
+  });
+export const ExchangeQuote = z.object({
+  status: z.literal('success'),
+  quote_id: Id,
+  from_currency: AccountCurrencySchema,
+  to_currency: AccountCurrencySchema,
+  amount: AmountOut.describe('what leaves the from-account, the fee included'),
+  receive_amount: AmountOut.describe('what arrives in the to-account'),
+  rate: z.string(),
+  fee: AmountOut.describe('in from_currency'),
+  spread_percent: z.string(),
+  rates_updated_at: DateTime,
+  expires_at: DateTime,
+});
+/** Confirmed with the PIN or a passkey, as every money call. */
+export const ExchangeRequest = confirmedBy({ quote_id: Id });
+export const ExchangeReceipt = z.object({
+  id: Id,
+  kind: z.literal('exchange'),
+  status: z.literal('complete'),
+  from_currency: AccountCurrencySchema,
+  to_currency: AccountCurrencySchema,
+  amount: AmountOut,
+  receive_amount: AmountOut,
+  rate: z.string(),
+  fee: AmountOut,
+  created_at: DateTime,
+  description: z.string(),
+});
+export const ExchangeAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  receipt: ExchangeReceipt,
 });

@@ -24,6 +24,8 @@
  *   postHold(q, holdId, at), voidHold(q, holdId, at): Promise<SettleResult>
  *   pay(q, PaymentInput): Promise<PaymentOutcome>           a person's payment, under every rule of the
  *                                                           limits (payments.ts)
+ *   exchange(q, ExchangeInput): Promise<ExchangeOutcome>    a quote moved between one's own accounts
+ *                                                           (exchange.ts)
  * Questions
  *   topUpRefusal(q, config, userId, currency, amount, at)   may a top-up of this amount start (payments.ts)
  *   sentThisMonth(q, userId, at)                            the monthly limit's figure (payments.ts)
@@ -39,7 +41,15 @@ import { batchedRead } from '../db/batch.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 
-export const TRANSFER_KINDS = ['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee'] as const;
+export const TRANSFER_KINDS = [
+  'topup',
+  'withdrawal',
+  'transfer',
+  'payment',
+  'refund',
+  'fee',
+  'exchange',
+] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 
 export const SYSTEM_PURPOSES = [
@@ -48,6 +58,7 @@ export const SYSTEM_PURPOSES = [
   'external_payments',
   'fees',
   'adjustments',
+  'exchange',
 ] as const;
 export type SystemPurpose = (typeof SYSTEM_PURPOSES)[number];
 
@@ -455,4 +466,5 @@ export function voidHold(q: Queryable, holdId: string, at: Date): Promise<Settle
   return settle(q, holdId, 'voided', at);
 }
 
+export * from './exchange.ts';
 export * from './payments.ts';

@@ -24,7 +24,9 @@ export type RefusalRule =
   | 'limit_monthly'
   | 'limit_balance'
   | 'recipient_limit_balance'
-  | 'insufficient_funds';
+  | 'insufficient_funds'
+  | 'exchange_not_allowed'
+  | 'quote_expired';
 
 /** Why the limits refuse, with the figures the message needs (RUB minor units, as text). */
 export interface Refusal {
@@ -173,6 +175,10 @@ export function refusalError(refusal: Refusal): AppError {
       return new AppError('RECIPIENT_LIMIT_BALANCE', { limit: limit() });
     case 'insufficient_funds':
       return new AppError('INSUFFICIENT_FUNDS');
+    case 'exchange_not_allowed':
+      return new AppError('EXCHANGE_NOT_ALLOWED');
+    case 'quote_expired':
+      return new AppError('QUOTE_EXPIRED');
     case 'pin':
       throw new Error('ledger: the PIN is decided by modules/auth/pin.ts');
   }
@@ -197,11 +203,13 @@ export async function topUpRefusal(
   return rows[0]?.refusal ?? null;
 }
 
-/** What counted left the person's roubles in the calendar month of `at` (the monthly limit's figure). */
+/**
+ * What counted left the person's accounts in the calendar month of `at`, in roubles at the current
+ * rates (the monthly limit's figure).
+ */
 export async function sentThisMonth(q: Queryable, userId: string, at: Date): Promise<bigint> {
   const { rows } = await q.query<{ sent: bigint | null }>(
-    `SELECT limits_sent_in_month(a, $2::timestamptz) AS sent FROM ledger_accounts a
-     WHERE a.user_id = $1 AND a.currency = 'RUB'`,
+    'SELECT limits_sent_in_month_total($1::uuid, $2::timestamptz) AS sent',
     [userId, at],
   );
   return rows[0]?.sent ? BigInt(rows[0].sent) : 0n;

@@ -295,6 +295,8 @@ async function refundable(q: Queryable, transferId: string): Promise<TransferRow
   if (
     transfer.status !== 'posted' ||
     transfer.kind === 'refund' ||
+    // An exchange is undone by exchanging back, never by refunding one of its two legs.
+    transfer.kind === 'exchange' ||
     (!transfer.debit_user && !transfer.credit_user)
   )
     throw new AppError('REFUND_NOT_ALLOWED');

@@ -20,6 +20,8 @@ export interface LevelRules {
   withdrawal: boolean;
   /** Transfers to other people; payments to merchants (QR) are allowed at every level. */
   transfer: boolean;
+  /** Exchange between one's own accounts (docs/decisions.md section 15). */
+  exchange: boolean;
 }
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
@@ -31,6 +33,7 @@ export const DEFAULT_LEVEL_RULES: Record<LevelName, LevelRules> = {
     topup: true,
     withdrawal: false,
     transfer: false,
+    exchange: false,
   },
   simplified: {
     balanceMax: rub(60_000),
@@ -38,8 +41,16 @@ export const DEFAULT_LEVEL_RULES: Record<LevelName, LevelRules> = {
     topup: true,
     withdrawal: true,
     transfer: true,
+    exchange: true,
   },
-  full: { balanceMax: rub(600_000), monthlyOutgoingMax: null, topup: true, withdrawal: true, transfer: true },
+  full: {
+    balanceMax: rub(600_000),
+    monthlyOutgoingMax: null,
+    topup: true,
+    withdrawal: true,
+    transfer: true,
+    exchange: true,
+  },
 };
 
 const LevelOverride = z.strictObject({
@@ -48,6 +59,7 @@ const LevelOverride = z.strictObject({
   topup: z.boolean().optional(),
   withdrawal: z.boolean().optional(),
   transfer: z.boolean().optional(),
+  exchange: z.boolean().optional(),
 });
 export const LevelOverrides = z.strictObject({
   anonymous: LevelOverride.optional(),
@@ -74,6 +86,7 @@ export function levelRulesJson(rules: Record<LevelName, LevelRules>): string {
             topup: r.topup,
             withdrawal: r.withdrawal,
             transfer: r.transfer,
+            exchange: r.exchange,
           },
         ];
       }),
@@ -103,6 +116,7 @@ function withOverrides(overridesJson: string): Record<LevelName, LevelRules> {
       topup: o.topup ?? rules[level].topup,
       withdrawal: o.withdrawal ?? rules[level].withdrawal,
       transfer: o.transfer ?? rules[level].transfer,
+      exchange: o.exchange ?? rules[level].exchange,
     };
   }
   return rules;

@@ -21,6 +21,7 @@ export type RouteModuleName =
   | 'RequestPage'
   | 'PayRequestPage'
   | 'SchedulesPage'
+  | 'ExchangePage'
   | 'PaymentPage'
   | 'AuthInPage'
   | 'LoginPage'
@@ -39,6 +40,7 @@ const PAGE_OF: Record<RouteName, RouteModuleName> = {
   WalletRequest: 'RequestPage',
   Schedules: 'SchedulesPage',
   PayRequest: 'PayRequestPage',
+  WalletExchange: 'ExchangePage',
   Payment: 'PaymentPage',
   Settings: 'SettingsPage',
   AuthIn: 'AuthInPage',

@@ -34,6 +34,7 @@ const TopUpPage = routeComponent(routeModules.TopUpPage);
 const TopUpResultPage = routeComponent(routeModules.TopUpResultPage);
 const WithdrawalPage = routeComponent(routeModules.WithdrawalPage);
 const TransferPage = routeComponent(routeModules.TransferPage);
+const ExchangePage = routeComponent(routeModules.ExchangePage);
 const PaymentPage = routeComponent(routeModules.PaymentPage);
 const RequestPage = routeComponent(routeModules.RequestPage);
 const PayRequestPage = routeComponent(routeModules.PayRequestPage);
@@ -62,6 +63,7 @@ export const routes: RouteObject[] = [
       named('WalletTopUp', { path: 'wallet/topup', element: <TopUpPage /> }),
       named('WalletWithdrawal', { path: 'wallet/withdrawal', element: <WithdrawalPage /> }),
       named('WalletSave', { path: 'wallet/save', element: <TransferPage /> }),
+      named('WalletExchange', { path: 'wallet/exchange', element: <ExchangePage /> }),
       named('Payment', { path: 'payment', element: <PaymentPage /> }),
       named('WalletRequest', { path: 'wallet/request', element: <RequestPage /> }),
       named('Schedules', { path: 'wallet/schedules', element: <SchedulesPage /> }),

@@ -11,6 +11,7 @@ export const ROUTES = {
   WalletRequest: '/wallet/request',
   Schedules: '/wallet/schedules',
   PayRequest: '/pay/r/:token',
+  WalletExchange: '/wallet/exchange',
   Payment: '/payment',
   Settings: '/settings',
   AuthIn: '/auth',

@@ -3,8 +3,10 @@
 -- counted. The server's configuration gives each level's figures (policy/levels.ts) as one argument:
 --   rules = {"anonymous": {"balance_max": "1500000", "monthly_outgoing_max": "4000000" or null,
 --            "topup": true, "withdrawal": false, "transfer": false}, "simplified": {...}, "full": {...}}
--- Amounts are RUB minor units: only roubles are limited. A refusal names its rule and the figures its
--- message needs, as text, e.g. {"rule": "limit_monthly", "limit": "4000000", "left": "120000"};
+-- Amounts are RUB minor units: money in other currencies counts at the current rate of the one table of
+-- rates (exchange_rates, which the rates provider refreshes), rounded against the person: the balance
+-- cap sums every account, the monthly limit what left every account. A refusal names its rule and the
+-- figures its message needs, as text, e.g. {"rule": "limit_monthly", "limit": "4000000", "left": "120000"};
 -- null means allowed.
 
 -- The first instant of the calendar month of a time, Moscow time (UTC+3 all year): monthly limits
@@ -14,10 +16,28 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT (date_trunc('month', (at AT TIME ZONE 'UTC') + interval '3 hours') - interval '3 hours') AT TIME ZONE 'UTC'
 $$;
 
--- Whether money leaving a person's account this way counts toward the monthly limit.
+-- Whether money leaving a person's account this way counts toward the monthly limit: withdrawals,
+-- transfers and payments in any currency (an exchange between one's own accounts does not).
 CREATE OR REPLACE FUNCTION limits_counts_outgoing(kind text, currency text) RETURNS boolean
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT currency = 'RUB' AND kind IN ('withdrawal', 'transfer', 'payment')
+  SELECT kind IN ('withdrawal', 'transfer', 'payment')
+$$;
+
+-- Minor units of a currency as RUB minor units at the current rate, rounded up (what is counted
+-- against a limit) or down (what is taken off it).
+CREATE OR REPLACE FUNCTION limits_in_roubles(amount bigint, currency text, round_up boolean DEFAULT true)
+RETURNS bigint LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_variable
+DECLARE
+  rate exchange_rates;
+  value numeric;
+BEGIN
+  IF currency = 'RUB' OR amount = 0 THEN RETURN amount; END IF;
+  SELECT * INTO rate FROM exchange_rates r WHERE r.currency = currency;
+  IF NOT FOUND THEN RAISE EXCEPTION 'limits: no rate for %', currency; END IF;
+  value := amount * rate.rub_per_unit * power(10::numeric, 2 - rate.exponent);
+  RETURN CASE WHEN round_up THEN ceil(value) ELSE floor(value) END;
+END
 $$;
 
 -- What counted left a person's account in the calendar month of `at`: the figure the account keeps
@@ -37,15 +57,40 @@ BEGIN
 END
 $$;
 
+-- What counted left all of a person's accounts in the calendar month of `at`, in roubles.
+CREATE OR REPLACE FUNCTION limits_sent_in_month_total(person uuid, at timestamptz) RETURNS bigint
+LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_variable
+BEGIN
+  RETURN (SELECT coalesce(sum(limits_in_roubles(limits_sent_in_month(a, at), a.currency)), 0)::bigint
+    FROM ledger_accounts a WHERE a.user_id = person);
+END
+$$;
+
 -- Room a person's pending top-up orders keep under the balance cap: orders of the last hour, while the
--- provider may still report them paid (modules/topup fails an order after the same hour).
+-- provider may still report them paid (modules/topup fails an order after the same hour). In one
+-- currency, or with a null currency in every one, in roubles.
 CREATE OR REPLACE FUNCTION limits_reserved(person uuid, currency text, at timestamptz) RETURNS bigint
 LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_variable
 BEGIN
-  RETURN (SELECT coalesce(sum(o.amount), 0)::bigint FROM topup_orders o
-    WHERE o.user_id = person AND o.status = 'pending' AND o.currency = currency
+  RETURN (SELECT coalesce(sum(CASE WHEN currency IS NULL THEN limits_in_roubles(o.amount, o.currency)
+      ELSE o.amount END), 0)::bigint FROM topup_orders o
+    WHERE o.user_id = person AND o.status = 'pending' AND (currency IS NULL OR o.currency = currency)
       AND o.created_at > at - interval '1 hour');
+END
+$$;
+
+-- What a person holds toward the balance cap, in roubles: every account's balance, what is on its way
+-- in and what pending top-ups reserve.
+CREATE OR REPLACE FUNCTION limits_holdings(person uuid, at timestamptz) RETURNS bigint
+LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_variable
+BEGIN
+  -- Roubles convert without reading a rate (limits_in_roubles), so a person with roubles only pays
+  -- for one more read than before the exchange: the sum over their accounts.
+  RETURN (SELECT coalesce(sum(limits_in_roubles(a.balance + a.pending_credits, a.currency)), 0)::bigint
+      FROM ledger_accounts a WHERE a.user_id = person) + limits_reserved(person, NULL, at);
 END
 $$;
 
@@ -66,8 +111,8 @@ BEGIN
     RETURN jsonb_build_object('rule', 'withdrawal_not_allowed');
   END IF;
   IF monthly IS NOT NULL AND limits_counts_outgoing(kind, account.currency) THEN
-    sent := limits_sent_in_month(account, at);
-    IF sent + amount > monthly THEN
+    sent := limits_sent_in_month_total(account.user_id, at);
+    IF sent + limits_in_roubles(amount, account.currency) > monthly THEN
       RETURN jsonb_build_object('rule', 'limit_monthly', 'limit', monthly::text,
         'left', greatest(monthly - sent, 0)::text);
     END IF;
@@ -76,16 +121,15 @@ BEGIN
 END
 $$;
 
--- Why a person at `level` may not receive `amount` into `account`, or null: what the account holds,
--- what is on its way in and what pending top-ups reserve stay within the level's balance cap.
+-- Why a person at `level` may not receive `amount` into `account`, or null: what all the person's
+-- accounts hold (limits_holdings) and the amount, in roubles, stay within the level's balance cap.
 CREATE OR REPLACE FUNCTION limits_receive_refusal(
   rules jsonb, level text, account ledger_accounts, amount bigint, at timestamptz
 ) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
 DECLARE
   cap bigint := (rules -> level ->> 'balance_max')::bigint;
 BEGIN
-  IF account.currency = 'RUB' AND account.balance + account.pending_credits
-       + limits_reserved(account.user_id, account.currency, at) + amount > cap THEN
+  IF limits_holdings(account.user_id, at) + limits_in_roubles(amount, account.currency) > cap THEN
     RETURN jsonb_build_object('rule', 'limit_balance', 'limit', cap::text);
   END IF;
   RETURN NULL;
@@ -109,5 +153,27 @@ BEGIN
   SELECT * INTO account FROM ledger_accounts a WHERE a.user_id = person AND a.currency = currency;
   IF account.id IS NULL THEN RETURN jsonb_build_object('rule', 'account_missing'); END IF;
   RETURN limits_receive_refusal(rules, level, account, amount, at);
+END
+$$;
+
+-- Why a person at `level` may not exchange `amount` of one currency for `receive` of another, or null:
+-- the level's permission (anonymous wallets may not), then the balance cap, when the exchange makes
+-- the holdings worth more in roubles.
+CREATE OR REPLACE FUNCTION limits_exchange_refusal(
+  rules jsonb, level text, person uuid, from_currency text, amount bigint, to_currency text, receive bigint,
+  at timestamptz
+) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  allowed jsonb := rules -> level;
+  cap bigint := (allowed ->> 'balance_max')::bigint;
+  gain bigint := limits_in_roubles(receive, to_currency, true) - limits_in_roubles(amount, from_currency, false);
+BEGIN
+  IF NOT coalesce((allowed ->> 'exchange')::boolean, (allowed ->> 'transfer')::boolean) THEN
+    RETURN jsonb_build_object('rule', 'exchange_not_allowed');
+  END IF;
+  IF gain > 0 AND limits_holdings(person, at) + gain > cap THEN
+    RETURN jsonb_build_object('rule', 'limit_balance', 'limit', cap::text);
+  END IF;
+  RETURN NULL;
 END
 $$;

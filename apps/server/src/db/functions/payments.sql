@@ -18,6 +18,8 @@
 -- Answers (outcome, refusal, problems, first_request_hash, first_answer), outcome one of
 --   created | repeated (with the first call's fingerprint and answer) | refused (refusal names the
 --   first rule, problems lists every one) | allowed (check_only)
+-- A payee with no account in the currency gets one when the payment is written (docs/decisions.md
+-- section 15); their row is locked after the payer's, and a refused payment opens nothing.
 -- Refusals beside those of limits.sql: pin, account_missing, payee_account_missing, wallet_frozen,
 -- recipient_limit_balance (the payee's cap, which tells the payer nothing of the payee's level),
 -- insufficient_funds.
@@ -75,6 +77,13 @@ BEGIN
       payee_level := person.level;
     END IF;
   END LOOP;
+  IF payee IS NOT NULL AND credit.id IS NULL THEN
+    SELECT u.identification_level INTO payee_level FROM users u WHERE u.id = payee FOR NO KEY UPDATE;
+    IF FOUND THEN
+      credit.user_id := payee;
+      credit.currency := currency;
+    END IF;
+  END IF;
   IF payee IS NULL THEN
     SELECT * INTO credit FROM ledger_accounts a
     WHERE a.user_id IS NULL AND a.purpose = system_account AND a.currency = currency FOR NO KEY UPDATE;
@@ -114,12 +123,12 @@ BEGIN
   IF frozen THEN
     problems := problems || jsonb_build_object('rule', 'wallet_frozen');
   END IF;
-  IF credit.id IS NULL THEN
+  IF credit.id IS NULL AND credit.user_id IS NULL THEN
     problems := problems || jsonb_build_object('rule', 'payee_account_missing');
   END IF;
   found_problem := limits_spend_refusal(rules, payer_level, debit, kind, payee IS NOT NULL, amount, at);
   IF found_problem IS NOT NULL THEN problems := problems || found_problem; END IF;
-  IF payee IS NOT NULL AND credit.id IS NOT NULL THEN
+  IF payee IS NOT NULL AND credit.user_id IS NOT NULL THEN
     found_problem := limits_receive_refusal(rules, payee_level, credit, amount, at);
     IF found_problem IS NOT NULL THEN
       problems := problems || (found_problem || jsonb_build_object('rule', 'recipient_limit_balance'));
@@ -143,6 +152,11 @@ BEGIN
     RETURN;
   END IF;
 
+  IF credit.id IS NULL THEN
+    INSERT INTO ledger_accounts (user_id, purpose, currency, created_at) VALUES (payee, 'user', currency, at)
+    ON CONFLICT DO NOTHING;
+    SELECT * INTO credit FROM ledger_accounts a WHERE a.user_id = payee AND a.currency = currency FOR NO KEY UPDATE;
+  END IF;
   -- The movement's ledger key is made of its new id.
   IF NOT ledger_move(movement_id, debit.id, credit.id, amount, currency, kind, CASE WHEN hold THEN 'pending' ELSE 'posted' END,
       hold, kind || ':' || movement_id, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END,

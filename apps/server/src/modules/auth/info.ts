@@ -67,6 +67,7 @@ export async function authInfo(q: Queryable, ctx: AppContext, userId: string): P
     is_topup_allowed: rules.topup,
     is_withdrawal_allowed: rules.withdrawal,
     is_transfer_allowed: rules.transfer,
+    is_exchange_allowed: rules.exchange,
     is_frozen: user.is_frozen,
     limits: await limitsOf(q, ctx, userId, level),
   };

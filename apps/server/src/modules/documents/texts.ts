@@ -43,6 +43,7 @@ const RU = {
     payment: 'Оплата',
     refund: 'Возврат',
     fee: 'Комиссия',
+    exchange: 'Обмен',
   },
 } as const;
 
@@ -89,6 +90,7 @@ const EN: Texts = {
     transfer: 'Transfer',
     payment: 'Payment',
     refund: 'Refund',
+    exchange: 'Exchange',
     fee: 'Fee',
   },
 };

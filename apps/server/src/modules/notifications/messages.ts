@@ -25,6 +25,8 @@ export const NOTIFICATION_MESSAGES = {
   money_out_transfer: { ru: 'Перевод {amount}', en: 'Transfer of {amount}' },
   money_out_payment: { ru: 'Оплата {amount}', en: 'Payment of {amount}' },
   money_out_fee: { ru: 'Комиссия {amount}', en: 'Fee of {amount}' },
+  money_out_exchange: { ru: 'Обмен: списано {amount}', en: 'Exchange: {amount} out' },
+  money_in_exchange: { ru: 'Обмен: зачислено {amount}', en: 'Exchange: {amount} in' },
   money_out: { ru: 'Списание {amount}', en: 'Outgoing payment of {amount}' },
   money_returned: {
     ru: 'Операция отменена, {amount} возвращены на счёт',

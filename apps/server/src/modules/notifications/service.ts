@@ -92,11 +92,13 @@ const OUT_KEYS: Partial<Record<Transfer['kind'], NotificationMessageKey>> = {
   transfer: 'money_out_transfer',
   payment: 'money_out_payment',
   fee: 'money_out_fee',
+  exchange: 'money_out_exchange',
 };
 const IN_KEYS: Partial<Record<Transfer['kind'], NotificationMessageKey>> = {
   topup: 'money_in_topup',
   transfer: 'money_in_transfer',
   refund: 'money_in_refund',
+  exchange: 'money_in_exchange',
 };
 
 /**

@@ -66,7 +66,11 @@ export async function ownAccount(q: Queryable, userId: string, accountId: string
 // ---------- history ----------
 
 export function transactionType(kind: TransferKind): TransactionType {
-  return kind === 'topup' || kind === 'withdrawal' || kind === 'payment' || kind === 'transfer'
+  return kind === 'topup' ||
+    kind === 'withdrawal' ||
+    kind === 'payment' ||
+    kind === 'transfer' ||
+    kind === 'exchange'
     ? kind
     : 'other';
 }
@@ -87,6 +91,7 @@ export const KIND_TEXTS: Record<TransferKind, { debit: LocalText; credit: LocalT
   payment: { debit: { ru: 'Оплата', en: 'Payment' }, credit: { ru: 'Оплата', en: 'Payment' } },
   refund: { debit: { ru: 'Возврат', en: 'Refund' }, credit: { ru: 'Возврат', en: 'Refund' } },
   fee: { debit: { ru: 'Комиссия', en: 'Fee' }, credit: { ru: 'Комиссия', en: 'Fee' } },
+  exchange: { debit: { ru: 'Обмен', en: 'Exchange' }, credit: { ru: 'Обмен', en: 'Exchange' } },
 };
 
 const STATUS: Record<TransferStatus, TransactionView['status']> = {
@@ -124,7 +129,7 @@ export interface HistoryRow {
   kind: TransferKind;
   created_at: Date;
   status: TransferStatus;
-  description: SidedText | null;
+  description: (SidedText & { exchange?: TransactionView['exchange'] }) | null;
 }
 
 /** The conditions every history and statistics query shares: the user's opening entries, filtered. */
@@ -172,6 +177,7 @@ function transactionView(row: HistoryRow, language: Language): TransactionView {
     wallet_transaction_type: transactionType(row.kind),
     kind: row.kind,
     status: STATUS[row.status],
+    ...(row.kind === 'exchange' && row.description?.exchange ? { exchange: row.description.exchange } : {}),
   };
 }
 
@@ -227,6 +233,9 @@ export async function transactionsOf(
   const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE;
   const descending = (query.ordering ?? '-created_at') === '-created_at';
   const { where, params } = historyFilter(userId, { accountId: query.account, ...rangeOf(query) });
+  // An exchange is one operation: the whole history lists it once, by the money that left
+  // (docs/decisions.md section 15); an account's history lists its own leg.
+  if (!query.account) where.push(`NOT (e.kind = 'exchange' AND e.amount > 0)`);
   if (query.cursor) {
     // The cursor carries the last row's entry (its opaque id): pages break ties on the entry's id.
     const after = decodeCursor(query.cursor, ids);
@@ -261,7 +270,14 @@ export async function transactionsOf(
 
 // ---------- statistics ----------
 
-export const STAT_TYPES: TransactionType[] = ['topup', 'withdrawal', 'payment', 'transfer', 'other'];
+export const STAT_TYPES: TransactionType[] = [
+  'topup',
+  'withdrawal',
+  'payment',
+  'transfer',
+  'exchange',
+  'other',
+];
 
 /**
  * Whole percents of a total that add up to exactly 100 (largest remainder method; ties go to the

@@ -27,6 +27,7 @@ export const en: Texts = {
     WalletTopUp: 'Top up',
     WalletWithdrawal: 'Withdraw',
     WalletSave: 'Transfer',
+    WalletExchange: 'Exchange',
     Payment: 'Payment',
     Settings: 'Settings',
     AuthIn: 'Sign in to the wallet',

@@ -7,6 +7,7 @@ import { initReactI18next } from 'react-i18next';
 import { appLockEn, appLockRu } from './app-lock-texts.ts';
 import { documentsEn, documentsRu } from './documents-texts.ts';
 import { en } from './en.ts';
+import { exchangeEn, exchangeRu } from './exchange-texts.ts';
 import { moneyFlowEn, moneyFlowRu } from './money-flow-texts.ts';
 import { paymentEn, paymentRu } from './payment-texts.ts';
 import { requestsEn, requestsRu } from './requests-texts.ts';
@@ -17,8 +18,28 @@ export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_STORAGE_KEY = 'e-wallet-language';
 
 export const resources = {
-  ru: { translation: { ...ru, ...moneyFlowRu, ...paymentRu, ...appLockRu, ...documentsRu, ...requestsRu } },
-  en: { translation: { ...en, ...moneyFlowEn, ...paymentEn, ...appLockEn, ...documentsEn, ...requestsEn } },
+  ru: {
+    translation: {
+      ...ru,
+      ...moneyFlowRu,
+      ...paymentRu,
+      ...appLockRu,
+      ...documentsRu,
+      ...requestsRu,
+      ...exchangeRu,
+    },
+  },
+  en: {
+    translation: {
+      ...en,
+      ...moneyFlowEn,
+      ...paymentEn,
+      ...appLockEn,
+      ...documentsEn,
+      ...requestsEn,
+      ...exchangeEn,
+    },
+  },
 } as const;
 
 function storedLanguage(): Language {

@@ -90,6 +90,7 @@ export const moneyFlowRu = {
       amount: 'Сумма',
       card: 'Карта',
       counterparty: 'Получатель',
+      credited: 'Зачислено',
       status: 'Статус',
       date: 'Дата',
       number: 'Номер операции',
@@ -100,6 +101,7 @@ export const moneyFlowRu = {
       withdrawal: 'Вывод на карту',
       transfer: 'Перевод',
       payment: 'Платёж',
+      exchange: 'Обмен',
     },
     statuses: {
       pending: 'В обработке',
@@ -197,6 +199,7 @@ export const moneyFlowEn: typeof moneyFlowRu = {
       amount: 'Amount',
       card: 'Card',
       counterparty: 'Recipient',
+      credited: 'Credited',
       status: 'Status',
       date: 'Date',
       number: 'Operation number',
@@ -207,6 +210,7 @@ export const moneyFlowEn: typeof moneyFlowRu = {
       withdrawal: 'Withdrawal to a card',
       transfer: 'Transfer',
       payment: 'Payment',
+      exchange: 'Exchange',
     },
     statuses: {
       pending: 'Processing',

@@ -87,6 +87,7 @@ export const moneyRu = {
       withdrawal: 'Вывод',
       payment: 'Платёж',
       transfer: 'Перевод',
+      exchange: 'Обмен',
     },
     status: {
       pending: 'В обработке',
@@ -128,6 +129,7 @@ export const moneyRu = {
       withdrawal: 'Выводы',
       payment: 'Платежи',
       transfer: 'Переводы',
+      exchange: 'Обмен',
       other: 'Прочее',
     },
     count_one: '{{count}} операция',
@@ -259,6 +261,7 @@ export const moneyEn = {
       withdrawal: 'Withdrawal',
       payment: 'Payment',
       transfer: 'Transfer',
+      exchange: 'Exchange',
     },
     status: {
       pending: 'Processing',
@@ -300,6 +303,7 @@ export const moneyEn = {
       withdrawal: 'Withdrawals',
       payment: 'Payments',
       transfer: 'Transfers',
+      exchange: 'Exchange',
       other: 'Other',
     },
     count_one: '{{count}} transaction',

@@ -25,6 +25,7 @@ export const ru = {
     WalletTopUp: 'Пополнение',
     WalletWithdrawal: 'Вывод средств',
     WalletSave: 'Перевод',
+    WalletExchange: 'Обмен',
     Payment: 'Оплата',
     Settings: 'Настройки',
     AuthIn: 'Вход в кошелёк',

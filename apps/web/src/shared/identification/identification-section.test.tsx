@@ -38,6 +38,7 @@ function authInfo(level: Level, verification: { status: string; reason?: string 
     is_topup_allowed: true,
     is_withdrawal_allowed: level !== 'anonymous',
     is_transfer_allowed: level !== 'anonymous',
+    is_exchange_allowed: level !== 'anonymous',
     is_frozen: false,
     limits: { currency_code: 'RUB', monthly_outgoing_used: '1000.00', ...limits },
   };

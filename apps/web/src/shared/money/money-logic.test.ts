@@ -109,9 +109,10 @@ describe('statistics legend and chart', () => {
     expect(STAT_LEGEND.withdrawal).toMatchObject({ labelKey: 'stats.types.withdrawal', tone: 'red' });
     expect(STAT_LEGEND.payment).toMatchObject({ labelKey: 'stats.types.payment', tone: 'yellow' });
     expect(STAT_LEGEND.transfer).toMatchObject({ labelKey: 'stats.types.transfer', tone: 'purple' });
+    expect(STAT_LEGEND.exchange).toMatchObject({ labelKey: 'stats.types.exchange', tone: 'teal' });
     expect(STAT_LEGEND.other).toMatchObject({ labelKey: 'stats.types.other', tone: 'blue' });
     const colors = new Set(Object.values(STAT_LEGEND).map((legend) => legend.color));
-    expect(colors.size).toBe(5);
+    expect(colors.size).toBe(6);
   });
   it('orders entries and fills missing types with zero', () => {
     const ordered = orderedStats([{ wallet_transaction_type: 'payment', amount: '5.00', percent: 100 }]);
@@ -120,6 +121,7 @@ describe('statistics legend and chart', () => {
       'withdrawal',
       'payment',
       'transfer',
+      'exchange',
       'other',
     ]);
     expect(ordered[0]).toMatchObject({ amount: '0.00', percent: 0 });

@@ -3,13 +3,13 @@
  * colour, and the chart is drawn from the same entries as the list. The server's percents are
  * whole numbers that add up to 100 (or all zero when nothing moved).
  */
-export type StatType = 'topup' | 'withdrawal' | 'payment' | 'transfer' | 'other';
+export type StatType = 'topup' | 'withdrawal' | 'payment' | 'transfer' | 'exchange' | 'other';
 
 export interface StatLegend {
   type: StatType;
-  /** The i18n key of the label: 'Пополнения', 'Выводы', 'Платежи', 'Переводы', 'Прочее'. */
+  /** The i18n key of the label: 'Пополнения', 'Выводы', 'Платежи', 'Переводы', 'Обмен', 'Прочее'. */
   labelKey: `stats.types.${StatType}`;
-  tone: 'green' | 'red' | 'yellow' | 'purple' | 'blue';
+  tone: 'green' | 'red' | 'yellow' | 'purple' | 'teal' | 'blue';
   /** Chart colour (matches the tone's CSS variable). */
   color: string;
 }
@@ -19,10 +19,11 @@ export const STAT_LEGEND: Record<StatType, StatLegend> = {
   withdrawal: { type: 'withdrawal', labelKey: 'stats.types.withdrawal', tone: 'red', color: '#d9403a' },
   payment: { type: 'payment', labelKey: 'stats.types.payment', tone: 'yellow', color: '#e7a614' },
   transfer: { type: 'transfer', labelKey: 'stats.types.transfer', tone: 'purple', color: '#7a4dff' },
+  exchange: { type: 'exchange', labelKey: 'stats.types.exchange', tone: 'teal', color: '#0e8a9a' },
   other: { type: 'other', labelKey: 'stats.types.other', tone: 'blue', color: '#2f6bff' },
 };
 
-export const STAT_ORDER: StatType[] = ['topup', 'withdrawal', 'payment', 'transfer', 'other'];
+export const STAT_ORDER: StatType[] = ['topup', 'withdrawal', 'payment', 'transfer', 'exchange', 'other'];
 
 export interface StatEntryLike {
   wallet_transaction_type: StatType;

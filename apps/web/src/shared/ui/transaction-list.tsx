@@ -46,7 +46,7 @@ export function TransactionRow({
         </span>
         <span className="transaction__documents">
           <ReceiptSlot operationId={transaction.id} description={transaction.description} />
-          {reportable && look === 'withdrawal' && (
+          {reportable && look === 'withdrawal' && transaction.kind !== 'exchange' && (
             <NotMeButton
               operationId={transaction.id}
               what={`${description}, ${formatSignedMoney(transaction.amount, transaction.currency_code, language)}`}
@@ -67,6 +67,18 @@ export function TransactionRow({
         <span className="transaction__amount" data-testid="transaction-amount">
           {formatSignedMoney(transaction.amount, transaction.currency_code, language)}
         </span>
+        {transaction.exchange && (
+          // An exchange is one operation with both amounts: the other leg below this one.
+          <span className="transaction__counter" data-testid="transaction-counter-amount">
+            {transaction.exchange.from_currency === transaction.currency_code
+              ? formatSignedMoney(transaction.exchange.to_amount, transaction.exchange.to_currency, language)
+              : formatSignedMoney(
+                  `-${transaction.exchange.from_amount}`,
+                  transaction.exchange.from_currency,
+                  language,
+                )}
+          </span>
+        )}
         <span className="transaction__look">
           {transaction.wallet_transaction_type === 'other'
             ? t(`transactions.looks.${look}`)

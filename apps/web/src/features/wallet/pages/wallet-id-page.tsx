@@ -46,6 +46,13 @@ export function WalletIdPage() {
       <div className="account-top">
         <BalanceCard currency={data.currency_code} balance={data.balance} />
         <PaymentActions />
+        <Link
+          to={`${pathTo('WalletExchange')}?from=${data.currency_code}`}
+          className="button button--secondary account-top__exchange"
+          data-testid="account-exchange"
+        >
+          {t('exchangePage.open')}
+        </Link>
       </div>
       <AreaBoundary>
         <AccountDetails currency={data.currency_code} openedAt={data.created_at} />

@@ -35,6 +35,13 @@ export function WalletPage() {
           <AreaBoundary>
             <AccountList />
           </AreaBoundary>
+          <Link
+            to={pathTo('WalletExchange')}
+            className="button button--secondary wallet-exchange-link"
+            data-testid="wallet-exchange"
+          >
+            {t('exchangePage.open')}
+          </Link>
         </section>
         <AreaBoundary>
           <CreateAccountPanel />

@@ -79,7 +79,12 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
     ],
   ];
   if (receipt.card) rows.push([t('payModal.receipt.card'), readableCardMasks(receipt.card)]);
-  if (receipt.counterparty) rows.push([t('payModal.receipt.counterparty'), receipt.counterparty]);
+  // An exchange's other side is the money that arrived in the person's own account.
+  if (receipt.counterparty)
+    rows.push([
+      t(receipt.kind === 'exchange' ? 'payModal.receipt.credited' : 'payModal.receipt.counterparty'),
+      receipt.counterparty,
+    ]);
   rows.push([
     t('payModal.receipt.status'),
     <span key="status" className={`receipt__status receipt__status--${receipt.status}`}>
