@@ -18,11 +18,26 @@ BEGIN
 END
 $$;
 
--- Entries the notifications list as money in or out may be pushed (modules/notifications noticeEntrySql).
-CREATE OR REPLACE FUNCTION wallet_events_entry() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A statement's new entries at once (ledger_move writes a movement's entries in one statement), so a
+-- movement pays for one trigger call, not one per entry. Entries the notifications list as money in
+-- or out may be pushed (modules/notifications noticeEntrySql); the rest are told to open streams.
+CREATE OR REPLACE FUNCTION wallet_events_entries() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  pushed uuid[];
 BEGIN
-  PERFORM wallet_event_tell(NEW.user_id, 'entry', NEW.id::text,
-    NEW.phase = 'single' OR (NEW.phase IN ('hold', 'void') AND NEW.amount < 0) OR (NEW.phase = 'post' AND NEW.amount > 0));
+  WITH due AS (
+    INSERT INTO push_due (user_id, kind, ref)
+    SELECT a.user_id, 'entry', a.id::text FROM added a
+    WHERE a.user_id IS NOT NULL
+      AND (a.phase = 'single' OR (a.phase IN ('hold', 'void') AND a.amount < 0) OR (a.phase = 'post' AND a.amount > 0))
+      AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = a.user_id)
+    RETURNING user_id
+  )
+  SELECT array_agg(DISTINCT due.user_id) INTO pushed FROM due;
+  -- ':push' asks the instances to claim the person's due pushes (modules/push) and feeds their streams.
+  PERFORM pg_notify('wallet_events', p.user_id::text || CASE WHEN p.user_id = ANY (pushed) THEN ':push' ELSE '' END)
+  FROM (SELECT DISTINCT a.user_id FROM added a WHERE a.user_id IS NOT NULL) p
+  WHERE p.user_id = ANY (pushed) OR EXISTS (SELECT 1 FROM wallet_event_listeners l WHERE l.user_id = p.user_id);
   RETURN NULL;
 END
 $$;
@@ -41,7 +56,9 @@ BEGIN
 END
 $$;
 
-CREATE OR REPLACE TRIGGER wallet_events_entry AFTER INSERT ON ledger_entries FOR EACH ROW
-  WHEN (NEW.user_id IS NOT NULL) EXECUTE FUNCTION wallet_events_entry();
+DROP TRIGGER IF EXISTS wallet_events_entry ON ledger_entries;
+DROP FUNCTION IF EXISTS wallet_events_entry();
+CREATE OR REPLACE TRIGGER wallet_events_entries AFTER INSERT ON ledger_entries REFERENCING NEW TABLE AS added
+  FOR EACH STATEMENT EXECUTE FUNCTION wallet_events_entries();
 CREATE OR REPLACE TRIGGER wallet_events_notification AFTER INSERT ON notifications FOR EACH ROW
   EXECUTE FUNCTION wallet_events_notification();
