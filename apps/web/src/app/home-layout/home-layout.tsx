@@ -17,6 +17,7 @@ import { ProfilePanel } from '../../features/profile/components/profile-panel.ts
 import { queryClient } from '../../shared/api/query-client.ts';
 import { DocumentSlotsProvider } from '../../shared/documents/document-slots.tsx';
 import { IdentificationSection } from '../../shared/identification/identification-section.tsx';
+import '../../shared/i18n/signed-in-texts.ts';
 import { useLiveWallet } from '../../shared/live/use-live-wallet.ts';
 import { pathTo } from '../../shared/routes.ts';
 import '../../shared/security/security.css';

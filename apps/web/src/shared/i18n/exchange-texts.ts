@@ -1,5 +1,5 @@
 /**
- * Texts of the exchange screen (docs/decisions.md section 15). Registered in i18n.ts; both languages
+ * Texts of the exchange screen (docs/decisions.md section 15). Registered with the signed-in area (signed-in-texts.ts); both languages
  * have every key.
  */
 export const exchangeRu = {

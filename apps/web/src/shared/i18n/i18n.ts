@@ -7,10 +7,8 @@ import { initReactI18next } from 'react-i18next';
 import { appLockEn, appLockRu } from './app-lock-texts.ts';
 import { documentsEn, documentsRu } from './documents-texts.ts';
 import { en } from './en.ts';
-import { exchangeEn, exchangeRu } from './exchange-texts.ts';
 import { moneyFlowEn, moneyFlowRu } from './money-flow-texts.ts';
 import { paymentEn, paymentRu } from './payment-texts.ts';
-import { requestsEn, requestsRu } from './requests-texts.ts';
 import { ru } from './ru.ts';
 
 export const LANGUAGES = ['ru', 'en'] as const;
@@ -25,8 +23,6 @@ export const resources = {
       ...paymentRu,
       ...appLockRu,
       ...documentsRu,
-      ...requestsRu,
-      ...exchangeRu,
     },
   },
   en: {
@@ -36,8 +32,6 @@ export const resources = {
       ...paymentEn,
       ...appLockEn,
       ...documentsEn,
-      ...requestsEn,
-      ...exchangeEn,
     },
   },
 } as const;

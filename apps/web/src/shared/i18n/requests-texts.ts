@@ -1,6 +1,6 @@
 /**
  * Texts of requests, templates, repeat and scheduled transfers (docs/decisions.md section 13).
- * Registered in i18n.ts; both languages have every key.
+ * Registered with the signed-in area (signed-in-texts.ts); both languages have every key.
  */
 export const requestsRu = {
   requests: {

@@ -1,0 +1,15 @@
+/**
+ * Texts only the signed-in area shows (requests and schedules, exchange), added to i18next when that
+ * area's code loads (app/home-layout), so the sign-in page's JavaScript does not carry them.
+ */
+import { exchangeEn, exchangeRu } from './exchange-texts.ts';
+import i18n from './i18n.ts';
+import { requestsEn, requestsRu } from './requests-texts.ts';
+
+export const signedInResources = {
+  ru: { ...requestsRu, ...exchangeRu },
+  en: { ...requestsEn, ...exchangeEn },
+};
+
+for (const language of ['ru', 'en'] as const)
+  i18n.addResourceBundle(language, 'translation', signedInResources[language], true, false);
