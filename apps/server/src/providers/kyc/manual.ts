@@ -138,18 +138,23 @@ export class ManualKycProvider implements KycProvider {
   ): Promise<number | 'full' | 'closed'> {
     const now = this.#clock.now();
     return this.#db.tx(async (q) => {
-      const { rows } = await q.query<{ photos: number }>(
-        `SELECT (SELECT count(*)::int FROM manual_kyc_photos p WHERE p.application_id = a.id) AS photos
-         FROM manual_kyc_applications a WHERE a.id = $1 AND a.user_id = $2 AND a.status = 'pending' FOR UPDATE`,
+      const locked = await q.query(
+        `SELECT 1 FROM manual_kyc_applications WHERE id = $1 AND user_id = $2 AND status = 'pending' FOR UPDATE`,
         [id, userId],
       );
-      if (!rows[0]) return 'closed';
-      if (rows[0].photos >= PHOTOS_PER_APPLICATION) return 'full';
+      if (locked.rows.length === 0) return 'closed';
+      // Counted in a statement of its own, after the lock: its snapshot sees the photos of whoever held it.
+      const { rows } = await q.query<{ photos: number }>(
+        'SELECT count(*)::int AS photos FROM manual_kyc_photos WHERE application_id = $1',
+        [id],
+      );
+      const photos = rows[0]?.photos ?? 0;
+      if (photos >= PHOTOS_PER_APPLICATION) return 'full';
       await q.query(
         'INSERT INTO manual_kyc_photos (application_id, content_type, sealed, created_at) VALUES ($1, $2, $3, $4)',
         [id, photo.contentType, seal(this.#key, photo.data, `photo:${id}`), now],
       );
-      return rows[0].photos + 1;
+      return photos + 1;
     });
   }
 
