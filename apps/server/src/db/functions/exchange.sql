@@ -46,15 +46,11 @@ BEGIN
     RETURN;
   END IF;
   IF call_key IS NOT NULL THEN
-    INSERT INTO idempotency_keys (user_id, call, key, request_hash, answer, created_at)
-    VALUES (person, call_name, call_key, request_hash, answer, at)
-    ON CONFLICT (user_id, call, key) DO NOTHING;
-    IF NOT FOUND THEN
-      SELECT k.request_hash, k.answer INTO first FROM idempotency_keys k
-      WHERE k.user_id = person AND k.call = call_name AND k.key = call_key;
+    SELECT * INTO first FROM idempotency_claim(person, call_name, call_key, request_hash, answer, at);
+    IF NOT first.claimed THEN
       outcome := 'repeated';
-      first_request_hash := first.request_hash;
-      first_answer := first.answer;
+      first_request_hash := first.first_request_hash;
+      first_answer := first.first_answer;
       RETURN NEXT;
       RETURN;
     END IF;
@@ -81,7 +77,7 @@ BEGIN
   END IF;
   IF refusal IS NOT NULL THEN
     IF call_key IS NOT NULL THEN
-      DELETE FROM idempotency_keys k WHERE k.user_id = person AND k.call = call_name AND k.key = call_key;
+      PERFORM idempotency_release(person, call_name, call_key);
     END IF;
     outcome := 'refused';
     RETURN NEXT;

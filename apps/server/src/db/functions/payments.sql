@@ -105,15 +105,11 @@ BEGIN
   END IF;
   -- Claimed before the rules, since payments succeed far more often than they are refused or repeated.
   IF NOT check_only AND call_key IS NOT NULL THEN
-    INSERT INTO idempotency_keys (user_id, call, key, request_hash, answer, created_at)
-    VALUES (payer, call_name, call_key, request_hash, answer, at)
-    ON CONFLICT (user_id, call, key) DO NOTHING;
-    IF NOT FOUND THEN
-      SELECT k.request_hash, k.answer INTO first FROM idempotency_keys k
-      WHERE k.user_id = payer AND k.call = call_name AND k.key = call_key;
+    SELECT * INTO first FROM idempotency_claim(payer, call_name, call_key, request_hash, answer, at);
+    IF NOT first.claimed THEN
       outcome := 'repeated';
-      first_request_hash := first.request_hash;
-      first_answer := first.answer;
+      first_request_hash := first.first_request_hash;
+      first_answer := first.first_answer;
       RETURN NEXT;
       RETURN;
     END IF;
@@ -139,7 +135,7 @@ BEGIN
   END IF;
   IF jsonb_array_length(problems) > 0 THEN
     IF NOT check_only AND call_key IS NOT NULL THEN
-      DELETE FROM idempotency_keys k WHERE k.user_id = payer AND k.call = call_name AND k.key = call_key;
+      PERFORM idempotency_release(payer, call_name, call_key);
     END IF;
     outcome := 'refused';
     refusal := problems -> 0;
