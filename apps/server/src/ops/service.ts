@@ -598,84 +598,68 @@ export async function reconciliation(ctx: AppContext, date: string): Promise<unk
   };
   const providers: unknown[] = [];
   const differences: Difference[] = [];
+  /** One provider's side: its records of the three days against the ledger's rows of the same references. */
+  const reconcile = async (
+    provider: { id: string; records?: (from: Date, to: Date) => Promise<ProviderRecord[]> },
+    kind: Difference['kind'],
+    sql: (where: string) => string,
+    reference: string,
+    expected: Record<ProviderRecord['status'], string[]>,
+  ) => {
+    const records = provider.records ? await provider.records(wide.from, wide.to) : null;
+    const { rows: ledger } = await ctx.db.query<LedgerSide>(sql(`${reference} = ANY($2::text[])`), [
+      provider.id,
+      (records ?? []).map((r) => r.reference).filter(Boolean),
+    ]);
+    const { rows: ofDay } = await ctx.db.query<LedgerSide>(sql('t.created_at >= $2 AND t.created_at < $3'), [
+      provider.id,
+      day.from,
+      day.to,
+    ]);
+    providers.push({
+      provider: provider.id,
+      kind,
+      listed: records !== null,
+      provider_records:
+        records?.filter((r) => r.createdAt >= day.from && r.createdAt < day.to).length ?? null,
+      ledger_records: ofDay.length,
+    });
+    if (records)
+      differences.push(
+        ...compare(
+          provider.id,
+          kind,
+          day,
+          records,
+          new Map(ledger.map((r) => [r.reference, r])),
+          ofDay,
+          expected,
+        ),
+      );
+  };
 
-  const topupSql = (where: string) =>
-    `SELECT o.id::text AS reference, coalesce(t.amount, o.amount) AS amount, o.currency,
-       coalesce(t.status, 'none') AS status, coalesce(t.created_at, o.created_at) AS created_at
-     FROM topup_orders o LEFT JOIN ledger_transfers t ON t.id = o.transfer_id
-     WHERE o.provider = $1 AND ${where}`;
-  const payments = ctx.payments;
-  const topupRecords = payments.records ? await payments.records(wide.from, wide.to) : null;
-  const { rows: topupLedger } = await ctx.db.query<LedgerSide>(topupSql('o.id::text = ANY($2::text[])'), [
-    payments.id,
-    (topupRecords ?? []).map((r) => r.reference).filter(Boolean),
-  ]);
-  const { rows: topupsOfDay } = await ctx.db.query<LedgerSide>(
-    topupSql('t.created_at >= $2 AND t.created_at < $3'),
-    [payments.id, day.from, day.to],
+  // Top-ups: an order and the transfer that credited it (none while it is not credited).
+  await reconcile(
+    ctx.payments,
+    'topups',
+    (where) =>
+      `SELECT o.id::text AS reference, coalesce(t.amount, o.amount) AS amount, o.currency,
+         coalesce(t.status, 'none') AS status, coalesce(t.created_at, o.created_at) AS created_at
+       FROM topup_orders o LEFT JOIN ledger_transfers t ON t.id = o.transfer_id
+       WHERE o.provider = $1 AND ${where}`,
+    'o.id::text',
+    { succeeded: ['posted'], pending: ['none'], canceled: ['none'] },
   );
-  providers.push({
-    provider: payments.id,
-    kind: 'topups',
-    listed: topupRecords !== null,
-    provider_records:
-      topupRecords?.filter((r) => r.createdAt >= day.from && r.createdAt < day.to).length ?? null,
-    ledger_records: topupsOfDay.length,
-  });
-  if (topupRecords)
-    differences.push(
-      ...compare(
-        payments.id,
-        'topups',
-        day,
-        topupRecords,
-        new Map(topupLedger.map((r) => [r.reference, r])),
-        topupsOfDay,
-        {
-          succeeded: ['posted'],
-          pending: ['none'],
-          canceled: ['none'],
-        },
-      ),
-    );
-
-  const payoutSql = (where: string) =>
-    `SELECT p.id::text AS reference, t.amount, p.currency, t.status, t.created_at
-     FROM payouts p JOIN ledger_transfers t ON t.id = p.hold_transfer_id
-     WHERE p.provider = $1 AND ${where}`;
-  const payouts = ctx.payouts;
-  const payoutRecords = payouts.records ? await payouts.records(wide.from, wide.to) : null;
-  const { rows: payoutLedger } = await ctx.db.query<LedgerSide>(payoutSql('p.id::text = ANY($2::text[])'), [
-    payouts.id,
-    (payoutRecords ?? []).map((r) => r.reference).filter(Boolean),
-  ]);
-  const { rows: payoutsOfDay } = await ctx.db.query<LedgerSide>(
-    payoutSql('t.created_at >= $2 AND t.created_at < $3'),
-    [payouts.id, day.from, day.to],
+  // Payouts: a payout and its hold.
+  await reconcile(
+    ctx.payouts,
+    'payouts',
+    (where) =>
+      `SELECT p.id::text AS reference, t.amount, p.currency, t.status, t.created_at
+       FROM payouts p JOIN ledger_transfers t ON t.id = p.hold_transfer_id
+       WHERE p.provider = $1 AND ${where}`,
+    'p.id::text',
+    { succeeded: ['posted'], pending: ['pending'], canceled: ['voided'] },
   );
-  providers.push({
-    provider: payouts.id,
-    kind: 'payouts',
-    listed: payoutRecords !== null,
-    provider_records:
-      payoutRecords?.filter((r) => r.createdAt >= day.from && r.createdAt < day.to).length ?? null,
-    ledger_records: payoutsOfDay.length,
-  });
-  if (payoutRecords)
-    differences.push(
-      ...compare(
-        payouts.id,
-        'payouts',
-        day,
-        payoutRecords,
-        new Map(payoutLedger.map((r) => [r.reference, r])),
-        payoutsOfDay,
-        {
-          succeeded: ['posted'],
-          pending: ['pending'],
-          canceled: ['voided'],
-        },
-      ),
-    );
   return { date, from: day.from, to: day.to, providers, differences };
 }
