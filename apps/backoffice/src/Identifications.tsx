@@ -3,7 +3,7 @@ import { type OperatorRole, roleAllows } from '@e-wallet/contract';
 import { useState } from 'react';
 import { api } from './api.ts';
 import { useLanguage, useT } from './i18n.tsx';
-import { date, ErrorText, errorText, Link, ReasonForm, Title, useLoad } from './ui.tsx';
+import { ApproveOrReject, date, ErrorText, errorText, Link, Title, useLoad } from './ui.tsx';
 
 interface Application {
   id: string;
@@ -103,31 +103,12 @@ export function Identifications({ role }: { role: OperatorRole }) {
           </dl>
           <Photos application={a} />
           {decides && (
-            <div className="actions">
-              <button
-                type="button"
-                onClick={async () => {
-                  setActionError(null);
-                  try {
-                    await api('POST', `/ops/v1/identifications/${a.id}/approve`);
-                    reload();
-                  } catch (e) {
-                    setActionError(errorText(e));
-                  }
-                }}
-              >
-                {t('approve')}
-              </button>
-              <ReasonForm
-                action="reject"
-                label="rejectReason"
-                danger
-                onSubmit={async (reason) => {
-                  await api('POST', `/ops/v1/identifications/${a.id}/reject`, { reason });
-                  reload();
-                }}
-              />
-            </div>
+            <ApproveOrReject
+              path={`/ops/v1/identifications/${a.id}`}
+              rejectLabel="rejectReason"
+              onDone={reload}
+              onError={setActionError}
+            />
           )}
         </article>
       ))}

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { api } from './api.ts';
 import { useLanguage, useT } from './i18n.tsx';
 import { ProposeRefund } from './Users.tsx';
-import { date, ErrorText, errorText, Link, ReasonForm, Title, useLoad } from './ui.tsx';
+import { ApproveOrReject, date, ErrorText, Link, Title, useLoad } from './ui.tsx';
 
 interface Refund {
   id: string;
@@ -87,30 +87,11 @@ export function Refunds({ role, search }: { role: OperatorRole; search: URLSearc
                 </td>
                 <td>
                   {decides && r.status === 'proposed' && (
-                    <div className="actions">
-                      <button
-                        type="button"
-                        onClick={async () => {
-                          setActionError(null);
-                          try {
-                            await api('POST', `/ops/v1/refunds/${r.id}/approve`);
-                            reload();
-                          } catch (e) {
-                            setActionError(errorText(e));
-                          }
-                        }}
-                      >
-                        {t('approve')}
-                      </button>
-                      <ReasonForm
-                        action="reject"
-                        danger
-                        onSubmit={async (reason) => {
-                          await api('POST', `/ops/v1/refunds/${r.id}/reject`, { reason });
-                          reload();
-                        }}
-                      />
-                    </div>
+                    <ApproveOrReject
+                      path={`/ops/v1/refunds/${r.id}`}
+                      onDone={reload}
+                      onError={setActionError}
+                    />
                   )}
                 </td>
               </tr>

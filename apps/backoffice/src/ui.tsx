@@ -1,6 +1,6 @@
 /** Small shared pieces: the router (pathname and history), links, loading and errors, a reason form. */
 import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { ApiError } from './api.ts';
+import { ApiError, api } from './api.ts';
 import { type TextKey, useT } from './i18n.tsx';
 
 export function navigate(to: string): void {
@@ -127,4 +127,49 @@ export function ReasonForm({
 export function date(value: string | null | undefined, language: string): string {
   if (!value) return '—';
   return new Date(value).toLocaleString(language === 'en' ? 'en-GB' : 'ru-RU', { timeZone: 'Europe/Moscow' });
+}
+
+/**
+ * A decision on one object: approve at once, or reject with a reason (`<path>/approve`,
+ * `<path>/reject`). `onDone` reloads the list; an approval's error goes to `onError`.
+ */
+export function ApproveOrReject({
+  path,
+  rejectLabel,
+  onDone,
+  onError,
+}: {
+  path: string;
+  rejectLabel?: TextKey;
+  onDone(): void;
+  onError(message: string | null): void;
+}) {
+  const t = useT();
+  return (
+    <div className="actions">
+      <button
+        type="button"
+        onClick={async () => {
+          onError(null);
+          try {
+            await api('POST', `${path}/approve`);
+            onDone();
+          } catch (e) {
+            onError(errorText(e));
+          }
+        }}
+      >
+        {t('approve')}
+      </button>
+      <ReasonForm
+        action="reject"
+        label={rejectLabel}
+        danger
+        onSubmit={async (reason) => {
+          await api('POST', `${path}/reject`, { reason });
+          onDone();
+        }}
+      />
+    </div>
+  );
 }
