@@ -14,9 +14,11 @@ test.use({ serviceWorkers: 'block' });
 
 const nbsp = (text: string) => text.replace(/ /g, '\u00a0');
 
+/** With SHOTS_DIR set, the screen is saved there (the README's screenshots). */
 async function shot(page: Page, name: string) {
+  if (!process.env.SHOTS_DIR) return;
   const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: `/tmp/shots/exchange-${name}-${width}.png` });
+  await page.screenshot({ path: `${process.env.SHOTS_DIR}/exchange-${name}-${width}.png` });
 }
 
 async function enterPin(page: Page) {
