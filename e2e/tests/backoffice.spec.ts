@@ -192,7 +192,7 @@ test('an operator signs in with the code, freezes a person and approves their id
   await page.getByLabel('Phone, name or e-mail').fill('Морозова');
   await page.keyboard.press('Enter');
   await page.getByRole('link', { name: 'Морозова Алиса' }).click();
-  await expect(page.getByTestId('user-level')).toHaveText('simplified');
+  await expect(page.getByTestId('user-level')).toHaveText('Simplified');
   const unfreezing = page.getByRole('region', { name: 'Freezing the wallet' });
   await unfreezing.getByLabel('Reason').fill('Checked');
   await unfreezing.getByRole('button', { name: 'Unfreeze' }).click();

@@ -2,7 +2,7 @@
 import { type OperatorRole, roleAllows } from '@e-wallet/contract';
 import { useState } from 'react';
 import { api } from './api.ts';
-import { useLanguage, useT } from './i18n.tsx';
+import { useLanguage, useName, useT } from './i18n.tsx';
 import { ApproveOrReject, date, ErrorText, errorText, Link, Title, useLoad } from './ui.tsx';
 
 interface Application {
@@ -75,6 +75,7 @@ export function Identifications({ role }: { role: OperatorRole }) {
   );
   const [actionError, setActionError] = useState<string | null>(null);
   const decides = roleAllows(role, 'identify');
+  const name = useName();
   return (
     <main id="main">
       <Title>{t('queue')}</Title>
@@ -87,7 +88,7 @@ export function Identifications({ role }: { role: OperatorRole }) {
           </h2>
           <dl className="facts">
             <dt>{t('document')}</dt>
-            <dd>{a.document_type ?? '—'}</dd>
+            <dd>{name('document', a.document_type)}</dd>
             <dt>{t('documentNumber')}</dt>
             <dd className="mono">{a.document_number ?? a.document_number_masked ?? '—'}</dd>
             <dt>{t('fullName')}</dt>
@@ -95,9 +96,9 @@ export function Identifications({ role }: { role: OperatorRole }) {
             <dt>{t('birthDate')}</dt>
             <dd>{a.birth_date ?? '—'}</dd>
             <dt>{t('level')}</dt>
-            <dd>{a.user.level ?? '—'}</dd>
+            <dd>{name('level', a.user.level)}</dd>
             <dt>{t('targetLevel')}</dt>
-            <dd>{a.target_level}</dd>
+            <dd>{name('level', a.target_level)}</dd>
             <dt>{t('submitted')}</dt>
             <dd>{date(a.submitted_at, language)}</dd>
           </dl>

@@ -3,7 +3,7 @@ import { type OperatorRole, roleAllows } from '@e-wallet/contract';
 import { type FormEvent, useState } from 'react';
 import { AuditTable } from './Audit.tsx';
 import { api } from './api.ts';
-import { useLanguage, useT } from './i18n.tsx';
+import { useLanguage, useName, useT } from './i18n.tsx';
 import { date, ErrorText, errorText, Link, navigate, ReasonForm, Title, useLoad } from './ui.tsx';
 
 interface User {
@@ -26,6 +26,7 @@ function FrozenText({ user }: { user: User }) {
 
 export function UserSearch({ query }: { query: string }) {
   const t = useT();
+  const name = useName();
   const [text, setText] = useState(query);
   const { data, error } = useLoad(
     () =>
@@ -69,7 +70,7 @@ export function UserSearch({ query }: { query: string }) {
                 </td>
                 <td>{user.phone}</td>
                 <td>{user.email}</td>
-                <td>{user.level}</td>
+                <td>{name('level', user.level)}</td>
                 <td>
                   <FrozenText user={user} />
                 </td>
@@ -101,6 +102,7 @@ interface Card {
 
 export function UserCard({ id, role }: { id: string; role: OperatorRole }) {
   const t = useT();
+  const name = useName();
   const { language } = useLanguage();
   const { data, error, reload } = useLoad(() => api<Card>('GET', `/ops/v1/users/${id}`), [id]);
   const [refundOf, setRefundOf] = useState<Card['operations'][number] | null>(null);
@@ -120,7 +122,7 @@ export function UserCard({ id, role }: { id: string; role: OperatorRole }) {
         <dt>{t('email')}</dt>
         <dd>{user.email}</dd>
         <dt>{t('level')}</dt>
-        <dd data-testid="user-level">{user.level}</dd>
+        <dd data-testid="user-level">{name('level', user.level)}</dd>
         <dt>{t('status')}</dt>
         <dd data-testid="user-status">
           <FrozenText user={user} />

@@ -76,6 +76,12 @@ const ru = {
   reject: 'Отклонить',
   rejectReason: 'Причина отказа (её прочтёт пользователь)',
   emptyQueue: 'Заявок нет',
+  level_anonymous: 'Анонимный',
+  level_simplified: 'Упрощённый',
+  level_full: 'Полный',
+  document_passport: 'Паспорт РФ',
+  document_inn: 'ИНН',
+  document_snils: 'СНИЛС',
   showPhotos: 'Показать фото документа',
   photoOf: 'Фото документа',
   refunds: 'Возвраты',
@@ -203,6 +209,12 @@ const en: Texts = {
   reject: 'Reject',
   rejectReason: 'Reason (the user reads it)',
   emptyQueue: 'No applications',
+  level_anonymous: 'Anonymous',
+  level_simplified: 'Simplified',
+  level_full: 'Full',
+  document_passport: 'Russian passport',
+  document_inn: 'INN',
+  document_snils: 'SNILS',
   showPhotos: 'Show the photos of the document',
   photoOf: 'Photo of the document',
   refunds: 'Refunds',
@@ -289,6 +301,13 @@ export function LanguageProvider({ children }: { children: ReactNode }) {
 
 export function useLanguage() {
   return useContext(LanguageContext);
+}
+
+/** A value the API names by its code (an identification level, a document type), in the chosen language. */
+export function useName(): (prefix: 'level' | 'document', code: string | null | undefined) => string {
+  const { language } = useLanguage();
+  return (prefix, code) =>
+    code ? ((TEXTS[language] as Record<string, string>)[`${prefix}_${code}`] ?? code) : '—';
 }
 
 export function useT(): (key: TextKey) => string {
