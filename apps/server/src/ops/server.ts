@@ -28,7 +28,6 @@ import {
   closeReport,
   decideIdentification,
   decidePayout,
-  freezeUser,
   identificationPhotos,
   identificationQueue,
   listPayouts,
@@ -37,7 +36,7 @@ import {
   reconciliation,
   rejectRefund,
   searchUsers,
-  unfreezeUser,
+  setFrozen,
   userCard,
 } from './service.ts';
 
@@ -62,8 +61,8 @@ function handlers(ctx: AppContext): Record<OpsCallName, (call: Call) => Promise<
     me: async ({ op }) => ({ id: op.id, email: op.email, role: op.role }),
     users: async ({ query }) => ({ users: await searchUsers(ctx.db, query.query) }),
     user: ({ params }) => userCard(ctx.db, ctx, params.id),
-    freeze: ({ op, params, body }) => freezeUser(ctx, op, params.id, body.reason),
-    unfreeze: ({ op, params, body }) => unfreezeUser(ctx, op, params.id, body.reason),
+    freeze: ({ op, params, body }) => setFrozen(ctx, op, params.id, 'freeze', body.reason),
+    unfreeze: ({ op, params, body }) => setFrozen(ctx, op, params.id, 'unfreeze', body.reason),
     reportClose: ({ op, params, body }) => closeReport(ctx, op, params.id, body.reason),
     identifications: async ({ op, query }) => ({
       identifications: await identificationQueue(ctx, op.role, query.status),

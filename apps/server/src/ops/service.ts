@@ -101,43 +101,26 @@ export async function userCard(q: Queryable, ctx: AppContext, id: string): Promi
   };
 }
 
-export async function freezeUser(
+/** An operator's freeze or its lifting, through the freeze module, with its audit line in the same transaction. */
+export async function setFrozen(
   ctx: AppContext,
   by: Operator,
   id: string,
+  action: 'freeze' | 'unfreeze',
   reason: string,
 ): Promise<unknown> {
   return ctx.db.tx(async (q) => {
-    const { before } = await operatorFreeze(q, ctx, id);
+    const { before } = await (action === 'freeze' ? operatorFreeze : operatorUnfreeze)(q, ctx, id);
+    const frozenBy = action === 'freeze' ? 'operator' : null;
     await writeAudit(q, ctx, by, {
-      action: 'user_freeze',
+      action: `user_${action}`,
       objectType: 'user',
       objectId: id,
       userId: id,
       before: { frozen_by: before },
-      after: { frozen_by: 'operator', reason },
+      after: { frozen_by: frozenBy, reason },
     });
-    return { status: 'success', frozen_by: 'operator' };
-  });
-}
-
-export async function unfreezeUser(
-  ctx: AppContext,
-  by: Operator,
-  id: string,
-  reason: string,
-): Promise<unknown> {
-  return ctx.db.tx(async (q) => {
-    const { before } = await operatorUnfreeze(q, ctx, id);
-    await writeAudit(q, ctx, by, {
-      action: 'user_unfreeze',
-      objectType: 'user',
-      objectId: id,
-      userId: id,
-      before: { frozen_by: before },
-      after: { frozen_by: null, reason },
-    });
-    return { status: 'success', frozen_by: null };
+    return { status: 'success', frozen_by: frozenBy };
   });
 }
 

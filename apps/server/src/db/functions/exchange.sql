@@ -37,7 +37,7 @@ DECLARE
   first record;
 BEGIN
   SELECT u.identification_level AS level, u.frozen_at IS NOT NULL AS frozen,
-      u.pin_hash = pin_proof AND u.pin_failures = 0 AND u.pin_locked_until IS NULL AS proven
+      pin_proven(u, pin_proof) AS proven
     INTO who FROM users u WHERE u.id = person FOR NO KEY UPDATE;
   IF who.proven IS NOT TRUE THEN
     outcome := 'refused';

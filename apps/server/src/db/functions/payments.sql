@@ -64,7 +64,7 @@ DECLARE
   found_problem jsonb;
 BEGIN
   FOR person IN SELECT u.id, u.identification_level AS level, u.frozen_at IS NOT NULL AS frozen,
-      u.pin_hash = pin_proof AND u.pin_failures = 0 AND u.pin_locked_until IS NULL AS proven, a AS account
+      pin_proven(u, pin_proof) AS proven, a AS account
     FROM users u JOIN ledger_accounts a ON a.user_id = u.id AND a.currency = currency
     WHERE u.id IN (payer, payee) ORDER BY u.id FOR NO KEY UPDATE OF u, a LOOP
     IF person.id = payer THEN

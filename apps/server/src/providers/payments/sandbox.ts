@@ -1,17 +1,8 @@
-/**
- * The sandbox payments provider (docs/decisions.md section 5): a complete provider living in this server.
- * Its payments are rows of sandbox_payments; its hosted page /sandbox/pay/:id (modules/sandbox-pay)
- * takes a test card and pays or declines. It then notifies the wallet like a real provider, by a
- * signed webhook to POST /v2/wallet/webhooks/payments (payment.succeeded or payment.canceled), and
- * sends the browser to the order's return url. A lost callback is not lost for good: `fetch` answers
- * the same outcome, and the wallet asks it while an order is still pending.
- */
-import type { CurrencyCode } from '@e-wallet/contract';
 import { formatAmount, ID_PATTERN } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import type { ProviderRecord } from '../records.ts';
+import { type ProviderRecord, sandboxRecords } from '../records.ts';
 import {
   deliver,
   httpTransport,
@@ -56,27 +47,8 @@ export class SandboxPaymentsProvider implements PaymentsProvider, HostedPaymentP
   }
 
   /** The card payments made in [from, to), for reconciliation: the reference is our top-up order's id. */
-  async records(from: Date, to: Date): Promise<ProviderRecord[]> {
-    const { rows } = await this.#db.query<{
-      id: string;
-      reference: string;
-      amount: bigint;
-      currency: CurrencyCode;
-      status: ProviderRecord['status'];
-      created_at: Date;
-    }>(
-      `SELECT id, order_id AS reference, amount, currency, status, created_at FROM sandbox_payments
-       WHERE created_at >= $1 AND created_at < $2 ORDER BY created_at`,
-      [from, to],
-    );
-    return rows.map((row) => ({
-      providerId: row.id,
-      reference: row.reference,
-      amount: BigInt(row.amount),
-      currency: row.currency,
-      status: row.status,
-      createdAt: row.created_at,
-    }));
+  records(from: Date, to: Date): Promise<ProviderRecord[]> {
+    return sandboxRecords(this.#db, 'sandbox_payments', 'order_id', from, to);
   }
 
   /** How webhooks travel; the sandbox page module sets an in-process one that still goes through the route. */

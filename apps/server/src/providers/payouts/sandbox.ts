@@ -13,12 +13,11 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import type { CurrencyCode } from '@e-wallet/contract';
 import { ID_PATTERN } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import type { ProviderRecord } from '../records.ts';
+import { type ProviderRecord, sandboxRecords } from '../records.ts';
 import { deliver, httpTransport, signedWebhookRequest, type WebhookTransport } from '../sandbox-webhooks.ts';
 import {
   maskCard,
@@ -76,27 +75,8 @@ export class SandboxPayoutsProvider implements PayoutsProvider {
   }
 
   /** The payouts made in [from, to), for reconciliation: the reference is our payout's id. */
-  async records(from: Date, to: Date): Promise<ProviderRecord[]> {
-    const { rows } = await this.#db.query<{
-      id: string;
-      reference: string;
-      amount: bigint;
-      currency: CurrencyCode;
-      status: ProviderRecord['status'];
-      created_at: Date;
-    }>(
-      `SELECT id, reference, amount, currency, status, created_at FROM sandbox_payouts
-       WHERE created_at >= $1 AND created_at < $2 ORDER BY created_at`,
-      [from, to],
-    );
-    return rows.map((row) => ({
-      providerId: row.id,
-      reference: row.reference,
-      amount: BigInt(row.amount),
-      currency: row.currency,
-      status: row.status,
-      createdAt: row.created_at,
-    }));
+  records(from: Date, to: Date): Promise<ProviderRecord[]> {
+    return sandboxRecords(this.#db, 'sandbox_payouts', 'reference', from, to);
   }
 
   /** How webhooks travel; the server sets an in-process one that still goes through the signed route. */
