@@ -11,6 +11,22 @@ import type { SandboxKycProvider } from './sandbox.ts';
 /** The provider's view of an application; `sequence` grows with every change it reports. */
 export type KycProviderStatus = 'pending' | 'in_review' | 'approved' | 'rejected' | 'canceled';
 
+/** An application as a provider that keeps its own (the sandbox, operator review) stores it. */
+export interface KycApplication {
+  id: string;
+  reference: string;
+  user_id: string;
+  target_level: LevelName;
+  status: KycProviderStatus;
+  reason: string | null;
+  sequence: bigint;
+  document_type: string | null;
+  document_number_masked: string | null;
+  full_name: string | null;
+  birth_date: string | null;
+  created_at: Date;
+}
+
 export interface KycState {
   status: KycProviderStatus;
   /** Why it was rejected or canceled, ready to show; null otherwise. */

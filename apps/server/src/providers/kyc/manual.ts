@@ -11,7 +11,14 @@ import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import type { LevelName } from '../../policy/levels.ts';
 import { type Applicant, maskDocumentNumber } from './documents.ts';
-import type { KycProvider, KycProviderStatus, KycStart, KycState, OperatorReview } from './kyc-provider.ts';
+import type {
+  KycApplication,
+  KycProvider,
+  KycProviderStatus,
+  KycStart,
+  KycState,
+  OperatorReview,
+} from './kyc-provider.ts';
 import { documentsKey, open, seal } from './sealed.ts';
 
 /** The app's Settings route shows the documents form for `?documents=<application id>`. */
@@ -19,22 +26,11 @@ export const DOCUMENTS_PAGE = '/settings?documents=';
 /** Photos a person may attach to one application: the document's pages, not an album. */
 export const PHOTOS_PER_APPLICATION = 3;
 
-export interface ManualApplication {
-  id: string;
-  reference: string;
-  user_id: string;
-  target_level: LevelName;
-  status: KycProviderStatus;
-  reason: string | null;
-  sequence: bigint;
-  document_type: string | null;
-  document_number_masked: string | null;
-  full_name: string | null;
-  birth_date: string | null;
+/** Operator review adds when the documents came and who decided, and when. */
+export interface ManualApplication extends KycApplication {
   submitted_at: Date | null;
   decided_at: Date | null;
   decided_by: string | null;
-  created_at: Date;
 }
 
 const COLUMNS = `id, reference, user_id, target_level, status, reason, sequence, document_type,

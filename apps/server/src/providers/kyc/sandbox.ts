@@ -19,25 +19,12 @@ import {
   type WebhookTransport,
 } from '../sandbox-webhooks.ts';
 import { type Applicant, maskDocumentNumber } from './documents.ts';
-import type { HostedKycPage, KycProvider, KycProviderStatus, KycStart, KycState } from './kyc-provider.ts';
+import type { HostedKycPage, KycApplication, KycProvider, KycStart, KycState } from './kyc-provider.ts';
 
 export const KYC_WEBHOOK_PATH = '/v2/wallet/webhooks/kyc';
 export const DEFAULT_REJECT_REASON = 'Документ не прошёл проверку';
 
-export interface SandboxApplication {
-  id: string;
-  reference: string;
-  user_id: string;
-  target_level: LevelName;
-  status: KycProviderStatus;
-  reason: string | null;
-  sequence: bigint;
-  document_type: string | null;
-  document_number_masked: string | null;
-  full_name: string | null;
-  birth_date: string | null;
-  created_at: Date;
-}
+export type SandboxApplication = KycApplication;
 
 export type SandboxDecision =
   | { action: 'approve'; applicant: Applicant }
