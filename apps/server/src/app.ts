@@ -1,12 +1,11 @@
 /**
  * Builds the server instance from a context (configuration, database, providers, clock).
  * Tests build it too and call it with `inject`. Plugins in a fixed order: external, then app,
- * then the modules' routes (each `modules/<name>/routes.ts`), then the single-page app.
+ * then the modules' routes (each module's `routes` plugin, from its public face), then the single-page app.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { type ErrorCode, errorMessage, httpStatusOf } from '@e-wallet/contract';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
@@ -19,10 +18,54 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { registerErrorHandling, sendError, sendUnavailable } from './http/errors.ts';
 import { decorateRequests } from './http/route.ts';
+import * as auth from './modules/auth/index.ts';
+import * as documents from './modules/documents/index.ts';
+import * as events from './modules/events/index.ts';
+import * as exchange from './modules/exchange/index.ts';
+import * as freeze from './modules/freeze/index.ts';
+import * as identification from './modules/identification/index.ts';
+import * as notifications from './modules/notifications/index.ts';
+import * as passkeys from './modules/passkeys/index.ts';
+import * as payment from './modules/payment/index.ts';
+import * as payouts from './modules/payouts/index.ts';
+import * as push from './modules/push/index.ts';
+import * as requests from './modules/requests/index.ts';
+import * as sandboxKyc from './modules/sandbox-kyc/index.ts';
+import * as sandboxPages from './modules/sandbox-pages/index.ts';
+import * as sandboxPay from './modules/sandbox-pay/index.ts';
+import * as sandboxSms from './modules/sandbox-sms/index.ts';
+import * as schedules from './modules/schedules/index.ts';
+import * as templates from './modules/templates/index.ts';
+import * as topup from './modules/topup/index.ts';
+import * as transfer from './modules/transfer/index.ts';
+import * as wallet from './modules/wallet/index.ts';
+import * as withdrawal from './modules/withdrawal/index.ts';
 
-export interface ModuleRoutes {
-  default: (app: FastifyInstance, ctx: AppContext) => Promise<void> | void;
-}
+/** Every module's routes, each a named plugin declaring what it needs registered before it. */
+const MODULE_ROUTES = [
+  auth.routes,
+  documents.routes,
+  events.routes,
+  exchange.routes,
+  freeze.routes,
+  identification.routes,
+  notifications.routes,
+  passkeys.routes,
+  payment.routes,
+  payouts.routes,
+  push.routes,
+  requests.routes,
+  sandboxPages.routes,
+  sandboxKyc.routes,
+  sandboxPay.routes,
+  sandboxSms.routes,
+  schedules.routes,
+  templates.routes,
+  topup.routes,
+  transfer.routes,
+  wallet.routes,
+  withdrawal.routes,
+];
 
 /** The headers helmet's middleware sets, worked out once (its options make them the same for every request). */
 export function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, string> {
@@ -256,7 +299,7 @@ export async function buildApp(
     });
   }
 
-  for (const routes of await moduleRoutes()) await routes.default(app, ctx);
+  for (const routes of MODULE_ROUTES) await app.register(routes, { ctx });
 
   const webDist = config.WEB_DIST;
   const hasWeb = !!webDist && existsSync(`${webDist}/index.html`);
@@ -290,16 +333,6 @@ export async function buildApp(
   });
 
   return app;
-}
-
-/** Every `modules/<name>/routes.ts`, in name order. */
-async function moduleRoutes(): Promise<ModuleRoutes[]> {
-  const dir = fileURLToPath(new URL('./modules/', import.meta.url));
-  const names = readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(`${dir}${entry.name}/routes.ts`))
-    .map((entry) => entry.name)
-    .sort();
-  return Promise.all(names.map((name) => import(`./modules/${name}/routes.ts`) as Promise<ModuleRoutes>));
 }
 
 /** Whether the database takes writes now: reachable, and not a standby or a node still read-only. */

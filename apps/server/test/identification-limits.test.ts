@@ -9,15 +9,10 @@ import { type ErrorParams, errorMessage, paramText } from '@e-wallet/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../src/context.ts';
 import { AppError } from '../src/errors.ts';
-import {
-  pay,
-  refusalError,
-  systemAccount,
-  topUpRefusal,
-  transfer,
-  userAccount,
-} from '../src/ledger/index.ts';
+import { systemAccount, topUpRefusal, transfer, userAccount } from '../src/ledger/index.ts';
+import { refusalError } from '../src/modules/money-calls/index.ts';
 import { type LevelName, levelRules, levelRulesJson, rubParam } from '../src/policy/levels.ts';
+import { pay } from './door.ts';
 import { fund, insertUser } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer, usePostgres } from './helpers.ts';
 

@@ -13,7 +13,7 @@ import {
   userAccount,
   voidHold,
 } from '../src/ledger/index.ts';
-import { requestHash, withIdempotency } from '../src/modules/idempotency/service.ts';
+import { keyedCall, requestHash } from '../src/modules/money-calls/index.ts';
 import { fund, insertUser, ledgerViolations } from './fund.ts';
 import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
 
@@ -202,7 +202,7 @@ describe(`ledger under concurrency (${databaseLabel})`, () => {
     expect((await balanceOf(server.ctx.db, payer.rub)).pendingDebits).toBe(0n);
   });
 
-  it('withIdempotency: 30 concurrent repeats of one call move money once and all get the first answer', async () => {
+  it('keyedCall: 30 concurrent repeats of one call move money once and all get the first answer', async () => {
     const payer = await newUser();
     const payee = await newUser();
     await fund(server.ctx, payer.id, 10_000n);
@@ -214,11 +214,13 @@ describe(`ledger under concurrency (${databaseLabel})`, () => {
       requestHash: requestHash(server, body),
     };
     let runs = 0;
+    // Each try makes its own answer first, as a call does; only the first's is stored and answered.
     const answers = await Promise.all(
-      Array.from({ length: 30 }, () =>
-        withIdempotency(server.ctx, scope, async (q) => {
+      Array.from({ length: 30 }, (_, i) => {
+        const id = `try-${i}`;
+        return keyedCall(server.ctx, scope, { status: 'success', id }, async (q) => {
           runs += 1;
-          const { transfer: t } = await transfer(q, {
+          await transfer(q, {
             debit: payer.rub,
             credit: payee.rub,
             amount: 2_500n,
@@ -228,26 +230,26 @@ describe(`ledger under concurrency (${databaseLabel})`, () => {
             idempotencyKey: nextKey(),
             at: now(),
           });
-          return { status: 'success', id: t.id };
-        }),
-      ),
+        });
+      }),
     );
     expect(new Set(answers.map((a) => a.id)).size).toBe(1);
     expect((await balanceOf(server.ctx.db, payer.rub)).balance).toBe(7_500n);
     expect(runs).toBe(1);
     // The same key with another request is a conflict; without a key every call runs.
     await expect(
-      withIdempotency(
+      keyedCall(
         server.ctx,
         { ...scope, requestHash: requestHash(server, { ...body, amount: '26.00' }) },
-        async () => ({ status: 'success', id: 'never' }),
+        { status: 'success', id: 'never' },
+        async () => {},
       ),
     ).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
     expect(requestHash(server, { a: 1, b: 2 })).toBe(requestHash(server, { b: 2, a: 1 }));
     // A failed call stores nothing: the retry runs again.
     const failing = { ...scope, key: nextKey() };
     await expect(
-      withIdempotency(server.ctx, failing, async (q) => {
+      keyedCall(server.ctx, failing, { status: 'success', id: 'x' }, async (q) => {
         await transfer(q, {
           debit: payer.rub,
           credit: payee.rub,
@@ -257,13 +259,14 @@ describe(`ledger under concurrency (${databaseLabel})`, () => {
           idempotencyKey: nextKey(),
           at: now(),
         });
-        return { status: 'success', id: 'x' };
       }),
     ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
-    const retried = await withIdempotency(server.ctx, failing, async () => ({
-      status: 'success',
-      id: 'retried',
-    }));
+    const retried = await keyedCall(
+      server.ctx,
+      failing,
+      { status: 'success', id: 'retried' },
+      async () => {},
+    );
     expect(retried.id).toBe('retried');
   });
 });

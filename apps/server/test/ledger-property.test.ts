@@ -12,8 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   balanceOf,
   hold,
-  type PaymentInput,
-  pay,
   postHold,
   systemAccount,
   type TransferInput,
@@ -22,6 +20,7 @@ import {
   voidHold,
 } from '../src/ledger/index.ts';
 import { statOf, transactionsOf } from '../src/modules/wallet/service.ts';
+import { type PaymentInput, pay } from './door.ts';
 import { fund, insertUser, ledgerViolations } from './fund.ts';
 import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
 

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext, type RunningContext } from '../src/create-context.ts';
-import { pay } from '../src/ledger/index.ts';
 import { remindSchedule, runSchedule, runTime } from '../src/modules/schedules/service.ts';
+import { pay } from './door.ts';
 import {
   databaseLabel,
   freshDatabase,

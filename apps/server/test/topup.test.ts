@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findTransfer, systemAccount, transfersByReference } from '../src/ledger/index.ts';
 import { listNotifications } from '../src/modules/notifications/service.ts';
 import sandboxPayRoutes from '../src/modules/sandbox-pay/routes.ts';
-import { creditKey, RESERVATION_MS } from '../src/modules/topup/service.ts';
+import { creditKey } from '../src/modules/topup/service.ts';
 import { cardDigits, luhnValid } from '../src/providers/payments/cards.ts';
 import type { PaymentsProvider } from '../src/providers/payments/payments-provider.ts';
 import { SandboxPaymentsProvider } from '../src/providers/payments/sandbox.ts';
@@ -513,7 +513,11 @@ describe(`top-up (${databaseLabel})`, () => {
     );
     expect(stuck).toHaveLength(1);
     expect((await orderStatus(server, token, stuck[0]!.id)).body.status).toBe('pending');
-    server.clock.advance(RESERVATION_MS + 1000);
+    // The reservation's length is the database's to say (limits_reservation in limits.sql).
+    const reservation = await server.ctx.db.query<{ ms: number }>(
+      'SELECT extract(epoch FROM limits_reservation()) * 1000 AS ms',
+    );
+    server.clock.advance(Number(reservation.rows[0]!.ms) + 1000);
     expect((await orderStatus(server, token, stuck[0]!.id)).body.status).toBe('failed');
   });
 

@@ -22,13 +22,13 @@
  *   transfer(q, TransferInput): Promise<TransferResult>     posted at once, between any two accounts
  *   hold(q, TransferInput): Promise<TransferResult>         pending
  *   postHold(q, holdId, at), voidHold(q, holdId, at): Promise<SettleResult>
- *   pay(q, PaymentInput): Promise<PaymentOutcome>           a person's payment, under every rule of the
- *                                                           limits (payments.ts)
- *   exchange(q, ExchangeInput): Promise<ExchangeOutcome>    a quote moved between one's own accounts
- *                                                           (exchange.ts)
+ *   openDoor(q, Door, Confirmed): Promise<DoorOutcome>      a money call: a person's payment or exchange,
+ *                                                           an operator's refund (doors.ts), run only by
+ *                                                           the money-call pipeline (modules/money-calls)
  * Questions
- *   topUpRefusal(q, config, userId, currency, amount, at)   may a top-up of this amount start (payments.ts)
- *   sentThisMonth(q, userId, at)                            the monthly limit's figure (payments.ts)
+ *   paymentProblems(q, PaymentCheck)                        what would refuse a payment now (doors.ts)
+ *   topUpRefusal(q, config, userId, currency, amount, at)   may a top-up of this amount start (doors.ts)
+ *   sentThisMonth(q, userId, at)                            the monthly limit's figure (doors.ts)
  *   openAccount, userAccount, accountOf, accountsOf, systemAccount, balanceOf, findTransfer,
  *   transfersByReference
  * A repeated idempotency key returns the first transfer with `created: false` and moves nothing;
@@ -153,6 +153,7 @@ interface AccountRow {
   balance: bigint;
   pending_debits: bigint;
   pending_credits: bigint;
+  available: bigint;
   version: bigint;
   created_at: Date;
 }
@@ -173,8 +174,9 @@ interface TransferRow {
   settled_at: Date | null;
 }
 
+// `available` as ledger.sql defines it (ledger_available), asked of the row rather than worked out here.
 const ACCOUNT_COLUMNS =
-  'id, user_id, purpose, currency, balance, pending_debits, pending_credits, version, created_at';
+  'id, user_id, purpose, currency, balance, pending_debits, pending_credits, ledger_available(ledger_accounts) AS available, version, created_at';
 const CURRENCY_ORDER = ['RUB', 'USD', 'EUR', 'IDR'];
 
 function toAccount(row: AccountRow): Account {
@@ -186,7 +188,7 @@ function toAccount(row: AccountRow): Account {
     balance: BigInt(row.balance),
     pendingDebits: BigInt(row.pending_debits),
     pendingCredits: BigInt(row.pending_credits),
-    available: BigInt(row.balance) - BigInt(row.pending_debits),
+    available: BigInt(row.available),
     version: BigInt(row.version),
     createdAt: row.created_at,
   };
@@ -268,9 +270,9 @@ export interface AccountSummary {
  * in the order the wallet shows them. Only the columns shown, and the time as text, written by
  * PostgreSQL (cheaper than a Date parsed and written out again; docs/performance.md).
  */
-const SUMMARIES_SQL = `SELECT id, user_id AS "userId", currency, balance - pending_debits AS available,
+const SUMMARIES_SQL = `SELECT id, user_id AS "userId", currency, ledger_available(a) AS available,
          to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
-  FROM ledger_accounts WHERE user_id = ANY($1::uuid[])
+  FROM ledger_accounts a WHERE user_id = ANY($1::uuid[])
   ORDER BY array_position(ARRAY[${CURRENCY_ORDER.map((c) => `'${c}'`).join(', ')}], currency), created_at, id`;
 
 const summariesByUser = batchedRead<string, AccountSummary[]>(async (q, userIds) => {
@@ -466,5 +468,4 @@ export function voidHold(q: Queryable, holdId: string, at: Date): Promise<Settle
   return settle(q, holdId, 'voided', at);
 }
 
-export * from './exchange.ts';
-export * from './payments.ts';
+export * from './doors.ts';

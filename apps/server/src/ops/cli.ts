@@ -7,8 +7,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OPERATOR_ROLES, type OperatorRole, OpsCreateOperatorRequest, Phone } from '@e-wallet/contract';
 import type { AppContext } from '../context.ts';
-import { clearCodeLock } from '../modules/auth/codes.ts';
-import { refreshLatest } from '../modules/identification/service.ts';
+import { clearCodeLock } from '../modules/auth/index.ts';
+import { refreshLatest } from '../modules/identification/index.ts';
 import type { OperatorReview } from '../providers/kyc/kyc-provider.ts';
 import { createOperator } from './operators.ts';
 

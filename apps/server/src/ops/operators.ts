@@ -12,7 +12,7 @@ import { generateSecret, verify } from 'otplib';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { PIN_LOCK_AFTER, PIN_LOCK_MINUTES, PIN_REVOKE_AFTER } from '../modules/auth/pin.ts';
+import { PIN_LOCK_AFTER, PIN_LOCK_MINUTES, PIN_REVOKE_AFTER } from '../modules/auth/index.ts';
 import { open, seal } from '../providers/kyc/sealed.ts';
 import { writeAudit } from './audit.ts';
 

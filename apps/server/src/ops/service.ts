@@ -16,9 +16,10 @@ import {
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { operatorFreeze, operatorUnfreeze } from '../modules/freeze/service.ts';
-import { refreshLatest } from '../modules/identification/service.ts';
-import { settlePayout } from '../modules/payouts/service.ts';
+import { operatorFreeze, operatorUnfreeze } from '../modules/freeze/index.ts';
+import { refreshLatest } from '../modules/identification/index.ts';
+import { runMoneyCall } from '../modules/money-calls/index.ts';
+import { settlePayout } from '../modules/payouts/index.ts';
 import type { ProviderRecord } from '../providers/records.ts';
 import { listAudit, writeAudit } from './audit.ts';
 import type { Operator } from './operators.ts';
@@ -259,15 +260,17 @@ interface TransferRow {
   id: string;
   amount: bigint;
   currency: string;
-  kind: string;
-  status: string;
   debit_user: string | null;
   credit_user: string | null;
+  refundable: boolean;
+  left: bigint;
 }
 
+/** The operation and what is left of it, if ops.sql's ops_refundable says it may be refunded. */
 async function refundable(q: Queryable, transferId: string): Promise<TransferRow> {
   const { rows } = await q.query<TransferRow>(
-    `SELECT t.id, t.amount, t.currency, t.kind, t.status, d.user_id AS debit_user, c.user_id AS credit_user
+    `SELECT t.id, t.amount, t.currency, d.user_id AS debit_user, c.user_id AS credit_user,
+       ops_refundable(t) AS refundable, ops_refund_left(t) AS left
      FROM ledger_transfers t
      JOIN ledger_accounts d ON d.id = t.debit_account_id JOIN ledger_accounts c ON c.id = t.credit_account_id
      WHERE t.id = $1`,
@@ -275,14 +278,7 @@ async function refundable(q: Queryable, transferId: string): Promise<TransferRow
   );
   const transfer = rows[0];
   if (!transfer) throw new AppError('OPERATION_NOT_FOUND');
-  if (
-    transfer.status !== 'posted' ||
-    transfer.kind === 'refund' ||
-    // An exchange is undone by exchanging back, never by refunding one of its two legs.
-    transfer.kind === 'exchange' ||
-    (!transfer.debit_user && !transfer.credit_user)
-  )
-    throw new AppError('REFUND_NOT_ALLOWED');
+  if (!transfer.refundable) throw new AppError('REFUND_NOT_ALLOWED');
   return transfer;
 }
 
@@ -313,11 +309,7 @@ export async function proposeRefund(
     const transfer = await refundable(q, body.transfer_id);
     const parsed = parseAmount(body.amount, transfer.currency as CurrencyCode);
     if (!parsed.ok) throw new AppError('FIELD_INVALID', { field: 'amount' });
-    const { rows: done } = await q.query<{ refunded: bigint }>(
-      `SELECT coalesce(sum(amount), 0)::bigint AS refunded FROM ops_refunds WHERE transfer_id = $1 AND status = 'approved'`,
-      [transfer.id],
-    );
-    const left = BigInt(transfer.amount) - BigInt(done[0]!.refunded);
+    const left = BigInt(transfer.left);
     if (parsed.minor > left) throw new AppError('REFUND_EXCEEDS', { left: money(left, transfer.currency) });
     const { rows } = await q.query<{ id: string }>(
       `INSERT INTO ops_refunds (transfer_id, amount, currency, reason, proposed_by, proposed_at)
@@ -345,82 +337,63 @@ export async function proposeRefund(
   });
 }
 
-const REFUND_REFUSALS: Record<string, Parameters<typeof refusal>[0]> = {
-  missing: 'NOT_FOUND',
-  not_proposed: 'REFUND_NOT_PROPOSED',
-  four_eyes: 'FOUR_EYES_REQUIRED',
-  not_refundable: 'REFUND_NOT_ALLOWED',
-  refund_exceeds: 'REFUND_EXCEEDS',
-  limit_balance: 'RECIPIENT_LIMIT_BALANCE',
-  insufficient_funds: 'INSUFFICIENT_FUNDS',
-};
-function refusal(code: ConstructorParameters<typeof AppError>[0], params = {}): AppError {
-  return new AppError(code, params);
-}
+const REFUND_TEXT = { ru: 'Возврат ошибочной операции', en: 'Refund of a mistaken operation' };
 
 /**
- * Approves a proposal by a different operator: the correcting transfer is written by ops_refund
- * (db/functions/ops.sql) through ledger_move, once (a repeat answers the first). A refusal is audited too.
+ * Approves a proposal by a different operator: a money call (modules/money-calls) through the refund
+ * door (ops_refund in db/functions/ops.sql), which decides four eyes and moves the correcting transfer
+ * once (a repeat answers the first). The approval and its audit line are one transaction; a refusal
+ * is audited too.
  */
 export async function approveRefund(ctx: AppContext, by: Operator, id: string): Promise<unknown> {
-  const outcome = await ctx.db.tx(async (q) => {
-    const { rows } = await q.query<{
-      outcome: string;
-      refusal: { rule: string; left?: string } | null;
-      refund_transfer_id: string | null;
-    }>(
-      `SELECT * FROM ops_refund(refund_id => $1, approver => $2, movement_id => $3, rules => $4::jsonb,
-         description => $5::jsonb, at => $6)`,
-      [
-        id,
-        by.id,
-        randomUUID(),
-        ctx.config.levelRulesJson,
-        JSON.stringify({
-          debit: { ru: 'Возврат ошибочной операции', en: 'Refund of a mistaken operation' },
-          credit: { ru: 'Возврат ошибочной операции', en: 'Refund of a mistaken operation' },
-        }),
-        ctx.clock.now(),
-      ],
-    );
-    const answer = rows[0]!;
-    if (answer.outcome === 'created') {
-      const { rows: detail } = await q.query<{
-        transfer_id: string;
-        amount: bigint;
-        currency: string;
-        debit_user: string | null;
-      }>(
-        `SELECT r.transfer_id, r.amount, r.currency, d.user_id AS debit_user FROM ops_refunds r
-         JOIN ledger_transfers t ON t.id = r.transfer_id JOIN ledger_accounts d ON d.id = t.debit_account_id
-         WHERE r.id = $1`,
+  const movementId = randomUUID();
+  const result = await runMoneyCall(ctx, {
+    call: 'opsRefundApprove',
+    person: by.id,
+    confirmation: { operator: true },
+    key: null,
+    requestHash: id,
+    prepare: () => ({
+      answer: { id, status: 'approved' as const, refund_transfer_id: movementId },
+      door: {
+        door: 'refund',
+        refundId: id,
+        approver: by.id,
+        movementId,
+        description: { debit: REFUND_TEXT, credit: REFUND_TEXT },
+        at: ctx.clock.now(),
+        rules: ctx.config.levelRulesJson,
+      },
+    }),
+    after: async (q, outcome) => {
+      if (outcome.outcome !== 'created') return;
+      const { rows } = await q.query<{ debit_user: string | null }>(
+        `SELECT d.user_id AS debit_user FROM ops_refunds r JOIN ledger_transfers t ON t.id = r.transfer_id
+         JOIN ledger_accounts d ON d.id = t.debit_account_id WHERE r.id = $1`,
         [id],
       );
       await writeAudit(q, ctx, by, {
         action: 'refund_approve',
         objectType: 'refund',
         objectId: id,
-        userId: detail[0]?.debit_user ?? null,
+        userId: rows[0]?.debit_user ?? null,
         before: { status: 'proposed' },
-        after: { status: 'approved', refund_transfer_id: answer.refund_transfer_id },
+        after: { status: 'approved', refund_transfer_id: movementId },
       });
-    }
-    return answer;
+    },
   });
-  if (outcome.outcome === 'refused') {
-    const rule = outcome.refusal?.rule ?? 'missing';
-    if (rule !== 'missing')
+  if (result.outcome === 'refused') {
+    if (result.refusal.rule !== 'missing')
       await writeAudit(ctx.db, ctx, by, {
         action: 'refund_approve_refused',
         objectType: 'refund',
         objectId: id,
-        after: outcome.refusal,
+        after: result.refusal,
       });
-    const params: Record<string, string> = {};
-    if (outcome.refusal?.left) params.left = outcome.refusal.left;
-    throw refusal(REFUND_REFUSALS[rule] ?? 'REFUND_NOT_ALLOWED', params);
+    throw result.error;
   }
-  return { id, status: 'approved', refund_transfer_id: outcome.refund_transfer_id };
+  if (result.outcome === 'skipped') throw new Error('a refund approval is never skipped');
+  return result.answer;
 }
 
 export async function rejectRefund(

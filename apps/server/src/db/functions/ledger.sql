@@ -2,7 +2,8 @@
 -- entries and balances; the doors that call it decide whether a movement may happen:
 --   ledger_open    a transfer or a hold between two accounts (top-up credits, test funding)
 --   ledger_settle  a hold posted or voided, once
---   ledger_pay     a person's payment, with every rule of the limits (payments.sql)
+--   ledger_pay     a person's money call, with every rule of the limits (payments.sql)
+--   ops_refund     an operator's correcting transfer under four eyes (ops.sql)
 -- One lock order for every door, so no two of them wait on each other: people's accounts first, in
 -- the order of their user ids (ledger_pay takes each user's row with their account), then system
 -- accounts in id order; all FOR NO KEY UPDATE, before anything is written. A used idempotency
@@ -60,6 +61,13 @@ END
 $$;
 CREATE OR REPLACE TRIGGER ledger_accounts_identity_guard BEFORE UPDATE OF id, user_id, currency ON ledger_accounts
   FOR EACH ROW EXECUTE FUNCTION ledger_accounts_identity_guard();
+
+-- The money an account can send now: its balance less what its holds keep. The one definition, asked by
+-- every door (and by the accounts' CHECK constraint's twin in the table, which backs it up).
+CREATE OR REPLACE FUNCTION ledger_available(account ledger_accounts) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT account.balance - account.pending_debits
+$$;
 
 -- Writes one step of a movement whose accounts the caller has locked and checked, in one statement:
 -- for an opening step ('single' or 'hold') the transfer itself (nothing is written, and the answer is
@@ -138,7 +146,7 @@ BEGIN
   END LOOP;
   IF debit_account.id IS NOT NULL AND credit_account.id IS NOT NULL
      AND debit_account.currency = currency AND credit_account.currency = currency
-     AND (debit_account.user_id IS NULL OR debit_account.balance - debit_account.pending_debits >= amount) THEN
+     AND (debit_account.user_id IS NULL OR ledger_available(debit_account) >= amount) THEN
     IF ledger_move(transfer_id, debit, credit, amount, currency, kind, CASE WHEN hold THEN 'pending' ELSE 'posted' END,
         hold, idempotency_key, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END,
         CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN

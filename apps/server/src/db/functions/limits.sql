@@ -67,8 +67,14 @@ BEGIN
 END
 $$;
 
--- Room a person's pending top-up orders keep under the balance cap: orders of the last hour, while the
--- provider may still report them paid (modules/topup fails an order after the same hour). In one
+-- How long a pending top-up order reserves room under the balance cap: while the provider may still
+-- report it paid. modules/topup fails an unpaid order after it, asking this function.
+CREATE OR REPLACE FUNCTION limits_reservation() RETURNS interval
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT interval '1 hour'
+$$;
+
+-- Room a person's pending top-up orders keep under the balance cap (limits_reservation). In one
 -- currency, or with a null currency in every one, in roubles.
 CREATE OR REPLACE FUNCTION limits_reserved(person uuid, currency text, at timestamptz) RETURNS bigint
 LANGUAGE plpgsql STABLE AS $$
@@ -77,7 +83,7 @@ BEGIN
   RETURN (SELECT coalesce(sum(CASE WHEN currency IS NULL THEN limits_in_roubles(o.amount, o.currency)
       ELSE o.amount END), 0)::bigint FROM topup_orders o
     WHERE o.user_id = person AND o.status = 'pending' AND (currency IS NULL OR o.currency = currency)
-      AND o.created_at > at - interval '1 hour');
+      AND o.created_at > at - limits_reservation());
 END
 $$;
 

@@ -11,17 +11,35 @@ CREATE OR REPLACE TRIGGER ops_audit_guard BEFORE UPDATE OR DELETE ON ops_audit
 CREATE OR REPLACE TRIGGER ops_audit_truncate_guard BEFORE TRUNCATE ON ops_audit
   FOR EACH STATEMENT EXECUTE FUNCTION ops_audit_guard();
 
--- Approves a proposed refund by another operator: the correcting transfer goes the opposite way of the
--- refunded one (its receiver pays back its payer), kind 'refund', written by ledger_move under the key
+-- Whether an operation may be refunded: a posted movement that touched a person's account, neither a
+-- refund itself nor an exchange's leg (an exchange is undone by exchanging back). Asked by the proposal
+-- (ops/refunds.ts) and by ops_refund, so both decide alike.
+CREATE OR REPLACE FUNCTION ops_refundable(t ledger_transfers) RETURNS boolean LANGUAGE sql STABLE AS $$
+  SELECT t.status = 'posted' AND t.kind NOT IN ('refund', 'exchange') AND EXISTS (
+    SELECT 1 FROM ledger_accounts a WHERE a.id IN (t.debit_account_id, t.credit_account_id) AND a.user_id IS NOT NULL)
+$$;
+
+-- What is left to refund of an operation: its amount less the refunds approved of it.
+CREATE OR REPLACE FUNCTION ops_refund_left(t ledger_transfers) RETURNS bigint LANGUAGE sql STABLE AS $$
+  SELECT t.amount - coalesce(sum(r.amount), 0)::bigint FROM ops_refunds r
+  WHERE r.transfer_id = t.id AND r.status = 'approved'
+$$;
+
+-- Approves a proposed refund by another operator: the money call of an operator (modules/money-calls),
+-- answering as a person's door does. The correcting transfer goes the opposite way of the refunded one
+-- (its receiver pays back its payer), kind 'refund', written by ledger_move under the key
 -- 'refund:<proposal>'. In one statement, in this order: the proposal locked; the people and their
 -- accounts locked in user id order (as ledger_pay does), then any system account; the four-eyes rule;
--- what is left of the transfer to refund; the receiver's balance cap (limits.sql decides it); the
--- payer's available money. Answers (outcome, refusal, refund_transfer_id), outcome one of
---   created | repeated (approved before: its transfer) | refused (refusal names the rule:
---   missing, not_proposed, four_eyes, not_refundable, refund_exceeds, limit_balance, insufficient_funds)
+-- whether it may be refunded and what is left of it (ops_refundable, ops_refund_left); the receiver's
+-- balance cap (limits.sql); the payer's available money (ledger_available). Answers
+-- (outcome, refusal, problems, first_request_hash, first_answer), outcome one of
+--   created | repeated (approved before: first_answer is the approval's answer) | refused (refusal names the
+--   rule: missing, not_proposed, four_eyes, not_refundable, refund_exceeds, limit_balance, insufficient_funds)
+DROP FUNCTION IF EXISTS ops_refund(uuid, uuid, uuid, jsonb, jsonb, timestamptz);
 CREATE OR REPLACE FUNCTION ops_refund(
   refund_id uuid, approver uuid, movement_id uuid, rules jsonb, description jsonb, at timestamptz
-) RETURNS TABLE (outcome text, refusal jsonb, refund_transfer_id uuid) LANGUAGE plpgsql AS $$
+) RETURNS TABLE (outcome text, refusal jsonb, problems jsonb, first_request_hash text, first_answer jsonb)
+LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
   proposal ops_refunds;
@@ -30,58 +48,61 @@ DECLARE
   payer_account ledger_accounts;
   receiver_account ledger_accounts;
   receiver_level text;
-  refunded bigint;
-  found_problem jsonb;
+  left_to_refund bigint;
 BEGIN
   SELECT * INTO proposal FROM ops_refunds r WHERE r.id = refund_id FOR UPDATE;
   IF proposal.id IS NULL THEN
-    outcome := 'refused'; refusal := jsonb_build_object('rule', 'missing'); RETURN NEXT; RETURN;
-  END IF;
-  IF proposal.status = 'approved' THEN
-    outcome := 'repeated'; refund_transfer_id := proposal.refund_transfer_id; RETURN NEXT; RETURN;
-  END IF;
-  IF proposal.status <> 'proposed' THEN
-    outcome := 'refused'; refusal := jsonb_build_object('rule', 'not_proposed'); RETURN NEXT; RETURN;
-  END IF;
-  IF proposal.proposed_by = approver THEN
-    outcome := 'refused'; refusal := jsonb_build_object('rule', 'four_eyes'); RETURN NEXT; RETURN;
-  END IF;
-  SELECT * INTO original FROM ledger_transfers t WHERE t.id = proposal.transfer_id;
-  IF original.status <> 'posted' OR original.kind = 'refund' THEN
-    outcome := 'refused'; refusal := jsonb_build_object('rule', 'not_refundable'); RETURN NEXT; RETURN;
-  END IF;
-  -- The money goes back: the refunded transfer's credit account pays, its debit account receives.
-  FOR person IN SELECT u.id, u.identification_level AS level, a AS account
-    FROM users u JOIN ledger_accounts a ON a.user_id = u.id
-    WHERE a.id IN (original.debit_account_id, original.credit_account_id)
-    ORDER BY u.id FOR NO KEY UPDATE OF u, a LOOP
-    IF (person.account).id = original.credit_account_id THEN payer_account := person.account; END IF;
-    IF (person.account).id = original.debit_account_id THEN
-      receiver_account := person.account;
-      receiver_level := person.level;
+    refusal := jsonb_build_object('rule', 'missing');
+  ELSIF proposal.status = 'approved' THEN
+    outcome := 'repeated';
+    first_request_hash := proposal.id::text;
+    first_answer := jsonb_build_object('id', proposal.id, 'status', 'approved',
+      'refund_transfer_id', proposal.refund_transfer_id);
+    RETURN NEXT;
+    RETURN;
+  ELSIF proposal.status <> 'proposed' THEN
+    refusal := jsonb_build_object('rule', 'not_proposed');
+  ELSIF proposal.proposed_by = approver THEN
+    refusal := jsonb_build_object('rule', 'four_eyes');
+  ELSE
+    SELECT * INTO original FROM ledger_transfers t WHERE t.id = proposal.transfer_id;
+    IF NOT ops_refundable(original) THEN
+      refusal := jsonb_build_object('rule', 'not_refundable');
     END IF;
-  END LOOP;
-  IF payer_account.id IS NULL THEN
-    SELECT * INTO payer_account FROM ledger_accounts a WHERE a.id = original.credit_account_id FOR NO KEY UPDATE;
   END IF;
-  IF receiver_account.id IS NULL THEN
-    SELECT * INTO receiver_account FROM ledger_accounts a WHERE a.id = original.debit_account_id FOR NO KEY UPDATE;
+  IF refusal IS NULL THEN
+    -- The money goes back: the refunded transfer's credit account pays, its debit account receives.
+    FOR person IN SELECT u.id, u.identification_level AS level, a AS account
+      FROM users u JOIN ledger_accounts a ON a.user_id = u.id
+      WHERE a.id IN (original.debit_account_id, original.credit_account_id)
+      ORDER BY u.id FOR NO KEY UPDATE OF u, a LOOP
+      IF (person.account).id = original.credit_account_id THEN payer_account := person.account; END IF;
+      IF (person.account).id = original.debit_account_id THEN
+        receiver_account := person.account;
+        receiver_level := person.level;
+      END IF;
+    END LOOP;
+    IF payer_account.id IS NULL THEN
+      SELECT * INTO payer_account FROM ledger_accounts a WHERE a.id = original.credit_account_id FOR NO KEY UPDATE;
+    END IF;
+    IF receiver_account.id IS NULL THEN
+      SELECT * INTO receiver_account FROM ledger_accounts a WHERE a.id = original.debit_account_id FOR NO KEY UPDATE;
+    END IF;
+    left_to_refund := ops_refund_left(original);
+    IF proposal.amount > left_to_refund THEN
+      refusal := jsonb_build_object('rule', 'refund_exceeds', 'left', left_to_refund::text, 'currency', original.currency);
+    ELSIF receiver_account.user_id IS NOT NULL THEN
+      refusal := limits_receive_refusal(rules, receiver_level, receiver_account, proposal.amount, at);
+    END IF;
+    IF refusal IS NULL AND payer_account.user_id IS NOT NULL AND ledger_available(payer_account) < proposal.amount THEN
+      refusal := jsonb_build_object('rule', 'insufficient_funds');
+    END IF;
   END IF;
-  SELECT coalesce(sum(r.amount), 0)::bigint INTO refunded FROM ops_refunds r
-    WHERE r.transfer_id = original.id AND r.status = 'approved';
-  IF refunded + proposal.amount > original.amount THEN
+  IF refusal IS NOT NULL THEN
     outcome := 'refused';
-    refusal := jsonb_build_object('rule', 'refund_exceeds', 'left', (original.amount - refunded)::text);
-    RETURN NEXT; RETURN;
-  END IF;
-  IF receiver_account.user_id IS NOT NULL THEN
-    found_problem := limits_receive_refusal(rules, receiver_level, receiver_account, proposal.amount, at);
-    IF found_problem IS NOT NULL THEN
-      outcome := 'refused'; refusal := found_problem; RETURN NEXT; RETURN;
-    END IF;
-  END IF;
-  IF payer_account.user_id IS NOT NULL AND payer_account.balance - payer_account.pending_debits < proposal.amount THEN
-    outcome := 'refused'; refusal := jsonb_build_object('rule', 'insufficient_funds'); RETURN NEXT; RETURN;
+    problems := jsonb_build_array(refusal);
+    RETURN NEXT;
+    RETURN;
   END IF;
   IF NOT ledger_move(movement_id, payer_account.id, receiver_account.id, proposal.amount, original.currency, 'refund',
       'posted', false, 'refund:' || proposal.id, 'ops_refund', proposal.id::text, description, at, at, 'single', at) THEN
@@ -90,7 +111,6 @@ BEGIN
   UPDATE ops_refunds r SET status = 'approved', decided_by = approver, decided_at = at,
     refund_transfer_id = movement_id WHERE r.id = proposal.id;
   outcome := 'created';
-  refund_transfer_id := movement_id;
   RETURN NEXT;
 END
 $$;

@@ -1,37 +1,38 @@
--- A person's payment: the one door for money a person sends, to another person (a transfer, a QR
--- payment to a wallet user) or out of the wallet, held toward a system account (a payout: a
--- withdrawal, a QR payment to a bank account). One statement, in this order:
---   1. the people's rows, each with their account in the currency, locked in user id order (then the
---      system account), so two payments of one person are decided one after the other and opposite
---      transfers never deadlock;
---   2. the PIN: the proof the server made is compared with the stored hash; when it does not prove
---      the PIN (a wrong PIN, a lock, a stale salt) the answer is 'pin', and the server's PIN check
---      decides and counts it (modules/auth/pin.ts); a run of a scheduled transfer has no proof and is
---      authorised by its active standing order instead (the PIN confirmed it when it was made);
---   3. the idempotency key claimed with the call's answer: a used key answers the first call's
---      fingerprint and answer, before any refusal;
---   4. the rules: a frozen wallet sends nothing; limits.sql's (the payer's level and monthly limit, the
---      payee's balance cap); then the payer's available money. A refusal gives the key back;
---   5. the movement written by ledger_move.
--- With `check_only` (the answers before the PIN) there is no PIN and no key: every rule is asked and
--- every refusal listed, and nothing is written.
+-- A person's money call: the one door for money a person moves (docs/decisions.md section 16), every
+-- kind through the same prologue and epilogue:
+--   to another person          a transfer, a QR payment to a wallet user, a request's payment, a
+--                              schedule's run (payee set)
+--   out of the wallet          a withdrawal, a QR payment to a bank account: held toward the currency's
+--                              `system_account` (payout clearing), then settled (ledger_settle)
+--   between one's own accounts an exchange (quote_id set): the quote's figures move as two transfers
+--                              through the currencies' 'exchange' system accounts
+-- One statement, in this order:
+--   1. the prologue: the people's rows, each with their accounts in the call's currencies, locked in
+--      user id order (then system accounts), so two calls of one person are decided one after the
+--      other and opposite transfers never deadlock; the PIN proof (pin.sql decides it; a refusal
+--      'pin' lets modules/auth/pin.ts check and count the PIN); without a proof only a run of the
+--      payer's active standing order passes; the Idempotency-Key claimed with the call's answer
+--      (idempotency.sql): a used key answers the first call's fingerprint and answer, before any rule;
+--   2. the rules: an exchange's quote, a frozen wallet, limits.sql's (the level, the monthly limit,
+--      the payee's balance cap or the exchange's), the money available (ledger_available);
+--   3. the epilogue: a refusal gives the key back and writes nothing; otherwise the movement is
+--      written by ledger_move and the answer, stored with the key, is the call's.
+-- With `check_only` (the answers before the PIN) there is no PIN and no key: every rule is asked,
+-- every refusal listed, nothing written.
 -- Answers (outcome, refusal, problems, first_request_hash, first_answer), outcome one of
---   created | repeated (with the first call's fingerprint and answer) | refused (refusal names the
---   first rule, problems lists every one) | allowed (check_only)
--- A payee with no account in the currency gets one when the payment is written (docs/decisions.md
--- section 15); their row is locked after the payer's, and a refused payment opens nothing.
--- Refusals beside those of limits.sql: pin, account_missing, payee_account_missing, wallet_frozen,
--- recipient_limit_balance (the payee's cap, which tells the payer nothing of the payee's level),
--- insufficient_funds.
+--   created | repeated (the first call's fingerprint and answer) | refused (refusal names the first
+--   rule, problems lists every one) | allowed (check_only)
+-- A payee (or the exchanging person) with no account in the currency gets one when the money moves
+-- (docs/decisions.md section 15); a refused call opens nothing.
 
--- The signature before `check_only` and `problems` (a changed signature is dropped, never overloaded).
+DROP FUNCTION IF EXISTS ledger_exchange(uuid, uuid, uuid, uuid, jsonb, timestamptz, jsonb, bytea, text, text, text, jsonb);
 DROP FUNCTION IF EXISTS ledger_pay(uuid, uuid, uuid, text, text, bigint, text, boolean, text, text, jsonb,
-  timestamptz, jsonb, bytea, text, text, text, jsonb);
+  timestamptz, jsonb, bytea, text, text, text, jsonb, boolean);
 
 CREATE OR REPLACE FUNCTION ledger_pay(
   movement_id uuid,
   payer uuid,
-  -- The person paid; null when the money is held toward the currency's `system_account`.
+  -- The person paid; null when the money goes to the currency's `system_account`.
   payee uuid,
   system_account text,
   currency text,
@@ -48,35 +49,54 @@ CREATE OR REPLACE FUNCTION ledger_pay(
   call_key text,
   request_hash text,
   answer jsonb,
-  check_only boolean DEFAULT false
+  check_only boolean DEFAULT false,
+  -- An exchange: the quote (its currencies and amounts replace currency and amount) and the id of
+  -- its second transfer, into the person's account in the quote's to-currency.
+  quote_id uuid DEFAULT NULL,
+  in_id uuid DEFAULT NULL
 ) RETURNS TABLE (outcome text, refusal jsonb, problems jsonb, first_request_hash text, first_answer jsonb)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
   person record;
+  quote exchange_quotes;
+  to_currency text;
   payer_level text;
   payee_level text;
   frozen boolean := false;
   proven boolean := false;
   debit ledger_accounts;
   credit ledger_accounts;
+  sink ledger_accounts;
+  source ledger_accounts;
   first record;
   found_problem jsonb;
 BEGIN
+  -- 1. The prologue.
+  IF quote_id IS NOT NULL THEN
+    -- The currencies are read first to know which accounts to lock; the quote is read again after.
+    SELECT q.from_currency, q.to_currency INTO currency, to_currency FROM exchange_quotes q
+    WHERE q.id = quote_id AND q.user_id = payer;
+  END IF;
   FOR person IN SELECT u.id, u.identification_level AS level, u.frozen_at IS NOT NULL AS frozen,
       pin_proven(u, pin_proof) AS proven, a AS account
-    FROM users u JOIN ledger_accounts a ON a.user_id = u.id AND a.currency = currency
-    WHERE u.id IN (payer, payee) ORDER BY u.id FOR NO KEY UPDATE OF u, a LOOP
+    FROM users u JOIN ledger_accounts a ON a.user_id = u.id AND a.currency IN (currency, to_currency)
+    WHERE u.id IN (payer, payee) ORDER BY u.id, a.id FOR NO KEY UPDATE OF u, a LOOP
     IF person.id = payer THEN
-      debit := person.account;
       payer_level := person.level;
       frozen := person.frozen;
       proven := person.proven;
+      IF (person.account).currency = currency THEN debit := person.account; ELSE credit := person.account; END IF;
     ELSE
-      credit := person.account;
       payee_level := person.level;
+      credit := person.account;
     END IF;
   END LOOP;
+  -- Rarely: a person without an account in the currency is locked alone (then the system accounts).
+  IF payer_level IS NULL AND quote_id IS NOT NULL THEN
+    SELECT u.identification_level, u.frozen_at IS NOT NULL, pin_proven(u, pin_proof)
+    INTO payer_level, frozen, proven FROM users u WHERE u.id = payer FOR NO KEY UPDATE;
+  END IF;
   IF payee IS NOT NULL AND credit.id IS NULL THEN
     SELECT u.identification_level INTO payee_level FROM users u WHERE u.id = payee FOR NO KEY UPDATE;
     IF FOUND THEN
@@ -84,12 +104,12 @@ BEGIN
       credit.currency := currency;
     END IF;
   END IF;
-  IF payee IS NULL THEN
+  IF payee IS NULL AND quote_id IS NULL THEN
     SELECT * INTO credit FROM ledger_accounts a
     WHERE a.user_id IS NULL AND a.purpose = system_account AND a.currency = currency FOR NO KEY UPDATE;
   END IF;
 
-  IF debit.id IS NULL THEN
+  IF payer_level IS NULL OR (debit.id IS NULL AND quote_id IS NULL) THEN
     refusal := jsonb_build_object('rule', 'account_missing');
   ELSIF NOT check_only AND proven IS NOT TRUE AND NOT (pin_proof IS NULL AND reference_type = 'scheduled_transfer'
       AND EXISTS (SELECT 1 FROM scheduled_transfers s WHERE s.id::text = reference_id AND s.user_id = payer
@@ -103,7 +123,7 @@ BEGIN
     RETURN NEXT;
     RETURN;
   END IF;
-  -- Claimed before the rules, since payments succeed far more often than they are refused or repeated.
+  -- Claimed before the rules, since money calls succeed far more often than they are refused or repeated.
   IF NOT check_only AND call_key IS NOT NULL THEN
     SELECT * INTO first FROM idempotency_claim(payer, call_name, call_key, request_hash, answer, at);
     IF NOT first.claimed THEN
@@ -115,24 +135,45 @@ BEGIN
     END IF;
   END IF;
 
+  -- 2. The rules.
   problems := '[]'::jsonb;
+  IF quote_id IS NOT NULL THEN
+    SELECT * INTO quote FROM exchange_quotes q WHERE q.id = quote_id AND q.user_id = payer FOR UPDATE;
+    IF quote.id IS NULL OR quote.used_at IS NOT NULL OR quote.expires_at <= at THEN
+      problems := problems || jsonb_build_object('rule', 'quote_expired');
+    ELSE
+      amount := quote.amount;
+    END IF;
+  END IF;
   IF frozen THEN
     problems := problems || jsonb_build_object('rule', 'wallet_frozen');
   END IF;
-  IF credit.id IS NULL AND credit.user_id IS NULL THEN
-    problems := problems || jsonb_build_object('rule', 'payee_account_missing');
-  END IF;
-  found_problem := limits_spend_refusal(rules, payer_level, debit, kind, payee IS NOT NULL, amount, at);
-  IF found_problem IS NOT NULL THEN problems := problems || found_problem; END IF;
-  IF payee IS NOT NULL AND credit.user_id IS NOT NULL THEN
-    found_problem := limits_receive_refusal(rules, payee_level, credit, amount, at);
-    IF found_problem IS NOT NULL THEN
-      problems := problems || (found_problem || jsonb_build_object('rule', 'recipient_limit_balance'));
+  IF quote_id IS NOT NULL THEN
+    IF debit.id IS NULL AND quote.id IS NOT NULL THEN
+      problems := problems || jsonb_build_object('rule', 'account_missing');
+    ELSIF quote.id IS NOT NULL THEN
+      found_problem := limits_exchange_refusal(rules, payer_level, payer, quote.from_currency, quote.amount,
+        quote.to_currency, quote.receive_amount, at);
+      IF found_problem IS NOT NULL THEN problems := problems || found_problem; END IF;
+    END IF;
+  ELSE
+    IF credit.id IS NULL AND credit.user_id IS NULL THEN
+      problems := problems || jsonb_build_object('rule', 'payee_account_missing');
+    END IF;
+    found_problem := limits_spend_refusal(rules, payer_level, debit, kind, payee IS NOT NULL, amount, at);
+    IF found_problem IS NOT NULL THEN problems := problems || found_problem; END IF;
+    IF payee IS NOT NULL AND credit.user_id IS NOT NULL THEN
+      found_problem := limits_receive_refusal(rules, payee_level, credit, amount, at);
+      IF found_problem IS NOT NULL THEN
+        problems := problems || (found_problem || jsonb_build_object('rule', 'recipient_limit_balance'));
+      END IF;
     END IF;
   END IF;
-  IF debit.balance - debit.pending_debits < amount THEN
+  IF debit.id IS NOT NULL AND ledger_available(debit) < amount THEN
     problems := problems || jsonb_build_object('rule', 'insufficient_funds');
   END IF;
+
+  -- 3. The epilogue.
   IF jsonb_array_length(problems) > 0 THEN
     IF NOT check_only AND call_key IS NOT NULL THEN
       PERFORM idempotency_release(payer, call_name, call_key);
@@ -149,13 +190,30 @@ BEGIN
   END IF;
 
   IF credit.id IS NULL THEN
-    INSERT INTO ledger_accounts (user_id, purpose, currency, created_at) VALUES (payee, 'user', currency, at)
+    INSERT INTO ledger_accounts (user_id, purpose, currency, created_at)
+    VALUES (coalesce(payee, payer), 'user', coalesce(to_currency, currency), at)
     ON CONFLICT DO NOTHING;
-    SELECT * INTO credit FROM ledger_accounts a WHERE a.user_id = payee AND a.currency = currency FOR NO KEY UPDATE;
+    SELECT * INTO credit FROM ledger_accounts a
+    WHERE a.user_id = coalesce(payee, payer) AND a.currency = coalesce(to_currency, currency) FOR NO KEY UPDATE;
   END IF;
+  IF quote_id IS NOT NULL THEN
+    FOR person IN SELECT a FROM ledger_accounts a
+      WHERE a.user_id IS NULL AND a.purpose = 'exchange' AND a.currency IN (quote.from_currency, quote.to_currency)
+      ORDER BY a.id FOR NO KEY UPDATE LOOP
+      IF (person.a).currency = quote.from_currency THEN sink := person.a; ELSE source := person.a; END IF;
+    END LOOP;
+    UPDATE exchange_quotes q SET used_at = at WHERE q.id = quote.id;
+    -- The ledger keys are the quote's: a quote moves money once, whatever happens above.
+    IF NOT ledger_move(movement_id, debit.id, sink.id, quote.amount, quote.from_currency, 'exchange', 'posted', false,
+        'exchange:' || quote.id || ':out', 'exchange', quote.id::text, description, at, at, 'single', at)
+       OR NOT ledger_move(in_id, source.id, credit.id, quote.receive_amount, quote.to_currency, 'exchange', 'posted',
+        false, 'exchange:' || quote.id || ':in', 'exchange', quote.id::text, description, at, at, 'single', at) THEN
+      RAISE EXCEPTION 'ledger_pay: the quote % moved money already', quote.id;
+    END IF;
   -- The movement's ledger key is made of its new id.
-  IF NOT ledger_move(movement_id, debit.id, credit.id, amount, currency, kind, CASE WHEN hold THEN 'pending' ELSE 'posted' END,
-      hold, kind || ':' || movement_id, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END,
+  ELSIF NOT ledger_move(movement_id, debit.id, credit.id, amount, currency, kind,
+      CASE WHEN hold THEN 'pending' ELSE 'posted' END, hold, kind || ':' || movement_id, reference_type,
+      reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END,
       CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
     RAISE EXCEPTION 'ledger_pay: the movement % exists already', movement_id;
   END IF;

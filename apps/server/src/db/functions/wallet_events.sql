@@ -18,9 +18,18 @@ BEGIN
 END
 $$;
 
+-- Whether a person's ledger entry is a notification (money in or out), decided here for the event
+-- trigger below and for the notifications' reads (modules/notifications): a plain transfer tells both
+-- sides, a hold tells the payer (the money has left), its posting tells the payee, its release tells
+-- the payer the money is back. Inlined where it is used, so index-only reads stay index-only.
+CREATE OR REPLACE FUNCTION ledger_entry_notifies(phase text, amount bigint) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT phase = 'single' OR (phase IN ('hold', 'void') AND amount < 0) OR (phase = 'post' AND amount > 0)
+$$;
+
 -- A statement's new entries at once (ledger_move writes a movement's entries in one statement), so a
 -- movement pays for one trigger call, not one per entry. Entries the notifications list as money in
--- or out may be pushed (modules/notifications noticeEntrySql); the rest are told to open streams.
+-- or out (ledger_entry_notifies) may be pushed; the rest are told to open streams.
 CREATE OR REPLACE FUNCTION wallet_events_entries() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   pushed uuid[];
@@ -29,7 +38,7 @@ BEGIN
     INSERT INTO push_due (user_id, kind, ref)
     SELECT a.user_id, 'entry', a.id::text FROM added a
     WHERE a.user_id IS NOT NULL
-      AND (a.phase = 'single' OR (a.phase IN ('hold', 'void') AND a.amount < 0) OR (a.phase = 'post' AND a.amount > 0))
+      AND ledger_entry_notifies(a.phase, a.amount)
       AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = a.user_id)
     RETURNING user_id
   )

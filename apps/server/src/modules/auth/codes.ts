@@ -11,7 +11,7 @@ import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { addressKey, hit, peek } from '../limits/limits.ts';
+import { addressKey, hit, peek } from '../limits/index.ts';
 import { message } from './messages.ts';
 
 export const CODE_TTL_MS = 5 * 60_000;

@@ -9,7 +9,7 @@ import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { sentThisMonth } from '../../ledger/index.ts';
 import { type LevelName, nextLevel } from '../../policy/levels.ts';
-import { activeIdentification } from '../identification/service.ts';
+import { activeIdentification } from '../identification/index.ts';
 
 export type AuthInfo = AnswerOf<'authInfo'>;
 export type UserLimits = AuthInfo['limits'];

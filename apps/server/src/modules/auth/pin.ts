@@ -19,7 +19,7 @@ import { batchedRead } from '../../db/batch.ts';
 import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError } from '../../errors.ts';
 import { revokeAllSessions } from '../../sessions/tokens.ts';
-import { notify } from '../notifications/service.ts';
+import { notify } from '../notifications/index.ts';
 import { message } from './messages.ts';
 import { sendNotice } from './service.ts';
 

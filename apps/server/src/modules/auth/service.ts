@@ -15,7 +15,7 @@ import {
   SESSION_IDLE_DAYS,
   type SessionRef,
 } from '../../sessions/tokens.ts';
-import { deviceName, notifyNewDevice, notifyRegistration } from '../notifications/service.ts';
+import { deviceName, notifyNewDevice, notifyRegistration } from '../notifications/index.ts';
 import {
   type CodePurpose,
   type CodeRefusal,

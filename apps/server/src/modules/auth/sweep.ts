@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
-import { purgeExpired } from '../limits/limits.ts';
+import { purgeExpired } from '../limits/index.ts';
 
 const HOUR_MS = 3_600_000;
 export const ABANDONED_REGISTRATION_MS = 24 * HOUR_MS;

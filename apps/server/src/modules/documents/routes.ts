@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { languageOf } from '../../http/errors.ts';
 import { opaqueIds } from '../../http/opaque-id.ts';
 import { route } from '../../http/route.ts';
-import { addressKey, hit } from '../limits/limits.ts';
+import { addressKey, hit } from '../limits/index.ts';
 import { statementCsv } from './csv.ts';
 import { operatorOf } from './operator.ts';
 import { receiptPdf, statementPdf } from './pdf.ts';

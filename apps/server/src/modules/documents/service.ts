@@ -16,8 +16,8 @@ import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { OpaqueIds } from '../../http/opaque-id.ts';
 import type { SidedText, TransferKind, TransferStatus } from '../../ledger/index.ts';
-import { maskedName } from '../transfer/service.ts';
-import { KIND_TEXTS, ownAccount, rangeOf } from '../wallet/service.ts';
+import { maskedName } from '../../policy/names.ts';
+import { KIND_TEXTS, ownAccount, rangeOf } from '../wallet/index.ts';
 import {
   BALANCE_BEFORE_SQL,
   PERIOD_FIGURES_SQL,

@@ -20,8 +20,8 @@ import type { AppContext } from '../../context.ts';
 import { type Db, remembered } from '../../db/client.ts';
 import { type OpaqueIds, opaqueIds } from '../../http/opaque-id.ts';
 import { SESSION_IDLE_DAYS } from '../../sessions/tokens.ts';
-import { notificationOf } from '../notifications/service.ts';
-import { entryTransactionView, transactionOfEntry } from '../wallet/service.ts';
+import { notificationOf } from '../notifications/index.ts';
+import { entryTransactionView, transactionOfEntry } from '../wallet/index.ts';
 
 /** A comment line at least this often keeps proxies and the app's watchdog sure the stream lives. */
 export const HEARTBEAT_MS = 20_000;

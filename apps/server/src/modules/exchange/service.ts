@@ -5,8 +5,8 @@
  *                                         rates that quotes and the limits (limits.sql) read
  *   ratesOf(ctx)                          GET /v2/wallet/exchange/rates
  *   quoteExchange(ctx, userId, body)      POST /v2/wallet/exchange/quote: figures held for 30 seconds
- *   exchangeMoney(ctx, userId, body, o)   POST /v2/wallet/exchange: the quote moved by the ledger's door
- *                                         (ledger_exchange), PIN-confirmed and idempotent
+ *   exchangeMoney(ctx, userId, body, o)   POST /v2/wallet/exchange: a money call (modules/money-calls),
+ *                                         the quote moved by the person's door (ledger_pay)
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -15,17 +15,16 @@ import {
   type AnswerOf,
   type BodyOut,
   type CurrencyCode,
+  exponentOf,
   formatAmount,
   type Language,
   MAX_MINOR,
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { exchange, refusalError, type SidedText } from '../../ledger/index.ts';
+import type { SidedText } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
-import { confirmer } from '../auth/confirmation.ts';
-import type { PinProof } from '../auth/pin.ts';
-import { repeatedAnswer, requestHash } from '../idempotency/service.ts';
+import { checkConfirmation, moneyCall, requestHash } from '../money-calls/index.ts';
 import {
   amountFor,
   basisPoints,
@@ -59,10 +58,10 @@ export async function refreshRates(ctx: AppContext): Promise<number> {
   const codes: string[] = ['RUB'];
   const rates: string[] = ['1'];
   const exponents: number[] = [2];
-  for (const [code, rate] of Object.entries(snapshot.rates)) {
+  for (const [code, rate] of Object.entries(snapshot.rates) as [CurrencyCode, string][]) {
     codes.push(code);
     rates.push(rate);
-    exponents.push(code === 'JPY' ? 0 : 2);
+    exponents.push(exponentOf(code));
   }
   await ctx.db.query(
     `INSERT INTO exchange_rates (currency, rub_per_unit, exponent, source, rates_date, updated_at)
@@ -218,22 +217,15 @@ export async function exchangeMoney(
   body: BodyOut<'exchange'>,
   options: { idempotencyKey: string | null; language: Language },
 ): Promise<AnswerOf<'exchange'>> {
-  const scope = {
-    userId,
-    call: 'exchange' as const,
-    key: options.idempotencyKey,
-    requestHash: requestHash(ctx, body),
-  };
   const { rows } = await ctx.db.query<QuoteRow>(
     `SELECT id, from_currency, to_currency, amount, fee, receive_amount, rate::text AS rate
      FROM exchange_quotes WHERE id = $1 AND user_id = $2`,
     [body.quote_id, userId],
   );
   const quote = rows[0];
-  const confirm = confirmer(ctx, userId, body);
   if (!quote) {
     // The PIN's errors first, as for every money call; then a quote that is not there is an old one.
-    await confirm.check();
+    await checkConfirmation(ctx, userId, body);
     throw new AppError('QUOTE_EXPIRED');
   }
   const from = quote.from_currency;
@@ -242,17 +234,7 @@ export async function exchangeMoney(
   const receive = BigInt(quote.receive_amount);
   const at = ctx.clock.now();
   const outId = randomUUID();
-  const inId = randomUUID();
   const title = exchangeTitle(from, to);
-  const description = {
-    ...title,
-    exchange: {
-      from_amount: formatAmount(amount, from),
-      from_currency: from,
-      to_amount: formatAmount(receive, to),
-      to_currency: to,
-    },
-  };
   const answer: AnswerOf<'exchange'> = {
     status: 'success',
     message: EXCHANGE_DONE[options.language],
@@ -270,33 +252,32 @@ export async function exchangeMoney(
       description: title.debit[options.language],
     },
   };
-  const attempt = (proof: PinProof) =>
-    exchange(ctx.db, {
-      quoteId: quote.id,
-      person: userId,
-      outId,
-      inId,
-      description,
-      at,
-      rules: ctx.config.levelRulesJson,
-      pinProof: proof.hash,
-      call: { name: 'exchange', key: scope.key, requestHash: scope.requestHash, answer },
-    });
-  let done = await attempt(await confirm.first());
-  // A proof the statement did not accept: the PIN is checked (and counted) now, as payments do.
-  for (let tries = 1; done.outcome === 'refused' && done.refusal.rule === 'pin'; tries++) {
-    if (tries === 3) throw new AppError('RATE_LIMITED');
-    done = await attempt(await confirm.again());
-  }
-  switch (done.outcome) {
-    case 'created':
-      return answer;
-    case 'repeated':
-      return repeatedAnswer<AnswerOf<'exchange'>>(scope, {
-        request_hash: done.requestHash,
-        answer: done.answer as AnswerOf<'exchange'>,
-      });
-    case 'refused':
-      throw refusalError(done.refusal);
-  }
+  return moneyCall(ctx, {
+    call: 'exchange',
+    person: userId,
+    confirmation: body,
+    key: options.idempotencyKey,
+    requestHash: requestHash(ctx, body),
+    prepare: () => ({
+      answer,
+      door: {
+        door: 'exchange',
+        quoteId: quote.id,
+        person: userId,
+        outId,
+        inId: randomUUID(),
+        description: {
+          ...title,
+          exchange: {
+            from_amount: formatAmount(amount, from),
+            from_currency: from,
+            to_amount: formatAmount(receive, to),
+            to_currency: to,
+          },
+        },
+        at,
+        rules: ctx.config.levelRulesJson,
+      },
+    }),
+  });
 }

@@ -13,11 +13,8 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { revokeAllSessions, type SessionRef } from '../../sessions/tokens.ts';
-import { lockPhone, verifyCode } from '../auth/codes.ts';
-import { message } from '../auth/messages.ts';
-import { checkPin } from '../auth/pin.ts';
-import { sendNotice } from '../auth/service.ts';
-import { notify } from '../notifications/service.ts';
+import { checkPin, lockPhone, message, sendNotice, verifyCode } from '../auth/index.ts';
+import { notify } from '../notifications/index.ts';
 
 const TEXTS = {
   frozen: { ru: 'Кошелёк заблокирован', en: 'The wallet is frozen' },

@@ -15,7 +15,7 @@ import { AppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { type OpaqueIds, processIds } from '../../http/opaque-id.ts';
 import type { EntryPhase, Transfer } from '../../ledger/index.ts';
-import { maskedName } from '../transfer/service.ts';
+import { maskedName } from '../../policy/names.ts';
 import { type NotificationMessageKey, renderMessage } from './messages.ts';
 
 export type NotificationKind = StoredNotificationKind | 'money_in' | 'money_out';
@@ -102,14 +102,12 @@ const IN_KEYS: Partial<Record<Transfer['kind'], NotificationMessageKey>> = {
 };
 
 /**
- * The ledger entries that are notifications, read from `ledger_entries_user_time`
- * (0055), which includes the phase and the amount this filter reads: a plain transfer tells both
- * sides, a hold tells the payer (the money has left), its posting tells the payee, its release tells
- * the payer the money is back. System accounts hear nothing.
+ * The ledger entries that are notifications, as `ledger_entry_notifies` (db/functions/wallet_events.sql)
+ * decides, read from `ledger_entries_user_time` (0055), which includes the phase and the amount it
+ * reads. System accounts hear nothing.
  */
 export function noticeEntrySql(e: string): string {
-  return `${e}.user_id IS NOT NULL
-    AND (${e}.phase = 'single' OR (${e}.phase IN ('hold', 'void') AND ${e}.amount < 0) OR (${e}.phase = 'post' AND ${e}.amount > 0))`;
+  return `${e}.user_id IS NOT NULL AND ledger_entry_notifies(${e}.phase, ${e}.amount)`;
 }
 
 /** What a notifying entry says: its kind and message, by the movement's kind, phase and side. */

@@ -22,10 +22,9 @@ import {
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
-import { requestHash } from '../idempotency/service.ts';
-import { checkAnswer, paymentProblemsOf } from '../money-checks/service.ts';
-import { payOut, payoutReceiptOf } from '../payouts/service.ts';
-import { checkPaymentToPerson, payUser, transferReceipt } from '../transfer/service.ts';
+import { checkAnswer, paymentProblemsOf, requestHash } from '../money-calls/index.ts';
+import { payOut, payoutReceiptOf } from '../payouts/index.ts';
+import { checkPaymentToPerson, payUser, transferReceipt } from '../transfer/index.ts';
 
 export const PAYMENT_DONE: Record<Language, string> = {
   ru: 'Оплата выполнена',

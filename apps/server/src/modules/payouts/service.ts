@@ -2,7 +2,7 @@
  * Payouts: money leaving the wallet through the payouts provider, for a withdrawal to a card or a
  * GOST QR payment to a bank account. One life for both:
  *
- *   payOut(ctx, request, answerOf)   confirmed with the PIN: the ledger's `pay` holds the money toward
+ *   payOut(ctx, request, answerOf)   a money call (modules/money-calls): the door holds the money toward
  *                                    payout clearing under every rule of the limits, and the payout is
  *                                    recorded 'created' in the same transaction; then, once committed,
  *                                    the destination (the full card number, in memory only) goes to the
@@ -26,16 +26,15 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { type LocalText, pay, postHold, refusalError, voidHold } from '../../ledger/index.ts';
+import { type LocalText, postHold, voidHold } from '../../ledger/index.ts';
 import {
   type PayoutDestination,
   PayoutRejected,
   type PayoutState,
   PayoutUnavailable,
 } from '../../providers/payouts/payouts-provider.ts';
-import { type Confirmation, confirmer } from '../auth/confirmation.ts';
-import type { PinProof } from '../auth/pin.ts';
-import { type IdempotencyScope, repeatedAnswer } from '../idempotency/service.ts';
+import type { Confirmation } from '../auth/index.ts';
+import { type IdempotencyScope, moneyCall } from '../money-calls/index.ts';
 
 export type Receipt = AnswerOf<'withdrawalReceipt'>;
 export type PayoutPurpose = 'withdrawal' | 'payment';
@@ -114,12 +113,17 @@ export async function payOut<A>(
     failure_reason: null,
     created_at: at,
   };
-  const answer = answerOf(payout);
   const description = payoutDescription(payout);
-  // The money held and the payout recorded in one transaction, or neither.
-  const holdAndRecord = (proof: PinProof) =>
-    ctx.db.tx(async (q) => {
-      const outcome = await pay(q, {
+  return moneyCall(ctx, {
+    call: scope.call,
+    person: userId,
+    confirmation: request.confirmation,
+    key: scope.key,
+    requestHash: scope.requestHash,
+    prepare: () => ({
+      answer: answerOf(payout),
+      door: {
+        door: 'pay',
         id: payout.hold_transfer_id,
         payer: userId,
         payee: null,
@@ -130,28 +134,15 @@ export async function payOut<A>(
         description: { debit: description, credit: description },
         at,
         rules: ctx.config.levelRulesJson,
-        pinProof: proof.hash,
-        call: { name: scope.call, key: scope.key, requestHash: scope.requestHash, answer },
-      });
+      },
+    }),
+    // The money held and the payout recorded in one transaction, or neither.
+    after: async (q, outcome) => {
       if (outcome.outcome === 'created') await recordPayout(q, payout, request.payeeDetails);
-      return outcome;
-    });
-  const confirm = confirmer(ctx, userId, request.confirmation);
-  let paid = await holdAndRecord(await confirm.first());
-  // A proof the statement did not accept: the PIN is checked (and counted) now (see modules/transfer).
-  for (let tries = 1; paid.outcome === 'refused' && paid.refusal.rule === 'pin'; tries++) {
-    if (tries === 3) throw new AppError('RATE_LIMITED');
-    paid = await holdAndRecord(await confirm.again());
-  }
-  switch (paid.outcome) {
-    case 'created':
-      await submitPayout(ctx, payout, request.destination, request.providerDescription ?? description.ru);
-      return JSON.parse(JSON.stringify(answer)) as A;
-    case 'repeated':
-      return repeatedAnswer<A>(scope, { request_hash: paid.requestHash, answer: paid.answer as A });
-    case 'refused':
-      throw refusalError(paid.refusal);
-  }
+    },
+    committed: () =>
+      submitPayout(ctx, payout, request.destination, request.providerDescription ?? description.ru),
+  });
 }
 
 async function recordPayout(

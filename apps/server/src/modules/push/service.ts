@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { type OpaqueIds, opaqueIds } from '../../http/opaque-id.ts';
-import { notificationOf } from '../notifications/service.ts';
+import { notificationOf } from '../notifications/index.ts';
 
 const PUSH_TIMEOUT_MS = 10_000;
 /** A due push nobody claimed this long (its notice was lost) is claimed by the sweep. */

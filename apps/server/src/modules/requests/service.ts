@@ -1,7 +1,7 @@
 /**
  * Payment requests (docs/decisions.md section 13): a person asks another for money by phone, by a
  * link anyone signed in may pay, or split among several phones. Paying one is a transfer through the
- * ledger's one door (`pay`), inside a transaction that holds the request's row, so a request is paid
+ * money-call pipeline (modules/money-calls), in a transaction that holds the request's row, so a request is paid
  * at most once however many pays race; the payer's PIN, limits and freeze apply as to any transfer.
  *
  *   createRequest(ctx, userId, body, language)     POST /v2/wallet/request
@@ -22,27 +22,15 @@ import {
   type QueryOut,
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
-import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
-import {
-  type PaymentInput,
-  type PaymentOutcome,
-  pay,
-  refusalError,
-  userAccount,
-} from '../../ledger/index.ts';
+import { userAccount } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
-import { type Confirmation, confirmer } from '../auth/confirmation.ts';
-import type { PinProof } from '../auth/pin.ts';
-import {
-  type IdempotencyScope,
-  repeatedAnswer,
-  requestHash,
-  type StoredAnswer,
-} from '../idempotency/service.ts';
-import { notify } from '../notifications/service.ts';
-import { findRecipient, maskedName, type Recipient } from '../transfer/service.ts';
+import { maskedName } from '../../policy/names.ts';
+import type { Confirmation } from '../auth/index.ts';
+import { moneyCall, requestHash } from '../money-calls/index.ts';
+import { notify } from '../notifications/index.ts';
+import { findRecipient, type Recipient } from '../transfer/index.ts';
 
 /** How long a request may be paid (docs/decisions.md section 13). */
 export const REQUEST_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -240,14 +228,9 @@ export async function requestByLink(ctx: AppContext, userId: string, token: stri
 
 const REQUEST_PAID_TEXT: Record<Language, string> = { ru: 'Запрос оплачен', en: 'The request is paid' };
 
-type PayAttempt<A> =
-  | { paid: A }
-  | { repeated: StoredAnswer<A> }
-  | { refused: PaymentOutcome & { outcome: 'refused' } };
-
 /**
- * Pays a request once: the request's row is locked for the transaction that moves the money and marks
- * it paid, so a second pay (concurrent or later) finds it paid. A repeat with the first pay's
+ * Pays a request once, as a money call: the request's row is locked in the door's transaction, which
+ * marks it paid, so a second pay (concurrent or later) finds it paid. A repeat with the first pay's
  * Idempotency-Key answers the first answer; any other pay of a paid request is REQUEST_PAID.
  */
 export async function payRequest(
@@ -257,102 +240,73 @@ export async function payRequest(
   confirmation: Confirmation,
   options: { idempotencyKey: string | null; language: Language },
 ): Promise<AnswerOf<'requestPay'>> {
-  const scope: IdempotencyScope = {
-    userId,
+  const now = ctx.clock.now();
+  const transferId = randomUUID();
+  let row: RequestRow | undefined;
+  return moneyCall(ctx, {
     call: 'requestPay',
+    person: userId,
+    confirmation,
     key: options.idempotencyKey,
     requestHash: requestHash(ctx, { id }),
-  };
-  const confirm = confirmer(ctx, userId, confirmation);
-  let proof = await confirm.first();
-  for (let tries = 1; ; tries++) {
-    const attempt = await ctx.db.tx((q) => payLocked(ctx, q, userId, id, proof, scope, options.language));
-    if ('paid' in attempt) return JSON.parse(JSON.stringify(attempt.paid));
-    if ('repeated' in attempt) return repeatedAnswer(scope, attempt.repeated);
-    const { refusal } = attempt.refused;
-    if (refusal.rule !== 'pin') throw refusalError(refusal);
-    // The statement did not accept the proof: the PIN is checked (and counted) now, outside the transaction.
-    if (tries === 3) throw new AppError('RATE_LIMITED');
-    proof = await confirm.again();
-  }
-}
-
-async function payLocked(
-  ctx: AppContext,
-  q: Queryable,
-  userId: string,
-  id: string,
-  proof: PinProof,
-  scope: IdempotencyScope,
-  language: Language,
-): Promise<PayAttempt<AnswerOf<'requestPay'>>> {
-  const { rows } = await q.query<RequestRow>(`${SELECT_REQUEST} WHERE r.id = $1 FOR UPDATE OF r`, [id]);
-  const row = rows[0];
-  if (!visible(row, userId)) throw new AppError('REQUEST_NOT_FOUND');
-  if (row.requester_id === userId) throw new AppError('REQUEST_OWN');
-  const now = ctx.clock.now();
-  const status = statusAt(row, now);
-  if (status !== 'pending') {
-    if (scope.key !== null) {
-      const stored = await q.query<StoredAnswer<AnswerOf<'requestPay'>>>(
-        'SELECT request_hash, answer FROM idempotency_keys WHERE user_id = $1 AND call = $2 AND key = $3',
-        [userId, scope.call, scope.key],
-      );
-      if (stored.rows[0]) return { repeated: stored.rows[0] };
-    }
-    throw new AppError(status === 'paid' ? 'REQUEST_PAID' : 'REQUEST_CLOSED');
-  }
-  const requester = maskedName(row.requester_first, row.requester_last);
-  const payer = maskedName(proof.signer.firstName, proof.signer.lastName);
-  const transferId = randomUUID();
-  const description = {
-    debit: { ru: `Оплата запроса: ${requester}`, en: `Request paid to ${requester}` },
-    credit: { ru: `Оплата запроса: ${payer}`, en: `Request paid by ${payer}` },
-  };
-  const answer: AnswerOf<'requestPay'> = {
-    status: 'success',
-    message: REQUEST_PAID_TEXT[language],
-    receipt: {
-      id: transferId,
-      kind: 'transfer',
-      status: 'complete',
-      amount: formatAmount(row.amount, row.currency),
-      currency_code: row.currency,
-      created_at: now.toISOString(),
-      description: description.debit[language],
-      counterparty: requester,
-      card: null,
-      failure_reason: null,
+    before: async (q) => {
+      const { rows } = await q.query<RequestRow>(`${SELECT_REQUEST} WHERE r.id = $1 FOR UPDATE OF r`, [id]);
+      row = rows[0];
+      if (!visible(row, userId)) throw new AppError('REQUEST_NOT_FOUND');
+      if (row.requester_id === userId) throw new AppError('REQUEST_OWN');
+      const status = statusAt(row, now);
+      if (status !== 'pending')
+        return { refuse: new AppError(status === 'paid' ? 'REQUEST_PAID' : 'REQUEST_CLOSED') };
+      return undefined;
     },
-  };
-  const outcome = await pay(q, {
-    id: transferId,
-    payer: userId,
-    payee: row.requester_id,
-    currency: row.currency,
-    amount: row.amount,
-    kind: 'transfer',
-    reference: { type: 'payment_request', id: row.id },
-    description,
-    at: now,
-    rules: ctx.config.levelRulesJson,
-    pinProof: proof.hash,
-    call: { name: scope.call, key: scope.key, requestHash: scope.requestHash, answer },
-  } satisfies PaymentInput);
-  switch (outcome.outcome) {
-    case 'created':
-      await q.query(
-        `UPDATE payment_requests SET status = 'paid', paid_by = $2, transfer_id = $3, closed_at = $4 WHERE id = $1`,
-        [row.id, userId, transferId, now],
-      );
-      return { paid: answer };
-    case 'repeated':
-      return {
-        repeated: { request_hash: outcome.requestHash, answer: outcome.answer as AnswerOf<'requestPay'> },
+    prepare: (signer) => {
+      const request = row!;
+      const requester = maskedName(request.requester_first, request.requester_last);
+      const payer = signer ? maskedName(signer.firstName, signer.lastName) : '';
+      const description = {
+        debit: { ru: `Оплата запроса: ${requester}`, en: `Request paid to ${requester}` },
+        credit: { ru: `Оплата запроса: ${payer}`, en: `Request paid by ${payer}` },
       };
-    case 'refused':
-      return { refused: outcome };
-  }
+      return {
+        answer: {
+          status: 'success' as const,
+          message: REQUEST_PAID_TEXT[options.language],
+          receipt: {
+            id: transferId,
+            kind: 'transfer' as const,
+            status: 'complete' as const,
+            amount: formatAmount(request.amount, request.currency),
+            currency_code: request.currency,
+            created_at: now.toISOString(),
+            description: description.debit[options.language],
+            counterparty: requester,
+            card: null,
+            failure_reason: null,
+          },
+        },
+        door: {
+          door: 'pay' as const,
+          id: transferId,
+          payer: userId,
+          payee: request.requester_id,
+          currency: request.currency,
+          amount: request.amount,
+          kind: 'transfer' as const,
+          reference: { type: 'payment_request', id: request.id },
+          description,
+          at: now,
+          rules: ctx.config.levelRulesJson,
+        },
+      };
+    },
+    after: async (q, outcome) => {
+      if (outcome.outcome === 'created')
+        await q.query(
+          `UPDATE payment_requests SET status = 'paid', paid_by = $2, transfer_id = $3, closed_at = $4 WHERE id = $1`,
+          [id, userId, transferId, now],
+        );
+    },
+  });
 }
 
 const CLOSED_TEXT = {

@@ -4,7 +4,7 @@
  */
 import type { ApplicantField, ApplicantInput } from '../../providers/kyc/documents.ts';
 import type { SandboxApplication } from '../../providers/kyc/sandbox.ts';
-import { escapeHtml, sandboxPage } from '../sandbox-pages/page.ts';
+import { escapeHtml, sandboxPage } from '../sandbox-pages/index.ts';
 
 const LEVEL_TITLES: Record<string, string> = {
   simplified: 'Упрощённая идентификация',

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { checkApplicant } from '../../providers/kyc/documents.ts';
 import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
-import { sendHtml } from '../sandbox-pages/page.ts';
+import { sendHtml } from '../sandbox-pages/index.ts';
 import { decidedPage, formPage, notFoundPage } from './page.ts';
 
 /** Where the browser goes back to after a decision: the app's settings (identification section). */

@@ -5,7 +5,7 @@
  */
 import { formatAmount } from '@e-wallet/contract';
 import type { HostedPayment as SandboxPayment } from '../../providers/payments/payments-provider.ts';
-import { escapeHtml, sandboxPage } from '../sandbox-pages/page.ts';
+import { escapeHtml, sandboxPage } from '../sandbox-pages/index.ts';
 
 export const MERCHANT = 'E-Wallet';
 export const CARD_ERROR = 'Проверьте номер карты: 13–19 цифр, как на карте';

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context.ts';
 import { cardDigits, sandboxCardOutcome } from '../../providers/payments/cards.ts';
 import type { HostedPayment } from '../../providers/payments/payments-provider.ts';
 import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
-import { sendHtml } from '../sandbox-pages/page.ts';
+import { sendHtml } from '../sandbox-pages/index.ts';
 import { ACTION_ERROR, CARD_ERROR, decidedPage, formPage, notFoundPage } from './page.ts';
 
 function field(body: unknown, name: string, max = 100): string {

@@ -15,18 +15,19 @@ import {
   type AnswerOf,
   type BodyOut,
   type CurrencyCode,
-  ERRORS,
+  errorMessage,
   formatAmount,
   formatMoney,
+  type Language,
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { pay } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
-import { confirmer } from '../auth/confirmation.ts';
-import { notify } from '../notifications/service.ts';
-import { findRecipient, maskedName } from '../transfer/service.ts';
+import { maskedName } from '../../policy/names.ts';
+import { checkConfirmation, refusalError, runMoneyCall } from '../money-calls/index.ts';
+import { notify } from '../notifications/index.ts';
+import { findRecipient } from '../transfer/index.ts';
 
 export const SCHEDULES_MAX = 20;
 const DAY_MS = 24 * 60 * 60_000;
@@ -136,7 +137,7 @@ export async function createSchedule(
   if (first <= now || first.getTime() - now.getTime() > FIRST_RUN_WITHIN_MS || (ends && ends < first))
     throw new AppError('SCHEDULE_TIME_INVALID');
   // The PIN (or a passkey) confirms the standing order; every run is then authorised by it (payments.sql).
-  await confirmer(ctx, userId, body).check();
+  await checkConfirmation(ctx, userId, body);
   const payee = await findRecipient(ctx, userId, body.phone);
   const id = randomUUID();
   await ctx.db.tx(async (q) => {
@@ -212,27 +213,6 @@ export async function changeSchedule(
   return scheduleOf(row!);
 }
 
-const SKIP_REASONS: Partial<Record<string, keyof typeof ERRORS>> = {
-  insufficient_funds: 'INSUFFICIENT_FUNDS',
-  limit_monthly: 'LIMIT_MONTHLY',
-  limit_balance: 'LIMIT_BALANCE',
-  recipient_limit_balance: 'RECIPIENT_LIMIT_BALANCE',
-  wallet_frozen: 'WALLET_FROZEN',
-  transfer_not_allowed: 'TRANSFER_NOT_ALLOWED',
-  payee_account_missing: 'RECIPIENT_ACCOUNT_MISSING',
-  account_missing: 'ACCOUNT_NOT_FOUND',
-};
-
-/** A short reason for the notification, in both languages. */
-function reasonTexts(rule: string): { ru: string; en: string } {
-  const code = SKIP_REASONS[rule];
-  if (code === 'INSUFFICIENT_FUNDS' || code === 'WALLET_FROZEN' || code === 'TRANSFER_NOT_ALLOWED')
-    return { ru: ERRORS[code].ru, en: ERRORS[code].en };
-  if (code === 'LIMIT_MONTHLY' || code === 'LIMIT_BALANCE' || code === 'RECIPIENT_LIMIT_BALANCE')
-    return { ru: 'превышен лимит', en: 'a limit would be exceeded' };
-  return { ru: 'операция невозможна', en: 'the operation is not possible' };
-}
-
 export type RunOutcome = 'paid' | 'skipped' | 'stale';
 
 /**
@@ -246,81 +226,104 @@ export async function runSchedule(
   index: number,
 ): Promise<{ outcome: RunOutcome; next: NextRun | null }> {
   const now = ctx.clock.now();
-  return ctx.db.tx(async (q) => {
-    const { rows } = await q.query<ScheduleRow>(`${SELECT_SCHEDULE} WHERE s.id = $1 FOR UPDATE OF s`, [id]);
-    const row = rows[0];
-    if (row?.status !== 'active' || row.next_index !== index)
-      return { outcome: 'stale' as const, next: null };
-    const claimed = await q.query(
-      `INSERT INTO schedule_runs (schedule_id, period_index, run_at, outcome, created_at)
-       VALUES ($1, $2, $3, 'skipped', $4) ON CONFLICT DO NOTHING RETURNING period_index`,
-      [id, index, row.next_run_at ?? now, now],
-    );
-    if (claimed.rows.length === 0) return { outcome: 'stale' as const, next: null };
-
-    const payeeName = maskedName(row.payee_first, row.payee_last);
-    const transferId = randomUUID();
-    const paid = await pay(q, {
-      id: transferId,
-      payer: row.user_id,
-      payee: row.payee_id,
-      currency: row.currency,
-      amount: row.amount,
-      kind: 'transfer',
-      reference: { type: 'scheduled_transfer', id: row.id },
-      description: {
-        debit: { ru: `Регулярный перевод: ${payeeName}`, en: `Scheduled transfer to ${payeeName}` },
-        credit: { ru: 'Регулярный перевод', en: 'Scheduled transfer' },
-      },
-      at: now,
-      rules: ctx.config.levelRulesJson,
-      pinProof: null,
-      call: {
-        name: 'scheduleCreate',
-        key: `run:${id}:${index}`,
-        requestHash: 'schedule-run',
+  const transferId = randomUUID();
+  let row: ScheduleRow | undefined;
+  const result = await runMoneyCall(ctx, {
+    call: 'scheduleCreate',
+    // The payer is the schedule's, known once its row is read; the door claims the key for them.
+    person: 'schedule',
+    confirmation: { standingOrder: true },
+    key: `run:${id}:${index}`,
+    requestHash: 'schedule-run',
+    before: async (q) => {
+      const { rows } = await q.query<ScheduleRow>(`${SELECT_SCHEDULE} WHERE s.id = $1 FOR UPDATE OF s`, [id]);
+      row = rows[0];
+      if (row?.status !== 'active' || row.next_index !== index) return { skip: true };
+      const claimed = await q.query(
+        `INSERT INTO schedule_runs (schedule_id, period_index, run_at, outcome, created_at)
+         VALUES ($1, $2, $3, 'skipped', $4) ON CONFLICT DO NOTHING RETURNING period_index`,
+        [id, index, row.next_run_at ?? now, now],
+      );
+      return claimed.rows.length === 0 ? { skip: true } : undefined;
+    },
+    prepare: () => {
+      const schedule = row!;
+      const payeeName = maskedName(schedule.payee_first, schedule.payee_last);
+      return {
         answer: { transfer_id: transferId },
-      },
-    });
-    let outcome: RunOutcome = 'skipped';
-    if (paid.outcome === 'created' || paid.outcome === 'repeated') {
-      outcome = 'paid';
-      await q.query(
-        `UPDATE schedule_runs SET outcome = 'paid', transfer_id = $3 WHERE schedule_id = $1 AND period_index = $2`,
-        [id, index, paid.outcome === 'created' ? transferId : null],
-      );
-    } else {
-      const reason = reasonTexts(paid.refusal.rule);
-      await q.query('UPDATE schedule_runs SET reason = $3 WHERE schedule_id = $1 AND period_index = $2', [
-        id,
-        index,
-        paid.refusal.rule,
-      ]);
-      const amount = formatAmount(row.amount, row.currency);
-      await notify(
-        q,
-        row.user_id,
-        'schedule',
-        'schedule_skipped',
-        {
-          name: payeeName,
-          amount: formatMoney(amount, row.currency, 'ru'),
-          amount_en: formatMoney(amount, row.currency, 'en'),
-          reason: reason.ru,
-          reason_en: reason.en,
+        door: {
+          door: 'pay',
+          id: transferId,
+          payer: schedule.user_id,
+          payee: schedule.payee_id,
+          currency: schedule.currency,
+          amount: schedule.amount,
+          kind: 'transfer',
+          reference: { type: 'scheduled_transfer', id: schedule.id },
+          description: {
+            debit: { ru: `Регулярный перевод: ${payeeName}`, en: `Scheduled transfer to ${payeeName}` },
+            credit: { ru: 'Регулярный перевод', en: 'Scheduled transfer' },
+          },
+          at: now,
+          rules: ctx.config.levelRulesJson,
         },
-        now,
+      };
+    },
+    // The period's record and the next run, in the run's transaction whatever the door answered.
+    after: async (q, outcome) => {
+      const schedule = row!;
+      if (outcome.outcome === 'refused') {
+        await q.query('UPDATE schedule_runs SET reason = $3 WHERE schedule_id = $1 AND period_index = $2', [
+          id,
+          index,
+          outcome.refusal.rule,
+        ]);
+        const error = refusalError(outcome.refusal);
+        const amount = formatAmount(schedule.amount, schedule.currency);
+        await notify(
+          q,
+          schedule.user_id,
+          'schedule',
+          'schedule_skipped',
+          {
+            name: maskedName(schedule.payee_first, schedule.payee_last),
+            amount: formatMoney(amount, schedule.currency, 'ru'),
+            amount_en: formatMoney(amount, schedule.currency, 'en'),
+            reason: skipReason(error, 'ru'),
+            reason_en: skipReason(error, 'en'),
+          },
+          now,
+        );
+      } else {
+        await q.query(
+          `UPDATE schedule_runs SET outcome = 'paid', transfer_id = $3 WHERE schedule_id = $1 AND period_index = $2`,
+          [id, index, outcome.outcome === 'created' ? transferId : null],
+        );
+      }
+      const nextIndex = index + 1;
+      const at = runTime(schedule.first_run_at, schedule.period, nextIndex);
+      const ended = schedule.ends_at !== null && at > schedule.ends_at;
+      await q.query(
+        'UPDATE scheduled_transfers SET next_index = $2, next_run_at = $3, status = $4 WHERE id = $1',
+        [id, nextIndex, ended ? null : at, ended ? 'ended' : 'active'],
       );
-    }
-    const nextIndex = index + 1;
-    const at = runTime(row.first_run_at, row.period, nextIndex);
-    const ended = row.ends_at !== null && at > row.ends_at;
-    await q.query(
-      'UPDATE scheduled_transfers SET next_index = $2, next_run_at = $3, status = $4 WHERE id = $1',
-      [id, nextIndex, ended ? null : at, ended ? 'ended' : 'active'],
-    );
-    return { outcome, next: ended ? null : { id, index: nextIndex, at } };
+    },
   });
+  if (result.outcome === 'skipped') return { outcome: 'stale', next: null };
+  const schedule = row!;
+  const nextIndex = index + 1;
+  const at = runTime(schedule.first_run_at, schedule.period, nextIndex);
+  const ended = schedule.ends_at !== null && at > schedule.ends_at;
+  return {
+    outcome: result.outcome === 'refused' ? 'skipped' : 'paid',
+    next: ended ? null : { id, index: nextIndex, at },
+  };
+}
+
+/** Why a run was skipped, as the notification says it: the refusal's own message, in lower case. */
+function skipReason(error: AppError, language: Language): string {
+  const text = errorMessage(error.code, language, error.params);
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 /** The reminder the day before period `index`, once, while the schedule is still to run it. */

@@ -14,7 +14,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
-import { findRecipient, maskedName } from '../transfer/service.ts';
+import { maskedName } from '../../policy/names.ts';
+import { findRecipient } from '../transfer/index.ts';
 
 export const TEMPLATES_MAX = 50;
 const RECENT_MAX = 10;

@@ -8,7 +8,7 @@
  *
  * Rules
  * - RUB only; the amount as parseAmount reads it; the level must allow top-ups and the balance after it
- *   stays within the level's cap. Pending orders of the last RESERVATION_MS reserve their room, so
+ *   stays within the level's cap. Pending orders reserve their room for `limits_reservation()` (limits.sql), so
  *   several open orders cannot together pass the cap (checked under the user's row lock).
  * - A succeeded payment credits the user's RUB account exactly once: one ledger transfer from the
  *   RUB topup_clearing account, kind 'topup', idempotency key `topup:<order id>`, written in the same
@@ -21,7 +21,7 @@
  *   nothing leaves 'complete', a later 'canceled' is ignored. So the outcome never loses or doubles money.
  * - Crash safety: an order whose callback never came is reconciled by fetching the payment from the
  *   provider when its status is asked while pending; an order the provider never created a payment for
- *   fails after RESERVATION_MS.
+ *   fails after the same `limits_reservation()`.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -35,19 +35,10 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import {
-  openAccount,
-  refusalError,
-  systemAccount,
-  topUpRefusal,
-  transfer,
-  userAccount,
-} from '../../ledger/index.ts';
+import { openAccount, systemAccount, topUpRefusal, transfer, userAccount } from '../../ledger/index.ts';
 import type { PaymentReport } from '../../providers/payments/payments-provider.ts';
-import { requestHash, withIdempotency } from '../idempotency/service.ts';
+import { keyedCall, refusalError, requestHash } from '../money-calls/index.ts';
 
-/** How long a pending order may wait for its payment; it reserves room under the cap as long (db/functions/limits.sql). */
-export const RESERVATION_MS = 60 * 60 * 1000;
 export const ORDER_REFERENCE = 'topup_order';
 export const FINISH_PATH = '/wallet/payments/finish';
 const PAYMENT_DESCRIPTION = 'Пополнение кошелька E-Wallet';
@@ -150,7 +141,9 @@ export async function startTopUp(
 ): Promise<TopUpAnswer> {
   const currency = input.body.currency_code;
   const amount = topUpAmount(input.body.amount, currency);
-  const { order: orderId } = await withIdempotency(
+  // The order's id is made first: it is the call's answer, stored with the key before the order is.
+  const id = randomUUID();
+  const { order: orderId } = await keyedCall(
     ctx,
     {
       userId: input.userId,
@@ -158,18 +151,17 @@ export async function startTopUp(
       key: input.idempotencyKey,
       requestHash: requestHash(ctx, { amount, currency }),
     },
+    { order: id },
     async (q) => {
       const now = ctx.clock.now();
       // Under the user's row lock, which it takes: open orders count against the cap too.
       const refusal = await topUpRefusal(q, ctx.config.levelRulesJson, input.userId, currency, amount, now);
       if (refusal) throw refusalError(refusal);
-      const id = randomUUID();
       await q.query(
         `INSERT INTO topup_orders (id, user_id, amount, currency, provider, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $6)`,
         [id, input.userId, amount, currency, ctx.payments.id, now],
       );
-      return { order: id };
     },
   );
   const order = await ensurePayment(ctx, orderId);
@@ -298,9 +290,10 @@ export async function topUpStatus(
       const { rows } = await ctx.db.query<TopUpOrder>(
         `UPDATE topup_orders SET status = 'failed', failure_reason = 'payment_not_created', updated_at = $2,
                 finished_at = $2
-         WHERE id = $1 AND status = 'pending' AND provider_payment_id IS NULL AND created_at <= $3
+         WHERE id = $1 AND status = 'pending' AND provider_payment_id IS NULL
+           AND created_at <= $2::timestamptz - limits_reservation()
          RETURNING ${COLUMNS}`,
-        [order.id, now, new Date(now.getTime() - RESERVATION_MS)],
+        [order.id, now],
       );
       order = rows[0] ?? order;
     }

@@ -24,13 +24,20 @@ import { batchedRead } from '../../db/batch.ts';
 import type { Db } from '../../db/client.ts';
 import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError, isAppError } from '../../errors.ts';
-import { type PaymentInput, pay, refusalError, type SidedText, type Transfer } from '../../ledger/index.ts';
+import type { SidedText, Transfer } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
-import { type Confirmation, confirmer } from '../auth/confirmation.ts';
-import type { PinProof } from '../auth/pin.ts';
-import { type IdempotencyScope, repeatedAnswer, requestHash } from '../idempotency/service.ts';
-import { hit } from '../limits/limits.ts';
-import { type CheckAnswer, checkAnswer, paymentProblemsOf } from '../money-checks/service.ts';
+import { maskedName } from '../../policy/names.ts';
+import type { Confirmation } from '../auth/index.ts';
+import { hit } from '../limits/index.ts';
+import {
+  type CheckAnswer,
+  checkAnswer,
+  checkConfirmation,
+  type IdempotencyScope,
+  moneyCall,
+  paymentProblemsOf,
+  requestHash,
+} from '../money-calls/index.ts';
 
 export type Receipt = AnswerOf<'transfer'>['receipt'];
 
@@ -48,11 +55,6 @@ export const TRANSFER_SENT: Record<Language, string> = {
   ru: 'Перевод выполнен',
   en: 'The transfer is complete',
 };
-
-export function maskedName(firstName: string, lastName: string): string {
-  const initial = [...lastName.trim()][0];
-  return initial ? `${firstName.trim()} ${initial.toUpperCase()}.` : firstName.trim();
-}
 
 interface UserRow {
   id: string;
@@ -141,12 +143,12 @@ export interface UserPayment extends SendInput {
 }
 
 /**
- * A payment to the wallet user with a phone, confirmed with the sender's PIN: the PIN's errors first
+ * A payment to the wallet user with a phone, through the money-call pipeline: the PIN's errors first
  * (so that no answer tells a wrong PIN whether a number is a wallet user), then RECIPIENT_NOT_FOUND,
- * RECIPIENT_SELF and the ledger's refusals. Every answer that tells whether a phone is a wallet user
+ * RECIPIENT_SELF and the door's refusals. Every answer that tells whether a phone is a wallet user
  * without moving money counts under the recipient lookup's limit (docs/security.md); a completed
- * payment does not, since each one costs the sender money and tells the recipient. `answerOf` makes the call's answer from the movement
- * before it happens; it is stored with the key, and a repeated key gets it and moves nothing.
+ * payment does not, since each one costs the sender money and tells the recipient. `answerOf` makes
+ * the call's answer from the movement before it happens.
  */
 export async function payUser<A>(
   ctx: AppContext,
@@ -154,60 +156,43 @@ export async function payUser<A>(
   answerOf: (moved: Movement, recipient: Recipient) => A,
 ): Promise<A> {
   const { senderId, amount, currency, kind, scope } = payment;
-  const confirm = confirmer(ctx, senderId, payment.confirmation);
   const recipient = await userByPhone(ctx.db, payment.phone);
   if (!recipient || recipient.userId === senderId) {
-    await confirm.check();
+    await checkConfirmation(ctx, senderId, payment.confirmation);
     await countLookup(ctx, senderId);
     throw new AppError(recipient ? 'RECIPIENT_SELF' : 'RECIPIENT_NOT_FOUND');
   }
+  const payee = recipient;
   const at = ctx.clock.now();
   const moved: Movement = { id: randomUUID(), kind, amount, currency, createdAt: at, description: null };
-  /** The payment as the ledger takes it, with its answer: the sender's name comes with the PIN's proof. */
-  const payment_ = (proof: PinProof) => {
-    moved.description = describe(
-      kind,
-      recipient.name,
-      maskedName(proof.signer.firstName, proof.signer.lastName),
-    );
-    const answer = answerOf(moved, recipient);
-    return {
-      answer,
-      input: {
-        id: moved.id,
-        payer: senderId,
-        payee: recipient.userId,
-        currency,
-        amount,
-        kind,
-        description: moved.description,
-        at,
-        rules: ctx.config.levelRulesJson,
-        pinProof: proof.hash,
-        call: { name: scope.call, key: scope.key, requestHash: scope.requestHash, answer },
-      } satisfies PaymentInput,
-    };
-  };
-  let attempt = payment_(await confirm.first());
-  let paid = await pay(ctx.db, attempt.input);
-  // A proof the statement did not accept: the PIN is checked (and counted) now; only a PIN changed
-  // in the meantime gets past that and is refused again, which is then the PIN's answer too.
-  for (let tries = 1; paid.outcome === 'refused' && paid.refusal.rule === 'pin'; tries++) {
-    if (tries === 3) throw new AppError('RATE_LIMITED');
-    attempt = payment_(await confirm.again());
-    paid = await pay(ctx.db, attempt.input);
-  }
-  switch (paid.outcome) {
-    case 'created':
-      // The first caller gets what every repeat will get: the answer as stored.
-      return JSON.parse(JSON.stringify(attempt.answer)) as A;
-    case 'repeated':
-      return repeatedAnswer<A>(scope, { request_hash: paid.requestHash, answer: paid.answer as A });
-    case 'refused':
-      // A refusal tells that the phone is a wallet user without moving money: counted as a lookup.
-      await countLookup(ctx, senderId);
-      throw refusalError(paid.refusal);
-  }
+  return moneyCall(ctx, {
+    call: scope.call,
+    person: senderId,
+    confirmation: payment.confirmation,
+    key: scope.key,
+    requestHash: scope.requestHash,
+    prepare: (signer) => {
+      // The sender's name comes with the PIN's proof.
+      moved.description = describe(kind, payee.name, maskedName(signer!.firstName, signer!.lastName));
+      return {
+        answer: answerOf(moved, payee),
+        door: {
+          door: 'pay',
+          id: moved.id,
+          payer: senderId,
+          payee: payee.userId,
+          currency,
+          amount,
+          kind,
+          description: moved.description,
+          at,
+          rules: ctx.config.levelRulesJson,
+        },
+      };
+    },
+    // A refusal tells that the phone is a wallet user without moving money: counted as a lookup.
+    refused: () => countLookup(ctx, senderId),
+  });
 }
 
 export function transferReceipt(moved: Movement, recipient: Recipient, language: Language): Receipt {

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { payoutReceipt } from '../payouts/service.ts';
+import { payoutReceipt } from '../payouts/index.ts';
 import { checkWithdrawal, withdraw } from './service.ts';
 
 export default function withdrawalRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -9,9 +9,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskCard, normalizeCardNumber } from '../../providers/payouts/payouts-provider.ts';
-import { requestHash } from '../idempotency/service.ts';
-import { type CheckAnswer, checkAnswer, paymentProblemsOf } from '../money-checks/service.ts';
-import { payOut, payoutReceiptOf } from '../payouts/service.ts';
+import { type CheckAnswer, checkAnswer, paymentProblemsOf, requestHash } from '../money-calls/index.ts';
+import { payOut, payoutReceiptOf } from '../payouts/index.ts';
 
 export const WITHDRAWAL_CREATED: Record<Language, string> = {
   ru: 'Заявка на вывод средств успешно создана!',

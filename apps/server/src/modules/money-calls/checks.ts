@@ -6,9 +6,10 @@
 import { type AnswerOf, errorMessage, type Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { AppError } from '../../errors.ts';
-import { type PaymentCheck, paymentProblems, refusalError } from '../../ledger/index.ts';
+import { type PaymentCheck, paymentProblems } from '../../ledger/index.ts';
 import type { LevelName } from '../../policy/levels.ts';
-import { limitsOf } from '../auth/info.ts';
+import { limitsOf } from '../auth/index.ts';
+import { refusalError } from './refusals.ts';
 
 export type CheckAnswer = AnswerOf<'transferCheck'>;
 

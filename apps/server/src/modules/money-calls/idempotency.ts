@@ -1,25 +1,17 @@
 /**
- * Idempotency of money-moving calls (docs/decisions.md section 4, TigerBeetle's reliable submission):
- * the client makes an Idempotency-Key and keeps it for every retry; the first successful answer is
- * stored in the same transaction as the money it moved, so a repeat returns that answer and moves
- * nothing, and the same key with a different request is IDEMPOTENCY_CONFLICT.
- *
- *   const answer = await withIdempotency(ctx, {
- *     userId, call: 'withdrawal', key: call.idempotencyKey, requestHash: requestHash(ctx, call.body),
- *   }, async (q) => { ...ledger calls on q...; return answer; });
- *
- * Concurrent repeats on PostgreSQL: the key's row is inserted first, so a second transaction with the
- * same key waits on it, then reads the committed answer. A failed call (an AppError) stores nothing:
- * retrying it runs again. Without a key (`key: null`) the work just runs in one transaction.
- *
- * A person's payments claim their key inside the ledger's payment statement instead (`pay`,
- * db/functions/payments.sql), with the answer they will give, and answer a repeat with `repeatedAnswer`.
+ * Idempotency of money calls (docs/decisions.md section 4, TigerBeetle's reliable submission): the
+ * client makes an Idempotency-Key and keeps it for every retry. There is one store, `idempotency_keys`,
+ * behind one pair of SQL functions (db/functions/idempotency.sql): `idempotency_claim` stores the key
+ * with the call's fingerprint and its answer, made before the work, in the transaction that does the
+ * work; `idempotency_release` gives a refused call's key back. A repeat gets the stored answer and
+ * does nothing; the same key with a different request is IDEMPOTENCY_CONFLICT. No module reads the
+ * table: a door claims inside its statement (ledger_pay), every other keyed call through `keyedCall`.
  */
 import { createHmac } from 'node:crypto';
-import type { CallName } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import type { MoneyCallName } from '../../ledger/index.ts';
 
 /** JSON with object keys sorted, so equal requests hash equally whatever their key order. */
 function canonical(value: unknown): string {
@@ -49,7 +41,7 @@ export function requestHash(ctx: Pick<AppContext, 'config'>, request: unknown): 
 
 export interface IdempotencyScope {
   userId: string;
-  call: CallName;
+  call: MoneyCallName;
   /** The Idempotency-Key header, or null when the client sent none. */
   key: string | null;
   requestHash: string;
@@ -62,37 +54,49 @@ export interface StoredAnswer<T> {
 }
 
 /** The answer to a repeated key: the first answer, or IDEMPOTENCY_CONFLICT for a different request. */
-export function repeatedAnswer<T>(scope: IdempotencyScope, first: StoredAnswer<T> | undefined): T {
+export function repeatedAnswer<T>(
+  scope: Pick<IdempotencyScope, 'requestHash'>,
+  first: StoredAnswer<T> | undefined,
+): T {
   if (!first || first.request_hash !== scope.requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
   if (first.answer === null) throw new Error('idempotency key without an answer');
   return first.answer;
 }
 
-export async function withIdempotency<T>(
+/** The key's claim, in the caller's transaction: claimed, or the first call's fingerprint and answer. */
+export async function claimKey<T>(
+  q: Queryable,
+  scope: IdempotencyScope,
+  answer: T,
+  at: Date,
+): Promise<{ claimed: true } | { claimed: false; first: StoredAnswer<T> }> {
+  const { rows } = await q.query<{ claimed: boolean; first_request_hash: string; first_answer: T | null }>(
+    'SELECT claimed, first_request_hash, first_answer FROM idempotency_claim($1, $2, $3, $4, $5::jsonb, $6)',
+    [scope.userId, scope.call, scope.key, scope.requestHash, JSON.stringify(answer), at],
+  );
+  const row = rows[0]!;
+  if (row.claimed) return { claimed: true };
+  return { claimed: false, first: { request_hash: row.first_request_hash, answer: row.first_answer } };
+}
+
+/**
+ * A keyed call that no door claims for (a top-up's order): the key claimed with `answer`, then `work`,
+ * in one transaction; a failed call (an AppError) rolls the claim back with the rest, so retrying it runs
+ * again. Concurrent repeats on PostgreSQL wait on the first's key, then read its committed answer.
+ * Without a key (`key: null`) the work just runs in one transaction.
+ */
+export async function keyedCall<T>(
   ctx: Pick<AppContext, 'db' | 'clock'>,
   scope: IdempotencyScope,
-  work: (q: Queryable) => Promise<T>,
+  answer: T,
+  work: (q: Queryable) => Promise<void>,
 ): Promise<T> {
-  const { key } = scope;
-  if (key === null) return ctx.db.tx(work);
   return ctx.db.tx(async (q) => {
-    const claimed = await q.query(
-      `INSERT INTO idempotency_keys (user_id, call, key, request_hash, created_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (user_id, call, key) DO NOTHING RETURNING key`,
-      [scope.userId, scope.call, key, scope.requestHash, ctx.clock.now()],
-    );
-    if (claimed.rows.length === 0) {
-      const { rows } = await q.query<StoredAnswer<T>>(
-        'SELECT request_hash, answer FROM idempotency_keys WHERE user_id = $1 AND call = $2 AND key = $3',
-        [scope.userId, scope.call, key],
-      );
-      return repeatedAnswer(scope, rows[0]);
+    if (scope.key !== null) {
+      const claim = await claimKey(q, scope, answer, ctx.clock.now());
+      if (!claim.claimed) return repeatedAnswer(scope, claim.first);
     }
-    const answer = await work(q);
-    await q.query(
-      'UPDATE idempotency_keys SET answer = $4::jsonb WHERE user_id = $1 AND call = $2 AND key = $3',
-      [scope.userId, scope.call, key, JSON.stringify(answer)],
-    );
+    await work(q);
     // The first caller gets what every repeat will get: the stored JSON.
     return JSON.parse(JSON.stringify(answer)) as T;
   });

@@ -1,0 +1,269 @@
+/**
+ * The SQL doors of money calls, as the money-call pipeline (modules/money-calls) runs them:
+ *   ledger_pay  (db/functions/payments.sql)  every money call of a person: to a person, out of the
+ *               wallet (held toward payout clearing), or an exchange between their own accounts
+ *   ops_refund  (db/functions/ops.sql)       an operator's correcting transfer, under four eyes
+ * Every rule is decided by the database; both doors answer alike (created | repeated | refused with
+ * the rule and its figures), and this file only passes the figures in and names the outcome.
+ */
+
+import { randomInt } from 'node:crypto';
+import type { CallName, CurrencyCode } from '@e-wallet/contract';
+import { ID_PATTERN, MAX_MINOR } from '@e-wallet/contract';
+import { isDb, PG, pgCode, type Queryable } from '../db/client.ts';
+import type { SidedText } from './index.ts';
+
+/** The rules a door refuses by (payments.sql, ops.sql and limits.sql name them). */
+export type RefusalRule =
+  | 'pin'
+  | 'account_missing'
+  | 'payee_account_missing'
+  | 'wallet_frozen'
+  | 'transfer_not_allowed'
+  | 'withdrawal_not_allowed'
+  | 'topup_not_allowed'
+  | 'limit_monthly'
+  | 'limit_balance'
+  | 'recipient_limit_balance'
+  | 'insufficient_funds'
+  | 'exchange_not_allowed'
+  | 'quote_expired'
+  | 'missing'
+  | 'not_proposed'
+  | 'four_eyes'
+  | 'not_refundable'
+  | 'refund_exceeds';
+
+/** Why a door refuses, with the figures the message needs (minor units, as text, in RUB unless named). */
+export interface Refusal {
+  rule: RefusalRule;
+  limit?: string;
+  left?: string;
+  currency?: string;
+}
+
+/** A person's money call as `ledger_pay` takes it (the pipeline adds the PIN's proof and the call). */
+export interface Payment {
+  door: 'pay';
+  /** The movement's id, made by the caller: its answer names it before the money moves. */
+  id: string;
+  payer: string;
+  /** The person paid, or null: the money is held toward the currency's payout clearing account. */
+  payee: string | null;
+  currency: CurrencyCode;
+  amount: bigint;
+  kind: 'transfer' | 'payment' | 'withdrawal';
+  reference?: { type: string; id: string } | null;
+  description: SidedText;
+  at: Date;
+  /** The level figures in force: `config.levelRulesJson`. */
+  rules: string;
+}
+
+/** An exchange between a person's own accounts: the quote's figures, moved once. */
+export interface Exchange {
+  door: 'exchange';
+  quoteId: string;
+  person: string;
+  /** Ids of the two transfers: out of the from-account, into the to-account. */
+  outId: string;
+  inId: string;
+  description: SidedText & Record<string, unknown>;
+  at: Date;
+  rules: string;
+}
+
+/** An operator's approval of a proposed refund (the approver is the call's person). */
+export interface Refund {
+  door: 'refund';
+  refundId: string;
+  approver: string;
+  movementId: string;
+  description: SidedText;
+  at: Date;
+  rules: string;
+}
+
+export type Door = Payment | Exchange | Refund;
+
+/** A money call's name: the contract's call, or an operator's call of the back office. */
+export type MoneyCallName = CallName | 'opsRefundApprove';
+
+/** What the pipeline adds to a door: the PIN's proof (null where none is asked) and the call. */
+export interface Confirmed {
+  /** The HMAC of the PIN as given, with the payer's salt (modules/auth proves it); null for a schedule's run. */
+  pinProof: Buffer | null;
+  /** The call: its name, the client's Idempotency-Key (or null), the request's fingerprint, its answer. */
+  call: { name: MoneyCallName; key: string | null; requestHash: string; answer: unknown };
+}
+
+export type DoorOutcome =
+  | { outcome: 'created' }
+  | { outcome: 'repeated'; requestHash: string; answer: unknown }
+  | { outcome: 'refused'; refusal: Refusal };
+
+interface DoorRow {
+  outcome: DoorOutcome['outcome'] | 'allowed';
+  refusal: Refusal | null;
+  problems: Refusal[] | null;
+  first_request_hash: string | null;
+  first_answer: unknown;
+}
+
+const ANSWER = 'outcome, refusal, problems, first_request_hash, first_answer';
+
+const PAY_SQL = `SELECT ${ANSWER} FROM ledger_pay(
+  movement_id => $1::uuid, payer => $2::uuid, payee => $3::uuid, system_account => $4::text,
+  currency => $5::text, amount => $6::bigint, kind => $7::text, hold => $8::boolean,
+  reference_type => $9::text, reference_id => $10::text, description => $11::jsonb, at => $12::timestamptz,
+  rules => $13::jsonb, pin_proof => $14::bytea, call_name => $15::text, call_key => $16::text,
+  request_hash => $17::text, answer => $18::jsonb, check_only => $19::boolean, quote_id => $20::uuid,
+  in_id => $21::uuid)`;
+
+const REFUND_SQL = `SELECT ${ANSWER} FROM ops_refund(refund_id => $1::uuid, approver => $2::uuid,
+  movement_id => $3::uuid, rules => $4::jsonb, description => $5::jsonb, at => $6::timestamptz)`;
+
+/** A payment as the door is asked it before the PIN: without its id, PIN and call. */
+export type PaymentCheck = Omit<Payment, 'door' | 'id' | 'description'> & { description?: SidedText };
+
+function payParams(payment: PaymentCheck & { id?: string }, confirmed?: Confirmed): unknown[] {
+  if (payment.amount <= 0n || payment.amount > MAX_MINOR) throw new Error('ledger: amount out of range');
+  if (!ID_PATTERN.test(payment.payer) || (payment.payee !== null && !ID_PATTERN.test(payment.payee)))
+    throw new Error('ledger: a payment names its people by id');
+  const call = confirmed?.call;
+  return [
+    payment.id ?? null,
+    payment.payer,
+    payment.payee,
+    payment.payee === null ? 'payout_clearing' : null,
+    payment.currency,
+    payment.amount,
+    payment.kind,
+    payment.payee === null,
+    payment.reference?.type ?? null,
+    payment.reference?.id ?? null,
+    payment.description ?? null,
+    payment.at,
+    payment.rules,
+    confirmed?.pinProof ?? null,
+    call?.name ?? null,
+    call?.key ?? null,
+    call?.requestHash ?? null,
+    call && call.key !== null ? JSON.stringify(call.answer) : null,
+    confirmed === undefined,
+    null,
+    null,
+  ];
+}
+
+function exchangeParams(exchange: Exchange, confirmed: Confirmed): unknown[] {
+  const { call } = confirmed;
+  return [
+    exchange.outId,
+    exchange.person,
+    null,
+    null,
+    null,
+    null,
+    'exchange',
+    false,
+    'exchange',
+    exchange.quoteId,
+    JSON.stringify(exchange.description),
+    exchange.at,
+    exchange.rules,
+    confirmed.pinProof,
+    call.name,
+    call.key,
+    call.requestHash,
+    call.key !== null ? JSON.stringify(call.answer) : null,
+    false,
+    exchange.quoteId,
+    exchange.inId,
+  ];
+}
+
+/** Runs a door: one statement, on its own or in the caller's transaction. Nothing is written unless 'created'. */
+export async function openDoor(q: Queryable, door: Door, confirmed: Confirmed): Promise<DoorOutcome> {
+  let row: DoorRow;
+  switch (door.door) {
+    case 'pay':
+      row = await statement(q, PAY_SQL, payParams(door, confirmed));
+      break;
+    case 'exchange':
+      row = await statement(q, PAY_SQL, exchangeParams(door, confirmed));
+      break;
+    case 'refund':
+      row = await statement(q, REFUND_SQL, [
+        door.refundId,
+        door.approver,
+        door.movementId,
+        door.rules,
+        JSON.stringify(door.description),
+        door.at,
+      ]);
+      break;
+  }
+  if (row.outcome === 'repeated')
+    return { outcome: 'repeated', requestHash: row.first_request_hash ?? '', answer: row.first_answer };
+  if (row.outcome === 'refused') return { outcome: 'refused', refusal: row.refusal! };
+  return { outcome: 'created' };
+}
+
+/**
+ * Every rule that would refuse this payment now, asked of the same door without the PIN and without
+ * writing anything (the answers before the PIN); empty when it could go through.
+ */
+export async function paymentProblems(q: Queryable, payment: PaymentCheck): Promise<Refusal[]> {
+  return (await statement(q, PAY_SQL, payParams(payment))).problems ?? [];
+}
+
+/**
+ * One statement. On its own it is a whole transaction, so one that a deadlock or a serialization
+ * failure rolled back is run again (a person's rows and a payout clearing account can be locked in
+ * another order by a settlement); in a transaction the caller's `tx` runs it again with the rest.
+ */
+async function statement(q: Queryable, sql: string, params: unknown[]): Promise<DoorRow> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { rows } = await q.query<DoorRow>(sql, params);
+      return rows[0]!;
+    } catch (error) {
+      const code = pgCode(error);
+      const again = isDb(q) && (code === PG.deadlock || code === PG.serializationFailure) && attempt < 8;
+      if (!again) throw error;
+      await new Promise((resolve) => setTimeout(resolve, randomInt(Math.min(50, 2 ** attempt) + 1)));
+    }
+  }
+}
+
+/**
+ * Why a top-up of `amount` may not start, or null: the level's permission and the balance cap with
+ * what pending orders reserve. Locks the person's row for the caller's transaction.
+ */
+export async function topUpRefusal(
+  q: Queryable,
+  rules: string,
+  userId: string,
+  currency: CurrencyCode,
+  amount: bigint,
+  at: Date,
+): Promise<Refusal | null> {
+  const { rows } = await q.query<{ refusal: Refusal | null }>(
+    'SELECT limits_topup_refusal($1::jsonb, $2::uuid, $3::text, $4::bigint, $5::timestamptz) AS refusal',
+    [rules, userId, currency, amount, at],
+  );
+  return rows[0]?.refusal ?? null;
+}
+
+/**
+ * What counted left the person's accounts in the calendar month of `at`, in roubles at the current
+ * rates (the monthly limit's figure).
+ */
+export async function sentThisMonth(q: Queryable, userId: string, at: Date): Promise<bigint> {
+  const { rows } = await q.query<{ sent: bigint | null }>(
+    'SELECT limits_sent_in_month_total($1::uuid, $2::timestamptz) AS sent',
+    [userId, at],
+  );
+  return rows[0]?.sent ? BigInt(rows[0].sent) : 0n;
+}

@@ -1,0 +1,15 @@
+/**
+ * Registration, sign-in, sessions, the PIN and how a person confirms a money call.
+ * The public face of this module: other modules and the app import only this file.
+ */
+import { modulePlugin } from '../../http/module.ts';
+import register from './routes.ts';
+
+export { clearCodeLock, lockPhone, verifyCode } from './codes.ts';
+export { type Confirmation, confirmer } from './confirmation.ts';
+export { limitsOf } from './info.ts';
+export { message } from './messages.ts';
+export { checkPin, PIN_LOCK_AFTER, PIN_LOCK_MINUTES, PIN_REVOKE_AFTER, type PinSigner } from './pin.ts';
+export { sendNotice } from './service.ts';
+
+export const routes = modulePlugin('auth', register);

@@ -1,0 +1,176 @@
+/**
+ * The money-call pipeline (docs/decisions.md section 16): every call that moves money passes here, and
+ * here only are written the confirmation (the PIN or a passkey), the retry when the door does not
+ * accept the PIN's proof, idempotent repeats and a refusal's error. A call declares what differs: its
+ * name and key, how it was confirmed, the door's arguments and its answer, and what it does beside
+ * the money in the same transaction or after the commit.
+ *
+ *   route -> module (declares a MoneyCall) -> moneyCall / runMoneyCall (this file)
+ *         -> ledger openDoor (ledger/doors.ts) -> ledger_pay | ops_refund (db/functions)
+ *
+ * Adding a money call is a declaration here plus its SQL (docs/architecture.md has an example).
+ */
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import {
+  type Door,
+  type DoorOutcome,
+  type MoneyCallName,
+  openDoor,
+  type Refusal,
+} from '../../ledger/index.ts';
+import { type Confirmation, confirmer, type PinSigner } from '../auth/index.ts';
+import { claimKey, repeatedAnswer, type StoredAnswer } from './idempotency.ts';
+import { refusalError } from './refusals.ts';
+
+/**
+ * Who confirmed a call: the person with the PIN or a passkey; a schedule's run, authorised by its
+ * PIN-confirmed standing order (payments.sql checks it); an operator, whose door decides four eyes.
+ */
+export type Confirmer = Confirmation | { standingOrder: true } | { operator: true };
+
+/** What a call does before its door, in the door's transaction, when its own row says no. */
+export type Before = undefined | { refuse: AppError } | { skip: true };
+
+export interface MoneyCall<A> {
+  /** The call's name: the scope of its Idempotency-Key. */
+  call: MoneyCallName;
+  /** Whose key it is: the person paying, or the operator approving. */
+  person: string;
+  confirmation: Confirmer;
+  /** The client's Idempotency-Key, or null. */
+  key: string | null;
+  /** The request's fingerprint (`requestHash`): a repeated key with another request is a conflict. */
+  requestHash: string;
+  /**
+   * The door's arguments and the call's answer, once the signer is known (their name is in texts) and
+   * after `before` has read the call's own row.
+   */
+  prepare(signer: PinSigner | null): { door: Door; answer: A };
+  /**
+   * The call's own row, locked in the door's transaction before it: its refusal (a paid request,
+   * answered by a repeat's stored answer where the key was used) or a skip (a stale schedule's run).
+   */
+  before?(q: Queryable): Promise<Before>;
+  /** In the same transaction, after the door: what its outcome changes beside the money. */
+  after?(q: Queryable, outcome: DoorOutcome): Promise<void>;
+  /** After the commit, when the money moved: what follows outside the database. */
+  committed?(answer: A): Promise<void>;
+  /** After a refusal, outside the transaction: what it also tells (a lookup counted). */
+  refused?(refusal: Refusal): Promise<void>;
+}
+
+export type MoneyCallResult<A> =
+  | { outcome: 'created' | 'repeated'; answer: A }
+  | { outcome: 'refused'; refusal: Refusal; error: AppError }
+  | { outcome: 'skipped' };
+
+/** How many proofs a call may offer: a PIN changed twice during one call is refused as a storm. */
+const PROOF_TRIES = 3;
+
+/** A money call that answers or throws its error: what the routes use. */
+export async function moneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Promise<A> {
+  const result = await runMoneyCall(ctx, call);
+  if (result.outcome === 'refused') throw result.error;
+  if (result.outcome === 'skipped') throw new Error(`money call ${call.call} skipped without a refusal`);
+  return result.answer;
+}
+
+/** A money call with its outcome as a value: what a background run (a schedule) records. */
+export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Promise<MoneyCallResult<A>> {
+  const confirm =
+    'standingOrder' in call.confirmation || 'operator' in call.confirmation
+      ? null
+      : confirmer(ctx, call.person, call.confirmation);
+  let proof = confirm ? await confirm.first() : null;
+  for (let tries = 1; ; tries++) {
+    let answer!: A;
+    const open = (q: Queryable) => {
+      const prepared = call.prepare(proof?.signer ?? null);
+      answer = prepared.answer;
+      return openDoor(q, prepared.door, {
+        pinProof: proof?.hash ?? null,
+        call: { name: call.call, key: call.key, requestHash: call.requestHash, answer },
+      });
+    };
+    const result: { skipped: true } | { repeated: A } | { outcome: DoorOutcome } =
+      call.before || call.after
+        ? await ctx.db.tx(
+            async (q): Promise<{ skipped: true } | { repeated: A } | { outcome: DoorOutcome }> => {
+              const before = await call.before?.(q);
+              if (before && 'skip' in before) return { skipped: true };
+              if (before) return { repeated: await answerOrRefuse(ctx, q, call, before.refuse) };
+              const outcome = await open(q);
+              await call.after?.(q, outcome);
+              return { outcome };
+            },
+          )
+        : { outcome: await open(ctx.db) };
+    if ('skipped' in result) return { outcome: 'skipped' };
+    if ('repeated' in result) return { outcome: 'repeated', answer: result.repeated };
+    const { outcome } = result;
+    if (outcome.outcome === 'refused' && outcome.refusal.rule === 'pin' && confirm) {
+      // The door did not accept the proof (a hint gone stale, a wrong PIN): the PIN is checked and
+      // counted now, so a wrong one throws its error; only a PIN changed meanwhile gets past it.
+      if (tries === PROOF_TRIES) throw new AppError('RATE_LIMITED');
+      proof = await confirm.again();
+      continue;
+    }
+    switch (outcome.outcome) {
+      case 'created':
+        await call.committed?.(answer);
+        // The first caller gets what every repeat will get: the answer as stored.
+        return { outcome: 'created', answer: JSON.parse(JSON.stringify(answer)) as A };
+      case 'repeated':
+        return {
+          outcome: 'repeated',
+          answer: repeatedAnswer<A>(call, {
+            request_hash: outcome.requestHash,
+            answer: outcome.answer as A,
+          }),
+        };
+      case 'refused':
+        await call.refused?.(outcome.refusal);
+        return {
+          outcome: 'refused',
+          refusal: outcome.refusal,
+          // Without a proof only a schedule's run reaches here refused 'pin': its standing order is gone.
+          error:
+            outcome.refusal.rule === 'pin'
+              ? new AppError('SCHEDULE_NOT_FOUND')
+              : refusalError(outcome.refusal),
+        };
+    }
+  }
+}
+
+/**
+ * A call its own row refuses (a request paid already): a repeat of the call that did it answers as
+ * it did, asked of the one store by claiming the key; the error's throw rolls the claim back.
+ */
+async function answerOrRefuse<A>(
+  ctx: AppContext,
+  q: Queryable,
+  call: MoneyCall<A>,
+  refusal: AppError,
+): Promise<A> {
+  if (call.key !== null) {
+    const scope = { userId: call.person, call: call.call, key: call.key, requestHash: call.requestHash };
+    const claim = await claimKey<A | null>(q, scope, null, ctx.clock.now());
+    if (!claim.claimed) return repeatedAnswer(call, claim.first as StoredAnswer<A>);
+  }
+  throw refusal;
+}
+
+/**
+ * The confirmation of a call refused before its door (no such recipient, an old quote), decided
+ * first: a wrong PIN hears about its PIN, so no answer tells it anything else.
+ */
+export async function checkConfirmation(
+  ctx: AppContext,
+  person: string,
+  confirmation: Confirmation,
+): Promise<void> {
+  await confirmer(ctx, person, confirmation).check();
+}

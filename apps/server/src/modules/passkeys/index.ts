@@ -1,0 +1,10 @@
+/**
+ * Passkeys (WebAuthn) registered and used to confirm money.
+ * The public face of this module: other modules and the app import only this file.
+ */
+import { modulePlugin } from '../../http/module.ts';
+import register from './routes.ts';
+
+export { verifyPasskey } from './service.ts';
+
+export const routes = modulePlugin('passkeys', register);

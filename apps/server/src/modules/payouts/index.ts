@@ -1,0 +1,10 @@
+/**
+ * Money leaving the wallet through the payouts provider, and its worker.
+ * The public face of this module: other modules and the app import only this file.
+ */
+import { modulePlugin } from '../../http/module.ts';
+import register from './routes.ts';
+
+export { payOut, payoutReceipt, payoutReceiptOf, settlePayout } from './service.ts';
+
+export const routes = modulePlugin('payouts', register);

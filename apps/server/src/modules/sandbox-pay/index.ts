@@ -1,0 +1,8 @@
+/**
+ * The sandbox payments provider's card page.
+ * The public face of this module: other modules and the app import only this file.
+ */
+import { modulePlugin } from '../../http/module.ts';
+import register from './routes.ts';
+
+export const routes = modulePlugin('sandbox-pay', register, ['@fastify/formbody', 'e-wallet-sandbox-pages']);

@@ -1,0 +1,8 @@
+/**
+ * Top-ups through the payments provider.
+ * The public face of this module: other modules and the app import only this file.
+ */
+import { modulePlugin } from '../../http/module.ts';
+import register from './routes.ts';
+
+export const routes = modulePlugin('topup', register, ['@fastify/formbody']);

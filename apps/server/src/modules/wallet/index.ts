@@ -1,0 +1,10 @@
+/**
+ * Accounts, history and statistics.
+ * The public face of this module: other modules and the app import only this file.
+ */
+import { modulePlugin } from '../../http/module.ts';
+import register from './routes.ts';
+
+export { entryTransactionView, KIND_TEXTS, ownAccount, rangeOf, transactionOfEntry } from './service.ts';
+
+export const routes = modulePlugin('wallet', register);
