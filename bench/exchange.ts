@@ -2,7 +2,7 @@
  * What counting foreign money in roubles costs the payment door, and what an exchange costs
  * (docs/decisions.md section 15), on PostgreSQL: `ledger_pay` in check mode (every limit asked,
  * nothing written) with limits.sql as it is and as it was before the exchange (roubles only), in
- * turns on one database; then whole exchanges (`ledger_exchange`), one after another.
+ * turns on one database; then whole exchanges (the same door's branch for a quote), one after another.
  *   node bench/exchange.ts [--calls=2000]   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { execFileSync } from 'node:child_process';
@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { openPostgres } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
-import { exchange } from '../apps/server/src/ledger/index.ts';
+import { openDoor } from '../apps/server/src/ledger/index.ts';
 import { levelRules, levelRulesJson } from '../apps/server/src/policy/levels.ts';
 import { fund, insertUser } from '../apps/server/test/fund.ts';
 
@@ -78,22 +78,28 @@ try {
       [quoteId, payer],
     );
     const started = performance.now();
-    const done = await exchange(db, {
-      quoteId,
-      person: payer!,
-      outId: randomUUID(),
-      inId: randomUUID(),
-      description: { debit: { ru: '-', en: '-' }, credit: { ru: '-', en: '-' } },
-      at: new Date(),
-      rules,
-      pinProof: Buffer.from([1]),
-      call: { name: 'exchange', key: randomUUID(), requestHash: 'h', answer: {} },
-    });
+    const done = await openDoor(
+      db,
+      {
+        door: 'exchange',
+        quoteId,
+        person: payer!,
+        outId: randomUUID(),
+        inId: randomUUID(),
+        description: { debit: { ru: '-', en: '-' }, credit: { ru: '-', en: '-' } },
+        at: new Date(),
+        rules,
+      },
+      {
+        pinProof: Buffer.from([1]),
+        call: { name: 'exchange', key: randomUUID(), requestHash: 'h', answer: {} },
+      },
+    );
     spent += performance.now() - started;
     if (done.outcome !== 'created') throw new Error(`exchange ${done.outcome}`);
   }
   console.log(
-    `ledger_exchange, ms per exchange (${exchanges} one after another): ${(spent / exchanges).toFixed(2)}`,
+    `exchange through ledger_pay, ms per exchange (${exchanges} one after another): ${(spent / exchanges).toFixed(2)}`,
   );
 } finally {
   await db.close();

@@ -15,12 +15,16 @@ import { systemAccount, transfer } from '../apps/server/src/ledger/index.ts';
 import {
   type BenchDb,
   databaseCpuSeconds,
+  type FunctionTime,
   freshDatabase,
+  functionTimes,
   log,
   type Options,
   perRequest,
+  resetFunctionTimes,
   run,
   seeded,
+  trackFunctions,
 } from './lib.ts';
 
 export interface PgbenchResult {
@@ -69,6 +73,8 @@ export interface LedgerRunResult {
   databaseCpuUsPerTransfer?: number;
   /** CPU time the bench's own process (the ledger module and its driver loop) spent per transfer, in µs. */
   nodeCpuUsPerTransfer?: number;
+  /** PostgreSQL's time per call in each PL/pgSQL function during the run (PostgreSQL server runs only). */
+  functions?: Record<string, FunctionTime>;
 }
 
 /**
@@ -257,6 +263,7 @@ export async function ledgerPostgres(
   seconds: number,
 ): Promise<{ many: LedgerRunResult; hot: LedgerRunResult }> {
   const bench: BenchDb = await freshDatabase(options, 'ledger');
+  await trackFunctions(options, bench);
   const db = await openPostgres(bench.url, options.clients);
   try {
     await migrate(db);
@@ -277,9 +284,11 @@ export async function ledgerPostgres(
         node: perRequest(0, (spent.user + spent.system) / 1e6, result.done),
       };
     };
+    await resetFunctionTimes(bench.url);
     const many = await measured(() =>
       drive(db, accounts, { workers: options.clients, seconds, hot: null, seed: 1 }),
     );
+    const functions = await functionTimes(bench.url);
     const manyViolations = await invariantViolations(db);
     const [merchant, ...payers] = accounts;
     const hot = await measured(() =>
@@ -291,6 +300,7 @@ export async function ledgerPostgres(
         ...summarise(many.result, seconds, options.clients, count, manyViolations),
         ...(many.cpu === undefined ? {} : { databaseCpuUsPerTransfer: many.cpu }),
         ...(many.node === undefined ? {} : { nodeCpuUsPerTransfer: many.node }),
+        functions,
       },
       hot: {
         ...summarise(hot.result, seconds, options.clients, count, hotViolations),

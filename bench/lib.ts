@@ -109,6 +109,60 @@ export async function freshDatabase(options: Options, label: string): Promise<Be
 }
 
 /**
+ * PostgreSQL's own time in one function per call (pg_stat_user_functions, waits for row locks
+ * included): how the money path's statements compare on the same server in the same run. The
+ * database counts PL/pgSQL calls from connections opened after `trackFunctions`.
+ */
+export async function trackFunctions(options: Options, database: BenchDb): Promise<void> {
+  await adminStatement(options, `ALTER DATABASE ${database.name} SET track_functions = 'pl'`);
+}
+
+export interface FunctionTime {
+  calls: number;
+  totalUsPerCall: number;
+  selfUsPerCall: number;
+}
+
+/** Forgets the database's function counts (before a run); `functionTimes` reads them after it. */
+export async function resetFunctionTimes(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_stat_reset()');
+  } finally {
+    await client.end();
+  }
+}
+
+export async function functionTimes(url: string): Promise<Record<string, FunctionTime>> {
+  // Backends report their counts when idle for a moment: waited for, so the run's last calls count.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ funcname: string; calls: string; total: number; self: number }>(
+      `SELECT funcname, sum(calls)::text AS calls, sum(total_time)::float8 AS total, sum(self_time)::float8 AS self
+       FROM pg_stat_user_functions GROUP BY funcname`,
+    );
+    return Object.fromEntries(
+      rows.map((row) => {
+        const calls = Number(row.calls);
+        return [
+          row.funcname,
+          {
+            calls,
+            totalUsPerCall: Math.round((row.total * 1000) / Math.max(calls, 1)),
+            selfUsPerCall: Math.round((row.self * 1000) / Math.max(calls, 1)),
+          },
+        ];
+      }),
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * Writes out what PostgreSQL still holds in memory from earlier work (CHECKPOINT), so that a step
  * does not pay for the previous one's deferred writes (the ledger runs leave a lot; GET /v2/wallet
  * had a p99 of 21-25 ms after them in full runs, 14-16 ms in runs of its own, and 15 ms in the

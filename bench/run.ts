@@ -20,7 +20,9 @@ import { helloWorld, p2pTransfers, prepareUsers, walletGet } from './http.ts';
 import { ledgerPglite, ledgerPostgres, pgbench } from './ledger.ts';
 import {
   checkpoint,
+  type FunctionTime,
   freshDatabase,
+  functionTimes,
   type LoadResult,
   load1,
   log,
@@ -28,7 +30,9 @@ import {
   parseOptions,
   ROOT,
   ratio,
+  resetFunctionTimes,
   startServer,
+  trackFunctions,
 } from './lib.ts';
 import { liveBench } from './live.ts';
 import { topFunctions } from './profile.ts';
@@ -163,6 +167,7 @@ const needsServer = ['wallet', 'p2p', 'js', 'lighthouse'].some(wanted);
 if (needsServer) {
   const dist = webDist();
   const database = await freshDatabase(options, 'http');
+  await trackFunctions(options, database);
   const server = await startServer(options, database.url, dist ? { WEB_DIST: dist } : {});
   try {
     let users: Awaited<ReturnType<typeof prepareUsers>> = [];
@@ -196,8 +201,10 @@ if (needsServer) {
     });
 
     await step('p2p', async () => {
+      await resetFunctionTimes(database.url);
       const p2p = await p2pTransfers(server, users, seconds, options.clients);
-      results.p2p = p2p;
+      const functions = await functionTimes(database.url);
+      results.p2p = { ...p2p, functions };
       const r = ratio(p2p.requestsPerSecond, pgbenchTps);
       row({
         measurement: `P2P transfers/s, POST /v2/wallet/transfer with PIN, ${options.clients} connections`,
@@ -207,6 +214,25 @@ if (needsServer) {
         goal: '>= 50%',
         met: pgbenchTps ? r >= 0.5 && p2p.non2xx === 0 : null,
       });
+      // PostgreSQL's time per P2P payment (its door) beside a bare ledger transfer's (ledger_open) in
+      // this run: what the person's rules, PIN and key add to the movement.
+      const door = functions.ledger_pay;
+      const bare = (results.ledgerMany as { functions?: Record<string, FunctionTime> } | undefined)?.functions
+        ?.ledger_open;
+      if (door) {
+        const doorRatio = bare ? door.totalUsPerCall / bare.totalUsPerCall : null;
+        results.p2pDoor = { door, bare: bare ?? null, ratio: doorRatio };
+        row({
+          measurement: 'PostgreSQL µs per P2P payment (ledger_pay) beside a ledger transfer (ledger_open)',
+          value: `${door.totalUsPerCall} µs (self ${door.selfUsPerCall}) over ${door.calls} calls`,
+          baseline: bare
+            ? `ledger_open ${bare.totalUsPerCall} µs over ${bare.calls} calls`
+            : 'ledger not run (--only)',
+          ratio: doorRatio === null ? '' : `${doorRatio.toFixed(2)}x`,
+          goal: '<= 1.25x',
+          met: doorRatio === null ? null : doorRatio <= 1.25,
+        });
+      }
       const db = await openPostgres(database.url, 2);
       try {
         const { invariantViolations } = await import('./ledger.ts');

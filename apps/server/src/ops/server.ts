@@ -14,6 +14,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { registerErrorHandling, sendError } from '../http/errors.ts';
 import { listAudit } from './audit.ts';
+import { decideIdentification, identificationPhotos, identificationQueue } from './identifications.ts';
 import {
   createOperator,
   listOperators,
@@ -23,22 +24,10 @@ import {
   signOut,
   unlockOperator,
 } from './operators.ts';
-import {
-  approveRefund,
-  closeReport,
-  decideIdentification,
-  decidePayout,
-  identificationPhotos,
-  identificationQueue,
-  listPayouts,
-  listRefunds,
-  proposeRefund,
-  reconciliation,
-  rejectRefund,
-  searchUsers,
-  setFrozen,
-  userCard,
-} from './service.ts';
+import { decidePayout, listPayouts } from './payouts.ts';
+import { closeReport, searchUsers, setFrozen, userCard } from './people.ts';
+import { reconciliation } from './reconciliation.ts';
+import { approveRefund, listRefunds, proposeRefund, rejectRefund } from './refunds.ts';
 
 type Signed = Operator & { sessionId: string };
 interface Call {

@@ -2,15 +2,15 @@
  * The PIN (docs/decisions.md section 7). Ten thousand values cannot be protected by a slow hash, so it
  * is stored as HMAC-SHA-256(PIN_KEY, salt || pin) with a per-user random salt and the key's
  * version, and guarded online: 5 wrong PINs in a row lock money operations for 15 minutes, 10
- * revoke every session. The guard's state lives on the user's row; a check that may change it holds
- * that row's lock, so concurrent requests on any number of instances are counted exactly. A right
- * PIN with nothing to reset is only a read.
+ * revoke every session. The guard's state lives on the user's row; every check holds that row's
+ * lock, so concurrent requests on any number of instances are counted exactly.
  *
- * After a right PIN the instance keeps a hint of the signer (db/hints.ts): who they are and their
- * PIN's salt and key version, never the hash. With it a payment proves the PIN without a read
- * (`pinProof`): the HMAC made here goes with the payment's statement, which compares it with the
- * stored hash under the user's lock (db/functions/payments.sql). Whenever that statement does not
- * find the PIN proven, `freshPinProof` forgets the hint, and the PIN is checked and counted.
+ * Two owners, one each: whether a proof proves the PIN inside a money call is the door's to decide
+ * (pin_proven, db/functions/pin.sql); counting a wrong PIN and locking is this file's, always under
+ * the user's row lock (`guardedRow`). The instance keeps a hint of the signer (db/hints.ts): who they
+ * are and their PIN's salt and key version, never the hash. With it a money call sends the PIN's HMAC
+ * without a read (`pinProof`); whenever the door does not find the PIN proven, `freshPinProof` forgets
+ * the hint, and the PIN is checked and counted.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.ts';
@@ -128,15 +128,22 @@ export interface PinProof {
 }
 
 /**
- * The proof of a PIN for a statement that compares it with the stored hash itself: from this
- * instance's hint of the signer (no round trip), or else from `provePin`, which checks the PIN.
+ * The proof of a PIN for a door that compares it with the stored hash itself (pin_proven in
+ * db/functions/pin.sql decides it): the HMAC made with the signer's salt, from this instance's hint
+ * or one plain read, never judged here. When the door does not accept it, `freshPinProof` checks and
+ * counts the PIN under its lock.
  */
 export async function pinProof(ctx: AppContext, userId: string, pin: string): Promise<PinProof> {
-  return rememberedPinProof(ctx, userId, pin) ?? (await provePin(ctx, userId, pin));
+  const hinted = rememberedPinProof(ctx, userId, pin);
+  if (hinted) return hinted;
+  const row = await pinRows(ctx.db, userId);
+  if (!row?.pin_salt || row.pin_key_version === null || !row.pin_hash) return provePin(ctx, userId, pin);
+  remember(ctx, row);
+  return rememberedPinProof(ctx, userId, pin) ?? provePin(ctx, userId, pin);
 }
 
 /**
- * After a statement found a proof wrong: the hint is forgotten and the PIN checked and counted here,
+ * After a door found a proof wrong: the hint is forgotten and the PIN checked and counted here,
  * so a wrong PIN throws its error, and a stale hint gives way to a fresh proof.
  */
 export async function freshPinProof(ctx: AppContext, userId: string, pin: string): Promise<PinProof> {
@@ -151,13 +158,13 @@ function rememberedPinProof(ctx: AppContext, userId: string, pin: string): PinPr
   return { signer: hint.signer, hash: pinHash(pinKey(ctx.config, hint.keyVersion), hint.salt, pin) };
 }
 
-/** `checkPin`, answering the proof as well (the stored hash it matched), for a statement that checks it again. */
+/** `checkPin`, answering the proof as well (the stored hash it matched), for a door that checks it again. */
 export async function provePin(ctx: AppContext, userId: string, pin: string): Promise<PinProof> {
-  const row = await verifiedRow(ctx, userId, pin);
+  const row = await guardedRow(ctx, userId, pin);
   return { signer: remember(ctx, row), hash: Buffer.from(row.pin_hash!) };
 }
 
-/** Drops the hint of a signer: a statement refused what it said, or the PIN changed. */
+/** Drops the hint of a signer: a door refused what it said, or the PIN changed. */
 export function forgetSigner(ctx: AppContext, userId: string): void {
   signerHints(ctx.db).delete(userId);
 }
@@ -170,22 +177,12 @@ function pinMatches(config: Config, user: PinRow, pin: string): boolean {
 }
 
 /**
- * Checks the PIN of a user for a money operation or an unlock. Throws PIN_NOT_SET, PIN_LOCKED
- * {minutes}, PIN_INVALID {left}, or INVALID_TOKEN when the 10th wrong PIN in a row has just
- * revoked every session of the user. A correct PIN resets the count and answers who signed.
+ * Checks the PIN of a user for an unlock or a change, under the guard. Throws PIN_NOT_SET,
+ * PIN_LOCKED {minutes}, PIN_INVALID {left}, or INVALID_TOKEN when the 10th wrong PIN in a row has
+ * just revoked every session of the user. A correct PIN resets the count and answers who signed.
  */
 export async function checkPin(ctx: AppContext, userId: string, pin: string): Promise<PinSigner> {
-  return remember(ctx, await verifiedRow(ctx, userId, pin));
-}
-
-/** The user's row once the PIN is right (as `checkPin`): read plainly, or under its lock. */
-async function verifiedRow(ctx: AppContext, userId: string, pin: string): Promise<PinRow> {
-  // The common case, a right PIN with nothing counted and no lock, changes nothing: one plain read.
-  // Anything else is decided under the row's lock, where every wrong PIN is counted exactly.
-  const seen = await pinRows(ctx.db, userId);
-  if (seen && seen.pin_failures === 0 && !seen.pin_locked_until && pinMatches(ctx.config, seen, pin))
-    return seen;
-  return guardedRow(ctx, userId, pin);
+  return remember(ctx, await guardedRow(ctx, userId, pin));
 }
 
 /**

@@ -232,7 +232,7 @@ async function submitPayout(
 }
 
 /**
- * Settles a payout once: 'succeeded' posts its hold, 'failed' voids it. A repeat of the same outcome
+ * Settles a payout once: 'succeeded' posts its hold, 'failed' voids it; `alongside` writes with it. A repeat of the same outcome
  * changes nothing; a contradicting late outcome is ignored (a settled payout never changes).
  * Answers whether this call changed anything.
  */
@@ -241,11 +241,14 @@ export async function settlePayout(
   payoutId: string,
   result: { outcome: 'succeeded' } | { outcome: 'failed'; reason: string },
   providerRef?: string,
+  alongside?: (q: Queryable, payout: PayoutRow) => Promise<void>,
 ): Promise<boolean> {
   return ctx.db.tx(async (q) => {
     const payout = await findPayout(q, payoutId, true);
     if (!payout) throw new AppError('OPERATION_NOT_FOUND');
     if (payout.status === 'succeeded' || payout.status === 'failed') return false;
+    // What else the settlement writes (an operator's audit line), in its transaction.
+    await alongside?.(q, payout);
     const at = ctx.clock.now();
     if (result.outcome === 'succeeded') await postHold(q, payout.hold_transfer_id, at);
     else await voidHold(q, payout.hold_transfer_id, at);

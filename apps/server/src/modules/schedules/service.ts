@@ -320,10 +320,9 @@ export async function runSchedule(
   };
 }
 
-/** Why a run was skipped, as the notification says it: the refusal's own message, in lower case. */
+/** Why a run was skipped, as the notification says it: the refusal's own message. */
 function skipReason(error: AppError, language: Language): string {
-  const text = errorMessage(error.code, language, error.params);
-  return text.charAt(0).toLowerCase() + text.slice(1);
+  return errorMessage(error.code, language, error.params);
 }
 
 /** The reminder the day before period `index`, once, while the schedule is still to run it. */

@@ -8,7 +8,7 @@
 import { ID_PATTERN } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import type { LevelName } from '../../policy/levels.ts';
 import { type Applicant, maskDocumentNumber } from './documents.ts';
 import type {
@@ -188,13 +188,15 @@ export class ManualKycProvider implements KycProvider {
   }
 
   /** An operator's decision on an application in review; false when it is not in review. */
+  /** Decides an application in review; `q` is the operator's transaction, which writes its audit line too. */
   async decide(
     id: string,
     decision: { action: 'approve' } | { action: 'reject'; reason: string },
     operator: string,
+    q: Queryable = this.#db,
   ): Promise<ManualApplication | null> {
     if (!ID_PATTERN.test(id)) return null;
-    const { rows } = await this.#db.query<ManualApplication>(
+    const { rows } = await q.query<ManualApplication>(
       `UPDATE manual_kyc_applications SET status = $2, reason = $3, sequence = sequence + 1,
               decided_at = $4, decided_by = $5, updated_at = $4
        WHERE id = $1 AND status = 'in_review' RETURNING ${COLUMNS}`,

@@ -1,0 +1,117 @@
+import { type OperatorRole, roleAllows } from '@e-wallet/contract';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { refreshLatest } from '../modules/identification/index.ts';
+import { writeAudit } from './audit.ts';
+import type { Operator } from './operators.ts';
+
+/** The queue: 'pending' means waiting for an operator (the provider's in_review). */
+export async function identificationQueue(
+  ctx: AppContext,
+  role: OperatorRole,
+  status: string | undefined,
+): Promise<unknown[]> {
+  const review = ctx.kyc.operatorReview;
+  if (!review) return [];
+  const wanted = !status || status === 'pending' ? 'in_review' : status;
+  if (!['in_review', 'approved', 'rejected', 'canceled', 'all'].includes(wanted))
+    throw new AppError('FIELD_INVALID', { field: 'status' });
+  const rows = await review.list(wanted as 'in_review');
+  const ids = [...new Set(rows.map((row) => row.user_id))];
+  const { rows: people } = await ctx.db.query<{
+    id: string;
+    first_name: string;
+    last_name: string;
+    phone: string;
+    level: string;
+  }>(
+    'SELECT id, first_name, last_name, phone, identification_level AS level FROM users WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
+  const byId = new Map(people.map((p) => [p.id, p]));
+  // The full number only for those who decide.
+  const full = roleAllows(role, 'identify');
+  return Promise.all(
+    rows.map(async (row) => ({
+      id: row.id,
+      status: row.status === 'in_review' ? 'pending' : row.status,
+      user: byId.get(row.user_id) ?? { id: row.user_id },
+      target_level: row.target_level,
+      document_type: row.document_type,
+      document_number: full ? await review.documentNumber(row.id) : null,
+      document_number_masked: row.document_number_masked,
+      full_name: row.full_name,
+      birth_date: row.birth_date,
+      submitted_at: row.submitted_at,
+      photos: full ? await review.photoCount(row.id) : null,
+      reason: row.reason,
+      decided_by: row.decided_by,
+    })),
+  );
+}
+
+/**
+ * The photos of an application, opened, for an operator who decides identifications. Opening an
+ * identity document is written to the audit like an action.
+ */
+export async function identificationPhotos(
+  ctx: AppContext,
+  by: Operator,
+  id: string,
+): Promise<Array<{ content_type: string; data: string }>> {
+  const review = ctx.kyc.operatorReview;
+  const application = review ? await review.application(id) : null;
+  if (!review || !application) throw new AppError('NOT_FOUND');
+  const photos = await review.photos(id);
+  await writeAudit(ctx.db, ctx, by, {
+    action: 'identification_photos_viewed',
+    objectType: 'identification',
+    objectId: id,
+    userId: application.user_id,
+    after: { photos: photos.length },
+  });
+  return photos.map((photo) => ({ content_type: photo.contentType, data: photo.data.toString('base64') }));
+}
+
+/**
+ * Decides an application: the decision and its audit line in one transaction, then the wallet applies
+ * it at once (approving raises the person to the application's level; `refreshLatest` does it, and
+ * would on the person's next look were this instance to stop in between).
+ */
+export async function decideIdentification(
+  ctx: AppContext,
+  by: Operator,
+  id: string,
+  decision: { action: 'approve' } | { action: 'reject'; reason: string },
+): Promise<unknown> {
+  const review = ctx.kyc.operatorReview;
+  if (!review) throw new AppError('APPLICATION_NOT_IN_REVIEW');
+  const decided = await ctx.db.tx(async (q) => {
+    const application = await review.decide(id, decision, by.email, q);
+    if (!application) throw new AppError('APPLICATION_NOT_IN_REVIEW');
+    const { rows } = await q.query<{ level: string }>(
+      'SELECT identification_level AS level FROM users WHERE id = $1',
+      [application.user_id],
+    );
+    const before = rows[0]?.level;
+    await writeAudit(q, ctx, by, {
+      action: `identification_${decision.action}`,
+      objectType: 'identification',
+      objectId: id,
+      userId: application.user_id,
+      before: { status: 'in_review', level: before },
+      after: {
+        status: application.status,
+        level: decision.action === 'approve' ? application.target_level : before,
+        ...(decision.action === 'reject' ? { reason: decision.reason } : {}),
+      },
+    });
+    return application;
+  });
+  await refreshLatest(ctx, decided.user_id);
+  const { rows } = await ctx.db.query<{ level: string }>(
+    'SELECT identification_level AS level FROM users WHERE id = $1',
+    [decided.user_id],
+  );
+  return { id, status: decided.status, level: rows[0]?.level };
+}
