@@ -101,23 +101,32 @@ try {
   }
   await bare(400);
   await door(400);
-  await resetFunctionTimes(bench.url);
-  for (let round = 0; round < 4; round++) {
-    await bare(calls / 4);
-    await door(calls / 4);
+  const rounds = 6;
+  const ratios: number[] = [];
+  const spent: Record<string, { calls: number; total: number; self: number }> = {};
+  for (let round = 0; round < rounds; round++) {
+    // Each round: the bare transfers, then the door, each counted on its own.
+    await resetFunctionTimes(bench.url);
+    await bare(calls / rounds);
+    const open = await functionTimes(bench.url);
+    await resetFunctionTimes(bench.url);
+    await door(calls / rounds);
+    const paid = await functionTimes(bench.url);
+    ratios.push(paid.ledger_pay!.totalUsPerCall / open.ledger_open!.totalUsPerCall);
+    for (const [name, t] of [...Object.entries(open), ...Object.entries(paid)]) {
+      const sum = (spent[name] ??= { calls: 0, total: 0, self: 0 });
+      sum.calls += t.calls;
+      sum.total += t.totalUsPerCall * t.calls;
+      sum.self += t.selfUsPerCall * t.calls;
+    }
   }
-  const times = await functionTimes(bench.url);
-  const open = times.ledger_open!;
-  const pay = times.ledger_pay!;
-  const rows_ = Object.entries(times)
-    .sort(([, a], [, b]) => b.selfUsPerCall * b.calls - a.selfUsPerCall * a.calls)
-    .map(
-      ([name, t]) =>
-        `  ${name.padEnd(28)} calls ${String(t.calls).padStart(7)}  total ${t.totalUsPerCall} µs  self ${t.selfUsPerCall} µs`,
+  for (const [name, t] of Object.entries(spent).sort(([, a], [, b]) => b.self - a.self))
+    console.log(
+      `  ${name.padEnd(28)} calls ${String(t.calls).padStart(7)}  total ${Math.round(t.total / t.calls)} µs  self ${Math.round(t.self / t.calls)} µs`,
     );
-  console.log(rows_.join('\n'));
+  const sorted = [...ratios].sort((x, y) => x - y);
   console.log(
-    `ledger_pay ${pay.totalUsPerCall} µs / ledger_open ${open.totalUsPerCall} µs = ${(pay.totalUsPerCall / open.totalUsPerCall).toFixed(2)}x`,
+    `ledger_pay / ledger_open per round: ${ratios.map((r) => r.toFixed(2)).join(' ')}; median ${((sorted[2]! + sorted[3]!) / 2).toFixed(2)}x`,
   );
 } finally {
   await db.close();

@@ -109,12 +109,8 @@ async function registerUser(base: string, phone: string): Promise<BenchUser> {
 }
 
 /** `count` users registered 8 at a time, checked to be simplified, each funded with `amountMinor`. */
-export async function prepareUsers(
-  server: Running,
-  database: BenchDb,
-  count: number,
-  amountMinor: bigint,
-): Promise<BenchUser[]> {
+/** `count` people registered through the real calls and raised to 'simplified' (eight at a time). */
+export async function registerUsers(server: Running, count: number): Promise<BenchUser[]> {
   const base = `+7966${String(process.pid % 1000).padStart(3, '0')}`;
   const users: BenchUser[] = [];
   let next = 0;
@@ -125,6 +121,16 @@ export async function prepareUsers(
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
+  return users;
+}
+
+export async function prepareUsers(
+  server: Running,
+  database: BenchDb,
+  count: number,
+  amountMinor: bigint,
+): Promise<BenchUser[]> {
+  const users = await registerUsers(server, count);
   const info = await call(server.url, 'GET', '/v2/wallet/auth/info', { token: users[0]!.token });
   const level = JSON.stringify(info.body).match(/"(anonymous|simplified|full)"/)?.[1];
   if (level !== 'simplified')

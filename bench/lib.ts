@@ -218,9 +218,18 @@ export async function startProcess(
   port: number,
   healthPath: string,
 ): Promise<Running> {
+  // DATABASE_URL given as '' is left out: the embedded database's server has none at all.
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    OPS_PORT: '0',
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  };
+  if (childEnv.DATABASE_URL === '') delete childEnv.DATABASE_URL;
   const child = spawn(NODE, args, {
     cwd: ROOT,
-    env: { ...process.env, OPS_PORT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -257,6 +266,26 @@ export async function startProcess(
  * only. Sandbox providers; the per-address SMS cap raised because the bench registers its users
  * from one address.
  */
+/** The real server on the embedded database (PGlite) in `dataDir`, as `npm start` runs it. */
+export async function startPgliteServer(options: Options, dataDir: string): Promise<Running> {
+  const port = await freePort();
+  return startProcess(
+    options.cpuProf
+      ? ['--cpu-prof', `--cpu-prof-dir=${ROOT}bench/results/profiles`, 'apps/server/src/main.ts']
+      : ['apps/server/src/main.ts'],
+    {
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      WALLET_ENV: 'development',
+      SMS_PER_ADDRESS_PER_HOUR: '1000000',
+      WEB_DIST: '',
+    },
+    port,
+    '/healthz',
+  );
+}
+
 export async function startServer(
   options: Options,
   databaseUrl: string,

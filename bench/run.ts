@@ -12,11 +12,12 @@
  * Environment: BENCH_DATABASE_URL (an admin URL; default postgres://postgres@127.0.0.1:5432/postgres),
  * CHROMIUM_PATH (default /usr/bin/chromium), WEB_DIST (default apps/web/dist).
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgres } from '../apps/server/src/db/client.ts';
 import { bigHistory } from './big.ts';
-import { helloWorld, p2pTransfers, prepareUsers, walletGet } from './http.ts';
+import { helloWorld, p2pTransfers, prepareUsers, registerUsers, walletGet } from './http.ts';
 import { ledgerPglite, ledgerPostgres, pgbench } from './ledger.ts';
 import {
   checkpoint,
@@ -31,6 +32,7 @@ import {
   ROOT,
   ratio,
   resetFunctionTimes,
+  startPgliteServer,
   startServer,
   trackFunctions,
 } from './lib.ts';
@@ -160,6 +162,32 @@ await step('pglite', async () => {
     goal: '>= 300/s',
     met: lite.transfersPerSecond >= 300 && lite.violations.length === 0,
   });
+});
+
+// GET /v2/wallet on the embedded database, as `npm start` runs it, beside the same hello-world.
+await step('wallet', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ewallet-bench-wallet-'));
+  const server = await startPgliteServer(options, dataDir);
+  try {
+    const users = await registerUsers(server, 100);
+    const connections = 100;
+    const first = await helloWorld(options, seconds, connections);
+    const wallet = await walletGet(server, users, seconds, connections);
+    const hello = bracketed(first, await helloWorld(options, seconds, connections), 'requestsPerSecond');
+    results.walletGetPglite = { ...wallet, helloWorld: hello };
+    const r = ratio(wallet.requestsPerSecond, hello.requestsPerSecond);
+    row({
+      measurement: 'GET /v2/wallet req/s, embedded PGlite, 100 connections',
+      value: `${wallet.requestsPerSecond} req/s, p99 ${wallet.p99Ms} ms${cpuText(wallet)}${wallet.non2xx ? `, ${wallet.non2xx} non-2xx` : ''}`,
+      baseline: `Fastify hello-world ${hello.requestsPerSecond} req/s (${hello.runs}), p99 ${hello.p99Ms} ms`,
+      ratio: pct(r),
+      goal: '>= 40%, p99 <= 20 ms',
+      met: r >= 0.4 && wallet.p99Ms <= 20 && wallet.non2xx === 0,
+    });
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 // The real server on a fresh database: GET /v2/wallet, P2P transfers, the app's routes and Lighthouse.

@@ -3,8 +3,9 @@
  * database and against a tiny model; after every sequence the balances match the model and the
  * ledger's invariants hold (balances = sums of entries, every currency sums to zero, no user account
  * below zero, holds settled at most once). Every door of the ledger is driven: transfer, hold, postHold,
- * voidHold and a person's payment (`pay`, to a person or held toward payout clearing). History pages
- * and statistics are checked the same way.
+ * voidHold, a person's money call (`ledger_pay`: to a person, held toward payout clearing, an exchange
+ * of a quote) and an operator's refund (`ops_refund`). History pages and statistics are checked the
+ * same way.
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   balanceOf,
   hold,
+  openDoor,
   postHold,
   systemAccount,
   type TransferInput,
@@ -33,6 +35,8 @@ type Op =
   | { type: 'void'; hold: number }
   | { type: 'payPerson'; from: number; to: number; amount: bigint }
   | { type: 'payOut'; user: number; amount: bigint }
+  | { type: 'exchange'; user: number; amount: bigint }
+  | { type: 'refund'; payment: number; amount: bigint }
   | { type: 'repeat'; op: number };
 
 const USERS = 3;
@@ -45,6 +49,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ type: fc.constant('hold' as const), user, amount }),
   fc.record({ type: fc.constant('payPerson' as const), from: user, to: user, amount }),
   fc.record({ type: fc.constant('payOut' as const), user, amount }),
+  fc.record({ type: fc.constant('exchange' as const), user, amount }),
+  fc.record({ type: fc.constant('refund' as const), payment: fc.nat({ max: 20 }), amount }),
   fc.record({
     type: fc.constantFrom('post' as const, 'void' as const),
     hold: fc.nat({ max: 20 }),
@@ -71,6 +77,14 @@ describe(`ledger properties (${databaseLabel})`, () => {
   it('random operation sequences keep balances equal to the model and every invariant', async () => {
     const payments = await systemAccount(server.ctx.db, 'RUB', 'external_payments');
     const payouts = await systemAccount(server.ctx.db, 'RUB', 'payout_clearing');
+    // Two operators for the refund door's four eyes.
+    const { rows: operators } = await server.ctx.db.query<{ id: string }>(
+      `INSERT INTO operators (email, role, password_hash, totp_sealed, created_at, updated_at)
+       SELECT 'property-' || g || '-' || $1 || '@example.com', 'finance', '-', '\\x00', now(), now()
+       FROM generate_series(1, 2) g RETURNING id`,
+      [process.pid],
+    );
+    const [proposer, approver] = operators.map((o) => o.id) as [string, string];
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), async (ops) => {
         const users = await Promise.all(
@@ -87,6 +101,10 @@ describe(`ledger properties (${databaseLabel})`, () => {
         // The model: posted balance and held money per user, and the holds with their state.
         const posted = users.map(() => 0n);
         const held = users.map(() => 0n);
+        // Dollars each user received by exchanges: one cent for every 100 kopecks (the quotes' own figures).
+        const dollars = users.map(() => 0n);
+        // Completed payments between people, with what is left of each to refund.
+        const paidToPeople: Array<{ id: string; from: number; to: number; left: bigint }> = [];
         const holds: Array<{
           id: string;
           user: number;
@@ -132,6 +150,79 @@ describe(`ledger properties (${databaseLabel})`, () => {
             expect(again.created).toBe(false);
             continue;
           }
+          if (step.type === 'exchange') {
+            const receive = step.amount / 100n;
+            if (receive < 1n) continue;
+            const quoteId = randomUUID();
+            await server.ctx.db.query(
+              `INSERT INTO exchange_quotes (id, user_id, from_currency, to_currency, amount, fee, receive_amount, rate,
+                 created_at, expires_at) VALUES ($1, $2, 'RUB', 'USD', $3, 0, $4, 0.01, $5, $5::timestamptz + interval '30 seconds')`,
+              [quoteId, users[step.user]!.id, step.amount, receive, now()],
+            );
+            const exchanged = await openDoor(
+              server.ctx.db,
+              {
+                door: 'exchange',
+                quoteId,
+                person: users[step.user]!.id,
+                outId: randomUUID(),
+                inId: randomUUID(),
+                description: { debit: { ru: '-', en: '-' }, credit: { ru: '-', en: '-' } },
+                at: now(),
+                rules: server.ctx.config.levelRulesJson,
+              },
+              {
+                pinProof: PIN_PROOF,
+                call: { name: 'exchange', key: nextKey(), requestHash: 'request', answer: { first: true } },
+              },
+            );
+            if (posted[step.user]! - held[step.user]! < step.amount) {
+              expect(exchanged).toEqual({ outcome: 'refused', refusal: { rule: 'insufficient_funds' } });
+              continue;
+            }
+            expect(exchanged).toEqual({ outcome: 'created' });
+            posted[step.user]! -= step.amount;
+            dollars[step.user]! += receive;
+            continue;
+          }
+          if (step.type === 'refund') {
+            const original = paidToPeople[step.payment % Math.max(1, paidToPeople.length)];
+            if (!original) continue;
+            const { rows } = await server.ctx.db.query<{ id: string }>(
+              `INSERT INTO ops_refunds (transfer_id, amount, currency, reason, proposed_by, proposed_at)
+               VALUES ($1, $2, 'RUB', 'property', $3, $4) RETURNING id`,
+              [original.id, step.amount, proposer, now()],
+            );
+            const refunded = await openDoor(
+              server.ctx.db,
+              {
+                door: 'refund',
+                refundId: rows[0]!.id,
+                approver,
+                movementId: randomUUID(),
+                description: { debit: { ru: '-', en: '-' }, credit: { ru: '-', en: '-' } },
+                at: now(),
+                rules: server.ctx.config.levelRulesJson,
+              },
+              {
+                pinProof: null,
+                call: { name: 'opsRefundApprove', key: null, requestHash: '', answer: null },
+              },
+            );
+            if (step.amount > original.left) {
+              expect(refunded).toMatchObject({ outcome: 'refused', refusal: { rule: 'refund_exceeds' } });
+              continue;
+            }
+            if (posted[original.to]! - held[original.to]! < step.amount) {
+              expect(refunded).toEqual({ outcome: 'refused', refusal: { rule: 'insufficient_funds' } });
+              continue;
+            }
+            expect(refunded).toEqual({ outcome: 'created' });
+            original.left -= step.amount;
+            posted[original.to]! -= step.amount;
+            posted[original.from]! += step.amount;
+            continue;
+          }
           if (step.type === 'payPerson' || step.type === 'payOut') {
             const from = step.type === 'payPerson' ? step.from : step.user;
             const to = step.type === 'payPerson' ? step.to : null;
@@ -162,6 +253,7 @@ describe(`ledger properties (${databaseLabel})`, () => {
             } else {
               posted[from]! -= step.amount;
               posted[to]! += step.amount;
+              paidToPeople.push({ id: payment.id, from, to, left: step.amount });
             }
             continue;
           }
@@ -199,6 +291,8 @@ describe(`ledger properties (${databaseLabel})`, () => {
           expect(balance.balance).toBe(posted[index]);
           expect(balance.pendingDebits).toBe(held[index]);
           expect(balance.available >= 0n).toBe(true);
+          const usd = await userAccount(server.ctx.db, u.id, 'USD');
+          expect(usd ? (await balanceOf(server.ctx.db, usd.id)).balance : 0n).toBe(dollars[index]);
         }
         expect(await ledgerViolations(server.ctx.db)).toEqual([]);
       }),

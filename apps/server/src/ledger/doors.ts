@@ -262,7 +262,7 @@ export async function topUpRefusal(
  */
 export async function sentThisMonth(q: Queryable, userId: string, at: Date): Promise<bigint> {
   const { rows } = await q.query<{ sent: bigint | null }>(
-    'SELECT limits_sent_in_month_total($1::uuid, $2::timestamptz) AS sent',
+    'SELECT sent FROM limits_sent_in_month_total($1::uuid, $2::timestamptz)',
     [userId, at],
   );
   return rows[0]?.sent ? BigInt(rows[0].sent) : 0n;

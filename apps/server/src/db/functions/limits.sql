@@ -42,15 +42,13 @@ END
 $$;
 
 -- What counted left a person's account in the calendar month of `at`: the figure the account keeps
--- (ledger_move writes it with the balance). Only a clock set back before the kept month reads entries.
-DROP FUNCTION IF EXISTS limits_sent_in_month_read(ledger_accounts, timestamptz);
-CREATE OR REPLACE FUNCTION limits_sent_in_month(account ledger_accounts, at timestamptz) RETURNS bigint
+-- (ledger_move writes it with the balance), an expression the planner inlines where it is used (the
+-- account is a plain column there). Only a clock set back before the kept month reads the entries.
+CREATE OR REPLACE FUNCTION limits_sent_in_month_read(account ledger_accounts, at timestamptz) RETURNS bigint
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
   month timestamptz := limits_month(at);
 BEGIN
-  IF account.outgoing_month = month THEN RETURN account.outgoing_in_month; END IF;
-  IF account.outgoing_month IS NULL OR account.outgoing_month < month THEN RETURN 0; END IF;
   RETURN (SELECT coalesce(sum(CASE WHEN e.phase = 'void' THEN e.amount ELSE -e.amount END), 0)::bigint
     FROM ledger_entries e
     WHERE e.user_id = account.user_id AND e.account_id = account.id AND e.amount < 0
@@ -59,14 +57,22 @@ BEGIN
 END
 $$;
 
--- What counted left all of a person's accounts in the calendar month of `at`, in roubles.
-CREATE OR REPLACE FUNCTION limits_sent_in_month_total(person uuid, at timestamptz) RETURNS bigint
-LANGUAGE plpgsql STABLE AS $$
-#variable_conflict use_variable
-BEGIN
-  RETURN (SELECT coalesce(sum(limits_in_roubles(limits_sent_in_month(a, at), a.currency)), 0)::bigint
-    FROM ledger_accounts a WHERE a.user_id = person);
-END
+DROP FUNCTION IF EXISTS limits_sent_in_month(ledger_accounts, timestamptz);
+CREATE OR REPLACE FUNCTION limits_sent_in_month(account ledger_accounts, at timestamptz) RETURNS bigint
+LANGUAGE sql STABLE AS $$
+  SELECT CASE WHEN account.outgoing_month = limits_month(at) THEN account.outgoing_in_month
+    WHEN account.outgoing_month IS NULL OR account.outgoing_month < limits_month(at) THEN 0
+    ELSE limits_sent_in_month_read(account, at) END
+$$;
+
+-- What counted left all of a person's accounts in the calendar month of `at`, in roubles. A figure
+-- is a one-row SQL function the planner inlines into the statement that reads it, so a payment reads
+-- both its people's figures in one statement.
+DROP FUNCTION IF EXISTS limits_sent_in_month_total(uuid, timestamptz);
+CREATE OR REPLACE FUNCTION limits_sent_in_month_total(person uuid, at timestamptz) RETURNS TABLE (sent bigint)
+LANGUAGE sql STABLE AS $$
+  SELECT coalesce(sum(limits_in_roubles(limits_sent_in_month(a, at), a.currency)), 0)::bigint
+  FROM ledger_accounts a WHERE a.user_id = person
 $$;
 
 -- How long a pending top-up order reserves room under the balance cap (limits_order_reserves): while
@@ -84,59 +90,45 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;
 
 -- What a person holds toward the balance cap, in roubles: every account's balance, what is on its way
--- in and what reserving top-up orders keep. One statement: the payment door asks it on every payment.
-DROP FUNCTION IF EXISTS limits_reserved(uuid, text, timestamptz);
-CREATE OR REPLACE FUNCTION limits_holdings(person uuid, at timestamptz) RETURNS bigint
-LANGUAGE plpgsql STABLE AS $$
-#variable_conflict use_variable
-BEGIN
-  RETURN (SELECT coalesce(sum(limits_in_roubles(a.balance + a.pending_credits, a.currency)), 0)::bigint
+-- in and what reserving top-up orders keep (a figure, inlined where it is read).
+DROP FUNCTION IF EXISTS limits_holdings(uuid, timestamptz);
+CREATE OR REPLACE FUNCTION limits_holdings(person uuid, at timestamptz) RETURNS TABLE (held bigint)
+LANGUAGE sql STABLE AS $$
+  SELECT (SELECT coalesce(sum(limits_in_roubles(a.balance + a.pending_credits, a.currency)), 0)::bigint
       FROM ledger_accounts a WHERE a.user_id = person)
     + (SELECT coalesce(sum(limits_in_roubles(o.amount, o.currency)), 0)::bigint
-      FROM topup_orders o WHERE o.user_id = person AND limits_order_reserves(o, at));
-END
+      FROM topup_orders o WHERE o.user_id = person AND limits_order_reserves(o, at))
 $$;
 
--- Why a person at `level` may not send `amount` out of `account` as `kind` (to another person when
--- `to_person`), or null: the level's permission, then the monthly limit.
+-- The decisions: whether a figure and an amount pass a level's rule. Each is one expression the
+-- planner inlines into the statement that asks it; null means allowed, a refusal names its rule and
+-- the figures its message needs.
+
+-- Why a person at `level` may not send `amount` of `currency` as `kind` (to another person when
+-- `to_person`), having sent `sent` this month: the level's permission, then the monthly limit.
+DROP FUNCTION IF EXISTS limits_spend_refusal(jsonb, text, ledger_accounts, text, boolean, bigint, timestamptz);
 CREATE OR REPLACE FUNCTION limits_spend_refusal(
-  rules jsonb, level text, account ledger_accounts, kind text, to_person boolean, amount bigint, at timestamptz
-) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
-DECLARE
-  allowed jsonb := rules -> level;
-  monthly bigint := (allowed ->> 'monthly_outgoing_max')::bigint;
-  sent bigint;
-BEGIN
-  IF to_person AND NOT (allowed ->> 'transfer')::boolean THEN
-    RETURN jsonb_build_object('rule', 'transfer_not_allowed');
-  END IF;
-  IF kind = 'withdrawal' AND NOT (allowed ->> 'withdrawal')::boolean THEN
-    RETURN jsonb_build_object('rule', 'withdrawal_not_allowed');
-  END IF;
-  IF monthly IS NOT NULL AND limits_counts_outgoing(kind, account.currency) THEN
-    sent := limits_sent_in_month_total(account.user_id, at);
-    IF sent + limits_in_roubles(amount, account.currency) > monthly THEN
-      RETURN jsonb_build_object('rule', 'limit_monthly', 'limit', monthly::text,
-        'left', greatest(monthly - sent, 0)::text);
-    END IF;
-  END IF;
-  RETURN NULL;
-END
+  rules jsonb, level text, currency text, kind text, to_person boolean, amount bigint, sent bigint
+) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT CASE
+    WHEN to_person AND NOT (rules -> level ->> 'transfer')::boolean
+      THEN jsonb_build_object('rule', 'transfer_not_allowed')
+    WHEN kind = 'withdrawal' AND NOT (rules -> level ->> 'withdrawal')::boolean
+      THEN jsonb_build_object('rule', 'withdrawal_not_allowed')
+    WHEN limits_counts_outgoing(kind, currency)
+      AND sent + limits_in_roubles(amount, currency) > (rules -> level ->> 'monthly_outgoing_max')::bigint
+      THEN jsonb_build_object('rule', 'limit_monthly', 'limit', rules -> level ->> 'monthly_outgoing_max',
+        'left', greatest((rules -> level ->> 'monthly_outgoing_max')::bigint - sent, 0)::text)
+  END
 $$;
 
--- Why a person at `level` may not receive `amount` into `account`, or null: what all the person's
--- accounts hold (limits_holdings) and the amount, in roubles, stay within the level's balance cap.
+-- Why a person at `level` holding `held` may not receive `amount` of `currency`: the balance cap.
+DROP FUNCTION IF EXISTS limits_receive_refusal(jsonb, text, ledger_accounts, bigint, timestamptz);
 CREATE OR REPLACE FUNCTION limits_receive_refusal(
-  rules jsonb, level text, account ledger_accounts, amount bigint, at timestamptz
-) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
-DECLARE
-  cap bigint := (rules -> level ->> 'balance_max')::bigint;
-BEGIN
-  IF limits_holdings(account.user_id, at) + limits_in_roubles(amount, account.currency) > cap THEN
-    RETURN jsonb_build_object('rule', 'limit_balance', 'limit', cap::text);
-  END IF;
-  RETURN NULL;
-END
+  rules jsonb, level text, currency text, amount bigint, held bigint
+) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT CASE WHEN held + limits_in_roubles(amount, currency) > (rules -> level ->> 'balance_max')::bigint
+    THEN jsonb_build_object('rule', 'limit_balance', 'limit', rules -> level ->> 'balance_max') END
 $$;
 
 -- Why a person may not start a top-up of `amount`, or null: the level's permission, then the cap.
@@ -147,36 +139,33 @@ CREATE OR REPLACE FUNCTION limits_topup_refusal(
 #variable_conflict use_variable
 DECLARE
   level text;
-  account ledger_accounts;
+  held bigint;
 BEGIN
   SELECT u.identification_level INTO level FROM users u WHERE u.id = person FOR NO KEY UPDATE;
   IF NOT (rules -> level ->> 'topup')::boolean THEN
     RETURN jsonb_build_object('rule', 'topup_not_allowed');
   END IF;
-  SELECT * INTO account FROM ledger_accounts a WHERE a.user_id = person AND a.currency = currency;
-  IF account.id IS NULL THEN RETURN jsonb_build_object('rule', 'account_missing'); END IF;
-  RETURN limits_receive_refusal(rules, level, account, amount, at);
+  IF NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.user_id = person AND a.currency = currency) THEN
+    RETURN jsonb_build_object('rule', 'account_missing');
+  END IF;
+  SELECT h.held INTO held FROM limits_holdings(person, at) h;
+  RETURN limits_receive_refusal(rules, level, currency, amount, held);
 END
 $$;
 
--- Why a person at `level` may not exchange `amount` of one currency for `receive` of another, or null:
--- the level's permission (anonymous wallets may not), then the balance cap, when the exchange makes
--- the holdings worth more in roubles.
+-- Why a person at `level` holding `held` may not exchange `amount` of one currency for `receive` of
+-- another, or null: the level's permission (anonymous wallets may not), then the balance cap, when the
+-- exchange makes the holdings worth more in roubles.
+DROP FUNCTION IF EXISTS limits_exchange_refusal(jsonb, text, uuid, text, bigint, text, bigint, timestamptz);
 CREATE OR REPLACE FUNCTION limits_exchange_refusal(
-  rules jsonb, level text, person uuid, from_currency text, amount bigint, to_currency text, receive bigint,
-  at timestamptz
-) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
-DECLARE
-  allowed jsonb := rules -> level;
-  cap bigint := (allowed ->> 'balance_max')::bigint;
-  gain bigint := limits_in_roubles(receive, to_currency, true) - limits_in_roubles(amount, from_currency, false);
-BEGIN
-  IF NOT coalesce((allowed ->> 'exchange')::boolean, (allowed ->> 'transfer')::boolean) THEN
-    RETURN jsonb_build_object('rule', 'exchange_not_allowed');
-  END IF;
-  IF gain > 0 AND limits_holdings(person, at) + gain > cap THEN
-    RETURN jsonb_build_object('rule', 'limit_balance', 'limit', cap::text);
-  END IF;
-  RETURN NULL;
-END
+  rules jsonb, level text, from_currency text, amount bigint, to_currency text, receive bigint, held bigint
+) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT CASE
+    WHEN NOT coalesce((rules -> level ->> 'exchange')::boolean, (rules -> level ->> 'transfer')::boolean)
+      THEN jsonb_build_object('rule', 'exchange_not_allowed')
+    WHEN limits_in_roubles(receive, to_currency, true) - limits_in_roubles(amount, from_currency, false) > 0
+      AND held + limits_in_roubles(receive, to_currency, true) - limits_in_roubles(amount, from_currency, false)
+        > (rules -> level ->> 'balance_max')::bigint
+      THEN jsonb_build_object('rule', 'limit_balance', 'limit', rules -> level ->> 'balance_max')
+  END
 $$;

@@ -34,7 +34,8 @@ $$;
 -- balance cap (limits.sql); the payer's available money (ledger_available). Answers
 -- (outcome, refusal, problems, first_request_hash, first_answer), outcome one of
 --   created | repeated (approved before: first_answer is the approval's answer) | refused (refusal names the
---   rule: missing, not_proposed, four_eyes, not_refundable, refund_exceeds, limit_balance, insufficient_funds)
+--   rule: missing, not_proposed, four_eyes, not_refundable, refund_exceeds, recipient_limit_balance,
+--   insufficient_funds)
 DROP FUNCTION IF EXISTS ops_refund(uuid, uuid, uuid, jsonb, jsonb, timestamptz);
 CREATE OR REPLACE FUNCTION ops_refund(
   refund_id uuid, approver uuid, movement_id uuid, rules jsonb, description jsonb, at timestamptz
@@ -49,6 +50,7 @@ DECLARE
   receiver_account ledger_accounts;
   receiver_level text;
   left_to_refund bigint;
+  held bigint;
 BEGIN
   SELECT * INTO proposal FROM ops_refunds r WHERE r.id = refund_id FOR UPDATE;
   IF proposal.id IS NULL THEN
@@ -92,7 +94,10 @@ BEGIN
     IF proposal.amount > left_to_refund THEN
       refusal := jsonb_build_object('rule', 'refund_exceeds', 'left', left_to_refund::text, 'currency', original.currency);
     ELSIF receiver_account.user_id IS NOT NULL THEN
-      refusal := limits_receive_refusal(rules, receiver_level, receiver_account, proposal.amount, at);
+      SELECT h.held INTO held FROM limits_holdings(receiver_account.user_id, at) h;
+      -- The cap is the receiver's, not the approver's: named as a payee's is (payments.sql).
+      refusal := limits_receive_refusal(rules, receiver_level, original.currency, proposal.amount, held)
+        || jsonb_build_object('rule', 'recipient_limit_balance');
     END IF;
     IF refusal IS NULL AND payer_account.user_id IS NOT NULL AND ledger_available(payer_account) < proposal.amount THEN
       refusal := jsonb_build_object('rule', 'insufficient_funds');

@@ -71,6 +71,8 @@ DECLARE
   source ledger_accounts;
   first record;
   found_problem jsonb;
+  sent bigint;
+  held bigint;
 BEGIN
   -- 1. The prologue.
   IF quote_id IS NOT NULL THEN
@@ -111,11 +113,14 @@ BEGIN
 
   IF payer_level IS NULL OR (debit.id IS NULL AND quote_id IS NULL) THEN
     refusal := jsonb_build_object('rule', 'account_missing');
-  ELSIF NOT check_only AND proven IS NOT TRUE AND NOT (pin_proof IS NULL AND reference_type = 'scheduled_transfer'
-      AND EXISTS (SELECT 1 FROM scheduled_transfers s WHERE s.id::text = reference_id AND s.user_id = payer
-        AND s.payee_id = payee AND s.amount = amount AND s.currency = currency AND s.status = 'active')) THEN
-    -- Without a PIN only a run of the payer's active standing order, which the PIN confirmed.
-    refusal := jsonb_build_object('rule', 'pin');
+  ELSIF NOT check_only AND proven IS NOT TRUE THEN
+    -- Without a PIN only a run of the payer's active standing order, which the PIN confirmed. (Asked
+    -- apart: a condition with a subquery is a whole query for PL/pgSQL, not a quick expression.)
+    IF NOT (pin_proof IS NULL AND reference_type = 'scheduled_transfer'
+        AND EXISTS (SELECT 1 FROM scheduled_transfers s WHERE s.id::text = reference_id AND s.user_id = payer
+          AND s.payee_id = payee AND s.amount = amount AND s.currency = currency AND s.status = 'active')) THEN
+      refusal := jsonb_build_object('rule', 'pin');
+    END IF;
   END IF;
   IF refusal IS NOT NULL THEN
     outcome := 'refused';
@@ -148,22 +153,25 @@ BEGIN
   IF frozen THEN
     problems := problems || jsonb_build_object('rule', 'wallet_frozen');
   END IF;
+  -- The figures the limits read: what the payer sent this month, what the receiving person holds.
+  SELECT f.sent, h.held INTO sent, held
+  FROM limits_sent_in_month_total(payer, at) f, limits_holdings(coalesce(payee, payer), at) h;
   IF quote_id IS NOT NULL THEN
     IF debit.id IS NULL AND quote.id IS NOT NULL THEN
       problems := problems || jsonb_build_object('rule', 'account_missing');
     ELSIF quote.id IS NOT NULL THEN
-      found_problem := limits_exchange_refusal(rules, payer_level, payer, quote.from_currency, quote.amount,
-        quote.to_currency, quote.receive_amount, at);
+      found_problem := limits_exchange_refusal(rules, payer_level, quote.from_currency, quote.amount,
+        quote.to_currency, quote.receive_amount, held);
       IF found_problem IS NOT NULL THEN problems := problems || found_problem; END IF;
     END IF;
   ELSE
     IF credit.id IS NULL AND credit.user_id IS NULL THEN
       problems := problems || jsonb_build_object('rule', 'payee_account_missing');
     END IF;
-    found_problem := limits_spend_refusal(rules, payer_level, debit, kind, payee IS NOT NULL, amount, at);
+    found_problem := limits_spend_refusal(rules, payer_level, currency, kind, payee IS NOT NULL, amount, sent);
     IF found_problem IS NOT NULL THEN problems := problems || found_problem; END IF;
     IF payee IS NOT NULL AND credit.user_id IS NOT NULL THEN
-      found_problem := limits_receive_refusal(rules, payee_level, credit, amount, at);
+      found_problem := limits_receive_refusal(rules, payee_level, currency, amount, held);
       IF found_problem IS NOT NULL THEN
         problems := problems || (found_problem || jsonb_build_object('rule', 'recipient_limit_balance'));
       END IF;
