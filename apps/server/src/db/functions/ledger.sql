@@ -72,7 +72,8 @@ $$;
 -- Writes one step of a movement whose accounts the caller has locked and checked, in one statement:
 -- for an opening step ('single' or 'hold') the transfer itself (nothing is written, and the answer is
 -- false, when its idempotency key is used), then both accounts' balances and versions and one entry
--- per side with the balances after it. The debit account's monthly figure (limits.sql) moves in the
+-- per side with the balances after it, and the people's live events (as the one writer of entries,
+-- it tells them itself: a trigger's transition table cost every movement more; docs/performance.md). The debit account's monthly figure (limits.sql) moves in the
 -- same UPDATE: a counted debit of a later month starts it again, of the kept month adds to it, and a
 -- void of a hold opened in the kept month takes it back. The transfer comes as its columns (t_...):
 -- a composite argument cost a conversion and its domain checks on every call (docs/performance.md).
@@ -90,6 +91,7 @@ DECLARE
     WHEN step = 'void' THEN -t_amount ELSE t_amount END;
   month timestamptz := limits_month(t_created_at);
   entries int;
+  told int;
 BEGIN
   WITH opened AS (
     INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
@@ -117,13 +119,28 @@ BEGIN
           ELSE a.outgoing_in_month END
     FROM side s WHERE a.id = s.account_id
     RETURNING a.id, a.user_id, a.balance, a.pending_debits, a.pending_credits, a.version, s.ord, s.entry_amount
+  ), added AS (
+    INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
+      pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
+    SELECT t_id, c.id, c.user_id, step, c.entry_amount, t_currency, t_kind, c.balance,
+      c.pending_debits, c.pending_credits, c.version, at, t_created_at
+    FROM changed c ORDER BY c.ord
+    RETURNING id, user_id, phase, amount
+  ), due AS (
+    -- The live wallet (wallet_events.sql): an entry that is a notification is a push due for a person
+    -- with a subscription, and every person someone's stream listens to is told, at commit.
+    INSERT INTO push_due (user_id, kind, ref)
+    SELECT a.user_id, 'entry', a.id::text FROM added a
+    WHERE a.user_id IS NOT NULL AND ledger_entry_notifies(a.phase, a.amount)
+      AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = a.user_id)
+    RETURNING user_id
   )
-  INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
-    pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
-  SELECT t_id, c.id, c.user_id, step, c.entry_amount, t_currency, t_kind, c.balance,
-    c.pending_debits, c.pending_credits, c.version, at, t_created_at
-  FROM changed c ORDER BY c.ord;
-  GET DIAGNOSTICS entries = ROW_COUNT;
+  SELECT (SELECT count(*) FROM added),
+    (SELECT sum(wallet_event_notify(p.user_id, p.user_id IN (SELECT d.user_id FROM due d)))
+     FROM (SELECT DISTINCT a.user_id FROM added a WHERE a.user_id IS NOT NULL) p
+     WHERE p.user_id IN (SELECT d.user_id FROM due d)
+       OR EXISTS (SELECT 1 FROM wallet_event_listeners l WHERE l.user_id = p.user_id))
+  INTO entries, told;
   RETURN entries > 0;
 END
 $$;

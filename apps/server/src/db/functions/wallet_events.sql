@@ -1,19 +1,18 @@
--- The live wallet (migration 0200, docs/decisions.md section 14), by triggers, so every door to money
--- and every notification is covered without a second writer:
--- - a person's ledger entry is an event as it is: it only sends NOTIFY (at commit) when an instance
---   holds the person's streams (wallet_event_listeners), and marks a push due when the person has a
---   push subscription and the entry is one the notifications list;
--- - a stored notification gets the person's next event number (wallet_events), then the same.
+-- The live wallet (migration 0200, docs/decisions.md section 14), so every door to money and every
+-- notification is covered without a second writer:
+-- - a person's ledger entry is an event as it is: its one writer, ledger_move (ledger.sql), sends
+--   NOTIFY (at commit) when an instance holds the person's streams (wallet_event_listeners), and marks
+--   a push due when the person has a push subscription and the entry is one the notifications list;
+-- - a stored notification gets the person's next event number (wallet_events) by a trigger, then the same.
 -- NOTIFY serialises the commits of the transactions that send it, so money nobody watches sends none.
 CREATE OR REPLACE FUNCTION wallet_event_tell(p_user uuid, p_kind text, p_ref text, p_push boolean)
 RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF p_push AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = p_user) THEN
     INSERT INTO push_due (user_id, kind, ref) VALUES (p_user, p_kind, p_ref);
-    -- ':push' asks the instances to claim the person's due pushes (modules/push); one of them wins each.
-    PERFORM pg_notify('wallet_events', p_user::text || ':push');
+    PERFORM wallet_event_notify(p_user, true);
   ELSIF EXISTS (SELECT 1 FROM wallet_event_listeners l WHERE l.user_id = p_user) THEN
-    PERFORM pg_notify('wallet_events', p_user::text);
+    PERFORM wallet_event_notify(p_user, false);
   END IF;
 END
 $$;
@@ -27,27 +26,16 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT phase = 'single' OR (phase IN ('hold', 'void') AND amount < 0) OR (phase = 'post' AND amount > 0)
 $$;
 
--- A statement's new entries at once (ledger_move writes a movement's entries in one statement), so a
--- movement pays for one trigger call, not one per entry. Entries the notifications list as money in
--- or out (ledger_entry_notifies) may be pushed; the rest are told to open streams.
-CREATE OR REPLACE FUNCTION wallet_events_entries() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  pushed uuid[];
+-- Tells the instances about a person: ':push' asks them to claim the person's due pushes (modules/push)
+-- and feeds their streams; otherwise only the streams are fed. Sent at commit (NOTIFY), and only for
+-- people someone listens to or a push is due for (ledger_move and wallet_event_tell decide that).
+-- Answers 1, so a statement can count the people it told.
+DROP FUNCTION IF EXISTS wallet_event_notify(uuid, boolean);
+CREATE OR REPLACE FUNCTION wallet_event_notify(p_user uuid, p_push boolean) RETURNS integer
+LANGUAGE plpgsql AS $$
 BEGIN
-  WITH due AS (
-    INSERT INTO push_due (user_id, kind, ref)
-    SELECT a.user_id, 'entry', a.id::text FROM added a
-    WHERE a.user_id IS NOT NULL
-      AND ledger_entry_notifies(a.phase, a.amount)
-      AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = a.user_id)
-    RETURNING user_id
-  )
-  SELECT array_agg(DISTINCT due.user_id) INTO pushed FROM due;
-  -- ':push' asks the instances to claim the person's due pushes (modules/push) and feeds their streams.
-  PERFORM pg_notify('wallet_events', p.user_id::text || CASE WHEN p.user_id = ANY (pushed) THEN ':push' ELSE '' END)
-  FROM (SELECT DISTINCT a.user_id FROM added a WHERE a.user_id IS NOT NULL) p
-  WHERE p.user_id = ANY (pushed) OR EXISTS (SELECT 1 FROM wallet_event_listeners l WHERE l.user_id = p.user_id);
-  RETURN NULL;
+  PERFORM pg_notify('wallet_events', p_user::text || CASE WHEN p_push THEN ':push' ELSE '' END);
+  RETURN 1;
 END
 $$;
 
@@ -67,7 +55,8 @@ $$;
 
 DROP TRIGGER IF EXISTS wallet_events_entry ON ledger_entries;
 DROP FUNCTION IF EXISTS wallet_events_entry();
-CREATE OR REPLACE TRIGGER wallet_events_entries AFTER INSERT ON ledger_entries REFERENCING NEW TABLE AS added
-  FOR EACH STATEMENT EXECUTE FUNCTION wallet_events_entries();
+-- A person's ledger entries are told by their one writer, ledger_move (ledger.sql).
+DROP TRIGGER IF EXISTS wallet_events_entries ON ledger_entries;
+DROP FUNCTION IF EXISTS wallet_events_entries();
 CREATE OR REPLACE TRIGGER wallet_events_notification AFTER INSERT ON notifications FOR EACH ROW
   EXECUTE FUNCTION wallet_events_notification();

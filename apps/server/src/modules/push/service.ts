@@ -1,7 +1,8 @@
 /**
  * Web Push (docs/decisions.md section 14): a browser's subscription, the person's choice of pushes,
  * and the sender. Events that may be pushed (money in and out, a new sign-in, a PIN lock) become
- * `push_due` rows by the triggers when the person has a subscription (db/functions/wallet_events.sql);
+ * `push_due` rows, written by the ledger's writer and the notifications' trigger when the person has a
+ * subscription (db/functions/ledger.sql, wallet_events.sql);
  * every instance hears the notice and one claims each row (a DELETE that only one can win),
  * renders it in each subscription's language and sends it through `web-push` (VAPID, aes128gcm).
  * A push service answering 404 or 410 means the subscription is gone: it is forgotten.
