@@ -18,7 +18,6 @@ import {
   errorMessage,
   formatAmount,
   formatMoney,
-  type Language,
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -279,18 +278,15 @@ export async function runSchedule(
           outcome.refusal.rule,
         ]);
         const error = refusalError(outcome.refusal);
-        const amount = formatAmount(schedule.amount, schedule.currency);
         await notify(
           q,
           schedule.user_id,
           'schedule',
           'schedule_skipped',
           {
-            name: maskedName(schedule.payee_first, schedule.payee_last),
-            amount: formatMoney(amount, schedule.currency, 'ru'),
-            amount_en: formatMoney(amount, schedule.currency, 'en'),
-            reason: skipReason(error, 'ru'),
-            reason_en: skipReason(error, 'en'),
+            ...noticeParams(schedule),
+            reason: errorMessage(error.code, 'ru', error.params),
+            reason_en: errorMessage(error.code, 'en', error.params),
           },
           now,
         );
@@ -320,9 +316,14 @@ export async function runSchedule(
   };
 }
 
-/** Why a run was skipped, as the notification says it: the refusal's own message. */
-function skipReason(error: AppError, language: Language): string {
-  return errorMessage(error.code, language, error.params);
+/** What a schedule's notices name: the payee as a sender sees them and the amount in both languages. */
+function noticeParams(row: ScheduleRow): { name: string; amount: string; amount_en: string } {
+  const amount = formatAmount(row.amount, row.currency);
+  return {
+    name: maskedName(row.payee_first, row.payee_last),
+    amount: formatMoney(amount, row.currency, 'ru'),
+    amount_en: formatMoney(amount, row.currency, 'en'),
+  };
 }
 
 /** The reminder the day before period `index`, once, while the schedule is still to run it. */
@@ -337,19 +338,7 @@ export async function remindSchedule(ctx: AppContext, id: string, index: number)
       [id, index, now],
     );
     if (claimed.rows.length === 0) return false;
-    const amount = formatAmount(row.amount, row.currency);
-    await notify(
-      q,
-      row.user_id,
-      'schedule',
-      'schedule_reminder',
-      {
-        name: maskedName(row.payee_first, row.payee_last),
-        amount: formatMoney(amount, row.currency, 'ru'),
-        amount_en: formatMoney(amount, row.currency, 'en'),
-      },
-      now,
-    );
+    await notify(q, row.user_id, 'schedule', 'schedule_reminder', noticeParams(row), now);
     return true;
   });
 }
