@@ -13,6 +13,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { type Cursor, decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { opaqueIds } from '../http/opaque-id.ts';
+import { AUDIT_LINES } from './audit.ts';
 import { PAYOUT_STUCK_AFTER_MS } from './service.ts';
 
 export interface PageQuery {
@@ -186,7 +187,7 @@ export async function identificationsPage(
 
 /**
  * The audit, newest first, filtered by person and operator. Its lines are numbered, not named by a
- * uuid, so its cursor seals the time and the number itself.
+ * uuid, so its cursor seals the number itself.
  */
 export async function auditPage(
   ctx: AppContext,
@@ -202,16 +203,13 @@ export async function auditPage(
       throw new AppError('FIELD_INVALID', { field: 'cursor' });
     before = BigInt(id);
   }
-  const { rows } = await ctx.db.query<{ id: string }>(
-    `SELECT a.id::text, a.at, a.operator_id, a.operator_email, a.action, a.object_type, a.object_id, a.user_id,
-       a.before, a.after, u.first_name, u.last_name, u.phone, o.email AS object_email
-     FROM ops_audit a LEFT JOIN users u ON u.id = a.user_id
-     LEFT JOIN operators o ON a.object_type = 'operator' AND o.id::text = a.object_id
-     WHERE ($1::uuid IS NULL OR a.user_id = $1) AND ($2::uuid IS NULL OR a.operator_id = $2)
-       AND ($3::bigint IS NULL OR a.id < $3)
-     ORDER BY a.id DESC LIMIT $4`,
-    [query.user ?? null, query.operator ?? null, before, limit + 1],
-  );
+  const { rows } = await ctx.db.query<{ id: string }>(AUDIT_LINES, [
+    query.user ?? null,
+    query.operator ?? null,
+    before,
+    limit + 1,
+  ]);
+
   const results = rows.slice(0, limit);
   const last = results.at(-1);
   return { results, next: rows.length > limit && last ? ids.sealCursor(['audit', last.id]) : null };
