@@ -194,8 +194,11 @@ test('an operator signs in with the code, freezes a person and approves their id
   await expect(audit).toContainText('Кем заблокирован: не заблокирован → оператор');
   await expect(audit).toContainText('Причина: Проверка по 115-ФЗ');
   // Words, not a database: the phone as the app writes it, the device by name.
+  // (The card's facts; the audit's sentence names the phone too.)
   await expect(
-    page.getByText(person.phone.replace(/^\+7(\d{3})(\d{3})(\d{2})(\d{2})$/, '+7 $1 $2-$3-$4')),
+    page.getByText(person.phone.replace(/^\+7(\d{3})(\d{3})(\d{2})(\d{2})$/, '+7 $1 $2-$3-$4'), {
+      exact: true,
+    }),
   ).toBeVisible();
   await expect(page.getByRole('region', { name: 'Сеансы' })).not.toContainText('Mozilla/5.0');
   await shot(page, 'card');

@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { usePagedList } from '../../shared/api/queries.ts';
 import { FieldError } from '../../shared/ui/field-error.tsx';
-import { ErrorText, Title } from '../../shared/ui/ui.tsx';
+import { ErrorText, MoreButton, Title } from '../../shared/ui/ui.tsx';
 import { type AuditLine, AuditLines } from './audit-lines.tsx';
 
 const OptionalId = z.union([
@@ -42,11 +42,7 @@ export function AuditPage() {
       </form>
       <ErrorText error={list.error} />
       {list.rows ? <AuditLines lines={list.rows} /> : !list.error && <p>{t('app.loading')}</p>}
-      {list.hasNextPage && (
-        <button type="button" className="secondary more" onClick={() => void list.fetchNextPage()}>
-          {t('app.more')}
-        </button>
-      )}
+      <MoreButton list={list} />
     </>
   );
 }

@@ -7,7 +7,7 @@ import { opsCall } from '../../shared/api/client.ts';
 import { useAction, useMe, usePagedList } from '../../shared/api/queries.ts';
 import { useFormat, useNames } from '../../shared/format/format.ts';
 import { ReasonForm } from '../../shared/ui/reason-form.tsx';
-import { ErrorText, Facts, Title } from '../../shared/ui/ui.tsx';
+import { ErrorText, Facts, MoreButton, Title } from '../../shared/ui/ui.tsx';
 
 interface Application {
   id: string;
@@ -116,11 +116,7 @@ export function IdentificationsPage() {
           )}
         </article>
       ))}
-      {list.hasNextPage && (
-        <button type="button" className="secondary more" onClick={() => void list.fetchNextPage()}>
-          {t('app.more')}
-        </button>
-      )}
+      <MoreButton list={list} />
     </>
   );
 }

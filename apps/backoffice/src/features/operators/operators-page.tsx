@@ -13,7 +13,7 @@ import { useAction, useMe, usePagedList } from '../../shared/api/queries.ts';
 import { useFormat, useNames } from '../../shared/format/format.ts';
 import { FieldError } from '../../shared/ui/field-error.tsx';
 import { ReasonForm } from '../../shared/ui/reason-form.tsx';
-import { Badge, ErrorText, Facts, Title } from '../../shared/ui/ui.tsx';
+import { Badge, ErrorText, Facts, MoreButton, Title } from '../../shared/ui/ui.tsx';
 
 interface OperatorRow {
   id: string;
@@ -273,11 +273,7 @@ export function OperatorsPage() {
           />
         ))}
       </div>
-      {list.hasNextPage && (
-        <button type="button" className="secondary more" onClick={() => void list.fetchNextPage()}>
-          {t('app.more')}
-        </button>
-      )}
+      <MoreButton list={list} />
     </>
   );
 }

@@ -5,7 +5,7 @@ import { Link, NavLink, useSearchParams } from 'react-router';
 import { useAction, useMe, usePagedList } from '../../shared/api/queries.ts';
 import { useFormat, useNames } from '../../shared/format/format.ts';
 import { ReasonForm } from '../../shared/ui/reason-form.tsx';
-import { ErrorText, Facts, Title } from '../../shared/ui/ui.tsx';
+import { ErrorText, Facts, MoreButton, Title } from '../../shared/ui/ui.tsx';
 
 interface Payout {
   id: string;
@@ -92,11 +92,7 @@ export function PayoutsPage() {
           )}
         </article>
       ))}
-      {list.hasNextPage && (
-        <button type="button" className="secondary more" onClick={() => void list.fetchNextPage()}>
-          {t('app.more')}
-        </button>
-      )}
+      <MoreButton list={list} />
     </>
   );
 }

@@ -122,11 +122,7 @@ export function RefundsPage() {
               ),
           },
         ]}
-        more={{
-          has: list.hasNextPage,
-          loading: list.isFetchingNextPage,
-          load: () => void list.fetchNextPage(),
-        }}
+        more={list}
       />
     </>
   );

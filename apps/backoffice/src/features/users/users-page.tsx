@@ -60,11 +60,7 @@ export function UsersPage() {
             cell: (user) => format.dateTime(user.created_at),
           },
         ]}
-        more={{
-          has: list.hasNextPage,
-          loading: list.isFetchingNextPage,
-          load: () => void list.fetchNextPage(),
-        }}
+        more={list}
       />
     </>
   );

@@ -3,7 +3,7 @@
  * default, English complete, the choice kept in the browser and sent as Accept-Language so the API's
  * messages come in it too. The contract's error texts are its `errors` namespace, one owner for both.
  */
-import { ERRORS, type ErrorCode, FIELD_LABELS, LANGUAGES, type Language } from '@e-wallet/contract';
+import { ERRORS, type ErrorCode, LANGUAGES, type Language } from '@e-wallet/contract';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en } from './en.ts';
@@ -23,10 +23,6 @@ function errorTexts(language: Language): Record<string, string> {
   );
 }
 
-function fieldTexts(language: Language): Record<string, string> {
-  return Object.fromEntries(Object.entries(FIELD_LABELS).map(([field, texts]) => [field, texts[language]]));
-}
-
 function storedLanguage(): Language {
   try {
     return localStorage.getItem(STORAGE_KEY) === 'en' ? 'en' : 'ru';
@@ -41,8 +37,8 @@ i18n.on('languageChanged', (language) => {
 
 void i18n.use(initReactI18next).init({
   resources: {
-    ru: { translation: ru, errors: errorTexts('ru'), labels: fieldTexts('ru') },
-    en: { translation: en, errors: errorTexts('en'), labels: fieldTexts('en') },
+    ru: { translation: ru, errors: errorTexts('ru') },
+    en: { translation: en, errors: errorTexts('en') },
   },
   lng: storedLanguage(),
   fallbackLng: 'ru',

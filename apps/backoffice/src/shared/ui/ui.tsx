@@ -50,6 +50,29 @@ export function Facts({ items }: { items: Array<[ReactNode, ReactNode]> }) {
   );
 }
 
+/** A paged list as usePagedList gives it: whether there is more and how to load it. */
+export interface PagedSource {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage(): unknown;
+}
+
+/** The next page of a list, on request. */
+export function MoreButton({ list }: { list: PagedSource }) {
+  const { t } = useTranslation();
+  if (!list.hasNextPage) return null;
+  return (
+    <button
+      type="button"
+      className="secondary more"
+      disabled={list.isFetchingNextPage}
+      onClick={() => void list.fetchNextPage()}
+    >
+      {t('app.more')}
+    </button>
+  );
+}
+
 export interface Column<T> {
   header: ReactNode;
   /** A plain label for narrow screens, where each row becomes a card of labelled values. */
@@ -74,7 +97,7 @@ export function DataTable<T>({
   rows: T[] | null;
   rowKey(row: T): string;
   empty?: ReactNode;
-  more?: { has: boolean; loading: boolean; load(): void };
+  more?: PagedSource;
   caption?: string;
 }) {
   const { t } = useTranslation();
@@ -107,11 +130,7 @@ export function DataTable<T>({
           ))}
         </tbody>
       </table>
-      {more?.has && (
-        <button type="button" className="secondary more" disabled={more.loading} onClick={more.load}>
-          {t('app.more')}
-        </button>
-      )}
+      {more && <MoreButton list={more} />}
     </>
   );
 }
