@@ -58,7 +58,7 @@ const test = base.extend<{ ownServer: OpsServer }>({
 });
 
 // Each test starts its own server and runs the command line beside it: slower than the shared one's.
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 300_000 });
 
 /** Saves a screen when SHOTS_DIR asks, named by the viewport. */
 async function shot(page: Page, name: string): Promise<void> {
@@ -364,6 +364,7 @@ test('an administrator adds an operator through a one-time link, then disables t
   await newcomer.getByLabel('Пароль ещё раз').fill('my-very-own-password');
   await newcomer.getByRole('button', { name: 'Сохранить' }).click();
   await expect(newcomer.getByRole('status')).toContainText('Готово. Теперь войдите');
+  await expect(newcomer.getByRole('alert')).toHaveCount(0);
   await shot(newcomer, 'setup');
   await newcomer.getByRole('link', { name: 'Перейти ко входу' }).click();
   await newcomer.getByLabel('E-mail').fill(email);

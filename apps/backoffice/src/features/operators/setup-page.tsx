@@ -5,7 +5,7 @@
  */
 import { OPERATOR_PASSWORD_MIN } from '@e-wallet/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import QRCode from 'qrcode';
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
@@ -13,8 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { Preferences } from '../../app/layout.tsx';
-import { opsCall } from '../../shared/api/client.ts';
-import { useAction } from '../../shared/api/queries.ts';
+import { type CallInput, opsCall } from '../../shared/api/client.ts';
 import { FieldError } from '../../shared/ui/field-error.tsx';
 import { ErrorText, Title } from '../../shared/ui/ui.tsx';
 
@@ -32,7 +31,8 @@ function tokenOfLink(): string | null {
 
 function SetupForm({ token, started }: { token: string; started: Started }) {
   const { t } = useTranslation();
-  const finish = useAction('setupFinish');
+  // Not useAction: refreshing the cache after it would open the used link again.
+  const finish = useMutation({ mutationFn: (input: CallInput) => opsCall('setupFinish', input) });
   const qr = useQuery({
     queryKey: ['qr', started.otpauth_uri],
     queryFn: async () =>
