@@ -24,7 +24,7 @@ describe(`operators in the back office (${databaseLabel})`, () => {
     back = await startOps(server);
     admin = await operator(server, back, 'admin');
     second = await operator(server, back, 'admin');
-  });
+  }, 180_000);
   afterAll(async () => {
     await back.app.close();
     await server.close();

@@ -35,7 +35,7 @@ describe(`the back office API (${databaseLabel})`, () => {
     });
     back = await startOps(server);
     for (const role of OPERATOR_ROLES) team[role] = await operator(server, back, role);
-  });
+  }, 180_000);
   afterEach(async () => {
     await expectLedgerSound(server);
   });
