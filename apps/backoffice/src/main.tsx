@@ -1,14 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
-import { currentLanguage, LanguageProvider } from './i18n.tsx';
+import { App } from './app/app.tsx';
+import './shared/i18n/i18n.ts';
+import { applyTheme } from './shared/theme/theme.ts';
 import './styles.css';
 
-document.documentElement.lang = currentLanguage();
+applyTheme();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <LanguageProvider>
-      <App />
-    </LanguageProvider>
+    <App />
   </StrictMode>,
 );

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createContext } from './create-context.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { SchemaError } from './db/migrate.ts';
 import { serveMetrics } from './metrics.ts';
 import { buildOpsApp } from './ops/server.ts';
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   } catch (error) {
     // Providers check their own settings as they are created, and an older build's database is
     // refused: each is one line naming what is wrong.
-    if (error instanceof ConfigError || error instanceof SchemaError) {
+    if (error instanceof ConfigError || error instanceof SchemaError || error instanceof DataDirInUseError) {
       console.error(error.message);
       process.exit(1);
     }

@@ -323,8 +323,8 @@ export const ERRORS = {
   // the operators' back office (docs/decisions.md section 12)
   OPERATOR_SIGN_IN_FAILED: {
     http: 401,
-    ru: 'Неверный e-mail, пароль или код. Осталось попыток: {left}',
-    en: 'Wrong e-mail, password or code. Attempts left: {left}',
+    ru: 'Неверный e-mail, пароль или код',
+    en: 'Wrong e-mail, password or code',
   },
   OPERATOR_LOCKED: {
     http: 423,
@@ -382,6 +382,46 @@ export const ERRORS = {
     en: 'The application is not waiting for an operator',
   },
   USER_NOT_FOUND: { http: 404, ru: 'Пользователь не найден', en: 'User not found' },
+  OPERATOR_SELF: {
+    http: 409,
+    ru: 'Это действие над своей учётной записью делает другой администратор',
+    en: 'Another administrator does this to your own account',
+  },
+  OPERATOR_DISABLED: {
+    http: 409,
+    ru: 'Оператор отключён',
+    en: 'The operator is disabled',
+  },
+  ROLE_NOT_PROPOSED: {
+    http: 409,
+    ru: 'Нет роли, ожидающей подтверждения',
+    en: 'No role is waiting for confirmation',
+  },
+  ROLE_SECOND_ADMIN: {
+    http: 403,
+    ru: 'Роль подтверждает второй администратор, не тот, кто её предложил',
+    en: 'A second administrator confirms the role, not the one who proposed it',
+  },
+  FOUR_EYES_RELATED: {
+    http: 403,
+    ru: 'Вас создал или менял автор этого возврата: подтверждает другой оператор',
+    en: 'The proposer of this refund created or changed your account: another operator approves it',
+  },
+  SETUP_LINK_INVALID: {
+    http: 410,
+    ru: 'Ссылка недействительна или уже использована. Попросите администратора о новой',
+    en: 'The link is invalid or used already. Please ask an administrator for a new one',
+  },
+  SETUP_CODE_WRONG: {
+    http: 400,
+    ru: 'Код не подошёл. Проверьте время на телефоне и введите новый код',
+    en: 'The code did not match. Check the phone’s time and enter a new code',
+  },
+  SETUP_PASSWORD_REQUIRED: {
+    http: 400,
+    ru: 'Введите пароль',
+    en: 'Please enter the password',
+  },
 } as const satisfies Record<string, Texts>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -4,7 +4,7 @@
  * names the roles allowed to make it. The back office app (apps/backoffice) calls through this table.
  */
 import { z } from 'zod';
-import { Amount, Id } from './schemas.ts';
+import { Amount, Cursor, Id, Limit } from './schemas.ts';
 
 export const OPERATOR_ROLES = ['admin', 'compliance', 'support', 'finance'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
@@ -31,6 +31,17 @@ export function roleAllows(role: OperatorRole, permission: Permission): boolean 
   return (PERMISSIONS[permission] as readonly OperatorRole[]).includes(role);
 }
 
+/**
+ * A role that approves refunds or manages operators is granted only when a second administrator
+ * confirms it (four eyes on the people who hold four eyes, docs/decisions.md section 19).
+ */
+export function roleNeedsSecondAdmin(role: OperatorRole): boolean {
+  return roleAllows(role, 'refund') || roleAllows(role, 'operators');
+}
+
+/** A password an operator sets: as long as the sign-in asks (apps/server/src/ops/operators.ts). */
+export const OPERATOR_PASSWORD_MIN = 12;
+
 const Email = z.string().trim().toLowerCase().pipe(z.email().max(200));
 export const OpsLoginRequest = z.strictObject({
   email: Email,
@@ -45,16 +56,31 @@ export const OpsRefundRequest = z.strictObject({
   reason: z.string().trim().min(1).max(500),
 });
 export const OpsCreateOperatorRequest = z.strictObject({ email: Email, role: z.enum(OPERATOR_ROLES) });
+export const OpsRoleRequest = z.strictObject({ role: z.enum(OPERATOR_ROLES) });
 export const OpsIdParams = z.strictObject({ id: Id });
-export const OpsUsersQuery = z.strictObject({ query: z.string().trim().min(1).max(100) });
-export const OpsStatusQuery = z.strictObject({ status: z.string().max(20).optional() });
+/** A one-time link's token: 256 random bits, base64url. */
+const SetupToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+export const OpsSetupStartRequest = z.strictObject({ token: SetupToken });
+export const OpsSetupFinishRequest = z.strictObject({
+  token: SetupToken,
+  /** The new operator's own password (a new operator's link). */
+  password: z.string().min(OPERATOR_PASSWORD_MIN).max(200).optional(),
+  /** The operator's current password (a TOTP reset's link: the link alone is not enough). */
+  current_password: z.string().min(1).max(200).optional(),
+  totp: z.string().regex(/^\d{6}$/),
+});
+/** Every list of the back office is a page like the wallet's: `{results, next}`, `next` the cursor. */
+const PageQuery = { cursor: Cursor.optional(), limit: Limit.optional() };
 /** An empty filter (`?user=`) is no filter. */
 const OptionalId = z.preprocess((value) => (value === '' ? undefined : value), Id.optional());
-export const OpsAuditQuery = z.strictObject({
-  user: OptionalId,
-  operator: OptionalId,
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-});
+const OptionalText = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z.string().trim().min(1).max(100).optional(),
+);
+export const OpsUsersQuery = z.strictObject({ query: OptionalText, ...PageQuery });
+export const OpsStatusQuery = z.strictObject({ status: z.string().max(20).optional(), ...PageQuery });
+export const OpsPageQuery = z.strictObject(PageQuery);
+export const OpsAuditQuery = z.strictObject({ user: OptionalId, operator: OptionalId, ...PageQuery });
 export const OpsDateQuery = z.strictObject({ date: z.iso.date() });
 
 export interface OpsCallDef {
@@ -162,7 +188,7 @@ export const opsCalls = {
     permission: 'reconcile',
     query: OpsDateQuery,
   }),
-  operators: def({ method: 'GET', path: '/ops/v1/operators', permission: 'operators' }),
+  operators: def({ method: 'GET', path: '/ops/v1/operators', permission: 'operators', query: OpsPageQuery }),
   operatorCreate: def({
     method: 'POST',
     path: '/ops/v1/operators',
@@ -174,6 +200,44 @@ export const opsCalls = {
     path: '/ops/v1/operators/:id/unlock',
     permission: 'operators',
     params: OpsIdParams,
+  }),
+  operatorDisable: def({
+    method: 'POST',
+    path: '/ops/v1/operators/:id/disable',
+    permission: 'operators',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
+  }),
+  operatorRole: def({
+    method: 'POST',
+    path: '/ops/v1/operators/:id/role',
+    permission: 'operators',
+    params: OpsIdParams,
+    body: OpsRoleRequest,
+  }),
+  operatorRoleConfirm: def({
+    method: 'POST',
+    path: '/ops/v1/operators/:id/role/confirm',
+    permission: 'operators',
+    params: OpsIdParams,
+  }),
+  operatorTotpReset: def({
+    method: 'POST',
+    path: '/ops/v1/operators/:id/totp-reset',
+    permission: 'operators',
+    params: OpsIdParams,
+  }),
+  setupStart: def({
+    method: 'POST',
+    path: '/ops/v1/setup/start',
+    permission: 'public',
+    body: OpsSetupStartRequest,
+  }),
+  setupFinish: def({
+    method: 'POST',
+    path: '/ops/v1/setup/finish',
+    permission: 'public',
+    body: OpsSetupFinishRequest,
   }),
 } as const;
 export type OpsCallName = keyof typeof opsCalls;

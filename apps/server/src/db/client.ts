@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -147,6 +148,8 @@ const RANDOM_PAGE_COST = 1.1;
 
 export async function openPglite(dataDir: string | 'memory'): Promise<Db> {
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  // Refused before PGlite touches a folder another live process has open.
+  const release = dataDir === 'memory' ? () => {} : lockDataDir(dataDir);
   // One options object: PGlite drops the second argument when the first (the data dir) is undefined,
   // which left in-memory databases answering BIGINT as a lossy number.
   const lite = new PGlite({
@@ -154,7 +157,12 @@ export async function openPglite(dataDir: string | 'memory'): Promise<Db> {
     parsers: { [INT8]: (value: string) => BigInt(value) },
     serializers: { [INT8]: (value: unknown) => String(value) },
   });
-  await lite.waitReady;
+  try {
+    await lite.waitReady;
+  } catch (error) {
+    release();
+    throw error;
+  }
   await lite.exec(`SET plan_cache_mode = ${PLAN_CACHE_MODE}; SET random_page_cost = ${RANDOM_PAGE_COST}`);
   const queryable = (target: PGlite | Transaction, committed?: (() => void)[]): Queryable => ({
     async query<T extends object>(sql: string, params: readonly unknown[] = []) {
@@ -183,7 +191,13 @@ export async function openPglite(dataDir: string | 'memory'): Promise<Db> {
       await lite.listen(channel, (payload) => listener.notice(payload));
       listener.ready();
     },
-    close: () => lite.close(),
+    close: async () => {
+      try {
+        await lite.close();
+      } finally {
+        release();
+      }
+    },
   };
 }
 

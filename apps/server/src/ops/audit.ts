@@ -45,16 +45,28 @@ export async function writeAudit(
   );
 }
 
+/**
+ * Audit lines with what the back office needs to tell them as sentences: the person concerned (name,
+ * phone) and the operator acted on (e-mail). `$1` person, `$2` operator, `$3` the line before which
+ * to start (null: the newest), `$4` how many.
+ */
+export const AUDIT_LINES = `SELECT a.id::text, a.at, a.operator_id, a.operator_email, a.action, a.object_type, a.object_id,
+    a.user_id, a.before, a.after, u.first_name, u.last_name, u.phone, o.email AS object_email
+  FROM ops_audit a LEFT JOIN users u ON u.id = a.user_id
+  LEFT JOIN operators o ON a.object_type = 'operator' AND o.id::text = a.object_id
+  WHERE ($1::uuid IS NULL OR a.user_id = $1) AND ($2::uuid IS NULL OR a.operator_id = $2)
+    AND ($3::bigint IS NULL OR a.id < $3)
+  ORDER BY a.id DESC LIMIT $4`;
+
 export async function listAudit(
   q: Queryable,
   filter: { user?: string | undefined; operator?: string | undefined; limit?: number | undefined },
 ): Promise<unknown[]> {
-  const { rows } = await q.query(
-    `SELECT id::text, at, operator_id, operator_email, action, object_type, object_id, user_id, before, after
-     FROM ops_audit
-     WHERE ($1::uuid IS NULL OR user_id = $1) AND ($2::uuid IS NULL OR operator_id = $2)
-     ORDER BY id DESC LIMIT $3`,
-    [filter.user ?? null, filter.operator ?? null, filter.limit ?? 200],
-  );
+  const { rows } = await q.query(AUDIT_LINES, [
+    filter.user ?? null,
+    filter.operator ?? null,
+    null,
+    filter.limit ?? 200,
+  ]);
   return rows;
 }

@@ -65,7 +65,7 @@ async function decide(
 
 const COMMANDS: Record<string, Command> = {
   'create-operator': {
-    usage: `create-operator --email <e-mail> --role <${OPERATOR_ROLES.join('|')}>   (prints a one-time password and the TOTP secret)`,
+    usage: `create-operator --email <e-mail> --role <${OPERATOR_ROLES.join('|')}>   (prints a one-time password and the TOTP secret to this terminal only)`,
     async run(_args, flags, io) {
       const parsed = OpsCreateOperatorRequest.safeParse({ email: flags.email, role: flags.role });
       if (!parsed.success) {
@@ -73,7 +73,7 @@ const COMMANDS: Record<string, Command> = {
         return 2;
       }
       try {
-        const made = await createOperator(io.ctx, parsed.data as { email: string; role: OperatorRole }, null);
+        const made = await createOperator(io.ctx, parsed.data as { email: string; role: OperatorRole });
         io.print(`operator: ${made.operator.email} (${made.operator.role})`);
         io.print(`password: ${made.password}`);
         io.print(`totp_secret: ${made.totpSecret}`);

@@ -1,54 +1,13 @@
-import { type OperatorRole, roleAllows } from '@e-wallet/contract';
+/**
+ * Identifications of the manual review (docs/decisions.md section 12): an application's photos (each
+ * opening audited) and the decision, written with its audit line in one transaction. The queue is in
+ * lists.ts.
+ */
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { refreshLatest } from '../modules/identification/index.ts';
 import { writeAudit } from './audit.ts';
 import type { Operator } from './operators.ts';
-
-/** The queue: 'pending' means waiting for an operator (the provider's in_review). */
-export async function identificationQueue(
-  ctx: AppContext,
-  role: OperatorRole,
-  status: string | undefined,
-): Promise<unknown[]> {
-  const review = ctx.kyc.operatorReview;
-  if (!review) return [];
-  const wanted = !status || status === 'pending' ? 'in_review' : status;
-  if (!['in_review', 'approved', 'rejected', 'canceled', 'all'].includes(wanted))
-    throw new AppError('FIELD_INVALID', { field: 'status' });
-  const rows = await review.list(wanted as 'in_review');
-  const ids = [...new Set(rows.map((row) => row.user_id))];
-  const { rows: people } = await ctx.db.query<{
-    id: string;
-    first_name: string;
-    last_name: string;
-    phone: string;
-    level: string;
-  }>(
-    'SELECT id, first_name, last_name, phone, identification_level AS level FROM users WHERE id = ANY($1::uuid[])',
-    [ids],
-  );
-  const byId = new Map(people.map((p) => [p.id, p]));
-  // The full number only for those who decide.
-  const full = roleAllows(role, 'identify');
-  return Promise.all(
-    rows.map(async (row) => ({
-      id: row.id,
-      status: row.status === 'in_review' ? 'pending' : row.status,
-      user: byId.get(row.user_id) ?? { id: row.user_id },
-      target_level: row.target_level,
-      document_type: row.document_type,
-      document_number: full ? await review.documentNumber(row.id) : null,
-      document_number_masked: row.document_number_masked,
-      full_name: row.full_name,
-      birth_date: row.birth_date,
-      submitted_at: row.submitted_at,
-      photos: full ? await review.photoCount(row.id) : null,
-      reason: row.reason,
-      decided_by: row.decided_by,
-    })),
-  );
-}
 
 /**
  * The photos of an application, opened, for an operator who decides identifications. Opening an

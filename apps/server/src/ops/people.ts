@@ -1,32 +1,18 @@
-import { type CurrencyCode, formatAmount, isCurrencyCode } from '@e-wallet/contract';
+/**
+ * People in the back office (docs/decisions.md section 12): the person's card, an operator's freeze
+ * and its lifting (the freeze module decides it), and a person's 'Это не я' report. Every action and
+ * its audit line are one transaction. The lists are in lists.ts.
+ */
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { operatorFreeze, operatorUnfreeze } from '../modules/freeze/index.ts';
 import { listAudit, writeAudit } from './audit.ts';
+import { moneyText } from './money.ts';
 import type { Operator } from './operators.ts';
-
-const money = (minor: bigint | string, currency: string) =>
-  formatAmount(BigInt(minor), (isCurrencyCode(currency) ? currency : 'RUB') as CurrencyCode);
 
 const USER_COLUMNS = `u.id, u.first_name, u.last_name, u.phone, u.email, u.identification_level AS level,
   u.frozen_at, u.frozen_by, u.created_at`;
-
-/** People by phone (any digits of it), name or e-mail, at most 50. */
-export async function searchUsers(q: Queryable, query: string): Promise<unknown[]> {
-  const text = query.trim();
-  const digits = text.replace(/\D/g, '');
-  const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const { rows } = await q.query(
-    `SELECT ${USER_COLUMNS} FROM users u
-     WHERE ($1 <> '' AND length($1) >= 3 AND u.phone LIKE '%' || $1 || '%')
-        OR u.email ILIKE $2 OR (u.first_name || ' ' || u.last_name) ILIKE $2
-        OR (u.last_name || ' ' || u.first_name) ILIKE $2
-     ORDER BY u.created_at DESC LIMIT 50`,
-    [digits, like],
-  );
-  return rows;
-}
 
 /** A person's card: profile, level, accounts, sessions, recent operations, reports and the audit of them. */
 export async function userCard(q: Queryable, ctx: AppContext, id: string): Promise<unknown> {
@@ -71,12 +57,12 @@ export async function userCard(q: Queryable, ctx: AppContext, id: string): Promi
     accounts: accounts.rows.map((a) => ({
       id: a.id,
       currency: a.currency,
-      balance: money(a.balance, a.currency),
-      available: money(BigInt(a.balance) - BigInt(a.pending_debits), a.currency),
-      pending_in: money(a.pending_credits, a.currency),
+      balance: moneyText(a.balance, a.currency),
+      available: moneyText(BigInt(a.balance) - BigInt(a.pending_debits), a.currency),
+      pending_in: moneyText(a.pending_credits, a.currency),
     })),
     sessions: sessions.rows,
-    operations: operations.rows.map((o) => ({ ...o, amount: money(o.amount, o.currency) })),
+    operations: operations.rows.map((o) => ({ ...o, amount: moneyText(o.amount, o.currency) })),
     reports: reports.rows,
     audit,
   };

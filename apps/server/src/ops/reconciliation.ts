@@ -1,9 +1,9 @@
-import { type CurrencyCode, formatAmount, isCurrencyCode } from '@e-wallet/contract';
+/**
+ * Reconciliation (docs/decisions.md section 12): each provider's records of a day against the ledger.
+ */
 import type { AppContext } from '../context.ts';
 import type { ProviderRecord } from '../providers/records.ts';
-
-const money = (minor: bigint | string, currency: string) =>
-  formatAmount(BigInt(minor), (isCurrencyCode(currency) ? currency : 'RUB') as CurrencyCode);
+import { moneyText } from './money.ts';
 
 /** A day as the wallet counts days: Moscow time (UTC+3 all year), as the monthly limits do. */
 function dayBounds(date: string): { from: Date; to: Date } {
@@ -50,9 +50,9 @@ function compare(
       problem,
       reference: record?.reference ?? side?.reference ?? null,
       provider_id: record?.providerId ?? null,
-      provider_amount: record ? money(record.amount, record.currency) : null,
+      provider_amount: record ? moneyText(record.amount, record.currency) : null,
       provider_status: record?.status ?? null,
-      ledger_amount: side ? money(side.amount, side.currency) : null,
+      ledger_amount: side ? moneyText(side.amount, side.currency) : null,
       ledger_status: side?.status ?? null,
     });
   for (const record of records) {

@@ -4,16 +4,14 @@
  * which decides eligibility, four eyes and the limits; every step audited.
  */
 import { randomUUID } from 'node:crypto';
-import { type CurrencyCode, formatAmount, isCurrencyCode, parseAmount } from '@e-wallet/contract';
+import { type CurrencyCode, parseAmount } from '@e-wallet/contract';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { runMoneyCall } from '../modules/money-calls/index.ts';
 import { writeAudit } from './audit.ts';
-import type { Operator } from './operators.ts';
-
-const money = (minor: bigint | string, currency: string) =>
-  formatAmount(BigInt(minor), (isCurrencyCode(currency) ? currency : 'RUB') as CurrencyCode);
+import { moneyText } from './money.ts';
+import { mayApprove, type Operator } from './operators.ts';
 
 interface TransferRow {
   id: string;
@@ -41,23 +39,6 @@ async function refundable(q: Queryable, transferId: string): Promise<TransferRow
   return transfer;
 }
 
-const REFUND_COLUMNS = `r.id, r.transfer_id, r.amount, r.currency, r.reason, r.status, r.proposed_by, p.email AS proposed_by_email,
-  r.proposed_at, r.decided_by, d.email AS decided_by_email, r.decided_at, r.refund_transfer_id`;
-
-function refundView(row: Record<string, unknown>): unknown {
-  return { ...row, amount: money(row.amount as bigint, row.currency as string) };
-}
-
-export async function listRefunds(q: Queryable, status: string | undefined): Promise<unknown[]> {
-  const { rows } = await q.query<Record<string, unknown>>(
-    `SELECT ${REFUND_COLUMNS} FROM ops_refunds r JOIN operators p ON p.id = r.proposed_by
-     LEFT JOIN operators d ON d.id = r.decided_by
-     WHERE ($1 = 'all' OR r.status = $1) ORDER BY r.proposed_at DESC LIMIT 200`,
-    [status ?? 'proposed'],
-  );
-  return rows.map(refundView);
-}
-
 /** Proposes a correcting transfer of a posted operation; nothing moves until another operator approves. */
 export async function proposeRefund(
   ctx: AppContext,
@@ -69,7 +50,8 @@ export async function proposeRefund(
     const parsed = parseAmount(body.amount, transfer.currency as CurrencyCode);
     if (!parsed.ok) throw new AppError('FIELD_INVALID', { field: 'amount' });
     const left = BigInt(transfer.left);
-    if (parsed.minor > left) throw new AppError('REFUND_EXCEEDS', { left: money(left, transfer.currency) });
+    if (parsed.minor > left)
+      throw new AppError('REFUND_EXCEEDS', { left: moneyText(left, transfer.currency) });
     const { rows } = await q.query<{ id: string }>(
       `INSERT INTO ops_refunds (transfer_id, amount, currency, reason, proposed_by, proposed_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
@@ -83,14 +65,14 @@ export async function proposeRefund(
       userId: transfer.debit_user ?? transfer.credit_user,
       after: {
         transfer_id: transfer.id,
-        amount: money(parsed.minor, transfer.currency),
+        amount: moneyText(parsed.minor, transfer.currency),
         reason: body.reason,
       },
     });
     return {
       id,
       status: 'proposed',
-      amount: money(parsed.minor, transfer.currency),
+      amount: moneyText(parsed.minor, transfer.currency),
       currency: transfer.currency,
     };
   });
@@ -112,6 +94,18 @@ export async function approveRefund(ctx: AppContext, by: Operator, id: string): 
     confirmation: { operator: true },
     key: null,
     requestHash: id,
+    // An approver the proposer made or changed is no second pair of eyes (operators.ts decides it), asked
+    // in the approval's transaction with the proposal locked; the door decides the rest of four eyes.
+    before: async (q) => {
+      const { rows } = await q.query<{ proposed_by: string }>(
+        'SELECT proposed_by FROM ops_refunds WHERE id = $1 FOR UPDATE',
+        [id],
+      );
+      const proposer = rows[0]?.proposed_by;
+      if (proposer && proposer !== by.id && !(await mayApprove(q, by.id, proposer)))
+        return { refuse: new AppError('FOUR_EYES_RELATED') };
+      return undefined;
+    },
     prepare: () => ({
       answer: { id, status: 'approved' as const, refund_transfer_id: movementId },
       door: {

@@ -9,25 +9,31 @@ import { type OpsCallName, opsCalls, roleAllows } from '@e-wallet/contract';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import { BODY_LIMIT, helmetHeaders, loggerOptions } from '../app.ts';
+import { BODY_LIMIT, helmetHeaders, loggerOptions, trustProxyOption } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { registerErrorHandling, sendError } from '../http/errors.ts';
-import { listAudit } from './audit.ts';
-import { decideIdentification, identificationPhotos, identificationQueue } from './identifications.ts';
+import { decideIdentification, identificationPhotos } from './identifications.ts';
+import { auditPage, identificationsPage, payoutsPage, refundsPage, usersPage } from './lists.ts';
 import {
-  createOperator,
+  changeRole,
+  confirmRole,
+  disableOperator,
+  finishSetup,
+  inviteOperator,
   listOperators,
   type Operator,
   operatorOf,
+  resetTotp,
   signIn,
   signOut,
+  startSetup,
   unlockOperator,
 } from './operators.ts';
-import { decidePayout, listPayouts } from './payouts.ts';
-import { closeReport, searchUsers, setFrozen, userCard } from './people.ts';
+import { decidePayout } from './payouts.ts';
+import { closeReport, setFrozen, userCard } from './people.ts';
 import { reconciliation } from './reconciliation.ts';
-import { approveRefund, listRefunds, proposeRefund, rejectRefund } from './refunds.ts';
+import { approveRefund, proposeRefund, rejectRefund } from './refunds.ts';
 
 type Signed = Operator & { sessionId: string };
 interface Call {
@@ -42,20 +48,18 @@ interface Call {
 
 function handlers(ctx: AppContext): Record<OpsCallName, (call: Call) => Promise<unknown>> {
   return {
-    login: ({ body }) => signIn(ctx, body),
+    login: ({ body, request }) => signIn(ctx, body, request.ip),
     logout: async ({ op }) => {
       await signOut(ctx, op);
       return { status: 'success' };
     },
     me: async ({ op }) => ({ id: op.id, email: op.email, role: op.role }),
-    users: async ({ query }) => ({ users: await searchUsers(ctx.db, query.query) }),
+    users: ({ query }) => usersPage(ctx, query),
     user: ({ params }) => userCard(ctx.db, ctx, params.id),
     freeze: ({ op, params, body }) => setFrozen(ctx, op, params.id, 'freeze', body.reason),
     unfreeze: ({ op, params, body }) => setFrozen(ctx, op, params.id, 'unfreeze', body.reason),
     reportClose: ({ op, params, body }) => closeReport(ctx, op, params.id, body.reason),
-    identifications: async ({ op, query }) => ({
-      identifications: await identificationQueue(ctx, op.role, query.status),
-    }),
+    identifications: ({ op, query }) => identificationsPage(ctx, op.role, query),
     identificationPhotos: async ({ op, params }) => ({
       photos: await identificationPhotos(ctx, op, params.id),
     }),
@@ -63,24 +67,27 @@ function handlers(ctx: AppContext): Record<OpsCallName, (call: Call) => Promise<
       decideIdentification(ctx, op, params.id, { action: 'approve' }),
     identificationReject: ({ op, params, body }) =>
       decideIdentification(ctx, op, params.id, { action: 'reject', reason: body.reason }),
-    refunds: async ({ query }) => ({ refunds: await listRefunds(ctx.db, query.status) }),
+    refunds: ({ query }) => refundsPage(ctx, query),
     refundPropose: ({ op, body }) => proposeRefund(ctx, op, body),
     refundApprove: ({ op, params }) => approveRefund(ctx, op, params.id),
     refundReject: ({ op, params, body }) => rejectRefund(ctx, op, params.id, body.reason),
-    payouts: async ({ query }) => ({ payouts: await listPayouts(ctx, query.status) }),
+    payouts: ({ query }) => payoutsPage(ctx, query),
     payoutSettle: ({ op, params, body }) => decidePayout(ctx, op, params.id, 'settle', body.reason),
     payoutRelease: ({ op, params, body }) => decidePayout(ctx, op, params.id, 'release', body.reason),
-    audit: async ({ query }) => ({ audit: await listAudit(ctx.db, query) }),
+    audit: ({ query }) => auditPage(ctx, query),
     reconciliation: ({ query }) => reconciliation(ctx, query.date),
-    operators: async () => ({ operators: await listOperators(ctx.db) }),
-    operatorCreate: async ({ op, body }) => {
-      const made = await createOperator(ctx, body, op);
-      return { ...made.operator, password: made.password, totp_secret: made.totpSecret };
-    },
+    operators: ({ query }) => listOperators(ctx, query),
+    operatorCreate: ({ op, body }) => inviteOperator(ctx, op, body),
     operatorUnlock: async ({ op, params }) => {
       await unlockOperator(ctx, op, params.id);
       return { status: 'success' };
     },
+    operatorDisable: ({ op, params, body }) => disableOperator(ctx, op, params.id, body.reason),
+    operatorRole: ({ op, params, body }) => changeRole(ctx, op, params.id, body.role),
+    operatorRoleConfirm: ({ op, params }) => confirmRole(ctx, op, params.id),
+    operatorTotpReset: ({ op, params }) => resetTotp(ctx, op, params.id),
+    setupStart: ({ body }) => startSetup(ctx, body.token),
+    setupFinish: ({ body, request }) => finishSetup(ctx, body, request.ip),
   };
 }
 
@@ -103,6 +110,8 @@ export async function buildOpsApp(
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
     bodyLimit: BODY_LIMIT,
+    // The client's address as the public server reads it: the sign-in is throttled by it.
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   });

@@ -25,6 +25,7 @@ import { AppError } from '../../errors.ts';
 import { LEVELS, type LevelName, nextLevel } from '../../policy/levels.ts';
 import { checkApplicant } from '../../providers/kyc/documents.ts';
 import type { KycProviderStatus, KycState } from '../../providers/kyc/kyc-provider.ts';
+import { notify } from '../notifications/index.ts';
 
 export type ActiveIdentification = z.infer<typeof ActiveIdentificationSchema>;
 export type VerificationStatus = ActiveIdentification['status'];
@@ -155,6 +156,15 @@ async function finish(
     `UPDATE verifications SET status = $2, reason = $3, last_sequence = $4, updated_at = $5, finished_at = $5
      WHERE id = $1`,
     [row.id, status, reason, sequence, now],
+  );
+  // The person's open app hears the outcome at once, through the event stream (docs/decisions.md section 19).
+  await notify(
+    q,
+    row.user_id,
+    'identification',
+    status === 'complete' ? 'identification_approved' : 'identification_rejected',
+    status === 'complete' ? {} : { reason: reason ?? REASON_REJECTED },
+    now,
   );
   if (status !== 'complete') return;
   const level = await lockUserLevel(q, row.user_id);

@@ -62,6 +62,15 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'PIN-код введён неверно слишком много раз: операции с деньгами приостановлены на {minutes} мин.',
     en: 'The PIN was entered wrongly too many times: money operations are paused for {minutes} min.',
   },
+  // An identification's outcome, told at once (an operator's decision reaches the open app live).
+  identification_approved: {
+    ru: 'Проверка документов пройдена: новые лимиты уже действуют',
+    en: 'Your documents are verified: the new limits apply now',
+  },
+  identification_rejected: {
+    ru: 'Проверка документов не пройдена: {reason}',
+    en: 'Your documents were not verified: {reason}',
+  },
   new_device: {
     ru: 'Вход в кошелёк с нового устройства: {device}',
     en: 'Sign-in to your wallet from a new device: {device}',

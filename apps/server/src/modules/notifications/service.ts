@@ -20,7 +20,13 @@ import { type NotificationMessageKey, renderMessage } from './messages.ts';
 
 export type NotificationKind = StoredNotificationKind | 'money_in' | 'money_out';
 /** The kinds stored as rows: money in and out are the ledger's entries, never stored twice. */
-export type StoredNotificationKind = 'registration' | 'new_device' | 'security' | 'request' | 'schedule';
+export type StoredNotificationKind =
+  | 'registration'
+  | 'new_device'
+  | 'security'
+  | 'request'
+  | 'schedule'
+  | 'identification';
 
 export async function notify(
   q: Queryable,

@@ -1,9 +1,5 @@
-/** A phone for reading: Russian numbers as +7 999 123-45-67, others as given (E.164). */
-export function formatPhone(e164: string): string {
-  const russian = /^\+7(\d{3})(\d{3})(\d{2})(\d{2})$/.exec(e164);
-  if (russian) return `+7 ${russian[1]} ${russian[2]}-${russian[3]}-${russian[4]}`;
-  return e164;
-}
+// The contract's phone formatting, shared with the back office.
+export { formatPhone } from '@e-wallet/contract/phone';
 
 /** The avatar's initial: the first letter of the first name, upper case. */
 export function initialOf(firstName: string): string {

@@ -1,0 +1,57 @@
+/**
+ * The back office: the operator signs in, then moves between the screens their role allows. React
+ * Router's paths (the server answers index.html for each), TanStack Query for every read; a one-time
+ * setup link opens without signing in.
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { AuditPage } from '../features/audit/audit-page.tsx';
+import { IdentificationsPage } from '../features/identifications/identifications-page.tsx';
+import { OperatorsPage } from '../features/operators/operators-page.tsx';
+import { SetupPage } from '../features/operators/setup-page.tsx';
+import { PayoutsPage } from '../features/payouts/payouts-page.tsx';
+import { ReconciliationPage } from '../features/reconciliation/reconciliation-page.tsx';
+import { RefundsPage } from '../features/refunds/refunds-page.tsx';
+import { UserCardPage } from '../features/users/user-card-page.tsx';
+import { UsersPage } from '../features/users/users-page.tsx';
+import { queryClient } from '../shared/api/query-client.ts';
+import { Layout, NotFound, RequirePermission } from './layout.tsx';
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <Routes>
+          <Route path="/setup" element={<SetupPage />} />
+          <Route element={<Layout />}>
+            <Route index element={<Navigate to="/users" replace />} />
+            <Route path="signin" element={<Navigate to="/users" replace />} />
+            <Route path="users" element={<UsersPage />} />
+            <Route path="users/:id" element={<UserCardPage />} />
+            <Route path="identifications" element={<IdentificationsPage />} />
+            <Route path="refunds" element={<RefundsPage />} />
+            <Route path="payouts" element={<PayoutsPage />} />
+            <Route path="audit" element={<AuditPage />} />
+            <Route
+              path="reconciliation"
+              element={
+                <RequirePermission permission="reconcile">
+                  <ReconciliationPage />
+                </RequirePermission>
+              }
+            />
+            <Route
+              path="operators"
+              element={
+                <RequirePermission permission="operators">
+                  <OperatorsPage />
+                </RequirePermission>
+              }
+            />
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        </Routes>
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,126 @@
+/** Reconciliation of a day: each provider's records against the ledger, every difference listed. */
+import { CASH_CURRENCY } from '@e-wallet/contract/money';
+import { useQuery } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { opsCall } from '../../shared/api/client.ts';
+import { useFormat, useNames } from '../../shared/format/format.ts';
+import { DataTable, ErrorText, Title } from '../../shared/ui/ui.tsx';
+
+interface Side {
+  provider: string;
+  kind: 'topups' | 'payouts';
+}
+interface Answer {
+  providers: Array<Side & { listed: boolean; provider_records: number | null; ledger_records: number }>;
+  differences: Array<
+    Side & {
+      problem: string;
+      reference: string | null;
+      provider_amount: string | null;
+      provider_status: string | null;
+      ledger_amount: string | null;
+      ledger_status: string | null;
+    }
+  >;
+}
+
+/** Today in Moscow, as the wallet counts days. */
+function today(): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(new Date());
+}
+
+export function ReconciliationPage() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const names = useNames();
+  const [search, setSearch] = useSearchParams();
+  const day = search.get('date') ?? today();
+  const answer = useQuery({
+    queryKey: ['reconciliation', day],
+    queryFn: () => opsCall<Answer>('reconciliation', { query: { date: day } }),
+  });
+  const form = useForm({ values: { date: day } });
+  const side = (amount: string | null, status: string | null) =>
+    amount ? `${format.money(amount, CASH_CURRENCY)} · ${names('status', status)}` : '—';
+  return (
+    <>
+      <Title>{t('reconciliation.title')}</Title>
+      <form className="inline" onSubmit={form.handleSubmit(({ date }) => setSearch({ date }))}>
+        <label htmlFor="reconcile-date">{t('reconciliation.day')}</label>
+        <input id="reconcile-date" type="date" required {...form.register('date', { required: true })} />
+        <button type="submit">{t('reconciliation.compare')}</button>
+      </form>
+      <ErrorText error={answer.error} />
+      {answer.data && (
+        <>
+          <DataTable
+            rows={answer.data.providers}
+            rowKey={(p) => `${p.provider}-${p.kind}`}
+            columns={[
+              {
+                header: t('reconciliation.provider'),
+                label: t('reconciliation.provider'),
+                cell: (p) => p.provider,
+              },
+              {
+                header: t('reconciliation.kind'),
+                label: t('reconciliation.kind'),
+                cell: (p) => names('kind', p.kind),
+              },
+              {
+                header: t('reconciliation.records'),
+                label: t('reconciliation.records'),
+                cell: (p) => (p.listed ? p.provider_records : t('reconciliation.notListed')),
+              },
+              {
+                header: t('reconciliation.ledgerRecords'),
+                label: t('reconciliation.ledgerRecords'),
+                cell: (p) => p.ledger_records,
+              },
+            ]}
+          />
+          <h2>{t('reconciliation.differences')}</h2>
+          <DataTable
+            rows={answer.data.differences}
+            rowKey={(d) => `${d.kind}-${d.problem}-${d.reference}`}
+            empty={<span role="status">{t('reconciliation.noDifferences')}</span>}
+            columns={[
+              {
+                header: t('reconciliation.provider'),
+                label: t('reconciliation.provider'),
+                cell: (d) => d.provider,
+              },
+              {
+                header: t('reconciliation.kind'),
+                label: t('reconciliation.kind'),
+                cell: (d) => names('kind', d.kind),
+              },
+              {
+                header: t('reconciliation.problem'),
+                label: t('reconciliation.problem'),
+                cell: (d) => names('problem', d.problem),
+              },
+              {
+                header: t('reconciliation.reference'),
+                label: t('reconciliation.reference'),
+                cell: (d) => <span className="mono">{d.reference ?? '—'}</span>,
+              },
+              {
+                header: t('reconciliation.providerSide'),
+                label: t('reconciliation.providerSide'),
+                cell: (d) => side(d.provider_amount, d.provider_status),
+              },
+              {
+                header: t('reconciliation.ledgerSide'),
+                label: t('reconciliation.ledgerSide'),
+                cell: (d) => side(d.ledger_amount, d.ledger_status),
+              },
+            ]}
+          />
+        </>
+      )}
+    </>
+  );
+}
