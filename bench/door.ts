@@ -114,7 +114,8 @@ try {
     const paid = await functionTimes(bench.url);
     ratios.push(paid.ledger_pay!.totalUsPerCall / open.ledger_open!.totalUsPerCall);
     for (const [name, t] of [...Object.entries(open), ...Object.entries(paid)]) {
-      const sum = (spent[name] ??= { calls: 0, total: 0, self: 0 });
+      spent[name] ??= { calls: 0, total: 0, self: 0 };
+      const sum = spent[name];
       sum.calls += t.calls;
       sum.total += t.totalUsPerCall * t.calls;
       sum.self += t.selfUsPerCall * t.calls;
