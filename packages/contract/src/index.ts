@@ -5,3 +5,4 @@ export * from './money.ts';
 export * from './ops.ts';
 export * from './qr.ts';
 export * from './schemas.ts';
+export * from './time.ts';
