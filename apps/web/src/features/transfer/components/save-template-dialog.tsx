@@ -39,6 +39,7 @@ export function SaveTemplateDialog({ onClose, recipient, currency, amount }: Sav
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    event.stopPropagation();
     const trimmed = name.trim();
     setNameError(trimmed ? null : t('templates.nameRequired'));
     // The amount is optional: an empty one saves a template without it.

@@ -186,14 +186,6 @@ export function TransferPage() {
               {t('templates.save')}
             </button>
           )}
-          {savingTemplate && found && account && (
-            <SaveTemplateDialog
-              onClose={() => setSavingTemplate(false)}
-              recipient={found}
-              currency={account.currency_code}
-              amount={typed?.ok ? typed.amount : null}
-            />
-          )}
           <CheckProblems problems={check.problems} />
           <LimitMeter limits={check.answer?.limits} />
           <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
@@ -204,6 +196,15 @@ export function TransferPage() {
           <p>{t('transferPage.text')}</p>
         </aside>
       </section>
+      {/* Outside the transfer's form: its own form's submit must not reach the transfer's. */}
+      {savingTemplate && found && account && (
+        <SaveTemplateDialog
+          onClose={() => setSavingTemplate(false)}
+          recipient={found}
+          currency={account.currency_code}
+          amount={typed?.ok ? typed.amount : null}
+        />
+      )}
       {pending && (
         <PayModal
           open={open}
