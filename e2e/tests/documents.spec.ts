@@ -163,7 +163,7 @@ test('a statement from the history, as CSV and as PDF', async ({ page, request }
   const csv = readFileSync(await download.path());
   expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = csv.toString('utf8').slice(1).trim().split(/\r?\n/);
-  expect(lines[0]).toBe('Дата и время (UTC);Операция;Тип;Сумма;Валюта;Остаток;Номер операции');
+  expect(lines[0]).toBe('Дата и время (МСК);Операция;Тип;Сумма;Валюта;Остаток;Номер операции');
   expect(lines[1]).toContain(';Входящий остаток;;;RUB;0,00;');
   expect(lines.some((line) => line.includes(';1500,00;RUB;1500,00;'))).toBe(true);
   expect(lines.some((line) => line.includes(';-250,75;RUB;1249,25;'))).toBe(true);

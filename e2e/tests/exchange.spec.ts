@@ -53,13 +53,13 @@ test('RUB → USD exchange, then a USD transfer to a second user', async ({ page
 
   // Typed as what arrives: the amount to give is worked out (5 $ = 400 ₽ + the fee).
   await page.getByLabel('Получаю').fill('5');
-  await expect(page.getByLabel('Отдаю')).toHaveValue('406.10');
+  await expect(page.getByLabel('Отдаю')).toHaveValue('406,10');
   await expect(page.getByTestId('exchange-receive')).toHaveText(nbsp('5,00 $'));
 
   // Typed as what is given.
   await page.getByLabel('Отдаю').fill('1000');
   await expect(page.getByTestId('exchange-receive')).toHaveText(nbsp('12,31 $'));
-  await expect(page.getByLabel('Получаю')).toHaveValue('12.31');
+  await expect(page.getByLabel('Получаю')).toHaveValue('12,31');
   await expect(page.getByTestId('exchange-rate')).toHaveText('1 RUB = 0,0125 USD');
   await expect(page.getByTestId('exchange-fee')).toHaveText(nbsp('15,00 ₽'));
   await expect(page.getByTestId('exchange-countdown')).toContainText('Курс действует ещё');
@@ -76,6 +76,8 @@ test('RUB → USD exchange, then a USD transfer to a second user', async ({ page
   await expect(modal).toContainText(nbsp('Поступит 12,31 $'));
   await enterPin(page);
   await expect(modal.getByText('Обмен выполнен')).toBeVisible();
+  // What left and what arrived, both.
+  await expect(modal.getByTestId('exchange-result')).toHaveText(/^1\s000,00\s₽Зачислено\s\+12,31\s\$$/);
   await modal.getByRole('button', { name: 'Подробнее' }).click();
   await expect(modal.getByTestId('receipt')).toContainText('Обмен');
   await expect(modal.getByTestId('receipt')).toContainText(nbsp('Зачислено+12,31 $'));

@@ -83,8 +83,10 @@ test('freeze in Settings: the frozen state across the app, then unfreeze with a 
   await expect(dialog).toContainText('Деньги по-прежнему смогут поступать');
   await shot(page, 'freeze-confirm');
   await dialog.getByRole('button', { name: 'Заблокировать', exact: true }).click();
-  await expect(dialog.getByRole('status')).toContainText('Кошелёк заблокирован');
-  await dialog.getByRole('button', { name: 'Закрыть' }).first().click();
+  // Done, the dialog says so instead of asking again.
+  const frozen = page.getByRole('dialog', { name: 'Кошелёк заблокирован' });
+  await expect(frozen.getByRole('status')).toContainText('Исходящие операции недоступны');
+  await frozen.getByRole('button', { name: 'Закрыть' }).first().click();
   expect((await authInfo(request, person)).is_frozen).toBe(true);
 
   // The frozen state across the app: a banner on every page, and the check refuses before the PIN.
@@ -234,7 +236,9 @@ test("'Это не я' on the new-device notice freezes the wallet and ends that
   const dialog = page.getByRole('dialog', { name: 'Это были не вы?' });
   await expect(dialog).toContainText('завершим все другие сеансы');
   await dialog.getByRole('button', { name: 'Заблокировать', exact: true }).click();
-  await expect(dialog.getByRole('status')).toContainText('Кошелёк заблокирован');
+  await expect(page.getByRole('dialog', { name: 'Кошелёк заблокирован' }).getByRole('status')).toContainText(
+    'Исходящие операции недоступны',
+  );
   // The other device is signed out.
   const theirs = await request.get('/v2/wallet/auth/info', {
     headers: { Authorization: `Token ${stranger.auth_token}` },

@@ -54,7 +54,8 @@ test('profile facts, and the language switches to English and back, remembered a
   await expect(page.getByRole('heading', { level: 1, name: 'Настройки' })).toBeVisible();
   await expect(page.getByTestId('settings-email')).toHaveText(person.email);
   await expect(page.getByTestId('settings-phone')).toHaveText(
-    `+7 ${person.national.slice(0, 3)} ${person.national.slice(3, 6)}-${person.national.slice(6, 8)}-${person.national.slice(8)}`,
+    // No-break spaces and hyphens: the phone never breaks across lines.
+    `+7\u00a0${person.national.slice(0, 3)}\u00a0${person.national.slice(3, 6)}\u2011${person.national.slice(6, 8)}\u2011${person.national.slice(8)}`,
   );
   await expect(page.getByTestId('settings-registered')).toHaveText(/^\d{1,2} [а-я]+ \d{4} г\.$/);
   await expect(page.getByRole('radio', { name: 'Русский' })).toBeChecked();

@@ -166,7 +166,7 @@ test('money shows by sign on home and history; statistics and a date range follo
   await expect(payment.getByTestId('transaction-amount')).toHaveCSS('color', 'rgb(196, 43, 37)');
   await expect(page.locator('.transaction').nth(1)).toHaveAttribute('data-look', 'topup');
   // Long date with time in Russian.
-  await expect(payment.locator('time')).toHaveText(/^\d{1,2} [а-я]+ \d{4} г\., \d{2}:\d{2}$/);
+  await expect(payment.locator('time')).toHaveText(/^\d{1,2} [а-я]+ \d{4} г\., \d{2}:\d{2} МСК$/);
 
   await nav(page, 'История').click();
   await expect(page).toHaveURL(/\/history$/);
@@ -242,7 +242,7 @@ test('notifications open and close, locking the page scroll while open', async (
   expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
   await expect(dropdown.locator('.notification').first()).toBeVisible();
   await expect(dropdown.locator('.notification--unread').first()).toBeVisible();
-  await expect(dropdown.locator('time').first()).toHaveText(/^\d{1,2} [а-я]+ \d{4} г\., \d{2}:\d{2}$/);
+  await expect(dropdown.locator('time').first()).toHaveText(/^\d{1,2} [а-я]+ \d{4} г\., \d{2}:\d{2} МСК$/);
   await expectNoSeriousAxeViolations(page);
 
   await dropdown.getByRole('button', { name: 'Закрыть' }).click();

@@ -291,7 +291,7 @@ describe(`documents (${databaseLabel})`, () => {
       string
     >[];
     expect(Object.keys(rows[0]!)).toEqual([
-      'Дата и время (UTC)',
+      'Дата и время (МСК)',
       'Операция',
       'Тип',
       'Сумма',

@@ -144,6 +144,10 @@ describe(`exchange (${databaseLabel})`, () => {
       amount_out: '1000.00',
       count: 1,
     });
+    // ...but an exchange is not money spent or received: the totals leave it out.
+    expect(stat.body).toMatchObject({ total_out: '0.00' });
+    const usdStat = await server.call('GET', '/v2/wallet/stat?currency_code=USD', { token: ivan.token });
+    expect(usdStat.body).toMatchObject({ total_in: '0.00', total_out: '0.00' });
   });
 
   it('works from the amount to receive: the least amount that brings it', async () => {

@@ -20,7 +20,11 @@ describe(`passkeys (${databaseLabel})`, () => {
   });
   afterAll(() => server.close());
 
-  async function addPasskey(token: string, authenticator = new SoftAuthenticator()) {
+  async function addPasskey(
+    token: string,
+    authenticator = new SoftAuthenticator(),
+    name: string | null = 'Телефон',
+  ) {
     const options = await server.call('POST', `${BASE}/register/options`, { token });
     expect(options.status).toBe(200);
     expect(options.body.options.rp).toEqual({ id: 'localhost', name: 'E-Wallet' });
@@ -29,7 +33,7 @@ describe(`passkeys (${databaseLabel})`, () => {
       body: {
         challenge_id: options.body.challenge_id,
         response: authenticator.create(options.body.options, origin),
-        name: 'Телефон',
+        ...(name === null ? {} : { name }),
       },
     });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
@@ -70,6 +74,20 @@ describe(`passkeys (${databaseLabel})`, () => {
     const id = list.body.results[0].id;
     expect((await server.call('DELETE', `${BASE}/${id}`, { token })).status).toBe(200);
     expect((await server.call('DELETE', `${BASE}/${id}`, { token })).body.code).toBe('PASSKEY_NOT_FOUND');
+  });
+
+  it("names an unnamed passkey in the reader's language, whatever language it was added in", async () => {
+    const { token } = await registeredUser(server);
+    await addPasskey(token, new SoftAuthenticator(), null);
+    const read = async (language: string) =>
+      (await server.call('GET', BASE, { token, headers: { 'Accept-Language': language } })).body.results.map(
+        (key: { name: string }) => key.name,
+      );
+    expect(await read('ru')).toEqual(['Ключ доступа']);
+    expect(await read('en')).toEqual(['Passkey']);
+    // A key stored earlier with the Russian default name reads in English too.
+    await server.ctx.db.query(`UPDATE passkeys SET name = 'Ключ доступа' WHERE name = ''`);
+    expect(await read('en')).toEqual(['Passkey']);
   });
 
   it('refuses replays, other challenges, other people, wrong origins and missing user verification', async () => {

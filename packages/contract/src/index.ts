@@ -6,3 +6,4 @@ export * from './ops.ts';
 export * from './phone.ts';
 export * from './qr.ts';
 export * from './schemas.ts';
+export * from './time.ts';

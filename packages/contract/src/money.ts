@@ -105,6 +105,14 @@ export function formatAmountText(amount: string, language: 'ru' | 'en' = 'ru'): 
 }
 
 /**
+ * A wire amount as an amount field shows it for editing, in the language's decimal mark and without
+ * grouping (the field's parser takes both marks): "1500.00" -> "1500,00" (ru), "1500.00" (en).
+ */
+export function amountForInput(amount: string, language: 'ru' | 'en' = 'ru'): string {
+  return language === 'ru' ? amount.replace('.', ',') : amount;
+}
+
+/**
  * Money as the app shows it, on screen and in the server's notifications: "1500.00" + RUB ->
  * "1 500,00 ₽"; English puts the symbol first: "$1,500.00".
  */

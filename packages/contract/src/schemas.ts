@@ -236,8 +236,8 @@ export const StatAnswer = z.object({
   next: z.null(),
   currency_code: CurrencyCodeSchema,
   total: AmountOut.describe('money moved either way; total_in and total_out say which'),
-  total_in: AmountOut,
-  total_out: AmountOut,
+  total_in: AmountOut.describe('money from others; an exchange between own accounts is not counted'),
+  total_out: AmountOut.describe('money spent; an exchange between own accounts is not counted'),
 });
 
 export const Notification = z.object({

@@ -5,14 +5,14 @@
  * and a decimal point. Rows are written as they arrive, waiting whenever the reader is behind.
  */
 import { once } from 'node:events';
-import { formatAmount, type Language } from '@e-wallet/contract';
+import { formatAmount, type Language, walletClock } from '@e-wallet/contract';
 import { type Stringifier, stringify } from 'csv-stringify';
 import { describeEntry, type StatementHead, type StatementLine } from './service.ts';
-import { printedTime, textsOf } from './texts.ts';
+import { textsOf } from './texts.ts';
 
 export const CSV_COLUMNS: Record<Language, string[]> = {
-  ru: ['Дата и время (UTC)', 'Операция', 'Тип', 'Сумма', 'Валюта', 'Остаток', 'Номер операции'],
-  en: ['Date and time (UTC)', 'Operation', 'Type', 'Amount', 'Currency', 'Balance', 'Operation number'],
+  ru: ['Дата и время (МСК)', 'Операция', 'Тип', 'Сумма', 'Валюта', 'Остаток', 'Номер операции'],
+  en: ['Date and time (MSK)', 'Operation', 'Type', 'Amount', 'Currency', 'Balance', 'Operation number'],
 };
 
 export function csvDelimiter(language: Language): string {
@@ -43,7 +43,8 @@ export function statementCsv(
     await put([start, t.opening, '', '', head.currency, amount(head.opening), '']);
     for await (const line of lines) {
       await put([
-        printedTime(line.createdAt),
+        // Sortable Moscow time, as the column's title says.
+        walletClock(line.createdAt),
         describeEntry(line.kind, line.amount, line.description, language),
         t.kinds[line.kind]!,
         amount(line.amount),

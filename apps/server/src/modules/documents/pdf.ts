@@ -143,7 +143,7 @@ export async function receiptPdf(
   const rows: [string, string][] = [
     [t.operation, `${t.kinds[facts.kind]} · ${facts.description}`],
     [t.status, t.statuses[facts.status]!],
-    [t.date, printedTime(facts.createdAt)],
+    [t.date, printedTime(facts.createdAt, language)],
     [t.number, facts.transferId],
     [t.payer, parties.payer],
     [t.payee, parties.payee],
@@ -236,8 +236,8 @@ export function statementPdf(
   const money = (minor: bigint) => formatMoney(formatAmount(minor, head.currency), head.currency, language);
   const width = A4.width - 2 * MARGIN;
   const columns = [
-    { label: t.date, x: MARGIN, width: 100, align: 'left' as const },
-    { label: t.operation, x: MARGIN + 104, width: 215, align: 'left' as const },
+    { label: t.date, x: MARGIN, width: 116, align: 'left' as const },
+    { label: t.operation, x: MARGIN + 120, width: 199, align: 'left' as const },
     { label: t.amount, x: MARGIN + 323, width: 90, align: 'right' as const },
     { label: t.balance, x: MARGIN + 417, width: width - 417, align: 'right' as const },
   ];
@@ -312,7 +312,7 @@ export function statementPdf(
         columnHeads();
       }
       const cells = [
-        printedTime(line.createdAt),
+        printedTime(line.createdAt, language),
         describeEntry(line.kind, line.amount, line.description, language),
         money(line.amount),
         money(line.balanceAfter),

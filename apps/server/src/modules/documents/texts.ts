@@ -1,12 +1,12 @@
 /** The words of receipts, statements and the public receipt page, in both languages. */
-import type { Language } from '@e-wallet/contract';
+import { formatCalendarDate, formatDateTime, type Language } from '@e-wallet/contract';
 
 const RU = {
   receiptTitle: 'Квитанция об операции',
   statementTitle: 'Выписка по счёту',
   operation: 'Операция',
   number: 'Номер операции',
-  date: 'Дата и время (UTC)',
+  date: 'Дата и время',
   amount: 'Сумма',
   fee: 'Комиссия',
   status: 'Статус',
@@ -54,7 +54,7 @@ const EN: Texts = {
   statementTitle: 'Account statement',
   operation: 'Operation',
   number: 'Operation number',
-  date: 'Date and time (UTC)',
+  date: 'Date and time',
   amount: 'Amount',
   fee: 'Fee',
   status: 'Status',
@@ -99,14 +99,12 @@ export function textsOf(language: Language): Texts {
   return language === 'en' ? EN : RU;
 }
 
-/** A time as documents print it: UTC, to the second ("2026-11-24 21:35:07"). */
-export function printedTime(at: Date): string {
-  return at.toISOString().slice(0, 19).replace('T', ' ');
+/** A time as documents print it: the app's own format, Moscow time ("25 ноября 2026 г., 18:19 МСК"). */
+export function printedTime(at: Date, language: Language): string {
+  return formatDateTime(at, language);
 }
 
-/** A date of a period as documents print it: 24.11.2026 (ru) or 2026-11-24 (en). */
+/** A day of a period as documents print it: "24 ноября 2026 г." (ru), "24 November 2026" (en). */
 export function printedDate(date: string, language: Language): string {
-  if (language === 'en') return date;
-  const [year, month, day] = date.split('-');
-  return `${day}.${month}.${year}`;
+  return formatCalendarDate(date, language);
 }

@@ -55,7 +55,7 @@ export function verifiedPage(facts: ReceiptFacts, operator: Operator, language: 
   const rows: [string, string, string][] = [
     [t.operation, t.kinds[facts.kind]!, 'kind'],
     [t.amount, amount, 'amount'],
-    [t.date, printedTime(facts.createdAt), 'date'],
+    [t.date, printedTime(facts.createdAt, language), 'date'],
     [t.status, t.statuses[facts.status]!, 'status'],
     [t.payer, parties.payer, 'payer'],
     [t.payee, parties.payee, 'payee'],

@@ -12,7 +12,7 @@ import {
 } from './service.ts';
 
 export default function passkeyRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, ctx, 'passkeys', (call) => listPasskeys(ctx, call.auth.userId));
+  route(app, ctx, 'passkeys', (call) => listPasskeys(ctx, call.auth.userId, call.language));
   route(app, ctx, 'passkeyRegisterOptions', (call) => registerOptions(ctx, call.auth.userId));
   route(app, ctx, 'passkeyRegister', (call) =>
     registerPasskey(ctx, call.auth.userId, call.body, call.language),

@@ -86,12 +86,28 @@ async function passkeysOf(ctx: AppContext, userId: string): Promise<PasskeyRow[]
   return rows;
 }
 
-export async function listPasskeys(ctx: AppContext, userId: string): Promise<AnswerOf<'passkeys'>> {
+/**
+ * A passkey the person did not name is stored with an empty name and read with the default name in
+ * the reader's language; keys stored earlier with a default name of either language read the same.
+ */
+const DEFAULT_NAME: Record<Language, string> = { ru: 'Ключ доступа', en: 'Passkey' };
+
+function nameOf(stored: string, language: Language): string {
+  return stored === '' || stored === DEFAULT_NAME.ru || stored === DEFAULT_NAME.en
+    ? DEFAULT_NAME[language]
+    : stored;
+}
+
+export async function listPasskeys(
+  ctx: AppContext,
+  userId: string,
+  language: Language,
+): Promise<AnswerOf<'passkeys'>> {
   const rows = await passkeysOf(ctx, userId);
   return {
     results: rows.map((row) => ({
       id: row.id,
-      name: row.name,
+      name: nameOf(row.name, language),
       created_at: row.created_at.toISOString(),
       last_used_at: row.last_used_at?.toISOString() ?? null,
     })),
@@ -162,7 +178,7 @@ export async function registerPasskey(
         Buffer.from(credential.publicKey),
         credential.counter,
         credential.transports ?? [],
-        body.name?.trim() || (language === 'en' ? 'Passkey' : 'Ключ доступа'),
+        body.name?.trim() ?? '',
         ctx.clock.now(),
       ],
     );

@@ -8,6 +8,7 @@ import {
   type AccountCurrency,
   type AnswerOf,
   type CurrencyCode,
+  dayStart,
   formatAmount,
   type Language,
   type QueryOut,
@@ -110,9 +111,12 @@ export function rangeOf(query: { date_from?: string; date_to?: string }): {
 } {
   const bound = (text: string | undefined, end: boolean): Date | null => {
     if (!text) return null;
+    // A bare date is a day in the wallet's time zone (Moscow), the days a person reads.
     if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
-      const day = new Date(`${text}T00:00:00.000Z`);
-      return end ? new Date(day.getTime() + 86_400_000) : day;
+      if (!end) return dayStart(text);
+      const next = new Date(`${text}T00:00:00.000Z`);
+      next.setUTCDate(next.getUTCDate() + 1);
+      return dayStart(next.toISOString().slice(0, 10));
     }
     const instant = new Date(text);
     return end ? new Date(instant.getTime() + 1) : instant;
@@ -336,6 +340,9 @@ export async function statOf(
   const amounts = sides.map((side) => side.in + side.out);
   const shares = percents(amounts);
   const sum = (values: bigint[]) => values.reduce((total, a) => total + a, 0n);
+  // Money in and spent are money that came from or went to someone else: an exchange only moves
+  // one's own money between accounts, as the monthly limit also reads it (section 15).
+  const counted = sides.filter((_side, index) => STAT_TYPES[index] !== 'exchange');
   return {
     results: STAT_TYPES.map((type, index) => ({
       wallet_transaction_type: type,
@@ -348,7 +355,7 @@ export async function statOf(
     next: null,
     currency_code: currency,
     total: formatAmount(sum(amounts), currency),
-    total_in: formatAmount(sum(sides.map((side) => side.in)), currency),
-    total_out: formatAmount(sum(sides.map((side) => side.out)), currency),
+    total_in: formatAmount(sum(counted.map((side) => side.in)), currency),
+    total_out: formatAmount(sum(counted.map((side) => side.out)), currency),
   };
 }

@@ -9,6 +9,7 @@ import { clsx } from 'clsx';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
+import { formatMoney } from '../../shared/format/money.ts';
 import { useRouteName } from '../../shared/route-name.ts';
 import { ErrorBoundary } from '../error-boundary.tsx';
 import { PageSpinner } from '../page-spinner.tsx';
@@ -35,7 +36,9 @@ export function AuthLayout() {
             <div className="brand-card brand-card--back" />
             <div className="brand-card">
               <span className="brand-card__chip" />
-              <span className="brand-card__balance">₽ 12 480,00</span>
+              <span className="brand-card__balance">
+                {formatMoney('12480.00', 'RUB', i18n.language === 'en' ? 'en' : 'ru')}
+              </span>
               <span className="brand-card__number">•••• 4821</span>
             </div>
           </div>

@@ -5,7 +5,7 @@
  * profile button leads to the profile panel, which then follows the page.
  */
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useAuthInfo } from '../../shared/api/auth-info.ts';
 import { initialOf } from '../../shared/format/person.ts';
@@ -43,6 +43,24 @@ export interface LayoutHeaderProps {
   profileAvailable?: boolean;
 }
 
+type Section = (typeof NAVIGATION)[number]['name'];
+
+/**
+ * The menu item a screen belongs to: 'Счета' for the accounts and their operations, 'Перевод' for
+ * the transfer and its neighbours (requests, scheduled transfers, a request's pay link).
+ */
+export function sectionOf(pathname: string): Section | null {
+  const under = (path: string) => pathname === path || pathname.startsWith(`${path}/`);
+  if (pathname === pathTo('Home')) return 'Home';
+  const transfer = [pathTo('WalletSave'), pathTo('WalletRequest'), pathTo('Schedules')];
+  if (transfer.some(under) || pathname.startsWith(pathTo('PayRequest', { token: '' }))) return 'WalletSave';
+  if (under(pathTo('Wallet'))) return 'Wallet';
+  if (under(pathTo('Payment'))) return 'Payment';
+  if (under(pathTo('History'))) return 'History';
+  if (under(pathTo('Settings'))) return 'Settings';
+  return null;
+}
+
 export function LayoutHeader({
   notificationsOpen,
   onNotificationsOpenChange,
@@ -54,9 +72,7 @@ export function LayoutHeader({
   const { t } = useTranslation();
   const { data: user } = useAuthInfo();
   const { pathname } = useLocation();
-  // 'Счета' stays lit on an account's page, but the transfer (under /wallet too) has its own item.
-  const exact = (name: RouteName) =>
-    name === 'Home' || (name === 'Wallet' && pathname === pathTo('WalletSave'));
+  const section = sectionOf(pathname);
   return (
     <header className="home-header">
       <div className="home-header__inner">
@@ -73,10 +89,14 @@ export function LayoutHeader({
           <ul className="home-nav__list">
             {NAVIGATION.map(({ name, Icon }) => (
               <li key={name}>
-                <NavLink to={pathTo(name)} end={exact(name)} className="home-nav__link">
+                <Link
+                  to={pathTo(name)}
+                  className="home-nav__link"
+                  aria-current={section === name ? 'page' : undefined}
+                >
                   <Icon className="home-nav__icon" />
                   <span className="home-nav__label">{t(`nav.${name}`)}</span>
-                </NavLink>
+                </Link>
               </li>
             ))}
           </ul>

@@ -24,11 +24,13 @@ describe('money formatting', () => {
 });
 
 describe('date formatting', () => {
-  it('writes a long Russian date with time', () => {
-    const local = new Date(2026, 10, 22, 16, 5);
-    expect(formatDateTime(local)).toBe('22 ноября 2026 г., 16:05');
-    expect(formatDate(local)).toBe('22 ноября 2026 г.');
-    expect(formatDateTime(local, 'en')).toBe('22 November 2026 at 16:05');
+  it('writes a long date with time in Moscow time, the zone named, whatever the device zone', () => {
+    const moment = '2026-11-22T13:05:00Z';
+    expect(formatDateTime(moment)).toBe('22 ноября 2026 г., 16:05 МСК');
+    expect(formatDate(moment)).toBe('22 ноября 2026 г.');
+    expect(formatDateTime(moment, 'en')).toBe('22 November 2026, 16:05 MSK');
+    // 22:30 UTC is already the next day in Moscow.
+    expect(formatDate('2026-11-22T22:30:00Z')).toBe('23 ноября 2026 г.');
   });
 
   it('answers an empty text for an invalid date', () => {

@@ -43,7 +43,7 @@ export const moneyFlowRu = {
     title: 'Вывод на карту',
     accounts: 'Счета для вывода',
     card: 'Карта',
-    cardPlaceholder: 'xxxx xxxx xxxx xxxx',
+    cardPlaceholder: '0000 0000 0000 0000',
     cardHint: '16 цифр с лицевой стороны карты',
     cardIncomplete: 'Введите 16 цифр номера карты',
     cardInvalid: 'Проверьте номер карты',
@@ -85,6 +85,7 @@ export const moneyFlowRu = {
     done: 'Готово',
     back: 'Назад',
     receiptTitle: 'Детали операции',
+    arrived: 'Зачислено {{amount}}',
     receipt: {
       kind: 'Операция',
       amount: 'Сумма',
@@ -152,7 +153,7 @@ export const moneyFlowEn: typeof moneyFlowRu = {
     title: 'Withdrawal to a card',
     accounts: 'Accounts to withdraw from',
     card: 'Card',
-    cardPlaceholder: 'xxxx xxxx xxxx xxxx',
+    cardPlaceholder: '0000 0000 0000 0000',
     cardHint: 'The 16 digits on the front of the card',
     cardIncomplete: 'Enter the 16 digits of the card number',
     cardInvalid: 'Please check the card number',
@@ -194,6 +195,7 @@ export const moneyFlowEn: typeof moneyFlowRu = {
     done: 'Done',
     back: 'Back',
     receiptTitle: 'Operation details',
+    arrived: '{{amount}} arrived',
     receipt: {
       kind: 'Operation',
       amount: 'Amount',

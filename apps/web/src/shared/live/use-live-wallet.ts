@@ -7,6 +7,7 @@
 import type { AnswerOf } from '@e-wallet/contract';
 import { type InfiniteData, type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSessionStore } from '../store/session-store.ts';
 import { type LiveEvent, onLiveEvent, startEventStream } from './event-stream.ts';
 
@@ -57,12 +58,23 @@ export function applyLiveEvent(
       return;
     }
     case 'transaction': {
-      for (const key of ['transactions', 'stat', 'account', 'auth-info', 'money-check'])
+      // A paid request or a schedule's run is an operation too: their lists show its status.
+      for (const key of [
+        'transactions',
+        'stat',
+        'account',
+        'auth-info',
+        'money-check',
+        'requests',
+        'schedules',
+      ])
         void queryClient.invalidateQueries({ queryKey: [key] });
       return;
     }
     case 'notification': {
       const { notification, unread } = event.data as NotificationEvent;
+      // A request asked of the person, or declined by the one asked, changes the requests' lists.
+      void queryClient.invalidateQueries({ queryKey: ['requests'] });
       const cached = queryClient.getQueryData<InfiniteData<NotificationPage>>(['notifications']);
       if (!cached) {
         void queryClient.invalidateQueries({ queryKey: ['notifications'] });
@@ -89,6 +101,10 @@ export function applyLiveEvent(
 export function useLiveWallet(): void {
   const queryClient = useQueryClient();
   const token = useSessionStore((state) => state.authToken);
+  // The stream's texts are in the language it was opened with: a new language opens a new stream.
+  const { i18n } = useTranslation();
+  const language = i18n.language;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: language is the trigger: a new stream asks in it
   useEffect(() => {
     if (!token) return;
     const state = { started: false };
@@ -98,5 +114,5 @@ export function useLiveWallet(): void {
       stop();
       unsubscribe();
     };
-  }, [queryClient, token]);
+  }, [queryClient, token, language]);
 }

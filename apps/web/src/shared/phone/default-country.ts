@@ -16,3 +16,10 @@ export function defaultCountry(language: Language): Country {
   const row = DEFAULT_COUNTRIES[language];
   return { ...row, mask: [...row.mask], name: countryName(row.iso, language) };
 }
+
+/** Both default rows, the language's first, named in the language: +7 reads as Russia in either language. */
+export function defaultCountries(language: Language): Country[] {
+  const other: Language = language === 'ru' ? 'en' : 'ru';
+  const row = DEFAULT_COUNTRIES[other];
+  return [defaultCountry(language), { ...row, mask: [...row.mask], name: countryName(row.iso, language) }];
+}

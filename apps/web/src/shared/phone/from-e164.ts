@@ -1,11 +1,11 @@
 /**
  * A phone input's value from an E.164 number (a template's, a recent recipient's, a repeated
- * transfer's): the country whose dial code and mask fit it, the language's default first (+7 is
- * Russia's before Kazakhstan's).
+ * transfer's): the country whose dial code and mask fit it, the default rows first (+7 is Russia's
+ * before Kazakhstan's in either language).
  */
 import { countries } from './countries.ts';
 import type { Country, Language } from './country.ts';
-import { defaultCountry } from './default-country.ts';
+import { defaultCountries } from './default-country.ts';
 import { digitsOnly, maskCapacity } from './masks.ts';
 
 export function phoneValueOf(
@@ -13,8 +13,7 @@ export function phoneValueOf(
   language: Language,
 ): { country: Country; maskIndex: number; digits: string } | null {
   const number = digitsOnly(e164);
-  const preferred = defaultCountry(language);
-  for (const country of [preferred, ...countries(language)]) {
+  for (const country of [...defaultCountries(language), ...countries(language)]) {
     const dial = digitsOnly(country.code);
     if (!number.startsWith(dial)) continue;
     const digits = number.slice(dial.length);

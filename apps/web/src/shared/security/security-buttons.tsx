@@ -34,7 +34,7 @@ export function NotMeButton({ operationId, what }: { operationId: string; what: 
     <>
       <button
         type="button"
-        className="not-me"
+        className="row-action row-action--danger"
         aria-label={t('security.notMeOperation', { what })}
         onClick={() => setOpen(true)}
       >
@@ -53,7 +53,7 @@ export function NotMeDeviceButton() {
   return (
     <>
       {!info.data?.is_frozen && (
-        <button type="button" className="not-me" onClick={() => setOpen(true)}>
+        <button type="button" className="row-action row-action--danger" onClick={() => setOpen(true)}>
           {t('security.notMe')}
         </button>
       )}

@@ -27,7 +27,8 @@ export function FreezeDialog({ open, onClose, text, title }: FreezeDialogProps) 
   return (
     <ModalFrame
       open={open}
-      title={title ?? t('security.freezeTitle')}
+      // Once frozen, the dialog says so instead of asking again.
+      title={freeze.isSuccess ? t('security.frozenTitle') : (title ?? t('security.freezeTitle'))}
       closable={!freeze.isPending}
       onClose={close}
       testId="freeze-dialog"
@@ -36,7 +37,7 @@ export function FreezeDialog({ open, onClose, text, title }: FreezeDialogProps) 
         {freeze.isSuccess ? (
           <>
             <p className="security-stage__done" role="status">
-              {t('security.frozenTitle')}. {t('security.frozenText')}
+              {t('security.frozenText')}
             </p>
             <Button onClick={close}>{t('common.close')}</Button>
           </>

@@ -11,7 +11,7 @@ import { DayPicker } from 'react-day-picker';
 import { enGB } from 'react-day-picker/locale/en-GB';
 import { ru } from 'react-day-picker/locale/ru';
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatDayRange } from '../format/date-range-text.ts';
+import { formatDayRange, formatPickedDay } from '../format/date-range-text.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import {
   type DayRange,
@@ -97,14 +97,14 @@ export function DateRangePicker({ value, onChange, now: fixedNow }: DateRangePic
               <div className={clsx('range-picker__bound', draft.picking === 'start' && 'is-picking')}>
                 <span className="range-picker__bound-label">{t('range.start')}</span>
                 <span className="range-picker__bound-value" data-testid="range-start">
-                  {formatDate(draft.start, language)}
+                  {formatPickedDay(draft.start, language)}
                 </span>
               </div>
               <ChevronRightIcon className="range-picker__arrow" />
               <div className={clsx('range-picker__bound', draft.picking === 'end' && 'is-picking')}>
                 <span className="range-picker__bound-label">{t('range.end')}</span>
                 <span className="range-picker__bound-value" data-testid="range-end">
-                  {formatDate(draft.end, language)}
+                  {formatPickedDay(draft.end, language)}
                 </span>
               </div>
             </div>

@@ -54,7 +54,7 @@ export function TransactionRow({
           )}
           {reportable && look === 'withdrawal' && transaction.kind === 'transfer' && (
             <Link
-              className="transaction__repeat"
+              className="row-action"
               to={`${pathTo('WalletSave')}?repeat=${encodeURIComponent(transaction.id)}`}
               aria-label={t('repeat.label', { description })}
             >

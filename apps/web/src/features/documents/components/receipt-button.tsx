@@ -11,7 +11,7 @@ export function ReceiptButton({ operationId, look = 'link', description }: Recei
     <>
       <button
         type="button"
-        className={look === 'link' ? 'document-link' : 'button button--secondary'}
+        className={look === 'link' ? 'row-action' : 'button button--secondary'}
         onClick={() => setOpen(true)}
         aria-haspopup="dialog"
         aria-label={description ? t('documents.receiptOf', { description }) : undefined}

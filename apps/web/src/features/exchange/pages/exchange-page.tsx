@@ -6,7 +6,7 @@
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import './exchange.css';
-import { ACCOUNT_CURRENCIES, type AccountCurrency } from '@e-wallet/contract/money';
+import { ACCOUNT_CURRENCIES, type AccountCurrency, amountForInput } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -84,8 +84,8 @@ export function ExchangePage() {
             : { from_currency: from, to_currency: to, receive_amount: wanted };
         const answer = await requestQuote(body, controller.signal);
         setQuote(answer);
-        if (driver === 'give') setReceive(answer.receive_amount);
-        else setGive(answer.amount);
+        if (driver === 'give') setReceive(amountForInput(answer.receive_amount, language));
+        else setGive(amountForInput(answer.amount, language));
       } catch (error) {
         if (controller.signal.aborted) return;
         setProblem(

@@ -14,13 +14,13 @@ import { useAccounts } from '../../../shared/api/wallet.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
-import { defaultCountry } from '../../../shared/phone/default-country.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
+import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
 import { requestsQuery } from '../../../shared/requests/api.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
-import { initialPhoneValue, PhoneField, type PhoneValue } from '../../../shared/ui/phone-field.tsx';
+import { PhoneField } from '../../../shared/ui/phone-field.tsx';
 import { FieldError, TextField } from '../../../shared/ui/text-field.tsx';
 import { cancelRequest, createRequest } from '../api/requests.ts';
 
@@ -34,7 +34,7 @@ export function RequestPage() {
   const account = accounts.data?.[0] ?? null;
   const [amount, setAmount] = useState('');
   const [amountError, setAmountError] = useState<string | null>(null);
-  const [phone, setPhone] = useState<PhoneValue>(() => initialPhoneValue(defaultCountry(language)));
+  const [phone, setPhone] = useRecipientPhone();
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -190,12 +190,18 @@ export function RequestPage() {
                   <span className="requests-list__amount">
                     {formatMoney(request.amount, request.currency_code, language)}
                   </span>
+                  {/* Money asked of someone comes from them. */}
                   <span>
                     {request.counterparty
-                      ? t('requests.to', { name: request.counterparty })
+                      ? t('requests.from', { name: request.counterparty })
                       : t('requests.anyone')}
                   </span>
-                  <span className="requests-list__date">{t(`requests.status.${request.status}`)}</span>
+                  {request.comment && <span className="requests-list__comment">{request.comment}</span>}
+                  <span className="requests-list__date" data-testid="outgoing-request-status">
+                    {t(`requests.status.${request.status}`)}
+                    {request.status === 'pending' &&
+                      ` · ${t('requests.expires', { date: formatDate(request.expires_at, language) })}`}
+                  </span>
                 </span>
                 {request.status === 'pending' && (
                   <Button

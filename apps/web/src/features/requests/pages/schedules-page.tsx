@@ -5,6 +5,7 @@
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import '../../../shared/requests/requests.css';
+import { fromWalletClock, walletClock } from '@e-wallet/contract/time';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,20 +14,21 @@ import { formatDateTime } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
-import { defaultCountry } from '../../../shared/phone/default-country.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
+import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
 import { Button } from '../../../shared/ui/button.tsx';
+import { CodeInput } from '../../../shared/ui/code-input.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
-import { initialPhoneValue, PhoneField, type PhoneValue } from '../../../shared/ui/phone-field.tsx';
+import { PhoneField } from '../../../shared/ui/phone-field.tsx';
 import { FieldError, TextField } from '../../../shared/ui/text-field.tsx';
 import { changeSchedule, createSchedule, schedulesQuery } from '../api/schedules.ts';
 
-/** The local date and time an input of type datetime-local shows, an hour from now. */
+/** An hour from now as the datetime-local input shows it: Moscow's wall clock, as its label says. */
 function inAnHour(): string {
-  const at = new Date(Date.now() + 3600_000);
-  at.setSeconds(0, 0);
-  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  return walletClock(new Date(Date.now() + 3600_000))
+    .slice(0, 16)
+    .replace(' ', 'T');
 }
 
 export function SchedulesPage() {
@@ -34,7 +36,7 @@ export function SchedulesPage() {
   const language = currentLanguage();
   const queryClient = useQueryClient();
   const schedules = useQuery(schedulesQuery());
-  const [phone, setPhone] = useState<PhoneValue>(() => initialPhoneValue(defaultCountry(language)));
+  const [phone, setPhone] = useRecipientPhone();
   const [amount, setAmount] = useState('');
   const [amountError, setAmountError] = useState<string | null>(null);
   const [period, setPeriod] = useState<'week' | 'month'>('month');
@@ -66,7 +68,7 @@ export function SchedulesPage() {
         amount: checked.amount,
         currency_code: 'RUB',
         period,
-        first_run_at: new Date(firstRun).toISOString(),
+        first_run_at: fromWalletClock(firstRun).toISOString(),
         pin,
       });
       setNote(t('schedules.created'));
@@ -98,7 +100,7 @@ export function SchedulesPage() {
       <h1 className="home-page__title">{t('schedules.title')}</h1>
       <section className="panel requests-panel" aria-labelledby="schedules-list-title">
         <h2 id="schedules-list-title" className="panel__title">
-          {t('schedules.title')}
+          {t('schedules.listTitle')}
         </h2>
         {schedules.data && schedules.data.results.length === 0 && <p>{t('schedules.empty')}</p>}
         <ul className="requests-list" data-testid="schedules">
@@ -184,14 +186,12 @@ export function SchedulesPage() {
             value={firstRun}
             onChange={(event) => setFirstRun(event.target.value)}
           />
-          <TextField
-            label={t('schedules.pin')}
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={4}
+          <CodeInput
             value={pin}
-            onChange={(event) => setPin(event.target.value.replace(/\D/g, '').slice(0, 4))}
+            onChange={setPin}
+            label={t('schedules.pin')}
+            digitLabel={(n, total) => t('settings.pin.digit', { n, total })}
+            secret
           />
           <FieldError message={error} />
           {note && <p role="status">{note}</p>}

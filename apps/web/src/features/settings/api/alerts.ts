@@ -71,6 +71,19 @@ export async function turnPushOn(): Promise<PushOutcome> {
   }
 }
 
+/**
+ * Hands this browser's subscription over again, so pushes come in the language now chosen: the
+ * server renders each push in the language its subscription was given in.
+ */
+export async function resendSubscription(): Promise<void> {
+  const subscription = await currentSubscription();
+  if (!subscription) return;
+  const json = subscription.toJSON() as BodyOf<'pushSubscribe'>;
+  await callOk('pushSubscribe', {
+    body: { endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth } },
+  }).catch(() => {});
+}
+
 export async function turnPushOff(): Promise<void> {
   const subscription = await currentSubscription();
   if (!subscription) return;

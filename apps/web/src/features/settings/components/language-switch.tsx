@@ -1,9 +1,11 @@
 /**
  * The language of the app: Russian (the default, spec section 9) or English. The choice is kept
- * by the shared i18n (`setLanguage`) and also sets the language the server answers messages in.
+ * by the shared i18n (`setLanguage`) and also sets the language the server answers messages in;
+ * this browser's push subscription is handed over again so pushes follow the choice.
  */
 import { useTranslation } from 'react-i18next';
 import { currentLanguage, LANGUAGES, type Language, setLanguage } from '../../../shared/i18n/i18n.ts';
+import { resendSubscription } from '../api/alerts.ts';
 
 export function LanguageSwitch() {
   const { t } = useTranslation();
@@ -22,7 +24,7 @@ export function LanguageSwitch() {
               name="language"
               value={option}
               checked={language === option}
-              onChange={() => void setLanguage(option)}
+              onChange={() => void setLanguage(option).then(resendSubscription)}
             />
             <span>{t(`settings.language.${option}`)}</span>
           </label>

@@ -1,11 +1,15 @@
 /**
  * The transfer screen's row of avatars: recent recipients, then templates; pressing one fills the
- * phone (and a template's amount). A template can be deleted from its own small button.
+ * phone (and a template's amount). A template is a card (name, recipient, amount) with its own
+ * delete button.
  */
 import '../../../shared/requests/requests.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../../../shared/format/money.ts';
 import { formatPhone, initialOf } from '../../../shared/format/person.ts';
+import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { CloseIcon } from '../../../shared/ui/icons.tsx';
 import { deleteTemplate, recentQuery, templatesQuery } from '../api/payees.ts';
 
 export interface PayeeChoice {
@@ -15,6 +19,7 @@ export interface PayeeChoice {
 
 export function PayeesRow({ onChoose }: { onChoose: (choice: PayeeChoice) => void }) {
   const { t } = useTranslation();
+  const language = currentLanguage();
   const queryClient = useQueryClient();
   const recent = useQuery(recentQuery());
   const templates = useQuery(templatesQuery());
@@ -33,12 +38,12 @@ export function PayeesRow({ onChoose }: { onChoose: (choice: PayeeChoice) => voi
                   type="button"
                   className="avatars-row__button"
                   onClick={() => onChoose({ phone: person.phone, amount: null })}
-                  aria-label={`${person.name}, ${formatPhone(person.phone)}`}
                 >
                   <span className="avatars-row__avatar" aria-hidden="true">
                     {initialOf(person.name)}
                   </span>
                   <span className="avatars-row__name">{person.name}</span>
+                  <span className="visually-hidden">, {formatPhone(person.phone)}</span>
                 </button>
               </li>
             ))}
@@ -48,30 +53,35 @@ export function PayeesRow({ onChoose }: { onChoose: (choice: PayeeChoice) => voi
       {saved.length > 0 && (
         <>
           <h3 className="field__label">{t('templates.title')}</h3>
-          <ul className="avatars-row" data-testid="templates">
+          {/* A template is a card with its name, recipient and amount, unlike a recent recipient's avatar. */}
+          <ul className="template-cards" data-testid="templates">
             {saved.map((template) => (
-              <li key={template.id}>
+              <li key={template.id} className="template-card">
                 <button
                   type="button"
-                  className="avatars-row__button"
+                  className="template-card__use"
                   onClick={() => onChoose({ phone: template.phone, amount: template.amount })}
-                  aria-label={t('templates.use', { name: template.name, phone: formatPhone(template.phone) })}
                 >
-                  <span className="avatars-row__avatar" aria-hidden="true">
-                    {initialOf(template.name)}
+                  <span className="template-card__name">{template.name}</span>
+                  <span className="template-card__details">
+                    {template.recipient}
+                    {' · '}
+                    {template.amount
+                      ? formatMoney(template.amount, template.currency_code, language)
+                      : t('templates.noAmount')}
                   </span>
-                  <span className="avatars-row__name">{template.name}</span>
+                  <span className="visually-hidden">, {formatPhone(template.phone)}</span>
                 </button>
                 <button
                   type="button"
-                  className="button button--link"
+                  className="template-card__delete"
                   aria-label={t('templates.delete', { name: template.name })}
                   onClick={async () => {
                     await deleteTemplate(template.id).catch(() => undefined);
                     await queryClient.invalidateQueries({ queryKey: ['templates'] });
                   }}
                 >
-                  ×
+                  <CloseIcon />
                 </button>
               </li>
             ))}

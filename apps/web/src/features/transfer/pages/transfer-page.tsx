@@ -5,7 +5,7 @@
  * Balances refresh after a transfer. Without the right (is_transfer_allowed) the screen says so.
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
-import type { CurrencyCode } from '@e-wallet/contract/money';
+import { amountForInput, type CurrencyCode } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,9 +15,9 @@ import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
-import { defaultCountry } from '../../../shared/phone/default-country.ts';
 import { phoneValueOf } from '../../../shared/phone/from-e164.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
+import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
 import { pathTo } from '../../../shared/routes.ts';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
@@ -28,13 +28,14 @@ import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
 import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
-import { initialPhoneValue, PhoneField, type PhoneValue } from '../../../shared/ui/phone-field.tsx';
+import { PhoneField } from '../../../shared/ui/phone-field.tsx';
 import { WalletCarousel } from '../../../shared/ui/wallet-carousel.tsx';
-import { repeatQuery, saveTemplate } from '../api/payees.ts';
+import { repeatQuery } from '../api/payees.ts';
 import { recipientQuery, startTransfer } from '../api/transfer.ts';
 import { checkTransfer } from '../api/transfer-check.ts';
 import { type PayeeChoice, PayeesRow } from '../components/payees-row.tsx';
 import { RecipientCard } from '../components/recipient-card.tsx';
+import { SaveTemplateDialog } from '../components/save-template-dialog.tsx';
 
 interface Pending {
   amount: string;
@@ -52,10 +53,10 @@ export function TransferPage() {
   const [accountId, setAccountId] = useState<string | null>(null);
   const [amount, setAmount] = useState('');
   const [amountError, setAmountError] = useState<string | null>(null);
-  const [phone, setPhone] = useState<PhoneValue>(() => initialPhoneValue(defaultCountry(language)));
+  const [phone, setPhone] = useRecipientPhone();
   const [pending, setPending] = useState<Pending | null>(null);
   const [open, setOpen] = useState(false);
-  const [templateNote, setTemplateNote] = useState<string | null>(null);
+  const [savingTemplate, setSavingTemplate] = useState(false);
   // 'Повторить' in the history opens this screen with ?repeat=<operation>: the form is filled, the PIN still asked.
   const [search] = useSearchParams();
   const repeat = useQuery(repeatQuery(search.get('repeat')));
@@ -63,7 +64,7 @@ export function TransferPage() {
   function choose(choice: PayeeChoice) {
     const value = phoneValueOf(choice.phone, language);
     if (value) setPhone(value);
-    if (choice.amount) setAmount(choice.amount);
+    if (choice.amount) setAmount(amountForInput(choice.amount, language));
     setAmountError(null);
   }
 
@@ -131,11 +132,14 @@ export function TransferPage() {
           }}
         />
       )}
-      <p className="transfer-links">
-        <Link to={pathTo('WalletRequest')}>{t('requests.ask')}</Link>
-        {' · '}
-        <Link to={pathTo('Schedules')}>{t('schedules.link')}</Link>
-      </p>
+      <div className="transfer-links">
+        <Link className="row-action row-action--large" to={pathTo('WalletRequest')}>
+          {t('requests.ask')}
+        </Link>
+        <Link className="row-action row-action--large" to={pathTo('Schedules')}>
+          {t('schedules.link')}
+        </Link>
+      </div>
       <section className="panel money-flow__panel" aria-labelledby="transfer-form-title">
         <h2 id="transfer-form-title" className="visually-hidden">
           {t('transferPage.title')}
@@ -175,31 +179,13 @@ export function TransferPage() {
           {found && account && (
             <button
               type="button"
-              className="button button--link"
-              onClick={async () => {
-                const typedAmount = checkAmount(amount, account.currency_code);
-                try {
-                  await saveTemplate({
-                    name: found.name,
-                    phone: found.phone,
-                    currency_code: account.currency_code,
-                    ...(typedAmount.ok ? { amount: typedAmount.amount } : {}),
-                  });
-                  setTemplateNote(t('templates.saved'));
-                  await queryClient.invalidateQueries({ queryKey: ['templates'] });
-                } catch (failure) {
-                  setTemplateNote(
-                    failure instanceof ApiError && failure.answer
-                      ? failure.answer.message
-                      : t('common.networkError'),
-                  );
-                }
-              }}
+              className="row-action row-action--large"
+              aria-haspopup="dialog"
+              onClick={() => setSavingTemplate(true)}
             >
               {t('templates.save')}
             </button>
           )}
-          {templateNote && <p role="status">{templateNote}</p>}
           <CheckProblems problems={check.problems} />
           <LimitMeter limits={check.answer?.limits} />
           <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
@@ -210,6 +196,15 @@ export function TransferPage() {
           <p>{t('transferPage.text')}</p>
         </aside>
       </section>
+      {/* Outside the transfer's form: its own form's submit must not reach the transfer's. */}
+      {savingTemplate && found && account && (
+        <SaveTemplateDialog
+          onClose={() => setSavingTemplate(false)}
+          recipient={found}
+          currency={account.currency_code}
+          amount={typed?.ok ? typed.amount : null}
+        />
+      )}
       {pending && (
         <PayModal
           open={open}

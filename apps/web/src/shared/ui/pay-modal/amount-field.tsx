@@ -27,7 +27,7 @@ export function AmountField({
   disabled,
   autoFocus,
 }: AmountFieldProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const describedBy = clsx(hint && `${id}-hint`, error && `${id}-error`) || undefined;
   return (
@@ -50,7 +50,9 @@ export function AmountField({
           autoFocus={autoFocus}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
-          onChange={(event) => onChange(cleanAmountInput(event.target.value))}
+          onChange={(event) =>
+            onChange(cleanAmountInput(event.target.value, i18n.language === 'en' ? 'en' : 'ru'))
+          }
         />
         <span className="amount-field__currency" aria-hidden="true">
           {currencySymbol(currency)}

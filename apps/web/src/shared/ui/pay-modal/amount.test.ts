@@ -5,6 +5,8 @@ describe('amount', () => {
   it('keeps digits and one decimal separator while typing', () => {
     expect(cleanAmountInput('1 500,5')).toBe('1500,5');
     expect(cleanAmountInput('12.3.4')).toBe('12.34');
+    // In English a comma groups thousands: never read as the decimal mark.
+    expect(cleanAmountInput('1,500.25', 'en')).toBe('1500.25');
     expect(cleanAmountInput('abc')).toBe('');
     expect(cleanAmountInput('-20')).toBe('20');
   });

@@ -14,9 +14,12 @@ export type AmountProblem = 'empty' | ParseAmountError;
 
 export type AmountCheck = { ok: true; amount: string; minor: bigint } | { ok: false; problem: AmountProblem };
 
-/** Keeps what an amount can be made of while typing: digits, one decimal point or comma. */
-export function cleanAmountInput(text: string): string {
-  const kept = text.replace(/[^\d.,]/g, '');
+/**
+ * Keeps what an amount can be made of while typing: digits and one decimal mark, a point or a comma;
+ * in English a comma groups thousands ("1,500.00"), so it is dropped, never read as the mark.
+ */
+export function cleanAmountInput(text: string, language: 'ru' | 'en' = 'ru'): string {
+  const kept = text.replace(language === 'en' ? /[^\d.]/g : /[^\d.,]/g, '');
   const point = kept.search(/[.,]/);
   if (point === -1) return kept;
   return kept.slice(0, point + 1) + kept.slice(point + 1).replace(/[.,]/g, '');

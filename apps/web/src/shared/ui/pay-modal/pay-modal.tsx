@@ -259,7 +259,16 @@ export function PayModal({
 }
 
 function ReceiptAmount({ receipt }: { receipt: Receipt }) {
+  const { t } = useTranslation();
   const amount = formatMoney(receipt.amount.replace(/^-/, ''), receipt.currency_code, currentLanguage());
+  // An exchange tells what arrived as well as what left (the receipt's other side is the money in).
+  if (receipt.kind === 'exchange' && receipt.counterparty)
+    return (
+      <p className="pay-stage__amount" data-testid="exchange-result">
+        {amount}
+        <span className="pay-stage__arrived">{t('payModal.arrived', { amount: receipt.counterparty })}</span>
+      </p>
+    );
   return <p className="pay-stage__amount">{amount}</p>;
 }
 
