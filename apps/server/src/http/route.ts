@@ -16,6 +16,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
+import { requireAcceptedTerms } from '../modules/terms/service.ts';
 import { findSession, type SessionRef } from '../sessions/tokens.ts';
 import { languageOf } from './errors.ts';
 
@@ -113,6 +114,9 @@ export function route<N extends CallName>(
         : (request.session ?? (null as unknown as SessionRef));
       let idempotencyKey: string | null = null;
       if ('idempotent' in call && call.idempotent) {
+        // Money waits for the current terms: the one place every money-moving call passes
+        // (docs/decisions.md section 18).
+        if (call.access === 'token') await requireAcceptedTerms(ctx, auth.userId);
         const header = request.headers['idempotency-key'];
         if (header !== undefined) {
           if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header))

@@ -1,14 +1,17 @@
 /**
  * Log in (spec sections 2 and 4): step 1 phone -> send code -> step 2 code -> login.
  * Success stores the token and goes to '/'; an error answer shows the server's message and stays
- * on the code. Back returns to the phone.
+ * on the code. Back returns to the phone. Where the browser can use one, 'Войти с ключом доступа'
+ * signs in with a discoverable passkey instead, no SMS (docs/decisions.md section 18).
  */
 import '../auth.css';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { ApiError } from '../../../shared/api/api-error.ts';
 import { useCountdown } from '../../../shared/hooks/use-countdown.ts';
 import { usePending } from '../../../shared/hooks/use-pending.ts';
+import { PasskeyCancelled, passkeysSupported, signInWithPasskey } from '../../../shared/passkeys/passkeys.ts';
 import { ROUTES } from '../../../shared/routes.ts';
 import { takeReturnPath } from '../../../shared/session/return-after-sign-in.ts';
 import { useSessionStore } from '../../../shared/store/session-store.ts';
@@ -35,6 +38,23 @@ export function LoginPage() {
   const [runSendCode, sending] = usePending(sendCode);
   const [runLogin, signingIn] = usePending(login);
   const [resendIn, startResendCountdown] = useCountdown();
+  const [runPasskey, passkeyPending] = usePending(signInWithPasskey);
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+
+  async function passkeySignIn() {
+    setPasskeyError(null);
+    try {
+      session.setAuthToken(await runPasskey());
+      navigate(takeReturnPath(ROUTES.Home), { replace: true });
+    } catch (failure) {
+      if (failure instanceof PasskeyCancelled) return;
+      setPasskeyError(
+        failure instanceof ApiError && failure.answer
+          ? failure.answer.message
+          : t('account.passkeyLogin.failed'),
+      );
+    }
+  }
 
   /** Sends a code; answers whether the person can go on to the code entry. */
   async function send(): Promise<boolean> {
@@ -151,6 +171,19 @@ export function LoginPage() {
         <Button type="submit" block busy={sending}>
           {t('auth.login.sendCode')}
         </Button>
+        {passkeysSupported() && (
+          <>
+            <p className="auth-or">{t('account.passkeyLogin.or')}</p>
+            <Button variant="secondary" block onClick={passkeySignIn} busy={passkeyPending}>
+              {t('account.passkeyLogin.button')}
+            </Button>
+            {passkeyError && (
+              <p className="field__error" role="alert">
+                {passkeyError}
+              </p>
+            )}
+          </>
+        )}
       </div>
       <p className="auth-footer">
         {t('auth.login.noAccount')} <Link to={ROUTES.Register}>{t('auth.login.register')}</Link>

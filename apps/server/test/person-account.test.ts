@@ -1,0 +1,233 @@
+/**
+ * A person's account (docs/decisions.md section 18): the terms before registering and once again
+ * after a new version, before the next money operation; sign-in with a discoverable passkey, its
+ * new-device notice and its throttle per address.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TERMS_VERSION } from '../src/modules/terms/service.ts';
+import { authRowCounts, PERSON, registeredUser } from './auth-helpers.ts';
+import { databaseLabel, isErrorShape, startTestServer, type TestServer, uniquePhone } from './helpers.ts';
+import { SoftAuthenticator } from './passkey-authenticator.ts';
+
+const ORIGIN = 'http://localhost:8302';
+const PASSKEYS = '/v2/wallet/auth/passkeys';
+
+describe(`the terms (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('answers the current version, its three documents in both languages, and the operator', async () => {
+    const ru = await server.call('GET', '/v2/wallet/terms');
+    expect(ru.status).toBe(200);
+    expect(ru.body.version).toBe(TERMS_VERSION);
+    expect(ru.body.documents.map((d: { kind: string }) => d.kind)).toEqual(['terms', 'tariffs', 'memo']);
+    expect(ru.body.documents[2].title).toBe('Памятка Банка России об электронных деньгах');
+    expect(ru.body.operator).toEqual({
+      name: 'ООО «Е-Кошелёк»',
+      licence: '№ 0000-К (пример)',
+      register_url: 'https://www.cbr.ru/registries/',
+    });
+    const en = await server.call('GET', '/v2/wallet/terms', { headers: { 'accept-language': 'en' } });
+    expect(en.body.documents[0]).toEqual({
+      kind: 'terms',
+      title: 'Terms of use of the wallet',
+      url: `/legal/${TERMS_VERSION}/terms.en.html`,
+    });
+    // Every document the answer links is shipped with the app.
+    for (const { url } of [...ru.body.documents, ...en.body.documents])
+      expect(existsSync(new URL(`../../web/public${url}`, import.meta.url)), url).toBe(true);
+  });
+
+  it('refuses a registration without consent or with an old version, and keeps nothing', async () => {
+    const phone = uniquePhone();
+    const { terms_version: _, ...withoutTerms } = PERSON;
+    const before = await authRowCounts(server);
+    const missing = await server.call('POST', '/v2/wallet/auth/register', {
+      body: { ...withoutTerms, phone },
+    });
+    expect(missing.status).toBe(400);
+    expect(isErrorShape(missing.body)).toBe(true);
+    expect(missing.body).toMatchObject({
+      code: 'TERMS_REQUIRED',
+      message: 'Прочитайте условия, тарифы и памятку и подтвердите согласие с ними',
+    });
+    const old = await server.call('POST', '/v2/wallet/auth/register', {
+      body: { ...PERSON, phone, terms_version: '2020-01-01' },
+      headers: { 'accept-language': 'en' },
+    });
+    expect(old.status).toBe(409);
+    expect(old.body).toMatchObject({
+      code: 'TERMS_OUTDATED',
+      message: 'The terms have been updated. Please read the new version and accept it',
+    });
+    expect(await authRowCounts(server)).toEqual(before);
+  });
+
+  it('records the version accepted at registration and when', async () => {
+    const { phone, token } = await registeredUser(server);
+    const { rows } = await server.ctx.db.query<{ version: string; accepted_at: Date }>(
+      `SELECT version, accepted_at FROM terms_acceptances a JOIN users u ON u.id = a.user_id WHERE u.phone = $1`,
+      [phone],
+    );
+    expect(rows).toEqual([{ version: TERMS_VERSION, accepted_at: server.clock.now() }]);
+    const info = await server.call('GET', '/v2/wallet/auth/info', { token });
+    expect(info.body.terms).toEqual({ version: TERMS_VERSION, accepted: true });
+  });
+
+  it('asks a new version once, before the next money operation', async () => {
+    const { phone, token } = await registeredUser(server);
+    // The person accepted an earlier version only: as if a new one was published since.
+    await server.ctx.db.query(
+      `UPDATE terms_acceptances SET version = '2026-01-01'
+       WHERE user_id = (SELECT id FROM users WHERE phone = $1)`,
+      [phone],
+    );
+    const info = await server.call('GET', '/v2/wallet/auth/info', { token });
+    expect(info.body.terms).toEqual({ version: TERMS_VERSION, accepted: false });
+    const topUp = () =>
+      server.call('POST', '/v2/wallet/top-up', { token, body: { amount: '100.00', currency_code: 'RUB' } });
+    const refused = await topUp();
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ status: 'error', code: 'TERMS_NOT_ACCEPTED' });
+    const { rows: orders } = await server.ctx.db.query('SELECT 1 FROM topup_orders');
+    expect(orders).toHaveLength(0);
+
+    const stale = await server.call('POST', '/v2/wallet/terms/accept', {
+      token,
+      body: { terms_version: '2026-01-01' },
+    });
+    expect(stale.body.code).toBe('TERMS_OUTDATED');
+    const accepted = await server.call('POST', '/v2/wallet/terms/accept', {
+      token,
+      body: { terms_version: TERMS_VERSION },
+    });
+    expect(accepted.body).toEqual({ status: 'success', message: 'Условия приняты' });
+    expect((await server.call('GET', '/v2/wallet/auth/info', { token })).body.terms.accepted).toBe(true);
+    expect((await topUp()).status).toBe(200);
+    // Asked once: accepting again keeps the first acceptance, and money goes on.
+    await server.call('POST', '/v2/wallet/terms/accept', { token, body: { terms_version: TERMS_VERSION } });
+    const { rows } = await server.ctx.db.query(
+      `SELECT version FROM terms_acceptances WHERE user_id = (SELECT id FROM users WHERE phone = $1)`,
+      [phone],
+    );
+    expect(rows).toHaveLength(2);
+    expect((await topUp()).status).toBe(200);
+  });
+});
+
+describe(`sign-in with a passkey (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PUBLIC_URL: ORIGIN } });
+  });
+  afterAll(() => server.close());
+
+  async function withPasskey() {
+    const user = await registeredUser(server, { headers: { 'user-agent': 'Laptop/1.0' } });
+    const authenticator = new SoftAuthenticator();
+    const options = await server.call('POST', `${PASSKEYS}/register/options`, { token: user.token });
+    const added = await server.call('POST', `${PASSKEYS}/register`, {
+      token: user.token,
+      body: {
+        challenge_id: options.body.challenge_id,
+        response: authenticator.create(options.body.options, ORIGIN),
+      },
+    });
+    expect(added.status).toBe(200);
+    return { ...user, authenticator };
+  }
+
+  /** One sign-in ceremony from an address: options, the authenticator's answer, the sign-in. */
+  async function signIn(
+    authenticator: SoftAuthenticator,
+    { address = '127.0.0.1', userAgent = 'Laptop/1.0', origin = ORIGIN } = {},
+  ) {
+    const options = await server.app.inject({
+      method: 'POST',
+      url: `${PASSKEYS}/login/options`,
+      remoteAddress: address,
+    });
+    expect(options.statusCode).toBe(200);
+    const body = options.json();
+    // Discoverable: no credentials named, the device offers the person's own.
+    expect(body.options.allowCredentials ?? []).toEqual([]);
+    expect(body.options.userVerification).toBe('required');
+    const answer = await server.app.inject({
+      method: 'POST',
+      url: `${PASSKEYS}/login`,
+      remoteAddress: address,
+      headers: { 'content-type': 'application/json', 'user-agent': userAgent },
+      payload: JSON.stringify({
+        challenge_id: body.challenge_id,
+        response: authenticator.get(body.options, origin),
+      }),
+    });
+    return { status: answer.statusCode, body: answer.json() };
+  }
+
+  it('signs in without SMS and answers a token as the SMS sign-in does', async () => {
+    const { phone, authenticator } = await withPasskey();
+    const signedIn = await signIn(authenticator);
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    expect(signedIn.body).toEqual({
+      status: 'success',
+      message: 'Вы вошли в кошелёк',
+      auth_token: expect.any(String),
+    });
+    const info = await server.call('GET', '/v2/wallet/auth/info', { token: signedIn.body.auth_token });
+    expect(info.body.phone).toBe(phone);
+    // The same device: no notice.
+    const outbox = await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`);
+    expect(outbox.body.results.some((sms: { text: string }) => sms.text.includes('нового устройства'))).toBe(
+      false,
+    );
+  });
+
+  it('tells the owner of a sign-in from a new device', async () => {
+    const { phone, authenticator } = await withPasskey();
+    const signedIn = await signIn(authenticator, { userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0)' });
+    expect(signedIn.status).toBe(200);
+    const outbox = await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`);
+    expect(outbox.body.results[0].text).toContain('вход в кошелёк с нового устройства');
+    expect(outbox.body.results[0].code).toBe('');
+  });
+
+  it('refuses an unknown passkey and a replayed challenge', async () => {
+    const stranger = await signIn(new SoftAuthenticator(), { address: '10.1.0.1' });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.code).toBe('PASSKEY_INVALID');
+    const { authenticator } = await withPasskey();
+    const options = await server.call('POST', `${PASSKEYS}/login/options`);
+    const payload = {
+      challenge_id: options.body.challenge_id,
+      response: authenticator.get(options.body.options, ORIGIN),
+    };
+    expect((await server.call('POST', `${PASSKEYS}/login`, { body: payload })).status).toBe(200);
+    const replay = await server.call('POST', `${PASSKEYS}/login`, { body: payload });
+    expect(replay.body.code).toBe('PASSKEY_INVALID');
+  });
+
+  it('throttles an address after five failed tries, even for a right passkey, and not other addresses', async () => {
+    const { authenticator } = await withPasskey();
+    const address = '10.2.0.7';
+    for (let i = 0; i < 5; i += 1) {
+      const wrong = await signIn(authenticator, { address, origin: 'https://evil.example' });
+      expect(wrong.body.code).toBe('PASSKEY_INVALID');
+    }
+    const locked = await signIn(authenticator, { address });
+    expect(locked.status).toBe(429);
+    expect(isErrorShape(locked.body)).toBe(true);
+    expect(locked.body).toMatchObject({
+      code: 'PASSKEY_LOGIN_LOCKED',
+      message: 'Слишком много неудачных входов с ключом доступа. Попробуйте через 60 мин или войдите по SMS',
+    });
+    expect((await signIn(authenticator, { address: '10.2.0.8' })).status).toBe(200);
+    // An hour later the address may try again.
+    server.clock.advance(3600_000 + 1000);
+    expect((await signIn(authenticator, { address })).status).toBe(200);
+  });
+});
