@@ -95,7 +95,13 @@ export async function registerWithPhone(
 ) {
   const email = `qr.${phone.slice(1)}@example.ru`;
   const started = await request.post('/v2/wallet/auth/register', {
-    data: { first_name: firstName, last_name: lastName, phone, email, terms_version: await termsVersion(request) },
+    data: {
+      first_name: firstName,
+      last_name: lastName,
+      phone,
+      email,
+      terms_version: await termsVersion(request),
+    },
   });
   expect(started.ok(), await started.text()).toBe(true);
   let code = '';
