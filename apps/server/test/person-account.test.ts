@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TERMS_VERSION } from '../src/modules/terms/service.ts';
 import { authRowCounts, PERSON, registeredUser } from './auth-helpers.ts';
+import { fundPhone } from './fund.ts';
 import { databaseLabel, isErrorShape, startTestServer, type TestServer, uniquePhone } from './helpers.ts';
 import { SoftAuthenticator } from './passkey-authenticator.ts';
 
@@ -229,5 +230,111 @@ describe(`sign-in with a passkey (${databaseLabel})`, () => {
     // An hour later the address may try again.
     server.clock.advance(3600_000 + 1000);
     expect((await signIn(authenticator, { address })).status).toBe(200);
+  });
+});
+
+describe(`one's own data (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: {
+        PUBLIC_URL: ORIGIN,
+        KYC_PROVIDER: 'manual',
+        DOCUMENTS_KEY: 'a-documents-key-of-at-least-32-chars-0001',
+      },
+    });
+  });
+  afterAll(() => server.close());
+
+  it('answers everything kept about the person, as JSON and PDF, and no secret', async () => {
+    const { phone, token } = await registeredUser(server, {
+      pin: '2468',
+      headers: { 'user-agent': 'Laptop/1.0' },
+    });
+    const authenticator = new SoftAuthenticator();
+    const options = await server.call('POST', `${PASSKEYS}/register/options`, { token });
+    await server.call('POST', `${PASSKEYS}/register`, {
+      token,
+      body: {
+        challenge_id: options.body.challenge_id,
+        response: authenticator.create(options.body.options, ORIGIN),
+        name: 'Ноутбук',
+      },
+    });
+    await fundPhone(server.ctx, phone, 150_000n);
+    const upgrade = await server.call('POST', '/v2/wallet/identification-level/upgrade', { token });
+    const applicationId = String(upgrade.body.verification_url).split('=').at(-1);
+    const documents = await server.call('POST', '/v2/wallet/identification-level/documents', {
+      token,
+      body: {
+        application_id: applicationId,
+        document_type: 'snils',
+        document_number: '112-233-445 95',
+        full_name: 'Петров Иван Сергеевич',
+        birth_date: '1990-05-17',
+      },
+    });
+    expect(documents.status, JSON.stringify(documents.body)).toBe(200);
+
+    const json = await server.call('GET', '/v2/wallet/me/export', { token });
+    expect(json.status).toBe(200);
+    expect(json.headers['content-disposition']).toMatch(
+      /attachment; filename="e-wallet-my-data-\d{4}-\d{2}-\d{2}\.json"/,
+    );
+    const data = json.body;
+    expect(data.profile).toMatchObject({
+      first_name: 'Иван',
+      last_name: 'Петров',
+      phone,
+      email: 'ivan@example.com',
+    });
+    expect(data.consents).toEqual([{ terms_version: TERMS_VERSION, accepted_at: expect.any(String) }]);
+    expect(data.sessions).toEqual([expect.objectContaining({ user_agent: 'Laptop/1.0', ended_at: null })]);
+    expect(data.passkeys).toEqual([expect.objectContaining({ name: 'Ноутбук' })]);
+    expect(data.identification.applications).toEqual([
+      expect.objectContaining({ document_type: 'snils', status: 'in_review' }),
+    ]);
+    expect(data.accounts[0]).toMatchObject({ currency_code: 'RUB', balance: '1500.00' });
+    expect(data.operations).toHaveLength(1);
+    expect(data.notifications.length).toBeGreaterThanOrEqual(2);
+    for (const key of ['requests', 'templates', 'schedules', 'notification_settings', 'operation_reports'])
+      expect(data).toHaveProperty(key);
+
+    // No secret: no PIN hash or salt, no token or its hash, no passkey key, no document number.
+    const text = JSON.stringify(data);
+    const { rows } = await server.ctx.db.query<{
+      pin_hash: Buffer;
+      pin_salt: Buffer;
+      token_hash: Buffer;
+      public_key: Buffer;
+    }>(
+      `SELECT u.pin_hash, u.pin_salt, s.token_hash, p.public_key FROM users u
+       JOIN sessions s ON s.user_id = u.id JOIN passkeys p ON p.user_id = u.id WHERE u.phone = $1`,
+      [phone],
+    );
+    const secrets = rows[0]!;
+    for (const bytes of [secrets.pin_hash, secrets.pin_salt, secrets.token_hash, secrets.public_key])
+      for (const encoding of ['hex', 'base64', 'base64url'] as const)
+        expect(text).not.toContain(Buffer.from(bytes).toString(encoding));
+    expect(text).not.toContain(token);
+    expect(text).not.toMatch(/112-?233-?445|4595|pin_hash|token_hash|document_number|photo/i);
+
+    const pdf = await server.call('GET', '/v2/wallet/me/export?format=pdf', {
+      token,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(String(pdf.body).startsWith('%PDF-')).toBe(true);
+  });
+
+  it('is limited to five exports an hour', async () => {
+    const { token } = await registeredUser(server);
+    for (let i = 0; i < 5; i += 1)
+      expect((await server.call('GET', '/v2/wallet/me/export', { token })).status).toBe(200);
+    const limited = await server.call('GET', '/v2/wallet/me/export', { token });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ status: 'error', code: 'RATE_LIMITED' });
+    expect((await server.call('GET', '/v2/wallet/me/export')).status).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Settings (docs/product.md section 2, 'Settings / identification section'): profile, identification section,
- * language, theme, active sessions, notifications, PIN change and sign-out (docs/decisions.md
+ * language, theme, active sessions, notifications, PIN change, one's own data and sign-out (docs/decisions.md
  * section 18). Each panel is its own area: one that fails to render
  * shows a retry and leaves the others usable.
  */
@@ -14,6 +14,7 @@ import { SecurityPanel } from '../../../shared/security/security-panel.tsx';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
 import { AlertsPanel } from '../components/alerts-panel.tsx';
 import { LanguageSwitch } from '../components/language-switch.tsx';
+import { MyDataPanel } from '../components/my-data-panel.tsx';
 import { PasskeysPanel } from '../components/passkeys-panel.tsx';
 import { PinChangePanel } from '../components/pin-change-panel.tsx';
 import { ProfileFacts } from '../components/profile-facts.tsx';
@@ -66,6 +67,9 @@ export function SettingsPage() {
           </AreaBoundary>
           <AreaBoundary>
             <ThemeSwitch />
+          </AreaBoundary>
+          <AreaBoundary>
+            <MyDataPanel />
           </AreaBoundary>
         </div>
         <div className="settings-column">
