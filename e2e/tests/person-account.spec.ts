@@ -1,0 +1,209 @@
+/**
+ * A person's account (docs/decisions.md section 18), on a phone and a desktop: sign-out from
+ * Settings, sign-in with a discoverable passkey in real Chromium (a virtual authenticator through
+ * the DevTools protocol), the operator's licence on the landing and in the profile, one's own data,
+ * and dark mode on every main screen with no serious accessibility issue (axe) in either theme.
+ * WebAuthn needs a domain, so the passkey test has a server of its own at http://localhost:<port>.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { defaultBuild, freePort, type RunningServer, startServer } from './brand-server.ts';
+import { openProfilePanel, registerPerson, signIn, topUp } from './wallet-fixtures.ts';
+
+const test = base;
+
+async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${where}: ${v.id} ${v.nodes.map((n) => n.target).join(', ')}`);
+}
+
+/** The page's background as the browser paints it: dark when every channel is low. */
+async function pageIsDark(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const [r = 255, g = 255, b = 255] = (
+      getComputedStyle(document.body).backgroundColor.match(/\d+/g) ?? []
+    ).map(Number);
+    return r < 60 && g < 60 && b < 60;
+  });
+}
+
+test('sign-out stands on Settings and leads to the landing, which names the operator and its licence', async ({
+  page,
+  request,
+}) => {
+  const person = await registerPerson(request, { firstName: 'Олег', lastName: 'Выходов' });
+  await signIn(page, person, '/settings');
+  await expect(page.getByRole('heading', { name: 'Настройки', level: 1 })).toBeVisible();
+  await page.getByTestId('settings-sign-out').click();
+  await expect(page).toHaveURL(/\/auth$/);
+  const operator = page.getByTestId('operator-facts');
+  await expect(operator).toContainText('ООО «Е-Кошелёк»');
+  await expect(operator).toContainText('Лицензия Банка России');
+  await expect(operator.getByRole('link', { name: /Запись в реестре Банка России/ })).toHaveAttribute(
+    'href',
+    /^https:\/\//,
+  );
+  // The token is gone: the signed-in area sends the person back to the landing.
+  await page.goto('/settings');
+  await expect(page).toHaveURL(/\/auth$/);
+});
+
+test('the profile panel names the operator and signs out', async ({ page, request }) => {
+  const person = await registerPerson(request, { firstName: 'Инна', lastName: 'Профилева' });
+  await signIn(page, person, '/');
+  await openProfilePanel(page);
+  const panel = page.locator('#profile-panel');
+  await expect(panel.getByTestId('operator-facts')).toContainText('Лицензия Банка России');
+  await panel.getByRole('button', { name: 'Выйти' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+});
+
+test("one's own data downloads as JSON and PDF from Settings", async ({ page, request }) => {
+  const person = await registerPerson(request, { firstName: 'Дана', lastName: 'Выгрузова' });
+  await topUp(request, person, '250.00');
+  await signIn(page, person, '/settings');
+  const panel = page.getByTestId('my-data');
+  await expect(panel.getByRole('heading', { name: 'Мои данные' })).toBeVisible();
+  const [json] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByRole('button', { name: 'Скачать JSON' }).click(),
+  ]);
+  expect(json.suggestedFilename()).toMatch(/^e-wallet-my-data-\d{4}-\d{2}-\d{2}\.json$/);
+  const data = JSON.parse(await streamText(await json.createReadStream()));
+  expect(data.profile.phone).toBe(person.phone);
+  expect(data.operations[0].amount).toBe('250.00');
+  const [pdf] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByRole('button', { name: 'Скачать PDF' }).click(),
+  ]);
+  expect(pdf.suggestedFilename()).toMatch(/\.pdf$/);
+  expect((await streamText(await pdf.createReadStream())).startsWith('%PDF-')).toBe(true);
+});
+
+async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+test.describe('dark mode', () => {
+  // Axe reads every screen twice over: slow on a busy machine.
+  test.describe.configure({ timeout: 240_000 });
+
+  test('follows the system on the landing, registration and sign-in', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const violations: string[] = [];
+    for (const path of ['/auth', '/auth/register', '/auth/login']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      expect(await pageIsDark(page), path).toBe(true);
+      violations.push(...(await seriousViolations(page, `dark ${path}`)));
+    }
+    expect(violations).toEqual([]);
+  });
+
+  test('follows the system on every main screen of the signed-in app', async ({ page, request }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const person = await registerPerson(request, { firstName: 'Ночь', lastName: 'Тёмная' });
+    await topUp(request, person, '300.00');
+    await signIn(page, person, '/');
+    const violations: string[] = [];
+    for (const path of [
+      '/',
+      '/history',
+      '/wallet',
+      '/wallet/save',
+      '/wallet/withdrawal',
+      '/payment',
+      '/settings',
+    ]) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      await expect(page.locator('.skeleton')).toHaveCount(0);
+      expect(await pageIsDark(page), path).toBe(true);
+      violations.push(...(await seriousViolations(page, `dark ${path}`)));
+    }
+    expect(violations).toEqual([]);
+  });
+
+  test('Settings chooses light, dark or the system, kept on the device', async ({ page, request }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const person = await registerPerson(request, { firstName: 'Свет', lastName: 'Выборова' });
+    await signIn(page, person, '/settings');
+    await expect(page.getByRole('heading', { name: 'Настройки', level: 1 })).toBeVisible();
+    expect(await pageIsDark(page)).toBe(true);
+    // The person's choice stands over the system's.
+    await page.getByRole('radio', { name: 'Светлая' }).check();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    expect(await pageIsDark(page)).toBe(false);
+    expect(await seriousViolations(page, 'light /settings')).toEqual([]);
+    await page.reload();
+    await expect(page.getByRole('radio', { name: 'Светлая' })).toBeChecked();
+    expect(await pageIsDark(page)).toBe(false);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByRole('radio', { name: 'Тёмная' }).check();
+    expect(await pageIsDark(page)).toBe(true);
+    await page.getByRole('radio', { name: 'Как в системе' }).check();
+    await expect(page.locator('html')).not.toHaveAttribute('data-theme');
+    expect(await pageIsDark(page)).toBe(false);
+  });
+});
+
+const ownServer = base.extend<{ server: RunningServer }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  server: async ({}, use) => {
+    const port = await freePort();
+    const server = await startServer({
+      webDist: defaultBuild(),
+      port,
+      env: { PUBLIC_URL: `http://localhost:${port}` },
+    });
+    await use(server);
+    await server.stop();
+  },
+  baseURL: async ({ server }, use) => use(`http://localhost:${server.port}`),
+});
+
+// The server of its own starts inside the test's time.
+ownServer.describe.configure({ timeout: 180_000 });
+ownServer('a person with a passkey signs in with it, no SMS', async ({ page, request }) => {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const person = await registerPerson(request, { firstName: 'Вера', lastName: 'Ключева' });
+  await signIn(page, person, '/settings');
+  const passkeys = page.getByTestId('passkeys');
+  await passkeys.getByRole('button', { name: 'Добавить ключ доступа' }).click();
+  await expect(passkeys.getByRole('status')).toHaveText('Ключ доступа добавлен');
+  // A discoverable credential: the device keeps the person with it.
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  expect(credentials).toHaveLength(1);
+  expect(credentials[0]!.isResidentCredential).toBe(true);
+
+  await page.getByTestId('settings-sign-out').click();
+  await expect(page).toHaveURL(/\/auth$/);
+  const smsBefore = await (
+    await request.get(`/sandbox/sms?phone=${encodeURIComponent(person.phone)}`)
+  ).json();
+  await page.getByRole('link', { name: 'Войти' }).click();
+  await expect(page.getByRole('heading', { name: 'Вход', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Войти с ключом доступа' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('greeting')).toContainText('Вера');
+  // No code was sent: the passkey alone signed in.
+  const smsAfter = await (await request.get(`/sandbox/sms?phone=${encodeURIComponent(person.phone)}`)).json();
+  expect(smsAfter.results.filter((sms: { code: string }) => sms.code !== '')).toHaveLength(
+    smsBefore.results.filter((sms: { code: string }) => sms.code !== '').length,
+  );
+});
