@@ -22,9 +22,11 @@ async function seriousViolations(page: Page, where: string): Promise<string[]> {
 /** The page's background as the browser paints it: dark when every channel is low. */
 async function pageIsDark(page: Page): Promise<boolean> {
   return page.evaluate(() => {
-    const [r = 255, g = 255, b = 255] = (
-      getComputedStyle(document.body).backgroundColor.match(/\d+/g) ?? []
-    ).map(Number);
+    // The body's own background, or the page's under a transparent body.
+    const painted = [document.body, document.documentElement]
+      .map((element) => getComputedStyle(element).backgroundColor)
+      .find((color) => color !== 'rgba(0, 0, 0, 0)' && color !== 'transparent');
+    const [r = 255, g = 255, b = 255] = (painted?.match(/\d+/g) ?? []).map(Number);
     return r < 60 && g < 60 && b < 60;
   });
 }
@@ -126,6 +128,24 @@ test.describe('dark mode', () => {
       violations.push(...(await seriousViolations(page, `dark ${path}`)));
     }
     expect(violations).toEqual([]);
+  });
+
+  test("the public receipt page follows the reader's system", async ({ page, request }) => {
+    const person = await registerPerson(request, { firstName: 'Лина', lastName: 'Проверкина' });
+    await topUp(request, person, '120.00');
+    const headers = { Authorization: `Token ${person.token}` };
+    const history = await (await request.get('/v2/wallet/transaction', { headers })).json();
+    const receipt = await (
+      await request.get(`/v2/wallet/transaction/${history.results[0].id}/receipt`, { headers })
+    ).json();
+    const path = new URL(receipt.verify_url).pathname;
+    for (const scheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: 'Квитанция подлинная' })).toBeVisible();
+      expect(await pageIsDark(page), scheme).toBe(scheme === 'dark');
+      expect(await seriousViolations(page, `${scheme} verify`)).toEqual([]);
+    }
   });
 
   test('Settings chooses light, dark or the system, kept on the device', async ({ page, request }) => {

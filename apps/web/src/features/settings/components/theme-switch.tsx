@@ -11,7 +11,7 @@ export function ThemeSwitch() {
         {t('account.theme.title')}
       </h2>
       <p className="settings-panel__hint">{t('account.theme.hint')}</p>
-      <fieldset className="segmented" aria-labelledby="settings-theme-title">
+      <fieldset className="segmented segmented--three" aria-labelledby="settings-theme-title">
         {THEMES.map((option) => (
           <label key={option} className="segmented__option">
             <input
