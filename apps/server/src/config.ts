@@ -236,8 +236,6 @@ export function loadConfig(
     }
     if (!env.DATABASE_URL)
       throw new ConfigError('Invalid setting DATABASE_URL: required when WALLET_ENV=production');
-    for (const name of ['OPERATOR_LEGAL_NAME', 'OPERATOR_LICENCE', 'OPERATOR_REGISTER_URL'] as const)
-      if (!env[name]) throw new ConfigError(`Invalid setting ${name}: required when WALLET_ENV=production`);
     for (const name of [
       'SMS_PROVIDER',
       'PAYMENTS_PROVIDER',
@@ -259,6 +257,9 @@ export function loadConfig(
       throw new ConfigError(
         'Invalid setting VAPID_PRIVATE_KEY: the published development key is refused in production',
       );
+    // The operator people see on the landing page and in the profile (docs/decisions.md section 18).
+    for (const name of ['OPERATOR_LEGAL_NAME', 'OPERATOR_LICENCE', 'OPERATOR_REGISTER_URL'] as const)
+      if (!env[name]) throw new ConfigError(`Invalid setting ${name}: required when WALLET_ENV=production`);
   }
   if (
     (env.PAYMENTS_PROVIDER === 'yookassa' || env.PAYOUTS_PROVIDER === 'yookassa') &&

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TERMS_VERSION } from '../src/modules/terms/service.ts';
-import { authRowCounts, PERSON, registeredUser } from './auth-helpers.ts';
+import { authRowCounts, lastCode, PERSON, registeredUser } from './auth-helpers.ts';
 import { fundPhone } from './fund.ts';
 import { databaseLabel, isErrorShape, startTestServer, type TestServer, uniquePhone } from './helpers.ts';
 import { SoftAuthenticator } from './passkey-authenticator.ts';
@@ -336,5 +336,154 @@ describe(`one's own data (${databaseLabel})`, () => {
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ status: 'error', code: 'RATE_LIMITED' });
     expect((await server.call('GET', '/v2/wallet/me/export')).status).toBe(401);
+  });
+});
+
+describe(`closing the wallet (${databaseLabel})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  const GOOD_CARD = '4111111111111111';
+  async function simplifiedWithMoney(currency: 'RUB' | 'USD' = 'RUB') {
+    const user = await registeredUser(server, { pin: '2468' });
+    await server.ctx.db.query(`UPDATE users SET identification_level = 'simplified' WHERE phone = $1`, [
+      user.phone,
+    ]);
+    await fundPhone(server.ctx, user.phone, 150_000n);
+    if (currency === 'USD') await fundPhone(server.ctx, user.phone, 2_500n, 'USD');
+    return user;
+  }
+  async function freshCode(phone: string, token: string) {
+    server.clock.advance(61_000);
+    expect((await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone } })).status).toBe(200);
+    expect(token).toBeTruthy();
+    return lastCode(server, phone);
+  }
+
+  it('pays the roubles out to the card, ends everything, frees the phone; the old wallet cannot sign in', async () => {
+    const { phone, token } = await simplifiedWithMoney();
+    const other = await registeredUser(server);
+    const asked = await server.call('POST', '/v2/wallet/request', {
+      token,
+      body: { amount: '10.00', currency_code: 'RUB', phone: other.phone },
+    });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    const preview = await server.call('GET', '/v2/wallet/close', { token });
+    expect(preview.body).toEqual({
+      accounts: [{ currency_code: 'RUB', balance: '1500.00', outcome: 'payout' }],
+      problems: [],
+      active_schedules: 0,
+      pending_requests: 1,
+      needs_card: true,
+    });
+    const code = await freshCode(phone, token);
+    const noCard = await server.call('POST', '/v2/wallet/close', {
+      token,
+      body: { pin: '2468', confirm_code: code },
+    });
+    expect(noCard.body).toMatchObject({ code: 'FIELD_REQUIRED' });
+    const closed = await server.call('POST', '/v2/wallet/close', {
+      token,
+      body: { pin: '2468', confirm_code: code, pan: GOOD_CARD },
+    });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    expect(closed.body).toEqual({
+      status: 'success',
+      message: 'Кошелёк закрыт',
+      payout: { amount: '1500.00', currency_code: 'RUB', card: '411111******1111' },
+    });
+    const { rows } = await server.ctx.db.query<{ amount: string; closed_phone: string; status: string }>(
+      `SELECT p.amount::text, u.closed_phone, r.status FROM payouts p JOIN users u ON u.id = p.user_id
+       JOIN payment_requests r ON r.requester_id = u.id WHERE u.closed_phone = $1`,
+      [phone],
+    );
+    expect(rows).toEqual([{ amount: '150000', closed_phone: phone, status: 'cancelled' }]);
+    // Sessions ended; the phone no longer signs in to the old wallet.
+    expect((await server.call('GET', '/v2/wallet/auth/info', { token })).status).toBe(401);
+    server.clock.advance(61_000);
+    await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone } });
+    const outbox = await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`);
+    expect(outbox.body.results[0].text).toContain('кошелёк закрыт');
+    const login = await server.call('POST', '/v2/wallet/auth/login', {
+      body: { phone, confirm_code: '0000' },
+    });
+    expect(login.body.code).toBe('CODE_INVALID');
+    // The phone registers a new, empty wallet.
+    server.clock.advance(61_000);
+    const again = await registeredUser(server, { phone });
+    const wallet = await server.call('GET', '/v2/wallet', { token: again.token });
+    expect(wallet.body.results[0].accounts).toEqual([
+      expect.objectContaining({ currency_code: 'RUB', balance: '0.00' }),
+    ]);
+  });
+
+  it('refuses while an operation is held, and spends no code', async () => {
+    const { phone, token } = await simplifiedWithMoney();
+    const topUp = await server.call('POST', '/v2/wallet/top-up', {
+      token,
+      body: { amount: '100.00', currency_code: 'RUB' },
+    });
+    expect(topUp.status).toBe(200);
+    const code = await freshCode(phone, token);
+    const refused = await server.call('POST', '/v2/wallet/close', {
+      token,
+      body: { pin: '2468', confirm_code: code, pan: GOOD_CARD },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      code: 'WALLET_CLOSE_PENDING',
+      message: 'Кошелёк можно закрыть, когда завершатся операции в обработке: пополнение',
+    });
+    expect((await server.call('GET', '/v2/wallet/auth/info', { token })).status).toBe(200);
+    const { rows } = await server.ctx.db.query('SELECT 1 FROM auth_codes WHERE phone = $1', [phone]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('refuses while another currency holds money, naming it', async () => {
+    const { phone, token } = await simplifiedWithMoney('USD');
+    const preview = await server.call('GET', '/v2/wallet/close', {
+      token,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(preview.body.accounts).toContainEqual({
+      currency_code: 'USD',
+      balance: '25.00',
+      outcome: 'exchange_first',
+    });
+    expect(preview.body.problems).toEqual([
+      {
+        code: 'WALLET_CLOSE_CURRENCIES',
+        message: 'Please exchange into roubles or spend the balance first: $25.00',
+      },
+    ]);
+    const code = await freshCode(phone, token);
+    const refused = await server.call('POST', '/v2/wallet/close', {
+      token,
+      body: { pin: '2468', confirm_code: code, pan: GOOD_CARD },
+    });
+    expect(refused.body.code).toBe('WALLET_CLOSE_CURRENCIES');
+    const { rows } = await server.ctx.db.query(
+      'SELECT 1 FROM payouts p JOIN users u ON u.id = p.user_id WHERE u.phone = $1',
+      [phone],
+    );
+    expect(rows).toHaveLength(0);
+  });
+
+  it('closes an empty wallet with the PIN and the code alone; a wrong PIN closes nothing', async () => {
+    const { phone, token } = await registeredUser(server, { pin: '2468' });
+    const code = await freshCode(phone, token);
+    const wrong = await server.call('POST', '/v2/wallet/close', {
+      token,
+      body: { pin: '1111', confirm_code: code },
+    });
+    expect(wrong.body.code).toBe('PIN_INVALID');
+    const closed = await server.call('POST', '/v2/wallet/close', {
+      token,
+      body: { pin: '2468', confirm_code: code },
+    });
+    expect(closed.body).toEqual({ status: 'success', message: 'Кошелёк закрыт', payout: null });
   });
 });

@@ -200,6 +200,24 @@ export const calls = {
     body: s.TermsAcceptRequest,
     answer: s.StatusMessage,
   }),
+  closePreview: def({
+    method: 'GET',
+    path: '/v2/wallet/close',
+    access: 'token',
+    tag: 'wallet',
+    summary: 'What closing the wallet would do now: each balance and its outcome, and what refuses it',
+    answer: s.ClosePreview,
+  }),
+  closeWallet: def({
+    method: 'POST',
+    path: '/v2/wallet/close',
+    access: 'token',
+    tag: 'wallet',
+    summary:
+      'Close the wallet: the roubles paid out to a card, schedules and requests ended, sessions ended, the phone freed',
+    body: s.CloseWalletRequest,
+    answer: s.CloseWalletAnswer,
+  }),
   meExport: def({
     method: 'GET',
     path: '/v2/wallet/me/export',

@@ -95,6 +95,26 @@ export const ERRORS = {
     ru: 'Условия обслуживания обновились. Примите новую редакцию, чтобы продолжить операции с деньгами',
     en: 'The terms of service have been updated. Please accept the new version to continue with money operations',
   },
+  WALLET_CLOSE_PENDING: {
+    http: 409,
+    ru: 'Кошелёк можно закрыть, когда завершатся операции в обработке: {operations}',
+    en: 'The wallet can be closed once the operations in progress are finished: {operations}',
+  },
+  WALLET_CLOSE_CURRENCIES: {
+    http: 409,
+    ru: 'Сначала обменяйте на рубли или потратьте остаток: {balances}',
+    en: 'Please exchange into roubles or spend the balance first: {balances}',
+  },
+  WALLET_CLOSE_IDENTIFY: {
+    http: 403,
+    ru: 'Чтобы вывести остаток на карту, пройдите идентификацию или потратьте остаток',
+    en: 'To pay the balance out to a card, please complete identification or spend the balance',
+  },
+  WALLET_CLOSE_FROZEN: {
+    http: 403,
+    ru: 'Кошелёк заблокирован оператором: закрыть его поможет поддержка',
+    en: 'The wallet is frozen by an operator: support will help you close it',
+  },
   PASSKEY_LOGIN_LOCKED: {
     http: 429,
     ru: 'Слишком много неудачных входов с ключом доступа. Попробуйте через {minutes} мин или войдите по SMS',

@@ -412,6 +412,28 @@ export const CheckAnswer = z.object({
 // Self-protection: a person freezes their own wallet, and lifts the freeze with a fresh SMS code and the PIN.
 export const FreezeRequest = z.strictObject({});
 export const UnfreezeRequest = z.strictObject({ confirm_code: Code, pin: Pin });
+/** Closing the wallet (docs/decisions.md section 18): a fresh SMS code, the PIN or a passkey, the card for the roubles left. */
+export const CloseWalletRequest = confirmedBy({ pan: z.string().max(32).optional(), confirm_code: Code });
+export const ClosePreview = z.object({
+  accounts: z.array(
+    z.object({
+      currency_code: CurrencyCodeSchema,
+      balance: AmountOut,
+      /** payout: paid out to the card given; exchange_first: exchange or spend it first; none: empty. */
+      outcome: z.enum(['payout', 'exchange_first', 'none']),
+    }),
+  ),
+  /** Why closing is refused now; empty when it may go ahead. */
+  problems: z.array(z.object({ code: z.string(), message: z.string() })),
+  active_schedules: z.number().int(),
+  pending_requests: z.number().int(),
+  needs_card: z.boolean(),
+});
+export const CloseWalletAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  payout: z.object({ amount: AmountOut, currency_code: CurrencyCodeSchema, card: z.string() }).nullable(),
+});
 export const ReportRequest = z.strictObject({ reason: z.string().trim().min(1).max(500) });
 
 // ---------- documents ----------

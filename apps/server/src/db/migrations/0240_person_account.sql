@@ -1,6 +1,11 @@
 -- A person's account (docs/decisions.md section 18): which version of the terms each person
 -- accepted and when; the version a registration was started with, kept until the phone is
 -- confirmed; and sign-in with a discoverable passkey, whose challenge belongs to nobody yet.
+-- A closed wallet keeps its records (the law asks five years) but not its phone: the number moves
+-- to closed_phone, so it can register a new wallet and nothing keyed by phone finds the old one.
+ALTER TABLE users ADD COLUMN closed_at timestamptz;
+ALTER TABLE users ADD COLUMN closed_phone text;
+
 CREATE TABLE terms_acceptances (
   user_id uuid NOT NULL REFERENCES users (id),
   version text NOT NULL,

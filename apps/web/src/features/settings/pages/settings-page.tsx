@@ -13,6 +13,7 @@ import { IdentificationSection } from '../../../shared/identification/identifica
 import { SecurityPanel } from '../../../shared/security/security-panel.tsx';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
 import { AlertsPanel } from '../components/alerts-panel.tsx';
+import { CloseWalletPanel } from '../components/close-wallet-panel.tsx';
 import { LanguageSwitch } from '../components/language-switch.tsx';
 import { MyDataPanel } from '../components/my-data-panel.tsx';
 import { PasskeysPanel } from '../components/passkeys-panel.tsx';
@@ -87,6 +88,9 @@ export function SettingsPage() {
           </AreaBoundary>
           <AreaBoundary>
             <PasskeysPanel />
+          </AreaBoundary>
+          <AreaBoundary>
+            <CloseWalletPanel />
           </AreaBoundary>
           <SignOutPanel />
         </div>
