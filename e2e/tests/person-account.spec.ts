@@ -8,7 +8,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { defaultBuild, freePort, type RunningServer, startServer } from './brand-server.ts';
-import { openProfilePanel, registerPerson, signIn, topUp } from './wallet-fixtures.ts';
+import {
+  GOOD_CARD,
+  openProfilePanel,
+  PIN,
+  registerPerson,
+  signIn,
+  termsVersion,
+  topUp,
+  upgradeToSimplified,
+} from './wallet-fixtures.ts';
 
 const test = base;
 
@@ -226,4 +235,47 @@ ownServer('a person with a passkey signs in with it, no SMS', async ({ page, req
   expect(smsAfter.results.filter((sms: { code: string }) => sms.code !== '')).toHaveLength(
     smsBefore.results.filter((sms: { code: string }) => sms.code !== '').length,
   );
+});
+
+test('closing a wallet: the balance to a card, signed out, the phone free for a new wallet', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const person = await registerPerson(request, { firstName: 'Зоя', lastName: 'Закрытова' });
+  await upgradeToSimplified(request, person);
+  await topUp(request, person, '400.00');
+  await signIn(page, person, '/settings');
+  const panel = page.getByTestId('close-wallet');
+  await panel.getByRole('button', { name: 'Закрыть кошелёк' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Закрыть кошелёк' });
+  await expect(dialog.getByText('на карту')).toBeVisible();
+  await expect(dialog.getByText(/400,00/)).toBeVisible();
+  await dialog.getByLabel('Карта для остатка').fill(GOOD_CARD);
+  await dialog.getByRole('textbox', { name: 'Цифра 1 из 4 PIN-кода' }).click();
+  await page.keyboard.type(PIN);
+  await dialog.getByRole('button', { name: 'Получить код по SMS' }).click();
+  await expect(dialog.getByRole('status').filter({ hasText: 'Код отправлен' })).toBeVisible();
+  const outbox = await (await request.get(`/sandbox/sms?phone=${encodeURIComponent(person.phone)}`)).json();
+  const code = outbox.results.find((sms: { code: string }) => sms.code !== '').code as string;
+  await dialog.getByRole('textbox', { name: 'Цифра 1 из 4 кода' }).click();
+  await page.keyboard.type(code);
+  await dialog.getByRole('button', { name: 'Закрыть навсегда' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  // The old token is gone.
+  const info = await request.get('/v2/wallet/auth/info', {
+    headers: { Authorization: `Token ${person.token}` },
+  });
+  expect(info.status()).toBe(401);
+  // The phone registers a new wallet.
+  const again = await request.post('/v2/wallet/auth/register', {
+    data: {
+      first_name: 'Зоя',
+      last_name: 'Новая',
+      phone: person.phone,
+      email: `new.${person.email}`,
+      terms_version: await termsVersion(request),
+    },
+  });
+  expect(again.ok(), await again.text()).toBe(true);
 });
