@@ -6,8 +6,8 @@
  * WebAuthn needs a domain, so the passkey test has a server of its own at http://localhost:<port>.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
-import { defaultBuild, freePort, type RunningServer, startServer } from './brand-server.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { passkeyTest, virtualAuthenticator } from './passkey-server.ts';
 import {
   GOOD_CARD,
   openProfilePanel,
@@ -18,8 +18,6 @@ import {
   topUp,
   upgradeToSimplified,
 } from './wallet-fixtures.ts';
-
-const test = base;
 
 async function seriousViolations(page: Page, where: string): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
@@ -180,43 +178,17 @@ test.describe('dark mode', () => {
   });
 });
 
-const ownServer = base.extend<{ server: RunningServer }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  server: async ({}, use) => {
-    const port = await freePort();
-    const server = await startServer({
-      webDist: defaultBuild(),
-      port,
-      env: { PUBLIC_URL: `http://localhost:${port}` },
-    });
-    await use(server);
-    await server.stop();
-  },
-  baseURL: async ({ server }, use) => use(`http://localhost:${server.port}`),
-});
-
 // The server of its own starts inside the test's time.
-ownServer.describe.configure({ timeout: 180_000 });
-ownServer('a person with a passkey signs in with it, no SMS', async ({ page, request }) => {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+passkeyTest.describe.configure({ timeout: 180_000 });
+passkeyTest('a person with a passkey signs in with it, no SMS', async ({ page, request }) => {
+  const authenticator = await virtualAuthenticator(page);
   const person = await registerPerson(request, { firstName: 'Вера', lastName: 'Ключева' });
   await signIn(page, person, '/settings');
   const passkeys = page.getByTestId('passkeys');
   await passkeys.getByRole('button', { name: 'Добавить ключ доступа' }).click();
   await expect(passkeys.getByRole('status')).toHaveText('Ключ доступа добавлен');
   // A discoverable credential: the device keeps the person with it.
-  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  const credentials = await authenticator.credentials();
   expect(credentials).toHaveLength(1);
   expect(credentials[0]!.isResidentCredential).toBe(true);
 

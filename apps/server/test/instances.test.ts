@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openPostgres } from '../src/db/client.ts';
-import { TERMS_VERSION } from '../src/modules/terms/service.ts';
+import { PERSON } from './auth-helpers.ts';
 import {
   call,
   chaosPhone,
@@ -102,13 +102,7 @@ describe.skipIf(!enabled)('two server instances on one PostgreSQL', () => {
     for (let i = 0; i < ADDRESS_CAP + 2; i++) {
       answers.push(
         await call(i % 2 ? b.base : a.base, 'POST', '/v2/wallet/auth/register', {
-          body: {
-            first_name: 'Иван',
-            last_name: 'Петров',
-            phone: chaosPhone(),
-            email: 'ivan@example.com',
-            terms_version: TERMS_VERSION,
-          },
+          body: { ...PERSON, phone: chaosPhone() },
           headers: { 'x-forwarded-for': address },
         }),
       );
@@ -124,13 +118,7 @@ describe.skipIf(!enabled)('two server instances on one PostgreSQL', () => {
     const phone = chaosPhone();
     const headers = { 'x-forwarded-for': '198.51.100.200' };
     const started = await call(a.base, 'POST', '/v2/wallet/auth/register', {
-      body: {
-        first_name: 'Иван',
-        last_name: 'Петров',
-        phone,
-        email: 'ivan@example.com',
-        terms_version: TERMS_VERSION,
-      },
+      body: { ...PERSON, phone },
       headers,
     });
     expect(started.status).toBe(200);

@@ -193,12 +193,27 @@ export async function confirmOptions(
 ): Promise<AnswerOf<'passkeyConfirmOptions'>> {
   const existing = await passkeysOf(ctx, userId);
   if (existing.length === 0) throw new AppError('PASSKEY_NOT_FOUND');
+  return authenticationOptions(
+    ctx,
+    userId,
+    'confirm',
+    existing.map((row) => ({ id: row.credential_id, transports: row.transports })),
+  );
+}
+
+/** Options to answer with a passkey, and their stored challenge; no credentials named: any discoverable one. */
+async function authenticationOptions(
+  ctx: AppContext,
+  userId: string | null,
+  purpose: 'confirm' | 'login',
+  allowCredentials?: { id: string; transports: string[] }[],
+): Promise<AnswerOf<'passkeyConfirmOptions'>> {
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(ctx).rpID,
-    allowCredentials: existing.map((row) => ({ id: row.credential_id, transports: row.transports })),
+    ...(allowCredentials ? { allowCredentials: allowCredentials as never } : {}),
     userVerification: 'required',
   });
-  const challengeId = await storeChallenge(ctx, userId, 'confirm', options.challenge);
+  const challengeId = await storeChallenge(ctx, userId, purpose, options.challenge);
   return {
     status: 'success',
     challenge_id: challengeId,
@@ -234,17 +249,8 @@ export async function verifyPasskey(
 }
 
 /** Options for signing in with a discoverable passkey: no user named, the device offers its own. */
-export async function loginOptions(ctx: AppContext): Promise<AnswerOf<'passkeyLoginOptions'>> {
-  const options = await generateAuthenticationOptions({
-    rpID: relyingParty(ctx).rpID,
-    userVerification: 'required',
-  });
-  const challengeId = await storeChallenge(ctx, null, 'login', options.challenge);
-  return {
-    status: 'success',
-    challenge_id: challengeId,
-    options: options as unknown as Record<string, unknown>,
-  };
+export function loginOptions(ctx: AppContext): Promise<AnswerOf<'passkeyLoginOptions'>> {
+  return authenticationOptions(ctx, null, 'login');
 }
 
 /**

@@ -6,7 +6,8 @@ import { pathOf } from '../../../shared/api/client.ts';
 import { download } from '../../../shared/api/download.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 
-type Format = 'json' | 'pdf';
+const FORMATS = ['json', 'pdf'] as const;
+type Format = (typeof FORMATS)[number];
 
 export function MyDataPanel() {
   const { t } = useTranslation();
@@ -32,22 +33,17 @@ export function MyDataPanel() {
       </h2>
       <p className="settings-panel__hint">{t('account.export.hint')}</p>
       <div className="settings-my-data__actions">
-        <Button
-          variant="secondary"
-          onClick={() => fetchFile('json')}
-          busy={pending === 'json'}
-          disabled={!!pending}
-        >
-          {t('account.export.json')}
-        </Button>
-        <Button
-          variant="secondary"
-          onClick={() => fetchFile('pdf')}
-          busy={pending === 'pdf'}
-          disabled={!!pending}
-        >
-          {t('account.export.pdf')}
-        </Button>
+        {FORMATS.map((format) => (
+          <Button
+            key={format}
+            variant="secondary"
+            onClick={() => fetchFile(format)}
+            busy={pending === format}
+            disabled={!!pending}
+          >
+            {t(`account.export.${format}`)}
+          </Button>
+        ))}
       </div>
       {error && (
         <p className="field__error" role="alert">
