@@ -11,7 +11,6 @@ import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api/api-error.ts';
 import { useCountdown } from '../../../shared/hooks/use-countdown.ts';
 import { usePending } from '../../../shared/hooks/use-pending.ts';
-import { PasskeyCancelled, passkeysSupported, signInWithPasskey } from '../../../shared/passkeys/passkeys.ts';
 import { ROUTES } from '../../../shared/routes.ts';
 import { takeReturnPath } from '../../../shared/session/return-after-sign-in.ts';
 import { useSessionStore } from '../../../shared/store/session-store.ts';
@@ -24,6 +23,9 @@ import { sendCode } from '../api/send-code.ts';
 import { CodeStep } from '../components/code-step.tsx';
 import { resendWait } from '../resend.ts';
 import { usePhone } from '../use-phone.ts';
+
+/** As @simplewebauthn's browserSupportsWebAuthn, without loading it with the sign-in page. */
+const canUsePasskey = typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -38,16 +40,27 @@ export function LoginPage() {
   const [runSendCode, sending] = usePending(sendCode);
   const [runLogin, signingIn] = usePending(login);
   const [resendIn, startResendCountdown] = useCountdown();
-  const [runPasskey, passkeyPending] = usePending(signInWithPasskey);
+  // The passkey code loads when pressed: the sign-in page keeps its JavaScript budget.
+  const [runPasskey, passkeyPending] = usePending(async (): Promise<string | null> => {
+    const passkeys = await import('../../../shared/passkeys/passkeys.ts');
+    try {
+      return await passkeys.signInWithPasskey();
+    } catch (failure) {
+      // A cancelled device prompt is no error to show.
+      if (failure instanceof passkeys.PasskeyCancelled) return null;
+      throw failure;
+    }
+  });
   const [passkeyError, setPasskeyError] = useState<string | null>(null);
 
   async function passkeySignIn() {
     setPasskeyError(null);
     try {
-      session.setAuthToken(await runPasskey());
+      const token = await runPasskey();
+      if (!token) return;
+      session.setAuthToken(token);
       navigate(takeReturnPath(ROUTES.Home), { replace: true });
     } catch (failure) {
-      if (failure instanceof PasskeyCancelled) return;
       setPasskeyError(
         failure instanceof ApiError && failure.answer
           ? failure.answer.message
@@ -171,7 +184,7 @@ export function LoginPage() {
         <Button type="submit" block busy={sending}>
           {t('auth.login.sendCode')}
         </Button>
-        {passkeysSupported() && (
+        {canUsePasskey && (
           <>
             <p className="auth-or">{t('account.passkeyLogin.or')}</p>
             <Button variant="secondary" block onClick={passkeySignIn} busy={passkeyPending}>
