@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type autocannon from 'autocannon';
 import { openPostgres } from '../apps/server/src/db/client.ts';
+import { TERMS_VERSION } from '../apps/server/src/modules/terms/service.ts';
 import { fund, userIdOfPhone } from '../apps/server/test/fund.ts';
 import {
   type BenchDb,
@@ -75,7 +76,12 @@ export interface BenchUser {
 
 /** Registers a person through the real calls, sets the PIN and passes the sandbox KYC (simplified). */
 async function registerUser(base: string, phone: string): Promise<BenchUser> {
-  const person = { first_name: 'Бенч', last_name: 'Замеров', email: `bench${phone.slice(-7)}@example.com` };
+  const person = {
+    first_name: 'Бенч',
+    last_name: 'Замеров',
+    email: `bench${phone.slice(-7)}@example.com`,
+    terms_version: TERMS_VERSION,
+  };
   expectStatus(
     await call(base, 'POST', '/v2/wallet/auth/register', { body: { ...person, phone } }),
     200,

@@ -8,7 +8,7 @@
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { openProfilePanel } from './wallet-fixtures.ts';
+import { openProfilePanel, termsVersion } from './wallet-fixtures.ts';
 
 const COOLDOWN_SECONDS = 60;
 
@@ -66,6 +66,16 @@ async function fillRegistration(page: Page, person: ReturnType<typeof newPerson>
   await expect(page.getByLabel('Телефон', { exact: true })).toHaveValue(
     `${person.national.slice(0, 3)} ${person.national.slice(3, 6)}-${person.national.slice(6, 8)}-${person.national.slice(8)}`,
   );
+  // The terms, the tariffs and the memo are linked; continue waits for the consent
+  // (docs/decisions.md section 18).
+  const terms = page.getByTestId('register-terms');
+  await expect(terms.getByRole('link')).toHaveCount(3);
+  await expect(terms.getByRole('link', { name: /Памятка Банка России/ })).toHaveAttribute(
+    'href',
+    /^\/legal\/[\w.-]+\/memo\.ru\.html$/,
+  );
+  await expect(continueButton).toBeDisabled();
+  await page.getByLabel(/Я прочитал\(а\) условия использования/).check();
   await continueButton.click();
 }
 
@@ -84,6 +94,7 @@ async function registerByApi(request: APIRequestContext, person: ReturnType<type
       last_name: person.lastName,
       phone: person.e164,
       email: person.email,
+      terms_version: await termsVersion(request),
     },
   });
   expect(started.ok()).toBe(true);

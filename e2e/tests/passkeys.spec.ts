@@ -5,42 +5,9 @@
  * can be removed; a money operation is confirmed with it instead of the PIN. WebAuthn needs a domain, not an IP address: this server of its own answers at
  * http://localhost:<port> and has that as its PUBLIC_URL (the relying party).
  */
-import { test as base, expect, type Page } from '@playwright/test';
-import { defaultBuild, freePort, type RunningServer, startServer } from './brand-server.ts';
+import { expect, type Page } from '@playwright/test';
+import { passkeyTest as test, virtualAuthenticator } from './passkey-server.ts';
 import { registerPerson, rubBalance, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
-
-const test = base.extend<{ ownServer: RunningServer }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  ownServer: async ({}, use) => {
-    const port = await freePort();
-    const server = await startServer({
-      webDist: defaultBuild(),
-      port,
-      env: { PUBLIC_URL: `http://localhost:${port}` },
-    });
-    await use(server);
-    await server.stop();
-  },
-  baseURL: async ({ ownServer }, use) => use(`http://localhost:${ownServer.port}`),
-});
-
-async function virtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return {
-    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
-  };
-}
 
 const lockDialog = (page: Page) => page.getByRole('dialog', { name: 'Приложение заблокировано' });
 

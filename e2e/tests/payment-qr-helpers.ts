@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
-import type { Person } from './wallet-fixtures.ts';
+import { type Person, termsVersion } from './wallet-fixtures.ts';
 
 export function walletQr(phone: string, amount?: string): string {
   const params = new URLSearchParams({ to: phone });
@@ -95,7 +95,13 @@ export async function registerWithPhone(
 ) {
   const email = `qr.${phone.slice(1)}@example.ru`;
   const started = await request.post('/v2/wallet/auth/register', {
-    data: { first_name: firstName, last_name: lastName, phone, email },
+    data: {
+      first_name: firstName,
+      last_name: lastName,
+      phone,
+      email,
+      terms_version: await termsVersion(request),
+    },
   });
   expect(started.ok(), await started.text()).toBe(true);
   let code = '';

@@ -23,6 +23,13 @@ function newNational(): string {
   return `999${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
 }
 
+/** The current terms' version, which a registration accepts (docs/decisions.md section 18). */
+export async function termsVersion(request: APIRequestContext): Promise<string> {
+  const answer = await request.get('/v2/wallet/terms');
+  expect(answer.ok()).toBe(true);
+  return ((await answer.json()) as { version: string }).version;
+}
+
 async function latestCode(request: APIRequestContext, phone: string): Promise<string> {
   let code = '';
   await expect
@@ -49,7 +56,13 @@ export async function registerPerson(
     phone,
   };
   const started = await request.post('/v2/wallet/auth/register', {
-    data: { first_name: person.firstName, last_name: person.lastName, phone, email: person.email },
+    data: {
+      first_name: person.firstName,
+      last_name: person.lastName,
+      phone,
+      email: person.email,
+      terms_version: await termsVersion(request),
+    },
   });
   expect(started.ok(), await started.text()).toBe(true);
   const code = await latestCode(request, phone);

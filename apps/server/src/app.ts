@@ -19,11 +19,13 @@ import type { Db } from './db/client.ts';
 import { registerErrorHandling, sendError, sendUnavailable } from './http/errors.ts';
 import { decorateRequests } from './http/route.ts';
 import * as auth from './modules/auth/index.ts';
+import * as closing from './modules/closing/index.ts';
 import * as documents from './modules/documents/index.ts';
 import * as events from './modules/events/index.ts';
 import * as exchange from './modules/exchange/index.ts';
 import * as freeze from './modules/freeze/index.ts';
 import * as identification from './modules/identification/index.ts';
+import * as myData from './modules/my-data/index.ts';
 import * as notifications from './modules/notifications/index.ts';
 import * as passkeys from './modules/passkeys/index.ts';
 import * as payment from './modules/payment/index.ts';
@@ -36,6 +38,7 @@ import * as sandboxPay from './modules/sandbox-pay/index.ts';
 import * as sandboxSms from './modules/sandbox-sms/index.ts';
 import * as schedules from './modules/schedules/index.ts';
 import * as templates from './modules/templates/index.ts';
+import * as terms from './modules/terms/index.ts';
 import * as topup from './modules/topup/index.ts';
 import * as transfer from './modules/transfer/index.ts';
 import * as wallet from './modules/wallet/index.ts';
@@ -44,11 +47,13 @@ import * as withdrawal from './modules/withdrawal/index.ts';
 /** Every module's routes, each a named plugin declaring what it needs registered before it. */
 const MODULE_ROUTES = [
   auth.routes,
+  closing.routes,
   documents.routes,
   events.routes,
   exchange.routes,
   freeze.routes,
   identification.routes,
+  myData.routes,
   notifications.routes,
   passkeys.routes,
   payment.routes,
@@ -61,6 +66,7 @@ const MODULE_ROUTES = [
   sandboxSms.routes,
   schedules.routes,
   templates.routes,
+  terms.routes,
   topup.routes,
   transfer.routes,
   wallet.routes,

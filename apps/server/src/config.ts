@@ -95,6 +95,14 @@ const Env = z.object({
   SCHEDULE_JOBS: z.enum(['on', 'off']).optional(),
   /** Seconds between the job queue's polls: a run starts within this of its time. */
   SCHEDULE_POLL_SECONDS: z.coerce.number().min(0.5).max(30).default(2),
+  /**
+   * The e-money operator shown on the landing page, in the profile and in GET /v2/wallet/terms: its
+   * legal name, Bank of Russia licence number and register entry. Required in production; elsewhere
+   * sample values stand in (docs/decisions.md section 18).
+   */
+  OPERATOR_LEGAL_NAME: z.string().min(1).max(200).optional(),
+  OPERATOR_LICENCE: z.string().min(1).max(100).optional(),
+  OPERATOR_REGISTER_URL: z.url().optional(),
   /** Brand variant (apps/web/brands/<brand>.json); unset: the brand the app in WEB_DIST was built for. */
   BRAND: z.enum(['e-wallet', 'grok']).optional(),
   /** Overrides the version answered at /version.json (default: the build's, else package.json's). */
@@ -249,6 +257,9 @@ export function loadConfig(
       throw new ConfigError(
         'Invalid setting VAPID_PRIVATE_KEY: the published development key is refused in production',
       );
+    // The operator people see on the landing page and in the profile (docs/decisions.md section 18).
+    for (const name of ['OPERATOR_LEGAL_NAME', 'OPERATOR_LICENCE', 'OPERATOR_REGISTER_URL'] as const)
+      if (!env[name]) throw new ConfigError(`Invalid setting ${name}: required when WALLET_ENV=production`);
   }
   if (
     (env.PAYMENTS_PROVIDER === 'yookassa' || env.PAYOUTS_PROVIDER === 'yookassa') &&

@@ -1,9 +1,15 @@
 /** Shared steps of the auth tests: register through the real API and read codes from the sandbox outbox. */
 import { expect } from 'vitest';
+import { TERMS_VERSION } from '../src/modules/terms/service.ts';
 import type { TestServer } from './helpers.ts';
 import { uniquePhone } from './helpers.ts';
 
-export const PERSON = { first_name: 'Иван', last_name: 'Петров', email: 'ivan@example.com' };
+export const PERSON = {
+  first_name: 'Иван',
+  last_name: 'Петров',
+  email: 'ivan@example.com',
+  terms_version: TERMS_VERSION,
+};
 
 /** The newest code the sandbox outbox holds for a phone (the only place a code may appear). */
 export async function lastCode(server: TestServer, phone: string): Promise<string> {

@@ -6,6 +6,7 @@ import { buildApp } from '../src/app.ts';
 import type { AppContext } from '../src/context.ts';
 import { sweepExpired } from '../src/modules/auth/sweep.ts';
 import sandboxSmsRoutes from '../src/modules/sandbox-sms/routes.ts';
+import { TERMS_VERSION } from '../src/modules/terms/service.ts';
 import type { SmsProvider } from '../src/providers/sms/sms-provider.ts';
 import { hashToken } from '../src/sessions/tokens.ts';
 import { lastCode, PERSON, registeredUser, wrongCode } from './auth-helpers.ts';
@@ -93,6 +94,7 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
         monthly_outgoing_used: '0.00',
         monthly_outgoing_left: '40000.00',
       },
+      terms: { version: TERMS_VERSION, accepted: true },
     });
 
     const out = await server.call('POST', LOGOUT, { token });

@@ -21,6 +21,7 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { isDatabaseUnavailable, openPostgres } from '../src/db/client.ts';
 import { haproxyErrorFile } from '../src/http/errors.ts';
 import { serveMetrics } from '../src/metrics.ts';
+import { PERSON } from './auth-helpers.ts';
 import { call, freePort, freshDatabase, register, startServer } from './chaos/process.ts';
 import { fundPhone, ledgerViolations } from './fund.ts';
 import { databaseLabel, isErrorShape, startTestServer, type TestServer } from './helpers.ts';
@@ -53,7 +54,7 @@ describe(`readiness, request ids and metrics (${databaseLabel})`, () => {
     await server.call('GET', '/v2/wallet/transfers/abc');
     const phone = `+7977${String(Date.now()).slice(-7)}`;
     await server.call('POST', '/v2/wallet/auth/register', {
-      body: { first_name: 'Иван', last_name: 'Петров', phone, email: 'ivan@example.com' },
+      body: { ...PERSON, phone },
     });
     const metrics = server.ctx.metrics!;
     const listener = await serveMetrics(metrics, '127.0.0.1', 0);

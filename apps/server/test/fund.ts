@@ -9,6 +9,7 @@ import type { CurrencyCode } from '@e-wallet/contract';
 import type { AppContext } from '../src/context.ts';
 import type { Queryable } from '../src/db/client.ts';
 import { openAccount, systemAccount, type Transfer, transfer, userAccount } from '../src/ledger/index.ts';
+import { recordAcceptance, TERMS_VERSION } from '../src/modules/terms/service.ts';
 
 export async function fund(
   ctx: Pick<AppContext, 'db' | 'clock'>,
@@ -68,6 +69,8 @@ export async function insertUser(
     [phone, `t${userCounter}.${process.pid}@example.com`],
   );
   const id = rows[0]!.id;
+  // A registered person has accepted the current terms; money calls wait for that.
+  await recordAcceptance(q, id, TERMS_VERSION, options.at ?? new Date());
   if (options.openRub !== false) await openAccount(q, id, 'RUB', options.at ?? new Date());
   return id;
 }

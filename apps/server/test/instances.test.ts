@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openPostgres } from '../src/db/client.ts';
+import { PERSON } from './auth-helpers.ts';
 import {
   call,
   chaosPhone,
@@ -101,7 +102,7 @@ describe.skipIf(!enabled)('two server instances on one PostgreSQL', () => {
     for (let i = 0; i < ADDRESS_CAP + 2; i++) {
       answers.push(
         await call(i % 2 ? b.base : a.base, 'POST', '/v2/wallet/auth/register', {
-          body: { first_name: 'Иван', last_name: 'Петров', phone: chaosPhone(), email: 'ivan@example.com' },
+          body: { ...PERSON, phone: chaosPhone() },
           headers: { 'x-forwarded-for': address },
         }),
       );
@@ -117,7 +118,7 @@ describe.skipIf(!enabled)('two server instances on one PostgreSQL', () => {
     const phone = chaosPhone();
     const headers = { 'x-forwarded-for': '198.51.100.200' };
     const started = await call(a.base, 'POST', '/v2/wallet/auth/register', {
-      body: { first_name: 'Иван', last_name: 'Петров', phone, email: 'ivan@example.com' },
+      body: { ...PERSON, phone },
       headers,
     });
     expect(started.status).toBe(200);

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedVapidKeys } from '../src/config.ts';
+import { TERMS_VERSION } from '../src/modules/terms/service.ts';
 import { call, freePort, freshDatabase, MAIN, type ServerProcess, startServer } from './chaos/process.ts';
 import { type FakeCbr, startFakeCbr } from './fakes/cbr.ts';
 import { type FakeGateway, startFakeSmsRu } from './fakes/sms-gateways.ts';
@@ -67,6 +68,9 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
       DATABASE_URL: database.url,
       PIN_KEY: 'production-pin-key-0123456789-abcdefghij',
       WEBHOOK_SECRET: 'production-webhook-secret-0123456789-abc',
+      OPERATOR_LEGAL_NAME: 'ООО «Е-Кошелёк»',
+      OPERATOR_LICENCE: '3500-К',
+      OPERATOR_REGISTER_URL: 'https://www.cbr.ru/registries/nps/oper_zip/',
       SMS_PROVIDER: 'smsru',
       SMSRU_API_ID: 'prod-api-id',
       SMSRU_API_URL: sms.url,
@@ -106,7 +110,13 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
 
   it('registers, signs in by a code through the gateway, and identification waits for an operator', async () => {
     const phone = `+7977${String(process.pid % 10_000).padStart(4, '0')}123`;
-    const person = { first_name: 'Анна', last_name: 'Смирнова', email: 'anna@example.com', phone };
+    const person = {
+      first_name: 'Анна',
+      last_name: 'Смирнова',
+      email: 'anna@example.com',
+      phone,
+      terms_version: TERMS_VERSION,
+    };
     expect((await call(server.base, 'POST', '/v2/wallet/auth/register', { body: person })).status).toBe(200);
     const code = /\d{4}/.exec(await textTo(phone, 1))![0];
     const confirmed = await call(server.base, 'POST', '/v2/wallet/auth/register/phone/confirm', {

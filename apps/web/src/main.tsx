@@ -5,6 +5,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { currentRouteHasLazyLayout, preloadCurrentRoute } from './app/route-modules.ts';
 import { startVersionCheck } from './app/version-check.ts';
+import { applyStoredTheme } from './shared/theme/theme.ts';
+
+// The chosen theme before anything renders (docs/decisions.md section 18).
+applyStoredTheme();
 
 // Spec section 4: the server's version decides whether this build may run; the page renders meanwhile.
 startVersionCheck();

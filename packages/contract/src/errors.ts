@@ -80,6 +80,46 @@ export const ERRORS = {
     ru: 'Не удалось проверить ключ доступа. Попробуйте ещё раз',
     en: 'The passkey could not be verified. Please try again',
   },
+  TERMS_REQUIRED: {
+    http: 400,
+    ru: 'Прочитайте условия, тарифы и памятку и подтвердите согласие с ними',
+    en: 'Please read the terms, the tariffs and the memo and confirm that you accept them',
+  },
+  TERMS_OUTDATED: {
+    http: 409,
+    ru: 'Условия обновились. Прочитайте новую редакцию и подтвердите согласие',
+    en: 'The terms have been updated. Please read the new version and accept it',
+  },
+  TERMS_NOT_ACCEPTED: {
+    http: 403,
+    ru: 'Условия обслуживания обновились. Примите новую редакцию, чтобы продолжить операции с деньгами',
+    en: 'The terms of service have been updated. Please accept the new version to continue with money operations',
+  },
+  WALLET_CLOSE_PENDING: {
+    http: 409,
+    ru: 'Кошелёк можно закрыть, когда завершатся операции в обработке: {operations}',
+    en: 'The wallet can be closed once the operations in progress are finished: {operations}',
+  },
+  WALLET_CLOSE_CURRENCIES: {
+    http: 409,
+    ru: 'Сначала обменяйте на рубли или потратьте остаток: {balances}',
+    en: 'Please exchange into roubles or spend the balance first: {balances}',
+  },
+  WALLET_CLOSE_IDENTIFY: {
+    http: 403,
+    ru: 'Чтобы вывести остаток на карту, пройдите идентификацию или потратьте остаток',
+    en: 'To pay the balance out to a card, please complete identification or spend the balance',
+  },
+  WALLET_CLOSE_FROZEN: {
+    http: 403,
+    ru: 'Кошелёк заблокирован оператором: закрыть его поможет поддержка',
+    en: 'The wallet is frozen by an operator: support will help you close it',
+  },
+  PASSKEY_LOGIN_LOCKED: {
+    http: 429,
+    ru: 'Слишком много неудачных входов с ключом доступа. Попробуйте через {minutes} мин или войдите по SMS',
+    en: 'Too many failed passkey sign-ins. Please try again in {minutes} min or sign in by SMS',
+  },
   CODE_LOCKED: {
     http: 429,
     ru: 'Слишком много неверных кодов для этого номера. Попробуйте через {hours} ч',
@@ -495,6 +535,7 @@ export const FIELD_LABELS: Record<string, Record<Language, string>> = {
   to_currency: { ru: 'Валюта зачисления', en: 'To currency' },
   receive_amount: { ru: 'Сумма зачисления', en: 'Amount to receive' },
   quote_id: { ru: 'Курс', en: 'Quote' },
+  terms_version: { ru: 'Версия условий', en: 'Terms version' },
 };
 
 export function fieldLabel(field: string, language: Language): string {

@@ -61,11 +61,18 @@ export function page<T extends z.ZodType>(item: T) {
 
 // ---------- auth ----------
 
+/** The version of the terms a person read and accepted (GET /v2/wallet/terms answers the current one). */
+export const TermsVersion = z
+  .string()
+  .max(32)
+  .regex(/^[0-9A-Za-z.-]+$/);
 export const RegisterRequest = z.strictObject({
   first_name: PersonName,
   last_name: PersonName,
   phone: Phone,
   email: Email,
+  /** Required: a missing one is TERMS_REQUIRED, another than the current TERMS_OUTDATED (clearer than a field error). */
+  terms_version: TermsVersion.optional(),
 });
 export const SendCodeAnswer = z.object({
   status: z.literal('success'),
@@ -116,6 +123,8 @@ export const AuthInfo = z.object({
   /** The wallet is frozen: every outgoing operation is refused (WALLET_FROZEN); money still comes in. */
   is_frozen: z.boolean(),
   limits: Limits,
+  /** The current terms and whether this person accepted them; money calls wait for it (TERMS_NOT_ACCEPTED). */
+  terms: z.object({ version: z.string(), accepted: z.boolean() }),
 });
 
 export const Session = z.object({
@@ -164,12 +173,31 @@ export const PasskeyRegisterRequest = z.strictObject({
   name: z.string().min(1).max(64).optional(),
 });
 export const PasskeyConfirmRequest = z.strictObject({ challenge_id: Id, response: WebAuthnResponse });
+/** Sign-in with a discoverable passkey: the answer to a challenge from passkeyLoginOptions. */
+export const PasskeyLoginRequest = PasskeyConfirmRequest;
 export const Passkey = z.object({
   id: Id,
   name: z.string(),
   created_at: DateTime,
   last_used_at: DateTime.nullable(),
 });
+
+// ---------- terms and the operator ----------
+
+export const TERMS_DOCUMENT_KINDS = ['terms', 'tariffs', 'memo'] as const;
+export const Terms = z.object({
+  version: z.string(),
+  documents: z.array(z.object({ kind: z.enum(TERMS_DOCUMENT_KINDS), title: z.string(), url: z.string() })),
+  /** Who issues the e-money: the legal name, the Bank of Russia licence and the register entry. */
+  operator: z.object({ name: z.string(), licence: z.string(), register_url: z.string() }),
+});
+export const TermsAcceptRequest = z.strictObject({ terms_version: TermsVersion });
+
+// ---------- one's own data ----------
+
+export const MeExportQuery = z.strictObject({ format: z.enum(['json', 'pdf']).optional() });
+/** Everything kept about the person (docs/decisions.md section 18): JSON, or a PDF of the same. */
+export const MeExport = z.record(z.string(), z.unknown());
 
 // ---------- wallet ----------
 
@@ -384,6 +412,28 @@ export const CheckAnswer = z.object({
 // Self-protection: a person freezes their own wallet, and lifts the freeze with a fresh SMS code and the PIN.
 export const FreezeRequest = z.strictObject({});
 export const UnfreezeRequest = z.strictObject({ confirm_code: Code, pin: Pin });
+/** Closing the wallet (docs/decisions.md section 18): a fresh SMS code, the PIN or a passkey, the card for the roubles left. */
+export const CloseWalletRequest = confirmedBy({ pan: z.string().max(32).optional(), confirm_code: Code });
+export const ClosePreview = z.object({
+  accounts: z.array(
+    z.object({
+      currency_code: CurrencyCodeSchema,
+      balance: AmountOut,
+      /** payout: paid out to the card given; exchange_first: exchange or spend it first; none: empty. */
+      outcome: z.enum(['payout', 'exchange_first', 'none']),
+    }),
+  ),
+  /** Why closing is refused now; empty when it may go ahead. */
+  problems: z.array(z.object({ code: z.string(), message: z.string() })),
+  active_schedules: z.number().int(),
+  pending_requests: z.number().int(),
+  needs_card: z.boolean(),
+});
+export const CloseWalletAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  payout: z.object({ amount: AmountOut, currency_code: CurrencyCodeSchema, card: z.string() }).nullable(),
+});
 export const ReportRequest = z.strictObject({ reason: z.string().trim().min(1).max(500) });
 
 // ---------- documents ----------

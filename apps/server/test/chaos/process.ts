@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { TERMS_VERSION } from '../../src/modules/terms/service.ts';
 import { freshDatabase as freshTestDatabase } from '../helpers.ts';
 
 export const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
@@ -139,7 +140,13 @@ export async function register(
   const phone = options.phone ?? chaosPhone();
   const headers = options.address ? { 'x-forwarded-for': options.address } : undefined;
   const started = await call(base, 'POST', '/v2/wallet/auth/register', {
-    body: { first_name: 'Иван', last_name: 'Петров', phone, email: 'ivan@example.com' },
+    body: {
+      first_name: 'Иван',
+      last_name: 'Петров',
+      phone,
+      email: 'ivan@example.com',
+      terms_version: TERMS_VERSION,
+    },
     headers,
   });
   if (started.status !== 200) throw new Error(`register: ${started.status} ${JSON.stringify(started.body)}`);

@@ -10,6 +10,7 @@ import { AppError } from '../../errors.ts';
 import { sentThisMonth } from '../../ledger/index.ts';
 import { type LevelName, nextLevel } from '../../policy/levels.ts';
 import { activeIdentification } from '../identification/index.ts';
+import { hasAcceptedTerms, TERMS_VERSION } from '../terms/index.ts';
 
 export type AuthInfo = AnswerOf<'authInfo'>;
 export type UserLimits = AuthInfo['limits'];
@@ -70,5 +71,6 @@ export async function authInfo(q: Queryable, ctx: AppContext, userId: string): P
     is_exchange_allowed: rules.exchange,
     is_frozen: user.is_frozen,
     limits: await limitsOf(q, ctx, userId, level),
+    terms: { version: TERMS_VERSION, accepted: await hasAcceptedTerms(q, userId) },
   };
 }

@@ -13,7 +13,9 @@ import {
   endSession,
   listSessions,
   login,
+  loginWithPasskey,
   logout,
+  passkeyLoginOptions,
   register,
   sendCode,
 } from './service.ts';
@@ -56,6 +58,8 @@ function authCalls(app: FastifyInstance, ctx: AppContext): void {
     reportingGateway(call, () => sendCode(ctx, call.body.phone, client(call))),
   );
   route(app, ctx, 'login', (call) => login(ctx, call.body, client(call)));
+  route(app, ctx, 'passkeyLoginOptions', (call) => passkeyLoginOptions(ctx, client(call)));
+  route(app, ctx, 'passkeyLogin', (call) => loginWithPasskey(ctx, call.body, client(call)));
 
   route(app, ctx, 'setPin', async (call) => {
     await setPin(ctx, call.auth.userId, call.body.pin_code);

@@ -3,10 +3,10 @@
  * with a session; a registered phone signs in with a fresh code. Every step about one phone runs
  * in one transaction holding that phone's lock, so two instances cannot both act on it at once.
  */
-import { type AnswerOf, ID_PATTERN, type Language } from '@e-wallet/contract';
+import { type AnswerOf, type BodyOut, ID_PATTERN, type Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { PG, pgCode, type Queryable } from '../../db/client.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, isAppError } from '../../errors.ts';
 import { openAccount } from '../../ledger/index.ts';
 import {
   createSession,
@@ -15,7 +15,10 @@ import {
   SESSION_IDLE_DAYS,
   type SessionRef,
 } from '../../sessions/tokens.ts';
+import { addressKey, hit, peek } from '../limits/index.ts';
 import { deviceName, notifyNewDevice, notifyRegistration } from '../notifications/index.ts';
+import { loginOptions, passkeyOwner } from '../passkeys/index.ts';
+import { checkTermsVersion, recordAcceptance } from '../terms/index.ts';
 import {
   type CodePurpose,
   type CodeRefusal,
@@ -41,6 +44,8 @@ export interface Registration {
   last_name: string;
   phone: string;
   email: string;
+  /** The terms the person read and accepted on step 1 (docs/decisions.md section 18). */
+  terms_version?: string;
 }
 
 async function userIdByPhone(q: Queryable, phone: string): Promise<string | null> {
@@ -57,13 +62,22 @@ async function registrationAttempt(q: Queryable, phone: string): Promise<Buffer 
   return rows[0] ? Buffer.from(rows[0].data_digest) : null;
 }
 
+interface PendingRegistration {
+  first_name: string;
+  last_name: string;
+  email: string;
+  terms_version: string | null;
+  terms_accepted_at: Date | null;
+}
+
 async function pendingRegistration(
   q: Queryable,
   phone: string,
   forUpdate = false,
-): Promise<{ first_name: string; last_name: string; email: string } | null> {
-  const { rows } = await q.query<{ first_name: string; last_name: string; email: string }>(
-    `SELECT first_name, last_name, email FROM pending_registrations WHERE phone = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+): Promise<PendingRegistration | null> {
+  const { rows } = await q.query<PendingRegistration>(
+    `SELECT first_name, last_name, email, terms_version, terms_accepted_at
+     FROM pending_registrations WHERE phone = $1${forUpdate ? ' FOR UPDATE' : ''}`,
     [phone],
   );
   return rows[0] ?? null;
@@ -97,6 +111,8 @@ export async function register(
   client: ClientMeta,
 ): Promise<AnswerOf<'register'>> {
   const { phone } = registration;
+  // Before anything is sent or kept: no registration without the current terms accepted.
+  checkTermsVersion(registration.terms_version);
   const digest = registrationDigest(ctx.config, registration);
   const { code, wait, known } = await ctx.db.tx(async (q) => {
     await lockPhone(q, phone);
@@ -117,11 +133,20 @@ export async function register(
     );
     if (!known) {
       await q.query(
-        `INSERT INTO pending_registrations (phone, first_name, last_name, email, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $5)
+        `INSERT INTO pending_registrations
+           (phone, first_name, last_name, email, created_at, updated_at, terms_version, terms_accepted_at)
+         VALUES ($1, $2, $3, $4, $5, $5, $6, $5)
          ON CONFLICT (phone) DO UPDATE SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
-           email = EXCLUDED.email, updated_at = EXCLUDED.updated_at`,
-        [phone, registration.first_name, registration.last_name, registration.email, now],
+           email = EXCLUDED.email, updated_at = EXCLUDED.updated_at,
+           terms_version = EXCLUDED.terms_version, terms_accepted_at = EXCLUDED.terms_accepted_at`,
+        [
+          phone,
+          registration.first_name,
+          registration.last_name,
+          registration.email,
+          now,
+          registration.terms_version,
+        ],
       );
     }
     return { code: issued.code, wait: RESEND_AFTER_SECONDS, known };
@@ -210,6 +235,10 @@ export async function confirmRegistration(
          RETURNING id`,
         [registration.first_name, registration.last_name, phone, registration.email, now],
       );
+      const userId = created.rows[0]!.id;
+      // The consent given on step 1, with the time it was given (docs/decisions.md section 18).
+      if (registration.terms_version)
+        await recordAcceptance(q, userId, registration.terms_version, registration.terms_accepted_at ?? now);
       await q.query('DELETE FROM pending_registrations WHERE phone = $1', [phone]);
       await q.query('DELETE FROM registration_attempts WHERE phone = $1', [phone]);
       // Every user has a RUB account from the start (ledger engineer's hook).
@@ -261,6 +290,72 @@ export async function login(
       message('smsNewDevice', client.language, { device: deviceName(client.userAgent) }),
     );
   return tokenAnswer(ctx, phone, outcome, message('signedIn', client.language), client);
+}
+
+/** Failed passkey sign-ins one address may make in an hour before it waits, as wrong codes do. */
+export const PASSKEY_FAILURES_PER_ADDRESS = 5;
+const PASSKEY_FAILURE_WINDOW_SECONDS = 3600;
+/** Sign-in challenges one address may ask for in a minute (each is a row until it expires). */
+const PASSKEY_OPTIONS_PER_ADDRESS_PER_MINUTE = 30;
+const passkeyFailuresKey = (ip: string) => `passkey-login-fail:address:${addressKey(ip)}`;
+
+export async function passkeyLoginOptions(
+  ctx: AppContext,
+  client: ClientMeta,
+): Promise<AnswerOf<'passkeyLoginOptions'>> {
+  const asked = await hit(
+    ctx.db,
+    `passkey-login-options:address:${addressKey(client.ip)}`,
+    60,
+    PASSKEY_OPTIONS_PER_ADDRESS_PER_MINUTE,
+    ctx.clock.now(),
+  );
+  if (!asked.allowed) throw new AppError('RATE_LIMITED');
+  return loginOptions(ctx);
+}
+
+/**
+ * Signs a person in with a discoverable passkey, no SMS (docs/decisions.md section 18). Failures
+ * count per client address; after five in an hour the address waits (PASSKEY_LOGIN_LOCKED). A new
+ * device gets the same notice and SMS as a sign-in by code.
+ */
+export async function loginWithPasskey(
+  ctx: AppContext,
+  body: BodyOut<'passkeyLogin'>,
+  client: ClientMeta,
+): Promise<AnswerOf<'passkeyLogin'>> {
+  const key = passkeyFailuresKey(client.ip);
+  const seen = await peek(ctx.db, key, PASSKEY_FAILURE_WINDOW_SECONDS, ctx.clock.now());
+  if (seen.count >= PASSKEY_FAILURES_PER_ADDRESS)
+    throw new AppError('PASSKEY_LOGIN_LOCKED', { minutes: Math.ceil(seen.oldestLeavesInSeconds / 60) });
+  let userId: string;
+  try {
+    userId = await passkeyOwner(ctx, body);
+  } catch (error) {
+    if (isAppError(error) && error.code === 'PASSKEY_INVALID')
+      await hit(ctx.db, key, PASSKEY_FAILURE_WINDOW_SECONDS, PASSKEY_FAILURES_PER_ADDRESS, ctx.clock.now());
+    throw error;
+  }
+  const { phone, newDevice, token } = await ctx.db.tx(async (q) => {
+    const { rows } = await q.query<{ phone: string }>('SELECT phone FROM users WHERE id = $1 FOR UPDATE', [
+      userId,
+    ]);
+    const phone = rows[0]!.phone;
+    const newDevice = await notifyNewDevice(q, userId, { userAgent: client.userAgent, at: ctx.clock.now() });
+    const session = await createSession(q, userId, {
+      userAgent: client.userAgent,
+      ip: client.ip,
+      now: ctx.clock.now(),
+    });
+    return { phone, newDevice, token: session.token };
+  });
+  if (newDevice)
+    await sendNotice(
+      ctx,
+      phone,
+      message('smsNewDevice', client.language, { device: deviceName(client.userAgent) }),
+    );
+  return { status: 'success', message: message('signedIn', client.language), auth_token: token };
 }
 
 export async function logout(ctx: AppContext, session: SessionRef): Promise<void> {

@@ -349,3 +349,64 @@ export function statementPdf(
   write().catch((error: unknown) => doc.destroy(error as Error));
   return doc;
 }
+
+/** A titled group of label and value rows; `items` separate the records of a list. */
+export interface PdfSection {
+  title: string;
+  items: [label: string, value: string][][];
+}
+
+/**
+ * A document of titled sections of label and value rows, pages added as it grows (one's own data,
+ * docs/decisions.md section 18); every page repeats the operator and the title.
+ */
+export async function sectionsPdf(
+  title: string,
+  subtitle: string,
+  sections: PdfSection[],
+  operator: Operator,
+  language: Language,
+  pageWord: string,
+  emptyWord: string,
+): Promise<Buffer> {
+  const doc = newDocument(title, language);
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<void>((resolve, reject) => {
+    doc.on('end', () => resolve());
+    doc.on('error', reject);
+  });
+  const width = A4.width - 2 * MARGIN;
+  const bottom = A4.height - MARGIN - 30;
+  let page = 0;
+  let y = 0;
+  const newPage = () => {
+    page += 1;
+    doc.addPage();
+    y = pageHeader(doc, operator, title, `${pageWord} ${page}`);
+  };
+  newPage();
+  doc.font('regular').fontSize(9).fillColor(MUTED).text(subtitle, MARGIN, y, { width });
+  y = doc.y + 10;
+  for (const section of sections) {
+    if (y > bottom - 60) newPage();
+    doc.font('bold').fontSize(12).fillColor(ACCENT).text(section.title, MARGIN, y, { width });
+    y = doc.y + 6;
+    if (section.items.length === 0) {
+      doc.font('regular').fontSize(9).fillColor(MUTED).text(emptyWord, MARGIN, y, { width });
+      y = doc.y + 10;
+    }
+    for (const item of section.items) {
+      for (const [label, value] of item) {
+        if (y > bottom) newPage();
+        y = fieldRow(doc, label, value, y, width);
+      }
+      y += 6;
+    }
+    y += 8;
+    forgetLaidOutWords(doc);
+  }
+  doc.end();
+  await done;
+  return Buffer.concat(chunks);
+}

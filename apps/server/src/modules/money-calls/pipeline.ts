@@ -21,6 +21,7 @@ import {
   type Refusal,
 } from '../../ledger/index.ts';
 import { type Confirmation, confirmer, type PinSigner } from '../auth/index.ts';
+import { requireAcceptedTerms } from '../terms/index.ts';
 import { claimKey, repeatedAnswer, type StoredAnswer } from './idempotency.ts';
 import { refusalError } from './refusals.ts';
 
@@ -59,6 +60,11 @@ export interface MoneyCall<A> {
   committed?(answer: A): Promise<void>;
   /** After a refusal, outside the transaction: what it also tells (a lookup counted). */
   refused?(refusal: Refusal): Promise<void>;
+  /**
+   * A person's call that goes through before they accept the current terms: closing the wallet pays
+   * its balance out to someone who refuses new terms (docs/decisions.md section 18).
+   */
+  beforeTerms?: true;
 }
 
 export type MoneyCallResult<A> =
@@ -83,6 +89,8 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
     'standingOrder' in call.confirmation || 'operator' in call.confirmation
       ? null
       : confirmer(ctx, call.person, call.confirmation);
+  // A person's money waits for the current terms (a schedule's run and an operator's refund are not theirs now).
+  if (confirm && !call.beforeTerms) await requireAcceptedTerms(ctx, call.person);
   let proof = confirm ? await confirm.first() : null;
   for (let tries = 1; ; tries++) {
     let answer!: A;

@@ -5,6 +5,13 @@
 import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
-export { deviceName, notificationOf, notify, notifyNewDevice, notifyRegistration } from './service.ts';
+export {
+  deviceName,
+  listNotifications,
+  notificationOf,
+  notify,
+  notifyNewDevice,
+  notifyRegistration,
+} from './service.ts';
 
 export const routes = modulePlugin('notifications', register);

@@ -2,7 +2,8 @@
  * Passkeys (WebAuthn, through @simplewebauthn/server): a signed-in person adds passkeys in Settings
  * and may then confirm themselves with one instead of the PIN where the app asks for it to go on
  * (the inactivity lock). The relying party is the server's PUBLIC_URL: its host is the RP ID, its
- * origin the only origin accepted. Each ceremony's challenge is stored, used once, and lives 5
+ * origin the only origin accepted. A person may also sign in with a discoverable passkey, no SMS
+ * (`loginOptions`, `passkeyOwner`; the session is opened by modules/auth). Each ceremony's challenge is stored, used once, and lives 5
  * minutes; only public keys are kept; user verification (the device's own PIN or biometrics) is required.
  */
 import type { AnswerOf, BodyOut, Language } from '@e-wallet/contract';
@@ -34,10 +35,13 @@ function relyingParty(ctx: AppContext): { rpID: string; origin: string; rpName: 
   };
 }
 
+type ChallengePurpose = 'register' | 'confirm' | 'login';
+
+/** A sign-in's challenge belongs to nobody yet (userId null): the passkey names the person. */
 async function storeChallenge(
   ctx: AppContext,
-  userId: string,
-  purpose: 'register' | 'confirm',
+  userId: string | null,
+  purpose: ChallengePurpose,
   challenge: string,
 ): Promise<string> {
   const now = ctx.clock.now();
@@ -53,12 +57,13 @@ async function storeChallenge(
 /** The challenge of one ceremony of this user, used up; PASSKEY_INVALID when there is none alive. */
 async function takeChallenge(
   ctx: AppContext,
-  userId: string,
-  purpose: 'register' | 'confirm',
+  userId: string | null,
+  purpose: ChallengePurpose,
   id: string,
 ): Promise<string> {
   const { rows } = await ctx.db.query<{ challenge: string }>(
-    `DELETE FROM webauthn_challenges WHERE id = $1 AND user_id = $2 AND purpose = $3 AND expires_at > $4
+    `DELETE FROM webauthn_challenges
+     WHERE id = $1 AND user_id IS NOT DISTINCT FROM $2::uuid AND purpose = $3 AND expires_at > $4
      RETURNING challenge`,
     [id, userId, purpose, ctx.clock.now()],
   );
@@ -204,12 +209,27 @@ export async function confirmOptions(
 ): Promise<AnswerOf<'passkeyConfirmOptions'>> {
   const existing = await passkeysOf(ctx, userId);
   if (existing.length === 0) throw new AppError('PASSKEY_NOT_FOUND');
+  return authenticationOptions(
+    ctx,
+    userId,
+    'confirm',
+    existing.map((row) => ({ id: row.credential_id, transports: row.transports })),
+  );
+}
+
+/** Options to answer with a passkey, and their stored challenge; no credentials named: any discoverable one. */
+async function authenticationOptions(
+  ctx: AppContext,
+  userId: string | null,
+  purpose: 'confirm' | 'login',
+  allowCredentials?: { id: string; transports: string[] }[],
+): Promise<AnswerOf<'passkeyConfirmOptions'>> {
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(ctx).rpID,
-    allowCredentials: existing.map((row) => ({ id: row.credential_id, transports: row.transports })),
+    ...(allowCredentials ? { allowCredentials: allowCredentials as never } : {}),
     userVerification: 'required',
   });
-  const challengeId = await storeChallenge(ctx, userId, 'confirm', options.challenge);
+  const challengeId = await storeChallenge(ctx, userId, purpose, options.challenge);
   return {
     status: 'success',
     challenge_id: challengeId,
@@ -241,6 +261,38 @@ export async function verifyPasskey(
   const expectedChallenge = await takeChallenge(ctx, userId, 'confirm', body.challenge_id);
   const row = (await passkeysOf(ctx, userId)).find((key) => key.credential_id === body.response.id);
   if (!row) throw new AppError('PASSKEY_INVALID');
+  await checkAssertion(ctx, row, body, expectedChallenge);
+}
+
+/** Options for signing in with a discoverable passkey: no user named, the device offers its own. */
+export function loginOptions(ctx: AppContext): Promise<AnswerOf<'passkeyLoginOptions'>> {
+  return authenticationOptions(ctx, null, 'login');
+}
+
+/**
+ * The person a sign-in passkey belongs to, once its answer to a live sign-in challenge is verified
+ * (the challenge used up); PASSKEY_INVALID for anything else. The caller opens the session.
+ */
+export async function passkeyOwner(ctx: AppContext, body: BodyOut<'passkeyLogin'>): Promise<string> {
+  const expectedChallenge = await takeChallenge(ctx, null, 'login', body.challenge_id);
+  const { rows } = await ctx.db.query<PasskeyRow & { user_id: string }>(
+    `SELECT id, user_id, credential_id, public_key, counter, transports, name, created_at, last_used_at
+     FROM passkeys WHERE credential_id = $1`,
+    [body.response.id],
+  );
+  const row = rows[0];
+  if (!row) throw new AppError('PASSKEY_INVALID');
+  await checkAssertion(ctx, row, body, expectedChallenge);
+  return row.user_id;
+}
+
+/** Verifies a passkey's signature over the challenge and moves its counter on. */
+async function checkAssertion(
+  ctx: AppContext,
+  row: PasskeyRow,
+  body: BodyOut<'passkeyConfirm'>,
+  expectedChallenge: string,
+): Promise<void> {
   const { rpID, origin } = relyingParty(ctx);
   let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {

@@ -83,6 +83,8 @@ export interface PayoutRequest {
   /** What the provider's payout says (a GOST code's purpose, or the history's text). */
   providerDescription?: string | null;
   scope: IdempotencyScope;
+  /** Closing the wallet: paid out before the current terms are accepted (money-calls). */
+  beforeTerms?: true;
 }
 
 /**
@@ -120,6 +122,7 @@ export async function payOut<A>(
     confirmation: request.confirmation,
     key: scope.key,
     requestHash: scope.requestHash,
+    ...(request.beforeTerms ? { beforeTerms: true as const } : {}),
     prepare: () => ({
       answer: answerOf(payout),
       door: {

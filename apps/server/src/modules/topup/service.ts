@@ -38,6 +38,7 @@ import { AppError } from '../../errors.ts';
 import { openAccount, systemAccount, topUpRefusal, transfer, userAccount } from '../../ledger/index.ts';
 import type { PaymentReport } from '../../providers/payments/payments-provider.ts';
 import { keyedCall, refusalError, requestHash } from '../money-calls/index.ts';
+import { requireAcceptedTerms } from '../terms/index.ts';
 
 export const ORDER_REFERENCE = 'topup_order';
 export const FINISH_PATH = '/wallet/payments/finish';
@@ -141,6 +142,8 @@ export async function startTopUp(
 ): Promise<TopUpAnswer> {
   const currency = input.body.currency_code;
   const amount = topUpAmount(input.body.amount, currency);
+  // Money waits for the current terms, as every money call does (modules/money-calls).
+  await requireAcceptedTerms(ctx, input.userId);
   // The order's id is made first: it is the call's answer, stored with the key before the order is.
   const id = randomUUID();
   const { order: orderId } = await keyedCall(

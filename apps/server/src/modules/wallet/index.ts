@@ -5,6 +5,14 @@
 import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
-export { entryTransactionView, KIND_TEXTS, ownAccount, rangeOf, transactionOfEntry } from './service.ts';
+export {
+  entryTransactionView,
+  KIND_TEXTS,
+  ownAccount,
+  rangeOf,
+  transactionOfEntry,
+  transactionsOf,
+  walletOf,
+} from './service.ts';
 
 export const routes = modulePlugin('wallet', register);

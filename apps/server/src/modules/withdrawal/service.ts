@@ -21,7 +21,7 @@ export async function withdraw(
   ctx: AppContext,
   userId: string,
   body: BodyOut<'withdrawal'>,
-  options: { idempotencyKey: string | null; language: Language },
+  options: { idempotencyKey: string | null; language: Language; closing?: true },
 ): Promise<AnswerOf<'withdrawal'>> {
   if (body.currency_code !== 'RUB') throw new AppError('CURRENCY_NOT_ALLOWED');
   const amount = amountOf(body.amount, 'RUB');
@@ -40,6 +40,7 @@ export async function withdraw(
       payeeName: null,
       payeeDetails: null,
       scope: { userId, call: 'withdrawal', key: options.idempotencyKey, requestHash: requestHash(ctx, body) },
+      ...(options.closing ? { beforeTerms: true as const } : {}),
     },
     (payout) => ({
       status: 'success' as const,

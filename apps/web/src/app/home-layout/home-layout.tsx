@@ -10,7 +10,7 @@ import { clsx } from 'clsx';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useLogout } from '../../features/auth/api/logout.ts';
+
 import { documentSlots } from '../../features/documents/document-slots.ts';
 import { hasPolicyBlock, PolicyBlock } from '../../features/policy/policy-block.tsx';
 import { ProfilePanel } from '../../features/profile/components/profile-panel.tsx';
@@ -24,8 +24,10 @@ import '../../shared/security/security.css';
 import { FrozenBanner } from '../../shared/security/frozen-banner.tsx';
 import { FreezeButton } from '../../shared/security/security-buttons.tsx';
 import { AppLock } from '../../shared/session/app-lock/app-lock.tsx';
+import { useLogout } from '../../shared/session/logout.ts';
 import { keepReturnPath } from '../../shared/session/return-after-sign-in.ts';
 import { useSessionStore } from '../../shared/store/session-store.ts';
+import { TermsDialog } from '../../shared/terms/terms-dialog.tsx';
 import { ErrorBoundary } from '../error-boundary.tsx';
 import { PageSpinner } from '../page-spinner.tsx';
 import { LayoutHeader } from './layout-header.tsx';
@@ -114,6 +116,7 @@ function SignedInArea() {
         )}
       </div>
       <AppLock onSignOut={() => logout.mutate()} signingOut={logout.isPending} />
+      <TermsDialog />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { accountEn } from './account-texts.ts';
 import { moneyEn } from './money-texts.ts';
 import { policyEn } from './policy-texts.ts';
 import type { Texts } from './ru.ts';
@@ -119,6 +120,7 @@ export const en: Texts = {
   },
   // The money screens (wallet, history, accounts, layout panels).
   ...moneyEn,
+  ...accountEn,
   ...policyEn,
   // The identification section and the Settings route.
   ...settingsEn,

@@ -1,4 +1,5 @@
 /** Russian texts: the active language (spec section 9). Every key exists in en.ts too (i18n.test.ts). */
+import { accountRu } from './account-texts.ts';
 import { moneyRu } from './money-texts.ts';
 import { policyRu } from './policy-texts.ts';
 import { securityRu } from './security-texts.ts';
@@ -118,6 +119,7 @@ export const ru = {
   },
   // The money screens (wallet, history, accounts, layout panels).
   ...moneyRu,
+  ...accountRu,
   ...policyRu,
   // The identification section and the Settings route.
   ...settingsRu,

@@ -78,6 +78,21 @@ export async function passkeyAnswer(): Promise<PasskeyAnswer> {
   return { challenge_id: options.challenge_id, response: response as never };
 }
 
+/**
+ * Signs in with a discoverable passkey, no SMS (docs/decisions.md section 18): the device offers
+ * the person's own passkey for this site; answers the new auth token.
+ */
+export async function signInWithPasskey(): Promise<string> {
+  const options = await callApi('passkeyLoginOptions');
+  if (isErrorAnswer(options)) throw new Error(options.message);
+  const response = await relay(() => startAuthentication({ optionsJSON: options.options as never }));
+  const answer = await callApi('passkeyLogin', {
+    body: { challenge_id: options.challenge_id, response: response as never },
+  });
+  if (isErrorAnswer(answer)) throw new Error(answer.message);
+  return answer.auth_token;
+}
+
 /** Confirms the signed-in person with one of their passkeys; the server decides. */
 export async function confirmWithPasskey(): Promise<void> {
   const answer = await callApi('passkeyConfirm', { body: await passkeyAnswer() });

@@ -1,11 +1,14 @@
 /**
- * Register step 1: first name, last name, e-mail, phone. Continue is disabled while the first name
- * or e-mail is empty (spec section 5); other problems show under their input on submit.
+ * Register step 1: first name, last name, e-mail, phone, and the terms with a consent checkbox
+ * (docs/decisions.md section 18). Continue is disabled while the first name or e-mail is empty
+ * (spec section 5) or the consent is not ticked; other problems show under their input on submit.
  */
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROUTES } from '../../../shared/routes.ts';
+import type { Terms } from '../../../shared/terms/terms-api.ts';
+import { TermsLinks } from '../../../shared/terms/terms-links.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { ArrowLeftIcon } from '../../../shared/ui/icons.tsx';
 import { PhoneField, type PhoneValue } from '../../../shared/ui/phone-field.tsx';
@@ -30,12 +33,17 @@ export interface RegisterDetailsStepProps {
   submitting: boolean;
   onSubmit: () => void;
   above?: ReactNode;
+  /** The current documents; null while loading (or when they failed: `termsFailed`). */
+  terms: Terms | null;
+  termsFailed: boolean;
+  consent: boolean;
+  onConsentChange: (consent: boolean) => void;
 }
 
 export function RegisterDetailsStep(props: RegisterDetailsStepProps) {
   const { t } = useTranslation();
   const { details, errors } = props;
-  const ready = canContinueDetails(details.firstName, details.email);
+  const ready = canContinueDetails(details.firstName, details.email) && props.consent && !!props.terms;
   const set = (key: keyof Details) => (event: { target: { value: string } }) =>
     props.onDetailsChange({ ...details, [key]: event.target.value });
   function submit(event: FormEvent) {
@@ -96,6 +104,26 @@ export function RegisterDetailsStep(props: RegisterDetailsStepProps) {
           language={props.language}
           error={errors.phone}
         />
+        <fieldset className="terms-block" data-testid="register-terms">
+          <legend className="terms-block__title">{t('account.terms.documents')}</legend>
+          {props.terms ? (
+            <TermsLinks terms={props.terms} />
+          ) : (
+            <p role={props.termsFailed ? 'alert' : 'status'}>
+              {t(props.termsFailed ? 'account.terms.error' : 'account.terms.loading')}
+            </p>
+          )}
+          <label className="terms-consent">
+            <input
+              type="checkbox"
+              name="terms_consent"
+              checked={props.consent}
+              onChange={(event) => props.onConsentChange(event.target.checked)}
+              disabled={!props.terms}
+            />
+            <span>{t('account.terms.consent')}</span>
+          </label>
+        </fieldset>
       </div>
       {props.formError && <FieldError message={props.formError} />}
       <div className="auth-actions">

@@ -1,8 +1,12 @@
-/** The landing (AuthIn): image, title, Register button, 'already have an account' with a login link. */
+/**
+ * The landing (AuthIn): image, title, Register button, 'already have an account' with a login link,
+ * and the e-money operator's identity and licence (docs/decisions.md section 18).
+ */
 import '../auth.css';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROUTES } from '../../../shared/routes.ts';
+import { OperatorFacts } from '../../../shared/terms/operator-facts.tsx';
 import landingImageUrl from '../assets/landing.svg';
 
 export function AuthInPage() {
@@ -30,6 +34,7 @@ export function AuthInPage() {
       <p className="auth-footer">
         {t('auth.landing.haveAccount')} <Link to={ROUTES.LogIn}>{t('auth.landing.login')}</Link>
       </p>
+      <OperatorFacts />
     </section>
   );
 }

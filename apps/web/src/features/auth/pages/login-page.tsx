@@ -1,12 +1,14 @@
 /**
  * Log in (spec sections 2 and 4): step 1 phone -> send code -> step 2 code -> login.
  * Success stores the token and goes to '/'; an error answer shows the server's message and stays
- * on the code. Back returns to the phone.
+ * on the code. Back returns to the phone. Where the browser can use one, 'Войти с ключом доступа'
+ * signs in with a discoverable passkey instead, no SMS (docs/decisions.md section 18).
  */
 import '../auth.css';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { ApiError } from '../../../shared/api/api-error.ts';
 import { useCountdown } from '../../../shared/hooks/use-countdown.ts';
 import { usePending } from '../../../shared/hooks/use-pending.ts';
 import { ROUTES } from '../../../shared/routes.ts';
@@ -22,6 +24,9 @@ import { CodeStep } from '../components/code-step.tsx';
 import { resendWait } from '../resend.ts';
 import { usePhone } from '../use-phone.ts';
 
+/** As @simplewebauthn's browserSupportsWebAuthn, without loading it with the sign-in page. */
+const canUsePasskey = typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -35,6 +40,34 @@ export function LoginPage() {
   const [runSendCode, sending] = usePending(sendCode);
   const [runLogin, signingIn] = usePending(login);
   const [resendIn, startResendCountdown] = useCountdown();
+  // The passkey code loads when pressed: the sign-in page keeps its JavaScript budget.
+  const [runPasskey, passkeyPending] = usePending(async (): Promise<string | null> => {
+    const passkeys = await import('../../../shared/passkeys/passkeys.ts');
+    try {
+      return await passkeys.signInWithPasskey();
+    } catch (failure) {
+      // A cancelled device prompt is no error to show.
+      if (failure instanceof passkeys.PasskeyCancelled) return null;
+      throw failure;
+    }
+  });
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+
+  async function passkeySignIn() {
+    setPasskeyError(null);
+    try {
+      const token = await runPasskey();
+      if (!token) return;
+      session.setAuthToken(token);
+      navigate(takeReturnPath(ROUTES.Home), { replace: true });
+    } catch (failure) {
+      setPasskeyError(
+        failure instanceof ApiError && failure.answer
+          ? failure.answer.message
+          : t('account.passkeyLogin.failed'),
+      );
+    }
+  }
 
   /** Sends a code; answers whether the person can go on to the code entry. */
   async function send(): Promise<boolean> {
@@ -151,6 +184,19 @@ export function LoginPage() {
         <Button type="submit" block busy={sending}>
           {t('auth.login.sendCode')}
         </Button>
+        {canUsePasskey && (
+          <>
+            <p className="auth-or">{t('account.passkeyLogin.or')}</p>
+            <Button variant="secondary" block onClick={passkeySignIn} busy={passkeyPending}>
+              {t('account.passkeyLogin.button')}
+            </Button>
+            {passkeyError && (
+              <p className="field__error" role="alert">
+                {passkeyError}
+              </p>
+            )}
+          </>
+        )}
       </div>
       <p className="auth-footer">
         {t('auth.login.noAccount')} <Link to={ROUTES.Register}>{t('auth.login.register')}</Link>

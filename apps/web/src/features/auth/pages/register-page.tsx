@@ -12,6 +12,7 @@ import { usePending } from '../../../shared/hooks/use-pending.ts';
 import { ROUTES } from '../../../shared/routes.ts';
 import { takeReturnPath } from '../../../shared/session/return-after-sign-in.ts';
 import { useSessionStore } from '../../../shared/store/session-store.ts';
+import { useTerms } from '../../../shared/terms/terms-api.ts';
 import { ProgressSteps } from '../../../shared/ui/progress-steps.tsx';
 import { errorOf, type FormField, failureMessage, fieldOf } from '../answers.ts';
 import { register } from '../api/register.ts';
@@ -35,6 +36,8 @@ export function RegisterPage() {
   const [step, setStep] = useState<Step>(1);
   const [details, setDetails] = useState<Details>({ firstName: '', lastName: '', email: '' });
   const [errors, setErrors] = useState<Partial<Record<FormField, string>>>({});
+  const { terms, failed: termsFailed } = useTerms();
+  const [consent, setConsent] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
@@ -78,6 +81,7 @@ export function RegisterPage() {
         last_name: details.lastName.trim(),
         email: details.email.trim(),
         phone: e164,
+        terms_version: terms?.version,
       });
       const error = errorOf(answer);
       if (error && error.code !== 'CODE_RESEND_TOO_SOON') {
@@ -203,6 +207,10 @@ export function RegisterPage() {
       formError={formError}
       submitting={registering}
       onSubmit={submitDetails}
+      terms={terms}
+      termsFailed={termsFailed}
+      consent={consent}
+      onConsentChange={setConsent}
     />
   );
 }

@@ -5,10 +5,8 @@
  */
 import type { AnswerOf, QueryOf } from '@e-wallet/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, isErrorAnswer } from '../../../shared/api/api-error.ts';
 import { callOk, pathOf } from '../../../shared/api/client.ts';
-import i18n from '../../../shared/i18n/i18n.ts';
-import { getAuthToken } from '../../../shared/store/session-store.ts';
+import { download } from '../../../shared/api/download.ts';
 
 export type DocumentReceipt = AnswerOf<'documentReceipt'>;
 
@@ -21,32 +19,6 @@ export const receiptQuery = (operationId: string) =>
 
 export function useReceipt(operationId: string, enabled: boolean) {
   return useQuery({ ...receiptQuery(operationId), enabled });
-}
-
-/** Fetches a file of the API and hands it to the browser as a download named `fallbackName`. */
-async function download(path: string, fallbackName: string): Promise<void> {
-  const token = getAuthToken();
-  const response = await fetch(path, {
-    headers: {
-      'Accept-Language': i18n.language || 'ru',
-      ...(token ? { Authorization: `Token ${token}` } : {}),
-    },
-    credentials: 'same-origin',
-  });
-  if (!response.ok) {
-    const answer: unknown = await response.json().catch(() => null);
-    throw new ApiError(response.status, isErrorAnswer(answer) ? answer : null);
-  }
-  const blob = await response.blob();
-  const named = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1];
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = named ?? fallbackName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 export function downloadReceiptPdf(operationId: string): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * The profile panel of the home layout (docs/product.md 'Home layout'): avatar initial, full name,
  * phone; a profile section with e-mail, phone and register date; sign-out; then the slots other
- * features fill: the identification section and, for the brand 'grok' only, the policy block.
+ * features fill: the identification section and, for the brand 'grok' only, the policy block;
+ * last, the e-money operator's identity and licence (docs/decisions.md section 18).
  */
 import '../profile.css';
 import type { ReactNode } from 'react';
@@ -10,6 +11,7 @@ import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatPhone, initialOf } from '../../../shared/format/person.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { OperatorFacts } from '../../../shared/terms/operator-facts.tsx';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { LogoutIcon } from '../../../shared/ui/icons.tsx';
 
@@ -102,6 +104,7 @@ export function ProfilePanel({
           {policy}
         </section>
       )}
+      <OperatorFacts className="profile-panel__operator" />
     </aside>
   );
 }

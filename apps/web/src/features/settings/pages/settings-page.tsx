@@ -1,6 +1,7 @@
 /**
  * Settings (docs/product.md section 2, 'Settings / identification section'): profile, identification section,
- * language, active sessions, notifications and PIN change. Each panel is its own area: one that fails to render
+ * language, theme, active sessions, notifications, PIN change, one's own data and sign-out (docs/decisions.md
+ * section 18). Each panel is its own area: one that fails to render
  * shows a retry and leaves the others usable.
  */
 import '../settings.css';
@@ -12,11 +13,15 @@ import { IdentificationSection } from '../../../shared/identification/identifica
 import { SecurityPanel } from '../../../shared/security/security-panel.tsx';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
 import { AlertsPanel } from '../components/alerts-panel.tsx';
+import { CloseWalletPanel } from '../components/close-wallet-panel.tsx';
 import { LanguageSwitch } from '../components/language-switch.tsx';
+import { MyDataPanel } from '../components/my-data-panel.tsx';
 import { PasskeysPanel } from '../components/passkeys-panel.tsx';
 import { PinChangePanel } from '../components/pin-change-panel.tsx';
 import { ProfileFacts } from '../components/profile-facts.tsx';
 import { SessionsPanel } from '../components/sessions-panel.tsx';
+import { SignOutPanel } from '../components/sign-out-panel.tsx';
+import { ThemeSwitch } from '../components/theme-switch.tsx';
 
 /** The application id of a verification whose documents the person is asked for (`?documents=`). */
 const APPLICATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -61,6 +66,12 @@ export function SettingsPage() {
           <AreaBoundary>
             <LanguageSwitch />
           </AreaBoundary>
+          <AreaBoundary>
+            <ThemeSwitch />
+          </AreaBoundary>
+          <AreaBoundary>
+            <MyDataPanel />
+          </AreaBoundary>
         </div>
         <div className="settings-column">
           <AreaBoundary>
@@ -78,6 +89,10 @@ export function SettingsPage() {
           <AreaBoundary>
             <PasskeysPanel />
           </AreaBoundary>
+          <AreaBoundary>
+            <CloseWalletPanel />
+          </AreaBoundary>
+          <SignOutPanel />
         </div>
       </div>
     </div>

@@ -3,8 +3,8 @@
  * the answer (an unreachable server must not keep a person signed in here).
  */
 import { useMutation } from '@tanstack/react-query';
-import { callApi } from '../../../shared/api/client.ts';
-import { signOutLocally } from '../../../shared/session/sign-out.ts';
+import { callApi } from '../api/client.ts';
+import { signOutLocally } from './sign-out.ts';
 
 export async function logout(): Promise<void> {
   try {

@@ -1,0 +1,9 @@
+/**
+ * One's own data: everything kept about a person, as JSON or a PDF, without secrets (docs/decisions.md
+ * section 18).
+ * The public face of this module: other modules and the app import only this file.
+ */
+import { modulePlugin } from '../../http/module.ts';
+import register from './routes.ts';
+
+export const routes = modulePlugin('my-data', register);

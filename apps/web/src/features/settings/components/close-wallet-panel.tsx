@@ -1,0 +1,179 @@
+/**
+ * Settings → 'Закрыть кошелёк' (docs/decisions.md section 18): the person sees each balance and what
+ * happens to it, what refuses closing now, the schedules and requests that end; gives the card for the
+ * roubles, the PIN and a fresh SMS code; the server closes, and the app signs out.
+ */
+import '../../../shared/ui/pay-modal/pay-modal.css';
+import { formatMoney } from '@e-wallet/contract';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAuthInfo } from '../../../shared/api/auth-info.ts';
+import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { signOutLocally } from '../../../shared/session/sign-out.ts';
+import { Button } from '../../../shared/ui/button.tsx';
+import { CodeInput } from '../../../shared/ui/code-input.tsx';
+import { cardDigits, cardProblem, groupCard } from '../../../shared/ui/pay-modal/card-number.ts';
+import { ModalFrame } from '../../../shared/ui/pay-modal/modal-frame.tsx';
+import { TextField } from '../../../shared/ui/text-field.tsx';
+import { closeWallet, sendOwnCode, useClosePreview } from '../api/close-wallet.ts';
+
+export function CloseWalletPanel() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <section
+      className="panel settings-panel"
+      aria-labelledby="settings-close-title"
+      data-testid="close-wallet"
+    >
+      <h2 id="settings-close-title" className="panel__title">
+        {t('account.close.title')}
+      </h2>
+      <p className="settings-panel__hint">{t('account.close.hint')}</p>
+      <Button variant="ghost" block className="settings-close__open" onClick={() => setOpen(true)}>
+        {t('account.close.open')}
+      </Button>
+      {open && <CloseWalletDialog onClose={() => setOpen(false)} />}
+    </section>
+  );
+}
+
+function CloseWalletDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const { data: user } = useAuthInfo();
+  const preview = useClosePreview(true);
+  const [card, setCard] = useState('');
+  const [pin, setPin] = useState('');
+  const [code, setCode] = useState('');
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'code' | 'close' | null>(null);
+  const data = preview.data;
+  const blocked = !data || data.problems.length > 0;
+  const cardBad = data?.needs_card ? cardProblem(cardDigits(card)) !== null : false;
+
+  async function askCode() {
+    if (!user) return;
+    setBusy('code');
+    setError(null);
+    try {
+      await sendOwnCode(user.phone);
+      setNote(t('account.close.codeSent'));
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (blocked || busy) return;
+    if (cardBad) {
+      setError(t('account.close.cardInvalid'));
+      return;
+    }
+    setBusy('close');
+    setError(null);
+    try {
+      await closeWallet({
+        pin,
+        confirm_code: code,
+        ...(data?.needs_card ? { pan: cardDigits(card) } : {}),
+      });
+      signOutLocally();
+    } catch (failure) {
+      setError((failure as Error).message);
+      setBusy(null);
+    }
+  }
+
+  return (
+    <ModalFrame
+      open
+      title={t('account.close.title')}
+      closable={busy !== 'close'}
+      onClose={onClose}
+      testId="close-dialog"
+    >
+      <form className="pay-stage close-stage" onSubmit={submit} noValidate>
+        <h3 className="close-stage__subtitle">{t('account.close.balances')}</h3>
+        {data ? (
+          <ul className="close-stage__balances">
+            {data.accounts.map((account) => (
+              <li key={account.currency_code}>
+                <span>{formatMoney(account.balance, account.currency_code, language)}</span>
+                <span className="close-stage__outcome">{t(`account.close.outcome.${account.outcome}`)}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p role="status">{t('common.loading')}</p>
+        )}
+        {data && data.active_schedules > 0 && (
+          <p>{t('account.close.schedules', { count: data.active_schedules })}</p>
+        )}
+        {data && data.pending_requests > 0 && (
+          <p>{t('account.close.requests', { count: data.pending_requests })}</p>
+        )}
+        {data?.problems.map((problem) => (
+          <p key={problem.code} className="field__error" role="alert">
+            {problem.message}
+          </p>
+        ))}
+        {data && !blocked && (
+          <>
+            {data.needs_card && (
+              <TextField
+                label={t('account.close.card')}
+                name="pan"
+                inputMode="numeric"
+                autoComplete="cc-number"
+                placeholder="xxxx xxxx xxxx xxxx"
+                maxLength={19}
+                value={card}
+                onChange={(event) => setCard(groupCard(cardDigits(event.target.value)))}
+              />
+            )}
+            <CodeInput
+              label={t('account.close.pin')}
+              digitLabel={(n, total) => t('account.close.pinDigit', { n, total })}
+              value={pin}
+              onChange={setPin}
+              secret
+            />
+            <Button variant="secondary" onClick={askCode} busy={busy === 'code'}>
+              {t('account.close.sendCode')}
+            </Button>
+            {note && <p role="status">{note}</p>}
+            <CodeInput
+              label={t('account.close.code')}
+              digitLabel={(n, total) => t('account.close.codeDigit', { n, total })}
+              value={code}
+              onChange={setCode}
+            />
+          </>
+        )}
+        {error && (
+          <p className="field__error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="close-stage__actions">
+          <Button variant="secondary" onClick={onClose} disabled={busy === 'close'}>
+            {t('account.close.cancel')}
+          </Button>
+          <Button
+            type="submit"
+            className="close-stage__confirm"
+            disabled={blocked || pin.length < 4 || code.length < 4}
+            busy={busy === 'close'}
+          >
+            {t('account.close.confirm')}
+          </Button>
+        </div>
+      </form>
+    </ModalFrame>
+  );
+}
