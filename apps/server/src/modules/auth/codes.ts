@@ -11,6 +11,7 @@ import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { revokeAllSessions } from '../../sessions/tokens.ts';
 import { addressKey, hit, peek } from '../limits/limits.ts';
 import { message } from './messages.ts';
 
@@ -67,9 +68,14 @@ export async function codeLock(
   };
 }
 
-/** The phone's wrong codes of the last 24 hours are forgotten (support, after the owner proved who they are). */
-export async function clearCodeLock(q: Queryable, phone: string): Promise<boolean> {
+/**
+ * The phone's wrong codes of the last 24 hours are forgotten (support, after the owner proved who they
+ * are). A recovery step: every session of the phone's wallet ends, so only the owner's next sign-in holds one.
+ */
+export async function clearCodeLock(q: Queryable, phone: string, now: Date): Promise<boolean> {
   const { rowCount } = await q.query('DELETE FROM rate_limits WHERE key = $1', [wrongCodesKey(phone)]);
+  const { rows } = await q.query<{ id: string }>('SELECT id FROM users WHERE phone = $1', [phone]);
+  if (rows[0]) await revokeAllSessions(q, rows[0].id, now);
   return rowCount > 0;
 }
 

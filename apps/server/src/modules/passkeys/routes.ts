@@ -13,7 +13,9 @@ import {
 
 export default function passkeyRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, ctx, 'passkeys', (call) => listPasskeys(ctx, call.auth.userId));
-  route(app, ctx, 'passkeyRegisterOptions', (call) => registerOptions(ctx, call.auth.userId));
+  route(app, ctx, 'passkeyRegisterOptions', (call) =>
+    registerOptions(ctx, call.auth.userId, call.body, call.language),
+  );
   route(app, ctx, 'passkeyRegister', (call) =>
     registerPasskey(ctx, call.auth.userId, call.body, call.language),
   );

@@ -29,7 +29,7 @@ export default async function topUpRoutes(app: FastifyInstance, ctx: AppContext)
     topUpStatus(ctx, call.auth.userId, call.query.order, call.request.log),
   );
 
-  await registerSignedRoutes(app, ctx, (scope) =>
+  await registerSignedRoutes(app, ctx, 'PAYMENTS_PROVIDER', (scope) =>
     route(scope, ctx, 'paymentsWebhook', async (call) => {
       const { body } = call;
       const amount = parseAmount(body.amount, body.currency_code);

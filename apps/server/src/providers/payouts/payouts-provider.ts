@@ -80,6 +80,11 @@ export interface PayoutsProvider extends ListsRecords {
   findByReference?(reference: string): Promise<PayoutState | null | undefined>;
   /** Background work of this provider (the sandbox settles due payouts); answers how many it handled. */
   runDue?(): Promise<number>;
+  /**
+   * A real provider's own notifications (unsigned): `verify` reads one and answers what the provider's
+   * API says about the payout it names (fetched), or null when it is not one.
+   */
+  readonly unsignedNotifications?: { path: string; verify(body: unknown): Promise<PayoutState | null> };
   /** How a provider that lives in this server (the sandbox) delivers its callbacks. */
   setTransport?(transport: WebhookTransport): void;
 }
