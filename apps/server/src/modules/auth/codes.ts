@@ -112,6 +112,19 @@ export async function recentCodeWait(
 }
 
 /**
+ * Sign-in's guard by client address, before anything about a phone is read or counted: an address
+ * checks at most as many codes an hour as the codes it may be sent allow tries (CODE_MAX_TRIES each),
+ * the same RATE_LIMITED whether the phone has a wallet or not. So one address cannot walk many phones'
+ * codes, nor lock their owners out by spending their wrong-code day, and each refused try costs one
+ * statement (docs/decisions.md section 17). Sessions are never ended by anyone's wrong codes.
+ */
+export async function guardCodeCheck(ctx: AppContext, ip: string): Promise<void> {
+  const cap = ctx.config.SMS_PER_ADDRESS_PER_HOUR * CODE_MAX_TRIES;
+  const byAddress = await hit(ctx.db, `codes:address:${addressKey(ip)}`, HOUR_SECONDS, cap, ctx.clock.now());
+  if (!byAddress.allowed) throw new AppError('RATE_LIMITED');
+}
+
+/**
  * Checks the resend cooldown and the hourly caps, then stores a fresh code for the phone in place
  * of any earlier one. Call inside a transaction holding lockPhone; deliver the answered code only
  * after the transaction commits (the transaction may be retried; an SMS cannot be taken back).

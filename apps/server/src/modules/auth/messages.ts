@@ -43,8 +43,8 @@ const MESSAGES = {
     en: 'E-Wallet: a passkey was removed from your wallet. If it was not you, freeze your wallet in the app or contact support.',
   },
   sms_pin_changed: {
-    ru: 'E-Wallet: PIN-код кошелька изменён, другие сеансы завершены. Если это были не вы, обратитесь в поддержку.',
-    en: 'E-Wallet: your wallet PIN was changed and other sessions ended. If it was not you, contact support.',
+    ru: 'E-Wallet: PIN-код кошелька изменён. Если это были не вы, заблокируйте кошелёк в приложении или обратитесь в поддержку.',
+    en: 'E-Wallet: your wallet PIN was changed. If it was not you, freeze your wallet in the app or contact support.',
   },
   sms_push_added: {
     ru: 'E-Wallet: уведомления кошелька включены на новом устройстве. Если это были не вы, заблокируйте кошелёк в приложении или обратитесь в поддержку.',

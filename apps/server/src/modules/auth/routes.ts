@@ -64,8 +64,6 @@ function authCalls(app: FastifyInstance, ctx: AppContext): void {
   });
   route(app, ctx, 'changePin', async (call) => {
     await changePin(ctx, call.auth.userId, call.body.old_pin, call.body.new_pin);
-    // A new PIN is a recovery step as well: whoever else holds a session must prove themselves anew.
-    await endOtherSessions(ctx, call.auth.userId, call.auth.sessionId);
     await securityChanged(ctx, call.auth.userId, 'pin_changed', 'pin', call.language);
     return { status: 'success', message: message('pinChanged', call.language) };
   });

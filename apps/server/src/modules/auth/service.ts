@@ -20,6 +20,7 @@ import {
   type CodePurpose,
   type CodeRefusal,
   deliverCode,
+  guardCodeCheck,
   issueCode,
   lockPhone,
   RESEND_AFTER_SECONDS,
@@ -188,6 +189,7 @@ export async function confirmRegistration(
   client: ClientMeta,
 ): Promise<AnswerOf<'registerConfirm'>> {
   const { phone } = input;
+  await guardCodeCheck(ctx, client.ip);
   const outcome = await ctx.db
     .tx(async (q): Promise<TokenOutcome> => {
       await lockPhone(q, phone);
@@ -237,6 +239,7 @@ export async function login(
   client: ClientMeta,
 ): Promise<AnswerOf<'login'>> {
   const { phone } = input;
+  await guardCodeCheck(ctx, client.ip);
   const outcome = await ctx.db.tx(async (q): Promise<TokenOutcome> => {
     await lockPhone(q, phone);
     const userId = await userIdByPhone(q, phone);

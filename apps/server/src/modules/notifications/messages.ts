@@ -72,8 +72,8 @@ export const NOTIFICATION_MESSAGES = {
     en: 'A passkey was removed. If it was not you, freeze your wallet',
   },
   security_pin_changed: {
-    ru: 'PIN-код изменён, другие сеансы завершены. Если это были не вы, заблокируйте кошелёк',
-    en: 'Your PIN was changed and other sessions ended. If it was not you, freeze your wallet',
+    ru: 'PIN-код изменён. Если это были не вы, заблокируйте кошелёк',
+    en: 'Your PIN was changed. If it was not you, freeze your wallet',
   },
   security_push_added: {
     ru: 'Уведомления включены на новом устройстве. Если это были не вы, заблокируйте кошелёк',
