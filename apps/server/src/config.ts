@@ -165,6 +165,11 @@ const Env = z.object({
   VERIFY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Caps per client address: SMS codes per hour. */
   SMS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  /**
+   * Caps per client address: SMS codes checked per hour at sign-in and registration, before any phone
+   * is read (the default allows each of the 30 codes an address may be sent its 5 tries).
+   */
+  CODE_CHECKS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(150),
   /** Overrides of the identification levels' limits (JSON, roubles); see policy/levels.ts. */
   IDENTIFICATION_LIMITS: z
     .string()

@@ -113,13 +113,13 @@ export async function recentCodeWait(
 
 /**
  * Sign-in's guard by client address, before anything about a phone is read or counted: an address
- * checks at most as many codes an hour as the codes it may be sent allow tries (CODE_MAX_TRIES each),
- * the same RATE_LIMITED whether the phone has a wallet or not. So one address cannot walk many phones'
+ * checks at most CODE_CHECKS_PER_ADDRESS_PER_HOUR codes an hour (by default the tries of every code
+ * it may be sent), the same RATE_LIMITED whether the phone has a wallet or not. So one address cannot walk many phones'
  * codes, nor lock their owners out by spending their wrong-code day, and each refused try costs one
  * statement (docs/decisions.md section 17). Sessions are never ended by anyone's wrong codes.
  */
 export async function guardCodeCheck(ctx: AppContext, ip: string): Promise<void> {
-  const cap = ctx.config.SMS_PER_ADDRESS_PER_HOUR * CODE_MAX_TRIES;
+  const cap = ctx.config.CODE_CHECKS_PER_ADDRESS_PER_HOUR;
   const byAddress = await hit(ctx.db, `codes:address:${addressKey(ip)}`, HOUR_SECONDS, cap, ctx.clock.now());
   if (!byAddress.allowed) throw new AppError('RATE_LIMITED');
 }
