@@ -9,9 +9,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
 import { route } from '../../http/route.ts';
-import type { PayoutState } from '../../providers/payouts/payouts-provider.ts';
+import { registerUnsignedNotifications } from '../../providers/notifications.ts';
 import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
 import { registerSignedRoutes } from '../../providers/signature.ts';
 import { applyPayoutNotification } from './notifications.ts';
@@ -28,21 +27,9 @@ export default async function payoutsRoutes(app: FastifyInstance, ctx: AppContex
     });
   });
 
-  const notifications = ctx.payouts.unsignedNotifications;
-  if (notifications) {
-    app.post(notifications.path, { schema: { hide: true } }, async (request) => {
-      let state: PayoutState | null;
-      try {
-        state = await notifications.verify(request.body);
-      } catch (error) {
-        // The provider could not be asked: an error makes it send the notification again later.
-        throw new AppError('PROVIDER_UNAVAILABLE', {}, `payout notification: ${(error as Error).message}`);
-      }
-      if (!state) throw new AppError('WEBHOOK_SIGNATURE_INVALID', {}, 'payout notification not verified');
-      if (state.status !== 'pending') await applyPayoutNotification(ctx, state);
-      return { status: 'success' };
-    });
-  }
+  registerUnsignedNotifications(app, ctx.payouts.unsignedNotifications, (state) =>
+    applyPayoutNotification(ctx, state),
+  );
 
   let worker: PayoutWorker | null = null;
   app.addHook('onReady', async () => {

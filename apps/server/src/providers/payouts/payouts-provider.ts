@@ -6,6 +6,7 @@
  */
 
 import type { CurrencyCode } from '@e-wallet/contract';
+import type { UnsignedNotifications } from '../notifications.ts';
 import type { ListsRecords } from '../records.ts';
 import type { WebhookTransport } from '../sandbox-webhooks.ts';
 
@@ -84,7 +85,7 @@ export interface PayoutsProvider extends ListsRecords {
    * A real provider's own notifications (unsigned): `verify` reads one and answers what the provider's
    * API says about the payout it names (fetched), or null when it is not one.
    */
-  readonly unsignedNotifications?: { path: string; verify(body: unknown): Promise<PayoutState | null> };
+  readonly unsignedNotifications?: UnsignedNotifications<PayoutState>;
   /** How a provider that lives in this server (the sandbox) delivers its callbacks. */
   setTransport?(transport: WebhookTransport): void;
 }

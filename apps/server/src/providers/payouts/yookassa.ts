@@ -11,8 +11,8 @@
  * payout it names is asked from the API before anything moves.
  */
 import { formatAmount } from '@e-wallet/contract';
-import { z } from 'zod';
 import { type Config, ConfigError } from '../../config.ts';
+import { YooKassaNotification } from '../payments/yookassa.ts';
 import {
   type PayoutDestination,
   PayoutRejected,
@@ -25,13 +25,6 @@ import {
 
 const TIMEOUT_MS = 15_000;
 export const YOOKASSA_PAYOUTS_WEBHOOK_PATH = '/v2/wallet/webhooks/payouts/yookassa';
-
-/** A notification's body; only the payout id in it is used (then fetched). */
-const YooKassaPayoutNotification = z.object({
-  type: z.literal('notification'),
-  event: z.string().max(100),
-  object: z.object({ id: z.string().min(1).max(100) }),
-});
 
 /** What YooKassa's cancellation reasons mean to a person. */
 const CANCEL_REASONS: Record<string, string> = {
@@ -68,7 +61,7 @@ export class YooKassaPayoutsProvider implements PayoutsProvider {
   readonly unsignedNotifications = {
     path: YOOKASSA_PAYOUTS_WEBHOOK_PATH,
     verify: async (body: unknown): Promise<PayoutState | null> => {
-      const parsed = YooKassaPayoutNotification.safeParse(body);
+      const parsed = YooKassaNotification.safeParse(body);
       if (!parsed.success) return null;
       try {
         return await this.fetch(parsed.data.object.id);

@@ -15,7 +15,7 @@ import {
   useAlertSettings,
   useUpdateAlerts,
 } from '../api/alerts.ts';
-import { PinStep } from './pin-step.tsx';
+import { PinProof } from './pin-proof.tsx';
 
 export function AlertsPanel() {
   const { t } = useTranslation();
@@ -97,7 +97,7 @@ export function AlertsPanel() {
         )}
       </div>
       {asking === 'push' && (
-        <PinStep
+        <PinProof
           hint={t('settings.alerts.pushPinHint')}
           busy={busy}
           error={refused}
@@ -109,7 +109,7 @@ export function AlertsPanel() {
         />
       )}
       {asking === 'security' && (
-        <PinStep
+        <PinProof
           hint={t('settings.alerts.securityOffPinHint')}
           busy={update.isPending}
           error={update.error?.message ?? null}

@@ -17,7 +17,7 @@ import {
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { FieldError } from '../../../shared/ui/text-field.tsx';
-import { PinStep } from './pin-step.tsx';
+import { PinProof } from './pin-proof.tsx';
 
 export function PasskeysPanel() {
   const { t } = useTranslation();
@@ -77,7 +77,7 @@ export function PasskeysPanel() {
         </ul>
       )}
       {supported && asking ? (
-        <PinStep
+        <PinProof
           hint={t('settings.passkeys.pinHint')}
           busy={add.isPending}
           error={failure?.message ?? null}

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../shared/ui/button.tsx';
 import { CodeInput } from '../../../shared/ui/code-input.tsx';
 
-export interface PinStepProps {
+export interface PinProofProps {
   /** What the PIN is for, shown above the boxes. */
   hint: string;
   busy: boolean;
@@ -18,7 +18,7 @@ export interface PinStepProps {
   onCancel: () => void;
 }
 
-export function PinStep({ hint, busy, error, onConfirm, onCancel }: PinStepProps) {
+export function PinProof({ hint, busy, error, onConfirm, onCancel }: PinProofProps) {
   const { t } = useTranslation();
   const [pin, setPin] = useState('');
   const ready = /^\d{4}$/.test(pin);
