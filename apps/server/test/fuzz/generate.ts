@@ -765,6 +765,8 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
       expectCode = 'FIELD_INVALID';
       break;
     case 'control-char': {
+      // A call confirmed with the PIN gets it, so that the control character is the one thing wrong.
+      if (body !== undefined && fields.some((f) => f.name === 'pin') && !('pin' in b())) b().pin = world.pin;
       // Inside the text, where no trimming removes it.
       const texts = [
         ...fields.filter((f) => f.type === 'string').map((f) => ['body', f.name] as const),
