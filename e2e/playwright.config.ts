@@ -58,6 +58,7 @@ export default defineConfig({
       SANDBOX_PAYOUT_DELAY_MS: '1500',
       // Browser tests register many people from one address.
       SMS_PER_ADDRESS_PER_HOUR: '100000',
+      CODE_CHECKS_PER_ADDRESS_PER_HOUR: '100000',
       // A build of the app elsewhere than apps/web/dist (parallel runs build into their own folders).
       ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
     },

@@ -70,6 +70,7 @@ export async function startServer(options: {
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
         SMS_PER_ADDRESS_PER_HOUR: '100000',
+        CODE_CHECKS_PER_ADDRESS_PER_HOUR: '100000',
         WEB_DIST: options.webDist,
         // Each own server's back office on a free port (the log names it), unless a test names one.
         OPS_PORT: '0',

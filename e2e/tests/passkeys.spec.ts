@@ -1,13 +1,20 @@
 /**
  * Passkeys in real Chromium with a virtual authenticator (DevTools protocol: WebAuthn.enable,
- * WebAuthn.addVirtualAuthenticator), on a phone and a desktop: a passkey is added in Settings, the
+ * WebAuthn.addVirtualAuthenticator), on a phone and a desktop: a passkey is added in Settings after the
+ * PIN (a wrong PIN creates nothing), the
  * inactivity lock then opens with it instead of the PIN (the server checks the signature), and it
  * can be removed; a money operation is confirmed with it instead of the PIN. WebAuthn needs a domain, not an IP address: this server of its own answers at
  * http://localhost:<port> and has that as its PUBLIC_URL (the relying party).
  */
 import { expect, type Page } from '@playwright/test';
 import { passkeyTest as test, virtualAuthenticator } from './passkey-server.ts';
-import { registerPerson, rubBalance, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
+import { PIN, registerPerson, rubBalance, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
+
+/** Types a PIN into the PIN step's boxes, as a person does. */
+async function typePin(page: Page, pin: string) {
+  await page.getByTestId('pin-step').getByRole('textbox', { name: 'Цифра 1 из 4' }).click();
+  await page.keyboard.type(pin);
+}
 
 const lockDialog = (page: Page) => page.getByRole('dialog', { name: 'Приложение заблокировано' });
 
@@ -23,8 +30,21 @@ test('a passkey added in Settings unlocks the app instead of the PIN, and can be
   const panel = page.getByTestId('passkeys');
   await expect(panel.getByRole('heading', { name: 'Ключи доступа' })).toBeVisible();
   await expect(panel.getByText('Ключей доступа пока нет')).toBeVisible();
+  // The session alone adds nothing: the PIN first (a wrong one is refused and nothing is created).
   await panel.getByRole('button', { name: 'Добавить ключ доступа' }).click();
+  await expect(panel.getByText('Чтобы добавить ключ доступа, введите PIN-код')).toBeVisible();
+  const continueButton = panel.getByRole('button', { name: 'Продолжить' });
+  await expect(continueButton).toBeDisabled();
+  await typePin(page, '9999');
+  await continueButton.click();
+  await expect(panel.getByRole('alert')).toHaveText('Неверный PIN-код. Осталось попыток: 4');
+  expect(await authenticator.credentials()).toHaveLength(0);
+  if (process.env.SHOTS_DIR)
+    await panel.screenshot({ path: `${process.env.SHOTS_DIR}/passkey-pin-${test.info().project.name}.png` });
+  await typePin(page, PIN);
+  await continueButton.click();
   await expect(panel.getByRole('status')).toHaveText('Ключ доступа добавлен');
+  await expect(panel.getByTestId('pin-step')).toHaveCount(0);
   await expect(panel.getByTestId('passkey')).toHaveCount(1);
   const [credential] = await authenticator.credentials();
   expect(credential?.rpId).toBe('localhost');
@@ -66,6 +86,8 @@ test('a transfer is confirmed with a passkey instead of the PIN', async ({ page,
   await signIn(page, sender, '/settings');
   const panel = page.getByTestId('passkeys');
   await panel.getByRole('button', { name: 'Добавить ключ доступа' }).click();
+  await typePin(page, PIN);
+  await panel.getByRole('button', { name: 'Продолжить' }).click();
   await expect(panel.getByTestId('passkey')).toHaveCount(1);
 
   await page.goto('/wallet/save');

@@ -95,9 +95,21 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const BODY_LIMIT = 64 * 1024;
 
 /** Paths the single-page app never owns: their unknown URLs answer NOT_FOUND, not the app's page. */
-const API_PREFIXES = ['/v2', '/sandbox', '/docs', '/healthz', '/readyz', '/version.json'];
+const API_PREFIXES = ['/v2', '/ops', '/sandbox', '/docs', '/healthz', '/readyz', '/version.json'];
 /** The paths whose every answer is JSON (the sandbox and the docs also serve pages). */
-const JSON_PREFIXES = ['/v2', '/healthz', '/readyz', '/version.json'];
+const JSON_PREFIXES = ['/v2', '/ops', '/healthz', '/readyz', '/version.json'];
+
+/**
+ * A path as the prefix checks read it: percent-escapes decoded, letters lower-cased, repeated slashes
+ * one, so '/OPS/v1', '//v2/x' or '/%6Fps' are the API's, never the app's page.
+ */
+function canonicalPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {}
+  return decoded.toLowerCase().replace(/\/{2,}/g, '/');
+}
 
 /** Whether a URL (a query allowed) is one of the prefixes or under one: '/v2', '/v2/x', '/v2?x', not '/v2x'. */
 function underPrefix(url: string, prefixes: readonly string[]): boolean {
@@ -329,7 +341,7 @@ export async function buildApp(
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const isApi = underPrefix(path, API_PREFIXES);
+    const isApi = underPrefix(canonicalPath(path), API_PREFIXES);
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') && !isApi && !/\.[a-z0-9]+$/i.test(path);
     if (hasWeb && wantsPage) {

@@ -3,9 +3,10 @@
  * A bad value stops start-up with one clear line naming the variable.
  */
 import { createECDH, createHmac } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   type LevelName,
@@ -150,10 +151,33 @@ const Env = z.object({
     .string()
     .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: or https:// address')
     .default('mailto:support@e-wallet.example'),
+  /**
+   * Test only: Web Push may reach a push service on this machine over plain http, off the list of
+   * known push services (the tests' local fake). Production refuses it.
+   */
+  PUSH_TEST_SERVICE: z
+    .enum(['on', 'off'])
+    .optional()
+    .transform((v) => v === 'on'),
+  /** Hosts Web Push endpoints may be on (comma-separated; a leading dot admits subdomains). */
+  PUSH_SERVICE_HOSTS: z
+    .string()
+    .default('fcm.googleapis.com,.push.services.mozilla.com,.push.apple.com,.notify.windows.com')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** Caps per client address: receipt checks (/verify/<code>) per minute. */
   VERIFY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Caps per client address: SMS codes per hour. */
   SMS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  /**
+   * Caps per client address: SMS codes checked per hour at sign-in and registration, before any phone
+   * is read (the default allows each of the 30 codes an address may be sent its 5 tries).
+   */
+  CODE_CHECKS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(150),
   /** Overrides of the identification levels' limits (JSON, roubles); see policy/levels.ts. */
   IDENTIFICATION_LIMITS: z
     .string()
@@ -260,6 +284,9 @@ export function loadConfig(
     // The operator people see on the landing page and in the profile (docs/decisions.md section 18).
     for (const name of ['OPERATOR_LEGAL_NAME', 'OPERATOR_LICENCE', 'OPERATOR_REGISTER_URL'] as const)
       if (!env[name]) throw new ConfigError(`Invalid setting ${name}: required when WALLET_ENV=production`);
+    refuseWeakSecrets(env);
+    if (env.PUSH_TEST_SERVICE)
+      throw new ConfigError('Invalid setting PUSH_TEST_SERVICE: a test-only setting, refused in production');
   }
   if (
     (env.PAYMENTS_PROVIDER === 'yookassa' || env.PAYOUTS_PROVIDER === 'yookassa') &&
@@ -325,6 +352,88 @@ export function loadConfig(
     appVersion: env.APP_VERSION ?? build?.version ?? appVersion,
     production,
   };
+}
+
+/** The secrets production reads: each must be its own, unpublished and unguessable. */
+const SECRET_SETTINGS = [
+  'PIN_KEY',
+  'WEBHOOK_SECRET',
+  'RECEIPT_KEY',
+  'OPS_KEY',
+  'DOCUMENTS_KEY',
+  'VAPID_PRIVATE_KEY',
+  'YOOKASSA_SECRET_KEY',
+  'SMSRU_API_ID',
+  'SMSC_PASSWORD',
+] as const;
+/** The keys this server makes its own use of (not a provider's credential): they must be random. */
+const OWN_KEYS = new Set<string>(['PIN_KEY', 'WEBHOOK_SECRET', 'RECEIPT_KEY', 'OPS_KEY', 'DOCUMENTS_KEY']);
+/**
+ * What the characters of a key must carry at least, as `estimatedBits` counts: a random key of 32 hex
+ * digits counts about 110, of 32 random bytes in base64 about 210; a word or a pattern far less.
+ */
+const MIN_KEY_BITS = 100;
+/** Words of a value written to be replaced, in any example or document. */
+const PLACEHOLDER = /change[\s_-]?me|placeholder|example|dev[\s_-]?only|your[\s_-]|x{6,}|<[^>]*>|\.\.\./i;
+
+/** Every value of the repository's example settings files (deploy/*.example), when they are beside us. */
+export function publishedSettingValues(
+  root = fileURLToPath(new URL('../../../', import.meta.url)),
+): string[] {
+  const folder = join(root, 'deploy');
+  if (!existsSync(folder)) return [];
+  const values: string[] = [];
+  for (const name of readdirSync(folder)) {
+    if (!name.endsWith('.example')) continue;
+    for (const line of readFileSync(join(folder, name), 'utf8').split('\n')) {
+      const match = /^\s*[A-Z][A-Z0-9_]*\s*=\s*(.*?)\s*$/.exec(line);
+      const value = match?.[1]?.replace(/^(['"])(.*)\1$/, '$2');
+      if (value) values.push(value);
+    }
+  }
+  return values;
+}
+
+/** Shannon entropy of a value's characters times its length: what a random key of its make carries. */
+export function estimatedBits(value: string): number {
+  const counts = new Map<string, number>();
+  for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) bits -= (count / value.length) * Math.log2(count / value.length);
+  return bits * value.length;
+}
+
+/**
+ * Production refuses a secret anyone could know: a published one (the development keys, any value in
+ * the example files), a placeholder's words, one value for two settings, and a key of ours carrying
+ * under MIN_KEY_BITS. One line names the setting.
+ */
+function refuseWeakSecrets(env: Env): void {
+  const published = new Set([
+    DEV_PIN_KEY,
+    DEV_WEBHOOK_SECRET,
+    derivedVapidKeys(DEV_PIN_KEY).privateKey,
+    ...publishedSettingValues(),
+  ]);
+  const seen = new Map<string, string>();
+  for (const name of SECRET_SETTINGS) {
+    const value = env[name];
+    if (!value) continue;
+    if (published.has(value) || PLACEHOLDER.test(value))
+      throw new ConfigError(
+        `Invalid setting ${name}: a published or placeholder value is refused in production`,
+      );
+    const other = seen.get(value);
+    if (other)
+      throw new ConfigError(
+        `Invalid setting ${name}: the same value as ${other}; each secret must be its own`,
+      );
+    seen.set(value, name);
+    if (OWN_KEYS.has(name) && (estimatedBits(value) < MIN_KEY_BITS || /^(.+?)\1+$/s.test(value)))
+      throw new ConfigError(
+        `Invalid setting ${name}: too predictable; use a random key (openssl rand -base64 32)`,
+      );
+  }
 }
 
 /** A VAPID pair derived from a secret (development only): the same keys on every start. */

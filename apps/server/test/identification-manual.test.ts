@@ -3,9 +3,11 @@
  * verification waits in_review for an operator, and the ops command decides it. The document
  * number is kept only sealed (AES-256-GCM under DOCUMENTS_KEY) and masked.
  */
+
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOps } from '../src/ops/cli.ts';
 import { registeredUser } from './auth-helpers.ts';
@@ -140,8 +142,12 @@ describe(`manual identification (${databaseLabel})`, () => {
     const other = await registeredUser(server);
     const started = await server.call('POST', UPGRADE, { token: owner.token });
     const applicationId: string = started.body.verification_url.split('=').at(-1);
-    // A small real JPEG's signature and a recognisable payload.
-    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('PASSPORT-PAGE-SECRET')]);
+    // A real JPEG carrying a recognisable text in its metadata (as a camera's EXIF would).
+    const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
+      .jpeg()
+      .withExif({ IFD0: { ImageDescription: 'PASSPORT-PAGE-SECRET' } })
+      .toBuffer();
+    expect(jpeg.includes(Buffer.from('PASSPORT-PAGE-SECRET'))).toBe(true);
     const photo = (body: Record<string, unknown> = {}, token = owner.token) =>
       server.call('POST', PHOTO, {
         token,
@@ -162,6 +168,14 @@ describe(`manual identification (${databaseLabel})`, () => {
       'Проверьте поле «Фотография»',
     ]);
     expect((await photo({ data: 'not base64!' })).body.code).toBe('FIELD_INVALID');
+    // Trusted by no first bytes: a JPEG's header followed by HTML, and a JPEG cut short, are refused.
+    const polyglot = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+      Buffer.from('<html><script>1</script>'),
+    ]);
+    expect((await photo({ data: polyglot.toString('base64') })).body.code).toBe('FIELD_INVALID');
+    const cut = jpeg.subarray(0, Math.floor(jpeg.length / 2));
+    expect((await photo({ data: cut.toString('base64') })).body.code).toBe('FIELD_INVALID');
     expect((await photo({}, other.token)).body.code).toBe('VERIFICATION_NOT_FOUND');
     // Three at most, even sent at once.
     const burst = await Promise.all([photo(), photo(), photo()]);
@@ -186,7 +200,12 @@ describe(`manual identification (${databaseLabel})`, () => {
       expect(written.code).toBe(0);
       const files = await readdir(out);
       expect(files).toHaveLength(3);
-      expect(await readFile(join(out, files[0]!))).toEqual(jpeg);
+      // What is kept is the server's own drawing: a JPEG of the same picture, without the metadata.
+      const kept = await readFile(join(out, files[0]!));
+      expect(kept.equals(jpeg)).toBe(false);
+      expect(kept.includes(Buffer.from('PASSPORT-PAGE-SECRET'))).toBe(false);
+      const meta = await sharp(kept).metadata();
+      expect([meta.format, meta.width, meta.height, meta.exif]).toEqual(['jpeg', 40, 30, undefined]);
     } finally {
       await rm(out, { recursive: true, force: true });
     }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseLabel, isErrorShape, startTestServer, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { SoftAuthenticator } from './passkey-authenticator.ts';
-import { balance, key, type Person, person, withdraw } from './withdrawal-helpers.ts';
+import { balance, key, type Person, PIN, person, withdraw } from './withdrawal-helpers.ts';
 
 const ORIGIN = 'http://localhost:8303';
 const PASSKEYS = '/v2/wallet/auth/passkeys';
@@ -26,7 +26,10 @@ describe(`money confirmed with a passkey (${databaseLabel})`, () => {
 
   async function withPasskey(who: Person): Promise<SoftAuthenticator> {
     const authenticator = new SoftAuthenticator();
-    const options = await server.call('POST', `${PASSKEYS}/register/options`, { token: who.token });
+    const options = await server.call('POST', `${PASSKEYS}/register/options`, {
+      token: who.token,
+      body: { pin: PIN },
+    });
     const added = await server.call('POST', `${PASSKEYS}/register`, {
       token: who.token,
       body: {

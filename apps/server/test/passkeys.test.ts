@@ -5,11 +5,12 @@
  * signature without user verification, or a replayed assertion is PASSKEY_INVALID and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredUser } from './auth-helpers.ts';
+import { lastCode, registeredUser, wrongCode } from './auth-helpers.ts';
 import { databaseLabel, isErrorShape, startTestServer, type TestServer } from './helpers.ts';
 import { SoftAuthenticator } from './passkey-authenticator.ts';
 
 const BASE = '/v2/wallet/auth/passkeys';
+const PIN = '1234';
 
 describe(`passkeys (${databaseLabel})`, () => {
   let server: TestServer;
@@ -25,7 +26,7 @@ describe(`passkeys (${databaseLabel})`, () => {
     authenticator = new SoftAuthenticator(),
     name: string | null = 'Телефон',
   ) {
-    const options = await server.call('POST', `${BASE}/register/options`, { token });
+    const options = await server.call('POST', `${BASE}/register/options`, { token, body: { pin: PIN } });
     expect(options.status).toBe(200);
     expect(options.body.options.rp).toEqual({ id: 'localhost', name: 'E-Wallet' });
     const added = await server.call('POST', `${BASE}/register`, {
@@ -47,7 +48,7 @@ describe(`passkeys (${databaseLabel})`, () => {
   }
 
   it('adds a passkey, lists it, confirms with it, and removes it', async () => {
-    const { token } = await registeredUser(server);
+    const { token } = await registeredUser(server, { pin: PIN });
     expect((await server.call('GET', BASE, { token })).body).toEqual({ results: [], next: null });
     // Nothing to confirm with yet.
     const none = await server.call('POST', `${BASE}/confirm/options`, { token });
@@ -91,8 +92,8 @@ describe(`passkeys (${databaseLabel})`, () => {
   });
 
   it('refuses replays, other challenges, other people, wrong origins and missing user verification', async () => {
-    const alice = await registeredUser(server);
-    const bob = await registeredUser(server);
+    const alice = await registeredUser(server, { pin: PIN });
+    const bob = await registeredUser(server, { pin: PIN });
     const authenticator = await addPasskey(alice.token);
     await addPasskey(bob.token);
     const invalid = async (token: string, body: unknown) => {
@@ -149,7 +150,10 @@ describe(`passkeys (${databaseLabel})`, () => {
     });
 
     // The same credential cannot be added twice (to anyone).
-    const again = await server.call('POST', `${BASE}/register/options`, { token: bob.token });
+    const again = await server.call('POST', `${BASE}/register/options`, {
+      token: bob.token,
+      body: { pin: PIN },
+    });
     const twice = await server.call('POST', `${BASE}/register`, {
       token: bob.token,
       body: {
@@ -161,8 +165,8 @@ describe(`passkeys (${databaseLabel})`, () => {
   });
 
   it("another user's passkey id answers exactly as a missing one", async () => {
-    const alice = await registeredUser(server);
-    const bob = await registeredUser(server);
+    const alice = await registeredUser(server, { pin: PIN });
+    const bob = await registeredUser(server, { pin: PIN });
     await addPasskey(alice.token);
     const id = (await server.call('GET', BASE, { token: alice.token })).body.results[0].id;
     const foreign = await server.call('DELETE', `${BASE}/${id}`, { token: bob.token });
@@ -171,5 +175,80 @@ describe(`passkeys (${databaseLabel})`, () => {
     });
     expect([foreign.status, foreign.body]).toEqual([missing.status, missing.body]);
     expect((await server.call('GET', BASE, { token: alice.token })).body.results).toHaveLength(1);
+  });
+
+  it('adds a passkey only after the PIN or a fresh SMS code, and tells the owner at once by SMS and in the bell', async () => {
+    const { token, phone } = await registeredUser(server, { pin: PIN });
+    const options = (body: Record<string, unknown> | undefined) =>
+      server.call('POST', `${BASE}/register/options`, { token, ...(body ? { body } : {}) });
+    // The session alone: nothing to register with.
+    for (const body of [undefined, {}, { pin: PIN, confirm_code: '0000' }]) {
+      const refused = await options(body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(isErrorShape(refused.body)).toBe(true);
+    }
+    const wrongPin = await options({ pin: '9999' });
+    expect(wrongPin.body.code).toBe('PIN_INVALID');
+    // A fresh SMS code to the person's own phone proves it as well; a wrong one is counted and refused.
+    await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone } });
+    const code = await lastCode(server, phone);
+    expect((await options({ confirm_code: wrongCode(code) })).body.code).toBe('CODE_INVALID');
+    const byCode = await options({ confirm_code: code });
+    expect(byCode.status).toBe(200);
+    // Used up: the same code proves nothing twice.
+    expect((await options({ confirm_code: code })).status).toBe(400);
+    const { rows: none } = await server.ctx.db.query('SELECT 1 FROM webauthn_challenges WHERE proof IS NULL');
+    expect(none).toHaveLength(0);
+
+    const outbox = async () =>
+      (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results as {
+        text: string;
+        code: string;
+      }[];
+    const before = (await outbox()).length;
+    const added = await server.call('POST', `${BASE}/register`, {
+      token,
+      body: {
+        challenge_id: byCode.body.challenge_id,
+        response: new SoftAuthenticator().create(byCode.body.options, origin),
+      },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const texts = await outbox();
+    expect(texts.length).toBe(before + 1);
+    expect(texts[0]).toMatchObject({ code: '' });
+    expect(texts[0]!.text).toContain('новый ключ доступа');
+    const bell = await server.call('GET', '/v2/wallet/user/notification', { token });
+    expect(bell.body.results.find((n: { kind: string }) => n.kind === 'security')).toMatchObject({
+      kind: 'security',
+      message: expect.stringContaining('ключ доступа'),
+    });
+    const { rows } = await server.ctx.db.query<{ kind: string; proof: string; changed: Date | null }>(
+      `SELECT c.kind, c.proof, u.security_changed_at AS changed FROM security_changes c
+       JOIN users u ON u.id = c.user_id WHERE u.phone = $1`,
+      [phone],
+    );
+    expect(rows).toEqual([{ kind: 'passkey_added', proof: 'sms_code', changed: server.clock.now() }]);
+
+    // Removing one is told and kept too.
+    const id = (await server.call('GET', BASE, { token })).body.results[0].id;
+    expect((await server.call('DELETE', `${BASE}/${id}`, { token })).status).toBe(200);
+    expect((await outbox())[0]!.text).toContain('удалён');
+  });
+
+  it('a new PIN is told out of band and kept as a security change', async () => {
+    const { token, phone } = await registeredUser(server, { pin: PIN });
+    const changed = await server.call('POST', '/v2/wallet/auth/pin/change', {
+      token,
+      body: { old_pin: PIN, new_pin: '4321' },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const texts = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results;
+    expect(texts[0]).toMatchObject({ code: '', text: expect.stringContaining('PIN-код кошелька изменён') });
+    const { rows } = await server.ctx.db.query(
+      'SELECT c.kind, c.proof FROM security_changes c JOIN users u ON u.id = c.user_id WHERE u.phone = $1',
+      [phone],
+    );
+    expect(rows).toEqual([{ kind: 'pin_changed', proof: 'pin' }]);
   });
 });

@@ -80,7 +80,8 @@ describe(`web push and security texts (${databaseLabel})`, () => {
   let server: TestServer;
   let push: Awaited<ReturnType<typeof startPushService>>;
   beforeAll(async () => {
-    server = await startTestServer();
+    // The local push service is plain http on loopback: the test-only setting production refuses.
+    server = await startTestServer({ env: { PUSH_TEST_SERVICE: 'on' } });
     push = await startPushService();
   });
   afterAll(async () => {
@@ -131,7 +132,7 @@ describe(`web push and security texts (${databaseLabel})`, () => {
       (
         await server.call('POST', '/v2/wallet/push/subscription', {
           token: receiver.token,
-          body: receiverBrowser.subscription,
+          body: { ...receiverBrowser.subscription, pin: PIN },
           headers: { 'accept-language': 'en' },
         })
       ).status,
@@ -140,16 +141,19 @@ describe(`web push and security texts (${databaseLabel})`, () => {
       (
         await server.call('POST', '/v2/wallet/push/subscription', {
           token: sender.token,
-          body: senderBrowser.subscription,
+          body: { ...senderBrowser.subscription, pin: PIN },
         })
       ).status,
     ).toBe(200);
     expect((await send(sender, receiver, '25.00')).status).toBe(200);
-    const [incoming] = await push.waitFor(receiverBrowser.path, 1);
+    // Each new device first hears of itself (a security change), then the money.
+    const incoming = (await push.waitFor(receiverBrowser.path, 2)).find(
+      (r) => r.message.title === 'Money in',
+    );
     expect(incoming?.message).toMatchObject({ title: 'Money in', url: '/history' });
     expect(incoming?.message.body).toContain('25.00');
     expect(incoming?.vapidKey).toBe(server.config.VAPID_PUBLIC_KEY);
-    const [outgoing] = await push.waitFor(senderBrowser.path, 1);
+    const outgoing = (await push.waitFor(senderBrowser.path, 2)).find((r) => r.message.title === 'Списание');
     expect(outgoing?.message).toMatchObject({ title: 'Списание', url: '/history' });
     expect(outgoing?.message.body).toContain('25,00');
 
@@ -169,8 +173,8 @@ describe(`web push and security texts (${databaseLabel})`, () => {
     });
     expect(refused.status).toBe(400);
     expect((await send(sender, receiver, '5.00')).status).toBe(200);
-    expect(await push.waitFor(senderBrowser.path, 2)).toHaveLength(2);
-    expect(await push.waitFor(receiverBrowser.path, 2, 500)).toHaveLength(1);
+    expect(await push.waitFor(senderBrowser.path, 3)).toHaveLength(3);
+    expect(await push.waitFor(receiverBrowser.path, 3, 500)).toHaveLength(2);
   });
 
   it('forgets an endpoint the push service calls gone', async () => {
@@ -179,8 +183,10 @@ describe(`web push and security texts (${databaseLabel})`, () => {
     const browser = push.browser();
     await server.call('POST', '/v2/wallet/push/subscription', {
       token: receiver.token,
-      body: browser.subscription,
+      body: { ...browser.subscription, pin: PIN },
     });
+    // The new device's own alert first, then gone.
+    await push.waitFor(browser.path, 1);
     browser.gone();
     expect((await send(sender, receiver, '1.00')).status).toBe(200);
     const deadline = Date.now() + 5000;
@@ -197,7 +203,7 @@ describe(`web push and security texts (${databaseLabel})`, () => {
     const other = push.browser();
     await server.call('POST', '/v2/wallet/push/subscription', {
       token: receiver.token,
-      body: other.subscription,
+      body: { ...other.subscription, pin: PIN },
     });
     const removed = await server.call('DELETE', '/v2/wallet/push/subscription', {
       token: receiver.token,
@@ -214,8 +220,12 @@ describe(`web push and security texts (${databaseLabel})`, () => {
     const browser = push.browser();
     await server.call('POST', '/v2/wallet/push/subscription', {
       token: owner.token,
-      body: browser.subscription,
+      body: { ...browser.subscription, pin: PIN },
     });
+    // A new device for alerts is told at once: by SMS and by push (here to that very device).
+    const [added] = await push.waitFor(browser.path, 1);
+    expect(added?.message).toMatchObject({ title: 'Безопасность', url: '/settings' });
+    expect(added?.message.body).toContain('новом устройстве');
     const outbox = async () =>
       (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(owner.phone)}`)).body.results as {
         text: string;
@@ -236,7 +246,7 @@ describe(`web push and security texts (${databaseLabel})`, () => {
     expect(texts[0]!.code).toBe('');
     expect(texts[0]!.text).toContain('Firefox, Windows');
     expect(texts[0]!.text).not.toMatch(/\d{4}/);
-    const [signInPush] = await push.waitFor(browser.path, 1);
+    const signInPush = (await push.waitFor(browser.path, 2))[1];
     expect(signInPush?.message).toMatchObject({ title: 'Безопасность', url: '/settings' });
 
     // Five wrong PINs lock money operations: one text, one push.
@@ -253,7 +263,7 @@ describe(`web push and security texts (${databaseLabel})`, () => {
     // Locked already: more wrong PINs send nothing more.
     await wrong();
     expect((await outbox()).length).toBe(afterSignIn + 1);
-    const pushes = await push.waitFor(browser.path, 2);
-    expect(pushes[1]?.message.body).toMatch(/PIN/);
+    const pushes = await push.waitFor(browser.path, 3);
+    expect(pushes[2]?.message.body).toMatch(/PIN/);
   });
 });

@@ -15,6 +15,7 @@ import {
   YOOKASSA_WEBHOOK_PATH,
   YooKassaPaymentsProvider,
 } from '../src/providers/payments/yookassa.ts';
+import { signPayload } from '../src/providers/signature.ts';
 import { type FakeYooKassa, startFakeYooKassa } from './fakes/yookassa-payments.ts';
 import { ledgerViolations } from './fund.ts';
 import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
@@ -129,6 +130,26 @@ describe(`YooKassa payments adapter (${databaseLabel})`, () => {
     expect(unknown.body.code).toBe('WEBHOOK_SIGNATURE_INVALID');
     const garbage = await notify({ hello: 'world' });
     expect(garbage.status).toBe(401);
+  });
+
+  it("the sandbox's signed route does not exist: a body signed with the server's secret credits nothing", async () => {
+    const { token, userId } = await newUser(server);
+    const { order, url } = await started(server, token, '300.00');
+    const body = JSON.stringify({
+      event: 'payment.succeeded',
+      payment_id: paymentIdOf(url),
+      order,
+      amount: '300.00',
+      currency_code: 'RUB',
+      occurred_at: server.clock.now().toISOString(),
+    });
+    const res = await server.call('POST', '/v2/wallet/webhooks/payments', {
+      body,
+      headers: { 'x-signature': signPayload(server.config.WEBHOOK_SECRET, body, server.clock.now()) },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: 'error', code: 'NOT_FOUND' });
+    expect(await balance(server, userId)).toBe(0n);
   });
 
   it('a canceled payment fails the order', async () => {

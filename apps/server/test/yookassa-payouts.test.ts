@@ -1,7 +1,7 @@
 /**
  * The YooKassa payouts adapter against a local fake of its HTTP API: what is sent (auth, Idempotence-Key,
  * amount, card), how statuses map, refusals and outages, the outcome found by asking (fetch) or told by
- * our signed webhook, options validated at boot, and bank-account payments refused up front.
+ * YooKassa's notification (then the API's answer), options validated at boot, and bank-account payments refused up front.
  */
 import { accountChecksumOk } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -127,19 +127,31 @@ describe(`YooKassa payouts against a fake API (${databaseLabel})`, () => {
     expect(await balance(server, ivan)).toBe('1000.00');
   });
 
-  it('a signed webhook naming the YooKassa payout settles it too, once', async () => {
+  it("YooKassa's notification settles a payout only as its API tells; the sandbox's signed route does not exist", async () => {
     const ivan = await person(server, { rub: rub(100) });
     const created = await withdraw(server, ivan, { amount: '10' });
     const payout = fake.byReference(created.body.receipt.id)!;
-    const payload = {
+    // Our HMAC, made with the server's own secret, is the sandbox's way only: the route is absent.
+    const signed = await payoutWebhook(server, {
       event: 'payout.succeeded',
       payout_id: payout.id,
       reference: created.body.receipt.id,
       reason: null,
       occurred_at: clock.now().toISOString(),
-    };
-    expect((await payoutWebhook(server, payload)).status).toBe(200);
-    expect((await payoutWebhook(server, payload)).status).toBe(200);
+    });
+    expect(signed.status).toBe(404);
+    expect(signed.body).toMatchObject({ status: 'error', code: 'NOT_FOUND' });
+    const notify = (body: unknown) =>
+      server.call('POST', '/v2/wallet/webhooks/payouts/yookassa', { body: JSON.stringify(body) });
+    const notification = { type: 'notification', event: 'payout.succeeded', object: { id: payout.id } };
+    // YooKassa still says pending: a notification claiming success moves nothing.
+    expect((await notify(notification)).status).toBe(200);
+    expect((await receiptOf(ivan.token, created.body.receipt.id)).status).toBe('pending');
+    expect((await notify({ ...notification, object: { id: 'po-unknown' } })).status).toBe(401);
+    expect((await notify({ hello: 'world' })).status).toBe(401);
+    fake.settle(payout.id, 'succeeded');
+    expect((await notify(notification)).status).toBe(200);
+    expect((await notify(notification)).status).toBe(200);
     expect((await receiptOf(ivan.token, created.body.receipt.id)).status).toBe('complete');
     expect(await balance(server, ivan)).toBe('90.00');
   });

@@ -4,6 +4,7 @@
  * and the OpenAPI document at /docs is generated from it.
  */
 import type { z } from 'zod';
+import { plainTextCall } from './plain-text.ts';
 import * as s from './schemas.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
@@ -25,7 +26,8 @@ export interface CallDef {
   bodyLimit?: number;
 }
 
-const def = <T extends CallDef>(call: T) => call;
+/** Every call refuses control characters in any text it takes (plain-text.ts). */
+const def = <T extends CallDef>(call: T): T => plainTextCall(call);
 
 export const calls = {
   // auth (docs/product.md section 7)
@@ -128,7 +130,9 @@ export const calls = {
     path: '/v2/wallet/auth/passkeys/register/options',
     access: 'token',
     tag: 'auth',
-    summary: 'WebAuthn options to create a passkey (navigator.credentials.create)',
+    summary:
+      'WebAuthn options to create a passkey (navigator.credentials.create); proved with the PIN or a fresh SMS code',
+    body: s.OwnerProofRequest,
     answer: s.PasskeyOptions,
   }),
   passkeyRegister: def({

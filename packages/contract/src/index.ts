@@ -4,6 +4,7 @@ export * from './ids.ts';
 export * from './money.ts';
 export * from './ops.ts';
 export * from './phone.ts';
+export * from './plain-text.ts';
 export * from './qr.ts';
 export * from './schemas.ts';
 export * from './time.ts';

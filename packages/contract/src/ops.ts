@@ -4,7 +4,8 @@
  * names the roles allowed to make it. The back office app (apps/backoffice) calls through this table.
  */
 import { z } from 'zod';
-import { Amount, Cursor, Id, Limit } from './schemas.ts';
+import { plainTextCall } from './plain-text.ts';
+import { Amount, Cursor, DayBound, Id, Limit } from './schemas.ts';
 
 export const OPERATOR_ROLES = ['admin', 'compliance', 'support', 'finance'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
@@ -81,7 +82,7 @@ export const OpsUsersQuery = z.strictObject({ query: OptionalText, ...PageQuery 
 export const OpsStatusQuery = z.strictObject({ status: z.string().max(20).optional(), ...PageQuery });
 export const OpsPageQuery = z.strictObject(PageQuery);
 export const OpsAuditQuery = z.strictObject({ user: OptionalId, operator: OptionalId, ...PageQuery });
-export const OpsDateQuery = z.strictObject({ date: z.iso.date() });
+export const OpsDateQuery = z.strictObject({ date: DayBound });
 
 export interface OpsCallDef {
   method: 'GET' | 'POST';
@@ -92,7 +93,8 @@ export interface OpsCallDef {
   query?: z.ZodType;
   params?: z.ZodType;
 }
-const def = <T extends OpsCallDef>(call: T) => call;
+/** Every call refuses control characters in any text it takes (plain-text.ts). */
+const def = <T extends OpsCallDef>(call: T): T => plainTextCall(call);
 
 export const opsCalls = {
   login: def({ method: 'POST', path: '/ops/v1/auth/login', permission: 'public', body: OpsLoginRequest }),

@@ -4,6 +4,8 @@
  * paid) and the server (to pay it) use them, so the two never disagree.
  */
 
+import { displayText } from './plain-text.ts';
+
 export type QrParseResult =
   | { kind: 'wallet'; phone: string; amount: string | null; currency: string }
   | {
@@ -143,13 +145,14 @@ function parseGost(text: string): QrParseResult {
   }
   return {
     kind: 'gost',
-    name: Name!,
+    // Printed on receipts, statements and the verify page: no controls or direction overrides.
+    name: displayText(Name!),
     personalAcc: PersonalAcc!,
-    bankName: BankName!,
+    bankName: displayText(BankName!),
     bic: BIC!,
     correspAcc: CorrespAcc!,
     sum,
-    purpose: fields.Purpose ?? null,
+    purpose: fields.Purpose === undefined ? null : displayText(fields.Purpose),
     payeeInn: fields.PayeeINN ?? null,
     kpp: fields.KPP ?? null,
     extra,

@@ -44,6 +44,16 @@ const inDateRange = (text: string) => {
 export const DateBound = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })])
   .refine(inDateRange, 'must be between 1970 and 2199');
+/** Every date a request names is bounded (docs/decisions.md section 17): a day, 1970 to 2199. */
+export const DayBound = z.iso.date().refine(inDateRange, 'must be between 1970 and 2199');
+/** A date-time a request names, 1970 to 2199. */
+export const DateTimeBound = z.iso
+  .datetime({ offset: true })
+  .refine(inDateRange, 'must be between 1970 and 2199');
+/** A birth date: from 1900 to 2199 (the age rules are the identification's). */
+export const BirthDate = z.iso
+  .date()
+  .refine((text) => text >= '1900-01-01' && text <= DATE_MAX.slice(0, 10), 'must be a date after 1900');
 export const Cursor = z
   .string()
   .max(200)
@@ -135,6 +145,28 @@ export const Session = z.object({
   current: z.boolean(),
 });
 export const PinChangeRequest = z.strictObject({ old_pin: Pin, new_pin: Pin });
+
+/**
+ * A change of how money is confirmed or where alerts go (a passkey, a push subscription, security
+ * alerts switched off) is proved with the PIN or a fresh SMS code to the person's own phone
+ * (send_code), never with the session alone (docs/decisions.md section 17). Exactly one of them.
+ */
+export const OwnerProof = { pin: Pin.optional(), confirm_code: Code.optional() };
+export function ownerProved<T extends z.ZodRawShape>(shape: T) {
+  return z.strictObject({ ...shape, ...OwnerProof }).superRefine((body, ctx) => {
+    const { pin, confirm_code } = body as { pin?: string; confirm_code?: string };
+    if (pin === undefined && confirm_code === undefined)
+      ctx.addIssue({
+        code: 'invalid_type',
+        expected: 'string',
+        path: ['pin'],
+        message: 'Invalid input: expected string, received undefined',
+      });
+    else if (pin !== undefined && confirm_code !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['confirm_code'], message: 'the PIN or a code, not both' });
+  });
+}
+export const OwnerProofRequest = ownerProved({});
 export const PinVerifyRequest = z.strictObject({ pin: Pin });
 
 // ---------- passkeys (WebAuthn) ----------
@@ -303,7 +335,7 @@ export const IdentificationDocuments = z.strictObject({
   document_type: z.enum(['passport', 'inn', 'snils']),
   document_number: z.string().min(1).max(20),
   full_name: z.string().min(1).max(200),
-  birth_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  birth_date: BirthDate,
 });
 
 /** Photos are sent one a call, as base64, before the document data; the server checks their bytes. */
@@ -388,7 +420,8 @@ export const Recipient = z.object({
 const transferShape = { phone: Phone, amount: Amount, currency_code: CurrencyCodeSchema };
 export const TransferRequest = confirmedBy(transferShape);
 const qrPaymentShape = {
-  qr: z.string().min(1).max(2000),
+  // A scanner's trailing newline is trimmed; any other control character is refused (plain-text.ts).
+  qr: z.string().trim().min(1).max(2000),
   amount: Amount.optional(),
   currency_code: CurrencyCodeSchema,
 };
@@ -459,8 +492,8 @@ export const DocumentReceipt = z.object({
 });
 export const StatementQuery = z.strictObject({
   account: Id,
-  date_from: z.iso.date(),
-  date_to: z.iso.date(),
+  date_from: DayBound,
+  date_to: DayBound,
   format: z.enum(['csv', 'pdf']),
 });
 /** A file: text/csv (UTF-8 with BOM) or application/pdf, streamed. */
@@ -474,21 +507,21 @@ export const PaymentWebhook = z.object({
   order: Id,
   amount: AmountOut,
   currency_code: CurrencyCodeSchema,
-  occurred_at: DateTime,
+  occurred_at: DateTimeBound,
 });
 export const PayoutWebhook = z.object({
   event: z.enum(['payout.succeeded', 'payout.canceled']),
   payout_id: z.string().max(100),
   reference: Id,
   reason: z.string().max(500).nullable(),
-  occurred_at: DateTime,
+  occurred_at: DateTimeBound,
 });
 export const KycWebhook = z.object({
   event: z.enum(['verification.in_review', 'verification.approved', 'verification.rejected']),
   verification_id: Id,
   reason: z.string().max(500).nullable(),
   sequence: z.number().int().nonnegative(),
-  occurred_at: DateTime,
+  occurred_at: DateTimeBound,
 });
 export const WebhookAnswer = z.object({ status: z.literal('success') });
 
@@ -587,8 +620,8 @@ export const ScheduleCreate = confirmedBy({
   amount: Amount,
   currency_code: AccountCurrencySchema,
   period: SchedulePeriod,
-  first_run_at: DateTime,
-  ends_at: DateTime.optional(),
+  first_run_at: DateTimeBound,
+  ends_at: DateTimeBound.optional(),
 });
 export const ScheduleStatus = z.enum(['active', 'paused', 'ended']);
 export const Schedule = z.object({
@@ -632,7 +665,8 @@ export const EventStreamAnswer = z
 
 export const PushKeyAnswer = z.object({ public_key: z.string() });
 const Base64Url = z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/);
-export const PushSubscriptionRequest = z.strictObject({
+/** A new device for alerts: proved with the PIN or a fresh SMS code, as every change of where alerts go. */
+export const PushSubscriptionRequest = ownerProved({
   endpoint: z.string().min(1).max(2000),
   expirationTime: z.number().nullable().optional(),
   keys: z.strictObject({ p256dh: Base64Url.max(200), auth: Base64Url.max(100) }),
@@ -644,9 +678,11 @@ export const NotificationSettings = z.object({
   push_security: z.boolean(),
   push_subscribed: z.boolean().describe('this person has at least one push subscription'),
 });
+/** Switching security alerts off needs the PIN or a fresh SMS code (the server asks: FIELD_REQUIRED). */
 export const NotificationSettingsRequest = z.strictObject({
   push_money_in: z.boolean().optional(),
   push_security: z.boolean().optional(),
+  ...OwnerProof,
 });
 
 // ---------- exchange between one's own accounts ----------

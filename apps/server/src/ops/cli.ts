@@ -167,7 +167,7 @@ const COMMANDS: Record<string, Command> = {
         io.print(`usage: ${COMMANDS['codes-unlock']!.usage}`);
         return 2;
       }
-      const cleared = await clearCodeLock(io.ctx.db, phone);
+      const cleared = await clearCodeLock(io.ctx.db, phone, io.ctx.clock.now());
       io.print(`${phone}: ${cleared ? 'wrong codes forgotten, codes may be sent again' : 'was not locked'}`);
       return 0;
     },

@@ -83,16 +83,20 @@ export function assertSignedRequest(ctx: AppContext, request: FastifyRequest): v
 }
 
 /**
- * Registers provider callback routes in their own scope whose every request must carry a valid
- * signature; it is checked before body validation. Use it for every `access: 'provider'` call:
+ * Registers a sandbox provider's callback routes in their own scope whose every request must carry a
+ * valid signature; it is checked before body validation. Our HMAC is the sandboxes' way only: when the
+ * setting names a real provider, the routes do not exist (404), and that provider's notifications are
+ * accepted only in its own way (YooKassa: the object asked from its API before any money moves).
  *
- *   await registerSignedRoutes(app, ctx, (scope) => route(scope, ctx, 'paymentsWebhook', handler));
+ *   await registerSignedRoutes(app, ctx, 'PAYMENTS_PROVIDER', (scope) => route(scope, ctx, 'paymentsWebhook', handler));
  */
 export async function registerSignedRoutes(
   app: FastifyInstance,
   ctx: AppContext,
+  provider: 'PAYMENTS_PROVIDER' | 'PAYOUTS_PROVIDER' | 'KYC_PROVIDER',
   register: (scope: FastifyInstance) => void | Promise<void>,
 ): Promise<void> {
+  if (ctx.config[provider] !== 'sandbox') return;
   await app.register(async (scope) => {
     scope.addHook('preValidation', async (request) => {
       assertSignedRequest(ctx, request);

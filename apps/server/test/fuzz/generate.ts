@@ -447,7 +447,23 @@ export const CATEGORIES = [
   'date-range',
   'cursor',
   'forwarded-for',
+  // The third round's: a control character inside any text field, for every call.
+  'control-char',
 ] as const;
+
+/** Control characters a text may hide (docs/decisions.md section 17): every one is a 400. */
+const CONTROL_CHARACTERS = [
+  '\u0000',
+  '\u0001',
+  '\u0008',
+  '\t',
+  '\n',
+  '\r',
+  '\u001b[2J',
+  '\u007f',
+  '\u0085',
+  '\u009b',
+];
 
 const SIGN_IN_CALLS: readonly string[] = ['register', 'registerConfirm', 'sendCode', 'login'];
 const OUT_OF_RANGE_DATES = [
@@ -516,7 +532,14 @@ function applies(category: Category, name: CallName): boolean {
     case 'known-phone':
       return SIGN_IN_CALLS.includes(name);
     case 'date-range':
-      return fieldsOf(call.query).some((f) => f.name === 'date_from');
+      return (
+        fieldsOf(call.query).some((f) => f.name === 'date_from') ||
+        fields.some((f) => f.name === 'first_run_at')
+      );
+    case 'control-char':
+      return (
+        call.access !== 'provider' && [...fields, ...fieldsOf(call.query)].some((f) => f.type === 'string')
+      );
     case 'cursor':
       return fieldsOf(call.query).some((f) => f.name === 'cursor');
     case 'forwarded-for':
@@ -736,9 +759,27 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
       break;
     }
     case 'date-range':
-      set('query', random() < 0.5 ? 'date_from' : 'date_to', pick(random, OUT_OF_RANGE_DATES));
+      if (fields.some((f) => f.name === 'first_run_at'))
+        set('body', random() < 0.5 ? 'first_run_at' : 'ends_at', pick(random, OUT_OF_RANGE_DATES));
+      else set('query', random() < 0.5 ? 'date_from' : 'date_to', pick(random, OUT_OF_RANGE_DATES));
       expectCode = 'FIELD_INVALID';
       break;
+    case 'control-char': {
+      // A call confirmed with the PIN gets it, so that the control character is the one thing wrong.
+      if (body !== undefined && fields.some((f) => f.name === 'pin') && !('pin' in b())) b().pin = world.pin;
+      // Inside the text, where no trimming removes it.
+      const texts = [
+        ...fields.filter((f) => f.type === 'string').map((f) => ['body', f.name] as const),
+        ...queryFields.filter((f) => f.type === 'string').map((f) => ['query', f.name] as const),
+      ];
+      const [where, field] = pick(random, texts);
+      const now = where === 'body' ? b()[field] : query?.[field];
+      const text = typeof now === 'string' && now.length > 1 ? now : 'текст';
+      const at = 1 + Math.floor(random() * (text.length - 1));
+      set(where, field, `${text.slice(0, at)}${pick(random, CONTROL_CHARACTERS)}${text.slice(at)}`);
+      expectCode = 'FIELD_INVALID';
+      break;
+    }
     case 'cursor': {
       const iso = pick(random, [
         '2026-01-01T00:00:00.000Z',

@@ -11,6 +11,7 @@ import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { revokeAllSessions } from '../../sessions/tokens.ts';
 import { addressKey, hit, peek } from '../limits/index.ts';
 import { message } from './messages.ts';
 
@@ -67,9 +68,14 @@ export async function codeLock(
   };
 }
 
-/** The phone's wrong codes of the last 24 hours are forgotten (support, after the owner proved who they are). */
-export async function clearCodeLock(q: Queryable, phone: string): Promise<boolean> {
+/**
+ * The phone's wrong codes of the last 24 hours are forgotten (support, after the owner proved who they
+ * are). A recovery step: every session of the phone's wallet ends, so only the owner's next sign-in holds one.
+ */
+export async function clearCodeLock(q: Queryable, phone: string, now: Date): Promise<boolean> {
   const { rowCount } = await q.query('DELETE FROM rate_limits WHERE key = $1', [wrongCodesKey(phone)]);
+  const { rows } = await q.query<{ id: string }>('SELECT id FROM users WHERE phone = $1', [phone]);
+  if (rows[0]) await revokeAllSessions(q, rows[0].id, now);
   return rowCount > 0;
 }
 
@@ -103,6 +109,19 @@ export async function recentCodeWait(
     wait: waitMs > 0 ? Math.ceil(waitMs / 1000) : 0,
     digest: row.data_digest ? Buffer.from(row.data_digest) : null,
   };
+}
+
+/**
+ * Sign-in's guard by client address, before anything about a phone is read or counted: an address
+ * checks at most CODE_CHECKS_PER_ADDRESS_PER_HOUR codes an hour (by default the tries of every code
+ * it may be sent), the same RATE_LIMITED whether the phone has a wallet or not. So one address cannot walk many phones'
+ * codes, nor lock their owners out by spending their wrong-code day, and each refused try costs one
+ * statement (docs/decisions.md section 17). Sessions are never ended by anyone's wrong codes.
+ */
+export async function guardCodeCheck(ctx: AppContext, ip: string): Promise<void> {
+  const cap = ctx.config.CODE_CHECKS_PER_ADDRESS_PER_HOUR;
+  const byAddress = await hit(ctx.db, `codes:address:${addressKey(ip)}`, HOUR_SECONDS, cap, ctx.clock.now());
+  if (!byAddress.allowed) throw new AppError('RATE_LIMITED');
 }
 
 /**

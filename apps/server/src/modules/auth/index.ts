@@ -6,10 +6,21 @@ import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
 export { clearCodeLock, lockPhone, verifyCode } from './codes.ts';
-export { type Confirmation, confirmer } from './confirmation.ts';
 export { limitsOf } from './info.ts';
 export { message } from './messages.ts';
-export { checkPin, PIN_LOCK_AFTER, PIN_LOCK_MINUTES, PIN_REVOKE_AFTER, type PinSigner } from './pin.ts';
-export { sendNotice } from './service.ts';
+export {
+  checkPin,
+  freshPinProof,
+  PIN_LOCK_AFTER,
+  PIN_LOCK_MINUTES,
+  PIN_REVOKE_AFTER,
+  type PinProof,
+  type PinSigner,
+  passkeyPinProof,
+  pinProof,
+  provePin,
+} from './pin.ts';
+export { type ClientMeta, sendNotice } from './service.ts';
+export { type OwnerProof, type ProofKind, proveOwner, securityChanged } from './step-up.ts';
 
 export const routes = modulePlugin('auth', register);

@@ -33,6 +33,27 @@ const MESSAGES = {
     ru: 'E-Wallet: PIN-код введён неверно слишком много раз, операции с деньгами приостановлены на {minutes} мин. Если это были не вы, обратитесь в поддержку.',
     en: 'E-Wallet: the PIN was entered wrongly too many times, so money operations are paused for {minutes} min. If it was not you, contact support.',
   },
+  // A change of how money is confirmed or where alerts go (step-up.ts): told at once, never a code.
+  sms_passkey_added: {
+    ru: 'E-Wallet: к кошельку добавлен новый ключ доступа. Если это были не вы, заблокируйте кошелёк в приложении или обратитесь в поддержку.',
+    en: 'E-Wallet: a new passkey was added to your wallet. If it was not you, freeze your wallet in the app or contact support.',
+  },
+  sms_passkey_removed: {
+    ru: 'E-Wallet: ключ доступа удалён из кошелька. Если это были не вы, заблокируйте кошелёк в приложении или обратитесь в поддержку.',
+    en: 'E-Wallet: a passkey was removed from your wallet. If it was not you, freeze your wallet in the app or contact support.',
+  },
+  sms_pin_changed: {
+    ru: 'E-Wallet: PIN-код кошелька изменён. Если это были не вы, заблокируйте кошелёк в приложении или обратитесь в поддержку.',
+    en: 'E-Wallet: your wallet PIN was changed. If it was not you, freeze your wallet in the app or contact support.',
+  },
+  sms_push_added: {
+    ru: 'E-Wallet: уведомления кошелька включены на новом устройстве. Если это были не вы, заблокируйте кошелёк в приложении или обратитесь в поддержку.',
+    en: 'E-Wallet: wallet notifications were turned on for a new device. If it was not you, freeze your wallet in the app or contact support.',
+  },
+  sms_alerts_reduced: {
+    ru: 'E-Wallet: уведомления о безопасности выключены. Если это были не вы, заблокируйте кошелёк в приложении или обратитесь в поддержку.',
+    en: 'E-Wallet: security notifications were switched off. If it was not you, freeze your wallet in the app or contact support.',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageName = keyof typeof MESSAGES;

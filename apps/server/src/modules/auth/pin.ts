@@ -253,7 +253,7 @@ async function guardedRow(ctx: AppContext, userId: string, pin: string | null): 
 
 /**
  * The proof for a person who has confirmed with one of their passkeys instead of the PIN
- * (modules/auth/confirmation.ts): the stored hash itself. A PIN lock still stops money operations;
+ * (modules/money-calls/confirmation.ts): the stored hash itself. A PIN lock still stops money operations;
  * wrong PINs counted before are cleared, as a right PIN clears them.
  */
 export async function passkeyPinProof(ctx: AppContext, userId: string): Promise<PinProof> {

@@ -13,12 +13,11 @@ import {
   endSession,
   listSessions,
   login,
-  loginWithPasskey,
   logout,
-  passkeyLoginOptions,
   register,
   sendCode,
 } from './service.ts';
+import { securityChanged } from './step-up.ts';
 
 export default function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   // The auth calls read JSON only. A browser may send a form or text/plain to any site without
@@ -58,8 +57,6 @@ function authCalls(app: FastifyInstance, ctx: AppContext): void {
     reportingGateway(call, () => sendCode(ctx, call.body.phone, client(call))),
   );
   route(app, ctx, 'login', (call) => login(ctx, call.body, client(call)));
-  route(app, ctx, 'passkeyLoginOptions', (call) => passkeyLoginOptions(ctx, client(call)));
-  route(app, ctx, 'passkeyLogin', (call) => loginWithPasskey(ctx, call.body, client(call)));
 
   route(app, ctx, 'setPin', async (call) => {
     await setPin(ctx, call.auth.userId, call.body.pin_code);
@@ -67,6 +64,7 @@ function authCalls(app: FastifyInstance, ctx: AppContext): void {
   });
   route(app, ctx, 'changePin', async (call) => {
     await changePin(ctx, call.auth.userId, call.body.old_pin, call.body.new_pin);
+    await securityChanged(ctx, call.auth.userId, 'pin_changed', 'pin', call.language);
     return { status: 'success', message: message('pinChanged', call.language) };
   });
   route(app, ctx, 'verifyPin', async (call) => {

@@ -3,10 +3,10 @@
  * with a session; a registered phone signs in with a fresh code. Every step about one phone runs
  * in one transaction holding that phone's lock, so two instances cannot both act on it at once.
  */
-import { type AnswerOf, type BodyOut, ID_PATTERN, type Language } from '@e-wallet/contract';
+import { type AnswerOf, ID_PATTERN, type Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { PG, pgCode, type Queryable } from '../../db/client.ts';
-import { AppError, isAppError } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { openAccount } from '../../ledger/index.ts';
 import {
   createSession,
@@ -15,14 +15,13 @@ import {
   SESSION_IDLE_DAYS,
   type SessionRef,
 } from '../../sessions/tokens.ts';
-import { addressKey, hit, peek } from '../limits/index.ts';
 import { deviceName, notifyNewDevice, notifyRegistration } from '../notifications/index.ts';
-import { loginOptions, passkeyOwner } from '../passkeys/index.ts';
 import { checkTermsVersion, recordAcceptance } from '../terms/index.ts';
 import {
   type CodePurpose,
   type CodeRefusal,
   deliverCode,
+  guardCodeCheck,
   issueCode,
   lockPhone,
   RESEND_AFTER_SECONDS,
@@ -213,6 +212,7 @@ export async function confirmRegistration(
   client: ClientMeta,
 ): Promise<AnswerOf<'registerConfirm'>> {
   const { phone } = input;
+  await guardCodeCheck(ctx, client.ip);
   const outcome = await ctx.db
     .tx(async (q): Promise<TokenOutcome> => {
       await lockPhone(q, phone);
@@ -266,6 +266,7 @@ export async function login(
   client: ClientMeta,
 ): Promise<AnswerOf<'login'>> {
   const { phone } = input;
+  await guardCodeCheck(ctx, client.ip);
   const outcome = await ctx.db.tx(async (q): Promise<TokenOutcome> => {
     await lockPhone(q, phone);
     const userId = await userIdByPhone(q, phone);
@@ -290,72 +291,6 @@ export async function login(
       message('smsNewDevice', client.language, { device: deviceName(client.userAgent) }),
     );
   return tokenAnswer(ctx, phone, outcome, message('signedIn', client.language), client);
-}
-
-/** Failed passkey sign-ins one address may make in an hour before it waits, as wrong codes do. */
-export const PASSKEY_FAILURES_PER_ADDRESS = 5;
-const PASSKEY_FAILURE_WINDOW_SECONDS = 3600;
-/** Sign-in challenges one address may ask for in a minute (each is a row until it expires). */
-const PASSKEY_OPTIONS_PER_ADDRESS_PER_MINUTE = 30;
-const passkeyFailuresKey = (ip: string) => `passkey-login-fail:address:${addressKey(ip)}`;
-
-export async function passkeyLoginOptions(
-  ctx: AppContext,
-  client: ClientMeta,
-): Promise<AnswerOf<'passkeyLoginOptions'>> {
-  const asked = await hit(
-    ctx.db,
-    `passkey-login-options:address:${addressKey(client.ip)}`,
-    60,
-    PASSKEY_OPTIONS_PER_ADDRESS_PER_MINUTE,
-    ctx.clock.now(),
-  );
-  if (!asked.allowed) throw new AppError('RATE_LIMITED');
-  return loginOptions(ctx);
-}
-
-/**
- * Signs a person in with a discoverable passkey, no SMS (docs/decisions.md section 18). Failures
- * count per client address; after five in an hour the address waits (PASSKEY_LOGIN_LOCKED). A new
- * device gets the same notice and SMS as a sign-in by code.
- */
-export async function loginWithPasskey(
-  ctx: AppContext,
-  body: BodyOut<'passkeyLogin'>,
-  client: ClientMeta,
-): Promise<AnswerOf<'passkeyLogin'>> {
-  const key = passkeyFailuresKey(client.ip);
-  const seen = await peek(ctx.db, key, PASSKEY_FAILURE_WINDOW_SECONDS, ctx.clock.now());
-  if (seen.count >= PASSKEY_FAILURES_PER_ADDRESS)
-    throw new AppError('PASSKEY_LOGIN_LOCKED', { minutes: Math.ceil(seen.oldestLeavesInSeconds / 60) });
-  let userId: string;
-  try {
-    userId = await passkeyOwner(ctx, body);
-  } catch (error) {
-    if (isAppError(error) && error.code === 'PASSKEY_INVALID')
-      await hit(ctx.db, key, PASSKEY_FAILURE_WINDOW_SECONDS, PASSKEY_FAILURES_PER_ADDRESS, ctx.clock.now());
-    throw error;
-  }
-  const { phone, newDevice, token } = await ctx.db.tx(async (q) => {
-    const { rows } = await q.query<{ phone: string }>('SELECT phone FROM users WHERE id = $1 FOR UPDATE', [
-      userId,
-    ]);
-    const phone = rows[0]!.phone;
-    const newDevice = await notifyNewDevice(q, userId, { userAgent: client.userAgent, at: ctx.clock.now() });
-    const session = await createSession(q, userId, {
-      userAgent: client.userAgent,
-      ip: client.ip,
-      now: ctx.clock.now(),
-    });
-    return { phone, newDevice, token: session.token };
-  });
-  if (newDevice)
-    await sendNotice(
-      ctx,
-      phone,
-      message('smsNewDevice', client.language, { device: deviceName(client.userAgent) }),
-    );
-  return { status: 'success', message: message('signedIn', client.language), auth_token: token };
 }
 
 export async function logout(ctx: AppContext, session: SessionRef): Promise<void> {

@@ -7,6 +7,7 @@
 import {
   type AnswerOf,
   type CurrencyCode,
+  displayText,
   formatAmount,
   type Language,
   type QueryOut,
@@ -82,7 +83,8 @@ export function describeEntry(
   language: Language,
 ): string {
   const side: Side = amount < 0n ? 'debit' : 'credit';
-  return (description?.[side] ?? KIND_TEXTS[kind][side])[language];
+  // A payee's name inside comes from elsewhere (a QR code): printed without controls or overrides.
+  return displayText((description?.[side] ?? KIND_TEXTS[kind][side])[language]);
 }
 
 function factsOf(row: ReceiptRow, language: Language): ReceiptFacts {
@@ -92,6 +94,7 @@ function factsOf(row: ReceiptRow, language: Language): ReceiptFacts {
     counterparty = maskedName(row.other_first_name, row.other_last_name ?? '');
   else if (row.payout_purpose === 'withdrawal') counterparty = row.payout_destination;
   else if (row.payout_purpose === 'payment') counterparty = row.payout_payee ?? row.payout_destination;
+  if (counterparty !== null) counterparty = displayText(counterparty);
   return {
     transferId: row.id,
     kind: row.kind,

@@ -3,7 +3,8 @@
  *
  *   freezeWallet(ctx, session)             every outgoing operation refused (the ledger's payment door
  *                                          answers WALLET_FROZEN), every other session ended, a notice
- *   unfreezeWallet(ctx, session, body)     a fresh SMS code to the person's phone (send_code) and the PIN
+ *   unfreezeWallet(ctx, session, body)     a fresh SMS code to the person's phone (send_code) and the PIN;
+ *                                          every other session ends (a recovery step)
  *   reportOperation(ctx, session, id, body) 'Это не я' on one of the person's outgoing operations: the
  *                                          report is kept for the operators and the wallet frozen
  * Money still comes in while frozen. A freeze made by an operator is lifted only by an operator.
@@ -76,6 +77,8 @@ export async function unfreezeWallet(
           locked: wrong.justLocked,
         };
       await q.query('UPDATE users SET frozen_at = NULL, frozen_by = NULL WHERE id = $1', [session.userId]);
+      // A recovery step: a session a thief still holds ends here, whatever it did before the freeze.
+      await revokeAllSessions(q, session.userId, ctx.clock.now(), session.sessionId);
       await notify(q, session.userId, 'security', 'wallet_unfrozen', {}, ctx.clock.now());
       return null;
     },
@@ -141,7 +144,10 @@ export async function operatorFreeze(
   return { before };
 }
 
-/** Lifts any freeze, the person's or an operator's; WALLET_NOT_FROZEN when there is none. */
+/**
+ * Lifts any freeze, the person's or an operator's; WALLET_NOT_FROZEN when there is none. A recovery
+ * step: every session of the person ends, so the owner signs in afresh with an SMS code.
+ */
 export async function operatorUnfreeze(
   q: Queryable,
   ctx: AppContext,
@@ -155,6 +161,7 @@ export async function operatorUnfreeze(
   const before = rows[0].frozen_by;
   if (before === null) throw new AppError('WALLET_NOT_FROZEN');
   await q.query('UPDATE users SET frozen_at = NULL, frozen_by = NULL WHERE id = $1', [userId]);
+  await revokeAllSessions(q, userId, ctx.clock.now());
   await notify(q, userId, 'security', 'wallet_unfrozen', {}, ctx.clock.now());
   return { before };
 }

@@ -43,7 +43,7 @@ export default async function identificationRoutes(app: FastifyInstance, ctx: Ap
     addDocumentPhoto(ctx, auth.userId, body, language),
   );
 
-  await registerSignedRoutes(app, ctx, (scope) => {
+  await registerSignedRoutes(app, ctx, 'KYC_PROVIDER', (scope) => {
     route(scope, ctx, 'kycWebhook', async ({ body }) => {
       await handleKycWebhook(ctx, body);
       return { status: 'success' };

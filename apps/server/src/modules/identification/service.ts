@@ -26,6 +26,7 @@ import { LEVELS, type LevelName, nextLevel } from '../../policy/levels.ts';
 import { checkApplicant } from '../../providers/kyc/documents.ts';
 import type { KycProviderStatus, KycState } from '../../providers/kyc/kyc-provider.ts';
 import { notify } from '../notifications/index.ts';
+import { reencodePhoto } from './photo.ts';
 
 export type ActiveIdentification = z.infer<typeof ActiveIdentificationSchema>;
 export type VerificationStatus = ActiveIdentification['status'];
@@ -372,12 +373,6 @@ async function activeApplication(ctx: AppContext, userId: string, applicationId:
 }
 
 /** The first bytes of each image type the photo upload takes: the declared type must match them. */
-const IMAGE_SIGNATURES: Record<string, (bytes: Buffer) => boolean> = {
-  'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-  'image/webp': (b) => b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP',
-};
-
 const PHOTO_ADDED = { ru: 'Фотография добавлена', en: 'The photo is attached' } as const;
 
 /**
@@ -393,13 +388,12 @@ export async function addDocumentPhoto(
   const review = ctx.kyc.operatorReview;
   if (!review) throw new AppError('VERIFICATION_NOT_FOUND');
   const data = Buffer.from(input.data, 'base64');
-  if (data.length === 0 || data.length > PHOTO_MAX_BYTES || !IMAGE_SIGNATURES[input.content_type]?.(data))
-    throw new AppError('FIELD_INVALID', { field: fieldLabel('data', language) });
   await activeApplication(ctx, userId, input.application_id);
-  const photos = await review.addPhoto(input.application_id, userId, {
-    contentType: input.content_type,
-    data,
-  });
+  // Decoded and drawn anew (photo.ts): what is kept is the server's own JPEG, never the bytes sent.
+  const photo =
+    data.length > 0 && data.length <= PHOTO_MAX_BYTES ? await reencodePhoto(data, input.content_type) : null;
+  if (!photo) throw new AppError('FIELD_INVALID', { field: fieldLabel('data', language) });
+  const photos = await review.addPhoto(input.application_id, userId, photo);
   if (photos === 'closed') throw new AppError('VERIFICATION_NOT_FOUND');
   if (photos === 'full') throw new AppError('PHOTOS_LIMIT');
   return { status: 'success', message: PHOTO_ADDED[language], photos };

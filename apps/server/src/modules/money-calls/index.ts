@@ -4,6 +4,7 @@
  * (refusals.ts), and the answers before the PIN, asked of the same door (checks.ts).
  */
 export { type CheckAnswer, checkAnswer, paymentProblemsOf } from './checks.ts';
+export { type Confirmation, confirmer } from './confirmation.ts';
 export {
   type IdempotencyScope,
   keyedCall,

@@ -20,8 +20,9 @@ import {
   openDoor,
   type Refusal,
 } from '../../ledger/index.ts';
-import { type Confirmation, confirmer, type PinSigner } from '../auth/index.ts';
+import type { PinSigner } from '../auth/index.ts';
 import { requireAcceptedTerms } from '../terms/index.ts';
+import { type Confirmation, confirmer } from './confirmation.ts';
 import { claimKey, repeatedAnswer, type StoredAnswer } from './idempotency.ts';
 import { refusalError } from './refusals.ts';
 

@@ -71,6 +71,27 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Проверка документов не пройдена: {reason}',
     en: 'Your documents were not verified: {reason}',
   },
+  // Changes of how money is confirmed or where alerts go (modules/auth/step-up.ts).
+  security_passkey_added: {
+    ru: 'Добавлен новый ключ доступа. Если это были не вы, заблокируйте кошелёк',
+    en: 'A new passkey was added. If it was not you, freeze your wallet',
+  },
+  security_passkey_removed: {
+    ru: 'Ключ доступа удалён. Если это были не вы, заблокируйте кошелёк',
+    en: 'A passkey was removed. If it was not you, freeze your wallet',
+  },
+  security_pin_changed: {
+    ru: 'PIN-код изменён. Если это были не вы, заблокируйте кошелёк',
+    en: 'Your PIN was changed. If it was not you, freeze your wallet',
+  },
+  security_push_added: {
+    ru: 'Уведомления включены на новом устройстве. Если это были не вы, заблокируйте кошелёк',
+    en: 'Notifications were turned on for a new device. If it was not you, freeze your wallet',
+  },
+  security_alerts_reduced: {
+    ru: 'Уведомления о безопасности выключены. Если это были не вы, заблокируйте кошелёк',
+    en: 'Security notifications were switched off. If it was not you, freeze your wallet',
+  },
   new_device: {
     ru: 'Вход в кошелёк с нового устройства: {device}',
     en: 'Sign-in to your wallet from a new device: {device}',

@@ -16,6 +16,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { PG, pgCode } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { type OwnerProof, type ProofKind, proveOwner, securityChanged } from '../auth/index.ts';
 
 export const CHALLENGE_TTL_MS = 5 * 60_000;
 export const PASSKEYS_PER_USER = 10;
@@ -43,13 +44,15 @@ async function storeChallenge(
   userId: string | null,
   purpose: ChallengePurpose,
   challenge: string,
+  proof: ProofKind | null = null,
 ): Promise<string> {
   const now = ctx.clock.now();
   // Spent challenges go with every new one: the table holds only live ones.
   await ctx.db.query('DELETE FROM webauthn_challenges WHERE expires_at <= $1', [now]);
   const { rows } = await ctx.db.query<{ id: string }>(
-    `INSERT INTO webauthn_challenges (user_id, purpose, challenge, expires_at) VALUES ($1, $2, $3, $4) RETURNING id`,
-    [userId, purpose, challenge, new Date(now.getTime() + CHALLENGE_TTL_MS)],
+    `INSERT INTO webauthn_challenges (user_id, purpose, challenge, expires_at, proof) VALUES ($1, $2, $3, $4, $5)
+     RETURNING id`,
+    [userId, purpose, challenge, new Date(now.getTime() + CHALLENGE_TTL_MS), proof],
   );
   return rows[0]!.id;
 }
@@ -60,15 +63,15 @@ async function takeChallenge(
   userId: string | null,
   purpose: ChallengePurpose,
   id: string,
-): Promise<string> {
-  const { rows } = await ctx.db.query<{ challenge: string }>(
+): Promise<{ challenge: string; proof: ProofKind | null }> {
+  const { rows } = await ctx.db.query<{ challenge: string; proof: ProofKind | null }>(
     `DELETE FROM webauthn_challenges
      WHERE id = $1 AND user_id IS NOT DISTINCT FROM $2::uuid AND purpose = $3 AND expires_at > $4
-     RETURNING challenge`,
+     RETURNING challenge, proof`,
     [id, userId, purpose, ctx.clock.now()],
   );
   if (!rows[0]) throw new AppError('PASSKEY_INVALID');
-  return rows[0].challenge;
+  return rows[0];
 }
 
 interface PasskeyRow {
@@ -120,10 +123,17 @@ export async function listPasskeys(
   };
 }
 
+/**
+ * A new passkey's options, only after the PIN or a fresh SMS code (step-up.ts): a stolen session
+ * alone cannot add a way to confirm money. The challenge is then the only way to register.
+ */
 export async function registerOptions(
   ctx: AppContext,
   userId: string,
+  proof: OwnerProof,
+  language: Language,
 ): Promise<AnswerOf<'passkeyRegisterOptions'>> {
+  const proved = await proveOwner(ctx, userId, proof, language);
   const { rows } = await ctx.db.query<{ phone: string; first_name: string; last_name: string }>(
     'SELECT phone, first_name, last_name FROM users WHERE id = $1',
     [userId],
@@ -143,7 +153,7 @@ export async function registerOptions(
     excludeCredentials: existing.map((row) => ({ id: row.credential_id, transports: row.transports })),
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
   });
-  const challengeId = await storeChallenge(ctx, userId, 'register', options.challenge);
+  const challengeId = await storeChallenge(ctx, userId, 'register', options.challenge, proved);
   return {
     status: 'success',
     challenge_id: challengeId,
@@ -157,7 +167,14 @@ export async function registerPasskey(
   body: BodyOut<'passkeyRegister'>,
   language: Language,
 ): Promise<AnswerOf<'passkeyRegister'>> {
-  const expectedChallenge = await takeChallenge(ctx, userId, 'register', body.challenge_id);
+  const { challenge: expectedChallenge, proof } = await takeChallenge(
+    ctx,
+    userId,
+    'register',
+    body.challenge_id,
+  );
+  // Only a challenge given after the PIN or a code registers (one stored before this rule: refused).
+  if (!proof) throw new AppError('PASSKEY_INVALID');
   const { rpID, origin } = relyingParty(ctx);
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
@@ -191,6 +208,7 @@ export async function registerPasskey(
     if (pgCode(error) === PG.uniqueViolation) throw new AppError('PASSKEY_INVALID');
     throw error;
   }
+  await securityChanged(ctx, userId, 'passkey_added', proof, language);
   return { status: 'success', message: MESSAGES.added[language] };
 }
 
@@ -200,6 +218,7 @@ export async function deletePasskey(ctx: AppContext, userId: string, id: string,
     userId,
   ]);
   if (rowCount === 0) throw new AppError('PASSKEY_NOT_FOUND');
+  await securityChanged(ctx, userId, 'passkey_removed', 'session', language);
   return { status: 'success' as const, message: MESSAGES.removed[language] };
 }
 
@@ -250,7 +269,7 @@ export async function confirmPasskey(
 
 /**
  * Checks a passkey's answer to this person's confirm challenge, using the challenge up: the
- * inactivity lock's confirmation and a money operation's (modules/auth/confirmation.ts).
+ * inactivity lock's confirmation and a money operation's (modules/money-calls/confirmation.ts).
  * PASSKEY_INVALID for anything but the person's own passkey answering a live challenge.
  */
 export async function verifyPasskey(
@@ -258,7 +277,7 @@ export async function verifyPasskey(
   userId: string,
   body: BodyOut<'passkeyConfirm'>,
 ): Promise<void> {
-  const expectedChallenge = await takeChallenge(ctx, userId, 'confirm', body.challenge_id);
+  const { challenge: expectedChallenge } = await takeChallenge(ctx, userId, 'confirm', body.challenge_id);
   const row = (await passkeysOf(ctx, userId)).find((key) => key.credential_id === body.response.id);
   if (!row) throw new AppError('PASSKEY_INVALID');
   await checkAssertion(ctx, row, body, expectedChallenge);
@@ -274,7 +293,7 @@ export function loginOptions(ctx: AppContext): Promise<AnswerOf<'passkeyLoginOpt
  * (the challenge used up); PASSKEY_INVALID for anything else. The caller opens the session.
  */
 export async function passkeyOwner(ctx: AppContext, body: BodyOut<'passkeyLogin'>): Promise<string> {
-  const expectedChallenge = await takeChallenge(ctx, null, 'login', body.challenge_id);
+  const { challenge: expectedChallenge } = await takeChallenge(ctx, null, 'login', body.challenge_id);
   const { rows } = await ctx.db.query<PasskeyRow & { user_id: string }>(
     `SELECT id, user_id, credential_id, public_key, counter, transports, name, created_at, last_used_at
      FROM passkeys WHERE credential_id = $1`,

@@ -33,8 +33,7 @@ import {
   type PayoutState,
   PayoutUnavailable,
 } from '../../providers/payouts/payouts-provider.ts';
-import type { Confirmation } from '../auth/index.ts';
-import { type IdempotencyScope, moneyCall } from '../money-calls/index.ts';
+import { type Confirmation, type IdempotencyScope, moneyCall } from '../money-calls/index.ts';
 
 export type Receipt = AnswerOf<'withdrawalReceipt'>;
 export type PayoutPurpose = 'withdrawal' | 'payment';

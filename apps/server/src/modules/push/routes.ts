@@ -23,7 +23,9 @@ export default function pushRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { status: 'success' as const };
   });
   route(app, ctx, 'notificationSettings', ({ auth }) => settingsOf(ctx, auth.userId));
-  route(app, ctx, 'updateNotificationSettings', ({ auth, body }) => updateSettings(ctx, auth.userId, body));
+  route(app, ctx, 'updateNotificationSettings', ({ auth, body, language }) =>
+    updateSettings(ctx, auth.userId, body, language),
+  );
 
   let sender: PushSender | null = null;
   app.addHook('onReady', async () => {

@@ -10,11 +10,12 @@
 import { createECDH } from 'node:crypto';
 import { type AnswerOf, type BodyOut, LANGUAGES, type Language } from '@e-wallet/contract';
 import webpush from 'web-push';
-import { isSecureUrl } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { type OpaqueIds, opaqueIds } from '../../http/opaque-id.ts';
+import { type OutboundPolicy, outboundProblem, outboundRequest } from '../../http/outbound.ts';
+import { proveOwner, securityChanged } from '../auth/index.ts';
 import { notificationOf } from '../notifications/index.ts';
 
 const PUSH_TIMEOUT_MS = 10_000;
@@ -24,16 +25,17 @@ const SWEEP_EVERY_MS = 15_000;
 
 // ---------- subscriptions ----------
 
-/** A subscription a push service could have made: an https endpoint, a P-256 point and a 16-byte secret. */
+/** Where pushes may go: the known push services, or (tests only) a local one over plain http. */
+function pushPolicy(ctx: AppContext): OutboundPolicy {
+  return { hosts: ctx.config.PUSH_SERVICE_HOSTS, localTestService: ctx.config.PUSH_TEST_SERVICE };
+}
+
+/**
+ * A subscription a push service could have made: an https endpoint of a known push service at a
+ * public address (http/outbound.ts; checked again when sending), a P-256 point and a 16-byte secret.
+ */
 function validSubscription(ctx: AppContext, body: BodyOut<'pushSubscribe'>): boolean {
-  let url: URL;
-  try {
-    url = new URL(body.endpoint);
-  } catch {
-    return false;
-  }
-  // Plain http only to this machine (a local push service in tests), and never in production.
-  if (url.protocol !== 'https:' && (ctx.config.production || !isSecureUrl(body.endpoint))) return false;
+  if (outboundProblem(body.endpoint, pushPolicy(ctx))) return false;
   const auth = Buffer.from(body.keys.auth, 'base64url');
   const point = Buffer.from(body.keys.p256dh, 'base64url');
   if (auth.length !== 16 || point.length !== 65 || point[0] !== 4) return false;
@@ -48,6 +50,11 @@ function validSubscription(ctx: AppContext, body: BodyOut<'pushSubscribe'>): boo
   }
 }
 
+/**
+ * Keeps a browser's subscription after the PIN or a fresh SMS code (a new device for alerts is a
+ * security change, told at once). An endpoint belongs to one person: another person's is refused as
+ * invalid and stays theirs (its owner unsubscribes it, or it is forgotten when the service drops it).
+ */
 export async function subscribe(
   ctx: AppContext,
   userId: string,
@@ -55,14 +62,18 @@ export async function subscribe(
   language: Language,
 ): Promise<void> {
   if (!validSubscription(ctx, body)) throw new AppError('PUSH_SUBSCRIPTION_INVALID');
-  // One endpoint is one browser: signing in as another person there moves it to them.
-  await ctx.db.query(
+  const proof = await proveOwner(ctx, userId, body, language);
+  const { rows } = await ctx.db.query<{ added: boolean }>(
     `INSERT INTO push_subscriptions (endpoint, user_id, p256dh, auth, language, created_at)
      VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh,
-       auth = EXCLUDED.auth, language = EXCLUDED.language, created_at = EXCLUDED.created_at`,
+     ON CONFLICT (endpoint) DO UPDATE SET p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
+       language = EXCLUDED.language
+       WHERE push_subscriptions.user_id = EXCLUDED.user_id
+     RETURNING (xmax = 0) AS added`,
     [body.endpoint, userId, body.keys.p256dh, body.keys.auth, language, ctx.clock.now()],
   );
+  if (!rows[0]) throw new AppError('PUSH_SUBSCRIPTION_INVALID');
+  if (rows[0].added) await securityChanged(ctx, userId, 'push_added', proof, language);
 }
 
 export async function unsubscribe(ctx: AppContext, userId: string, endpoint: string): Promise<void> {
@@ -95,12 +106,16 @@ export async function settingsOf(ctx: AppContext, userId: string): Promise<Answe
   return { ...row, push_money_out: true, push_subscribed: rows.length > 0 };
 }
 
+/** Changes which pushes come; switching security alerts off needs the PIN or a fresh SMS code. */
 export async function updateSettings(
   ctx: AppContext,
   userId: string,
   body: BodyOut<'updateNotificationSettings'>,
+  language: Language,
 ): Promise<AnswerOf<'notificationSettings'>> {
   const now = await settingsRow(ctx.db, userId);
+  const reducing = body.push_security === false && now.push_security;
+  const proof = reducing ? await proveOwner(ctx, userId, body, language) : null;
   await ctx.db.query(
     `INSERT INTO notification_settings (user_id, push_money_in, push_security, updated_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT (user_id) DO UPDATE SET push_money_in = EXCLUDED.push_money_in,
@@ -112,6 +127,7 @@ export async function updateSettings(
       ctx.clock.now(),
     ],
   );
+  if (proof) await securityChanged(ctx, userId, 'alerts_reduced', proof, language);
   return settingsOf(ctx, userId);
 }
 
@@ -247,16 +263,20 @@ export class PushSender {
         urgency: 'high',
       },
     );
-    // web-push makes the request (VAPID, encryption); fetch sends it, so a local push service in tests
-    // may be plain http on loopback (validSubscription allows that only outside production).
-    const response = await fetch(request.endpoint, {
-      method: request.method,
-      headers: request.headers as Record<string, string>,
-      body: request.body ? new Uint8Array(request.body) : undefined,
-      signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
-    }).catch(() => null);
-    if (response) await response.body?.cancel().catch(() => {});
-    if (response && (response.status === 404 || response.status === 410))
+    // web-push makes the request (VAPID, encryption); http/outbound.ts sends it: https to a known push
+    // service at a public address, no redirects. A refused or failed request is not retried.
+    const status = await outboundRequest(
+      request.endpoint,
+      {
+        method: request.method,
+        headers: request.headers as Record<string, string>,
+        body: request.body ? new Uint8Array(request.body) : undefined,
+        timeoutMs: PUSH_TIMEOUT_MS,
+      },
+      pushPolicy(this.ctx),
+    ).catch(() => null);
+    // Gone at the push service: forgotten. Only a known service's answer counts (the policy above).
+    if (status === 404 || status === 410)
       await this.ctx.db.query('DELETE FROM push_subscriptions WHERE endpoint = $1', [subscription.endpoint]);
   }
 

@@ -27,8 +27,7 @@ import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { userAccount } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
-import type { Confirmation } from '../auth/index.ts';
-import { moneyCall, requestHash } from '../money-calls/index.ts';
+import { type Confirmation, moneyCall, requestHash } from '../money-calls/index.ts';
 import { notify } from '../notifications/index.ts';
 import { findRecipient, type Recipient } from '../transfer/index.ts';
 

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../http/route.ts';
-import type { PaymentReport } from '../../providers/payments/payments-provider.ts';
+import { registerUnsignedNotifications } from '../../providers/notifications.ts';
 import { registerSignedRoutes } from '../../providers/signature.ts';
 import { applyPaymentReport, startTopUp, topUpStatus } from './service.ts';
 
@@ -29,7 +29,7 @@ export default async function topUpRoutes(app: FastifyInstance, ctx: AppContext)
     topUpStatus(ctx, call.auth.userId, call.query.order, call.request.log),
   );
 
-  await registerSignedRoutes(app, ctx, (scope) =>
+  await registerSignedRoutes(app, ctx, 'PAYMENTS_PROVIDER', (scope) =>
     route(scope, ctx, 'paymentsWebhook', async (call) => {
       const { body } = call;
       const amount = parseAmount(body.amount, body.currency_code);
@@ -45,19 +45,7 @@ export default async function topUpRoutes(app: FastifyInstance, ctx: AppContext)
     }),
   );
 
-  const notifications = ctx.payments.unsignedNotifications;
-  if (notifications) {
-    app.post(notifications.path, { schema: { hide: true } }, async (request) => {
-      let report: PaymentReport | null;
-      try {
-        report = await notifications.verify(request.body);
-      } catch (error) {
-        // YooKassa could not be asked: answer an error so it sends the notification again later.
-        throw new AppError('PROVIDER_UNAVAILABLE', {}, `YooKassa notification: ${(error as Error).message}`);
-      }
-      if (!report) throw new AppError('WEBHOOK_SIGNATURE_INVALID', {}, 'YooKassa notification not verified');
-      if (report.status !== 'pending') await applyPaymentReport(ctx, report);
-      return { status: 'success' };
-    });
-  }
+  registerUnsignedNotifications(app, ctx.payments.unsignedNotifications, async (report) => {
+    await applyPaymentReport(ctx, report);
+  });
 }

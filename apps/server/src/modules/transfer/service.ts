@@ -27,10 +27,10 @@ import { AppError, isAppError } from '../../errors.ts';
 import type { SidedText, Transfer } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
-import type { Confirmation } from '../auth/index.ts';
 import { hit } from '../limits/index.ts';
 import {
   type CheckAnswer,
+  type Confirmation,
   checkAnswer,
   checkConfirmation,
   type IdempotencyScope,

@@ -11,6 +11,7 @@
  */
 
 import type { CurrencyCode } from '@e-wallet/contract';
+import type { UnsignedNotifications } from '../notifications.ts';
 import type { ListsRecords } from '../records.ts';
 import type { WebhookTransport } from '../sandbox-webhooks.ts';
 
@@ -56,10 +57,7 @@ export interface PaymentsProvider extends ListsRecords {
    * A provider whose notifications carry no signature (YooKassa): the path they arrive at, and what
    * the provider itself says of the payment a notification names (null: not a payment it has).
    */
-  readonly unsignedNotifications?: {
-    path: string;
-    verify(body: unknown): Promise<PaymentReport | null>;
-  };
+  readonly unsignedNotifications?: UnsignedNotifications<PaymentReport>;
   /** A provider whose payment page this server serves (the sandbox): the page's controls. */
   readonly hostedPage?: HostedPaymentPage;
 }

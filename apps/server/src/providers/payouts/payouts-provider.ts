@@ -6,6 +6,7 @@
  */
 
 import type { CurrencyCode } from '@e-wallet/contract';
+import type { UnsignedNotifications } from '../notifications.ts';
 import type { ListsRecords } from '../records.ts';
 import type { WebhookTransport } from '../sandbox-webhooks.ts';
 
@@ -80,6 +81,11 @@ export interface PayoutsProvider extends ListsRecords {
   findByReference?(reference: string): Promise<PayoutState | null | undefined>;
   /** Background work of this provider (the sandbox settles due payouts); answers how many it handled. */
   runDue?(): Promise<number>;
+  /**
+   * A real provider's own notifications (unsigned): `verify` reads one and answers what the provider's
+   * API says about the payout it names (fetched), or null when it is not one.
+   */
+  readonly unsignedNotifications?: UnsignedNotifications<PayoutState>;
   /** How a provider that lives in this server (the sandbox) delivers its callbacks. */
   setTransport?(transport: WebhookTransport): void;
 }

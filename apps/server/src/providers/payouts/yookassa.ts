@@ -6,10 +6,13 @@
  *   GET  {YOOKASSA_API_URL}/payouts/{id}   {id, status: pending | succeeded | canceled, cancellation_details}
  * The card number goes into the request body only, and is never logged. YooKassa payouts cannot pay a
  * bank account by its details, so `supports('bank_account')` is false. Its outcome reaches us by
- * `fetch` (the background worker asks about open payouts) or by a signed webhook relayed in our shape.
+ * `fetch` (the background worker asks about open payouts) or by YooKassa's notification (payout.succeeded,
+ * payout.canceled) POSTed to /v2/wallet/webhooks/payouts/yookassa: unsigned, so only a hint, and the
+ * payout it names is asked from the API before anything moves.
  */
 import { formatAmount } from '@e-wallet/contract';
 import { type Config, ConfigError } from '../../config.ts';
+import { YooKassaNotification } from '../payments/yookassa.ts';
 import {
   type PayoutDestination,
   PayoutRejected,
@@ -21,6 +24,7 @@ import {
 } from './payouts-provider.ts';
 
 const TIMEOUT_MS = 15_000;
+export const YOOKASSA_PAYOUTS_WEBHOOK_PATH = '/v2/wallet/webhooks/payouts/yookassa';
 
 /** What YooKassa's cancellation reasons mean to a person. */
 const CANCEL_REASONS: Record<string, string> = {
@@ -53,6 +57,21 @@ export class YooKassaPayoutsProvider implements PayoutsProvider {
     this.#baseUrl = config.YOOKASSA_API_URL.replace(/\/$/, '');
     this.#authorization = `Basic ${Buffer.from(`${config.YOOKASSA_SHOP_ID}:${config.YOOKASSA_SECRET_KEY}`).toString('base64')}`;
   }
+
+  readonly unsignedNotifications = {
+    path: YOOKASSA_PAYOUTS_WEBHOOK_PATH,
+    verify: async (body: unknown): Promise<PayoutState | null> => {
+      const parsed = YooKassaNotification.safeParse(body);
+      if (!parsed.success) return null;
+      try {
+        return await this.fetch(parsed.data.object.id);
+      } catch (error) {
+        // A payout YooKassa does not have (a forged notification) is refused; an outage is thrown.
+        if (error instanceof PayoutRejected) return null;
+        throw error;
+      }
+    },
+  };
 
   supports(type: PayoutDestination['type']): boolean {
     return type === 'bank_card';

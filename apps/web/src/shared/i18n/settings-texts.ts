@@ -71,6 +71,12 @@ export const settingsRu = {
       remove: 'Удалить',
       removeNamed: 'Удалить ключ доступа: {{name}}',
       unsupported: 'Этот браузер не поддерживает ключи доступа',
+      pinHint: 'Чтобы добавить ключ доступа, введите PIN-код. Мы сообщим об этом по SMS',
+    },
+    proof: {
+      pin: 'PIN-код',
+      continue: 'Продолжить',
+      cancel: 'Отмена',
     },
     sessions: {
       title: 'Активные сеансы',
@@ -101,6 +107,8 @@ export const settingsRu = {
       moneyOut: 'Списания',
       moneyOutHint: 'О списаниях мы сообщаем всегда',
       security: 'Вход с нового устройства и блокировка PIN-кода',
+      pushPinHint: 'Чтобы включить уведомления на этом устройстве, введите PIN-код',
+      securityOffPinHint: 'Чтобы выключить уведомления о безопасности, введите PIN-код',
     },
     pin: {
       title: 'Смена PIN-кода',
@@ -185,6 +193,12 @@ export const settingsEn: Widen<typeof settingsRu> = {
       remove: 'Remove',
       removeNamed: 'Remove passkey: {{name}}',
       unsupported: 'This browser does not support passkeys',
+      pinHint: 'To add a passkey, enter your PIN. We will tell you about it by SMS',
+    },
+    proof: {
+      pin: 'PIN',
+      continue: 'Continue',
+      cancel: 'Cancel',
     },
     sessions: {
       title: 'Active sessions',
@@ -215,6 +229,8 @@ export const settingsEn: Widen<typeof settingsRu> = {
       moneyOut: 'Money out',
       moneyOutHint: 'Money out is always told',
       security: 'A sign-in from a new device and a PIN lock',
+      pushPinHint: 'To turn notifications on for this device, enter your PIN',
+      securityOffPinHint: 'To switch security notifications off, enter your PIN',
     },
     pin: {
       title: 'Change PIN',

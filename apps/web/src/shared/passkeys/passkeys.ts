@@ -41,8 +41,9 @@ export function usePasskeys() {
 export function useAddPasskey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (name: string | undefined) => {
-      const options = await callApi('passkeyRegisterOptions');
+    // The PIN first: a session alone never adds a way to confirm money (the server checks it).
+    mutationFn: async ({ pin, name }: { pin: string; name?: string }) => {
+      const options = await callApi('passkeyRegisterOptions', { body: { pin } });
       if (isErrorAnswer(options)) throw new Error(options.message);
       const response = await relay(() => startRegistration({ optionsJSON: options.options as never }));
       const answer = await callApi('passkeyRegister', {

@@ -5,7 +5,8 @@
  */
 import type { BodyOf } from '@e-wallet/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callOk } from '../../../shared/api/client.ts';
+import { isErrorAnswer } from '../../../shared/api/api-error.ts';
+import { callApi, callOk } from '../../../shared/api/client.ts';
 
 export const alertsQuery = queryOptions({
   queryKey: ['notification-settings'],
@@ -22,8 +23,17 @@ export function useUpdateAlerts() {
     mutationFn: (body: BodyOf<'updateNotificationSettings'>) =>
       callOk('updateNotificationSettings', { body }),
     // The switch moves at once; the server's answer (or a reload after a failure) settles it.
-    onMutate: (body) =>
-      queryClient.setQueryData(alertsQuery.queryKey, (now) => (now ? { ...now, ...body } : now)),
+    // The switches only: a PIN sent with the change never goes into the cache.
+    onMutate: ({ push_money_in, push_security }) =>
+      queryClient.setQueryData(alertsQuery.queryKey, (now) =>
+        now
+          ? {
+              ...now,
+              ...(push_money_in === undefined ? {} : { push_money_in }),
+              ...(push_security === undefined ? {} : { push_security }),
+            }
+          : now,
+      ),
     onSuccess: (answer) => queryClient.setQueryData(alertsQuery.queryKey, answer),
     onError: () => queryClient.invalidateQueries({ queryKey: alertsQuery.queryKey }),
   });
@@ -46,10 +56,13 @@ export async function currentSubscription(): Promise<PushSubscription | null> {
   return found ? found.pushManager.getSubscription() : null;
 }
 
-export type PushOutcome = 'on' | 'denied' | 'unsupported' | 'failed';
+export type PushOutcome = 'on' | 'denied' | 'unsupported' | 'failed' | { refused: string };
 
-/** Asks the person's permission, subscribes with the server's VAPID key and hands the subscription over. */
-export async function turnPushOn(): Promise<PushOutcome> {
+/**
+ * Asks the person's permission, subscribes with the server's VAPID key and hands the subscription
+ * over with the PIN (a new device for alerts is a security change). A refused PIN is its message.
+ */
+export async function turnPushOn(pin: string): Promise<PushOutcome> {
   if (!pushSupported()) return 'unsupported';
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') return 'denied';
@@ -62,9 +75,13 @@ export async function turnPushOn(): Promise<PushOutcome> {
       applicationServerKey: base64UrlBytes(public_key),
     });
     const json = subscription.toJSON() as BodyOf<'pushSubscribe'>;
-    await callOk('pushSubscribe', {
-      body: { endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth } },
+    const answer = await callApi('pushSubscribe', {
+      body: { endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth }, pin },
     });
+    if (isErrorAnswer(answer)) {
+      await subscription.unsubscribe().catch(() => false);
+      return { refused: answer.message };
+    }
     return 'on';
   } catch {
     return 'failed';

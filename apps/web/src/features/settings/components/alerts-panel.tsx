@@ -1,6 +1,7 @@
 /**
  * Notifications in Settings (docs/decisions.md section 14): push on this device on or off, and which
- * pushes come. Money out is always told, so its switch is on and cannot be changed.
+ * pushes come. Money out is always told, so its switch is on and cannot be changed. Push on and
+ * security alerts off ask for the PIN first (section 17).
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +15,7 @@ import {
   useAlertSettings,
   useUpdateAlerts,
 } from '../api/alerts.ts';
+import { PinProof } from './pin-proof.tsx';
 
 export function AlertsPanel() {
   const { t } = useTranslation();
@@ -22,6 +24,8 @@ export function AlertsPanel() {
   const [subscribed, setSubscribed] = useState<boolean | null>(null);
   const [outcome, setOutcome] = useState<PushOutcome | null>(null);
   const [busy, setBusy] = useState(false);
+  // Push on a new device and security alerts off need the PIN (docs/decisions.md section 17).
+  const [asking, setAsking] = useState<'push' | 'security' | null>(null);
 
   useEffect(() => {
     let current = true;
@@ -33,18 +37,27 @@ export function AlertsPanel() {
     };
   }, []);
 
-  async function toggle() {
+  async function turnOff() {
     setBusy(true);
     try {
-      if (subscribed) {
-        await turnPushOff();
-        setSubscribed(false);
-        setOutcome(null);
-      } else {
-        const answer = await turnPushOn();
-        setOutcome(answer);
-        setSubscribed(answer === 'on');
-      }
+      await turnPushOff();
+      setSubscribed(false);
+      setOutcome(null);
+      void settings.refetch();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function turnOn(pin: string) {
+    setBusy(true);
+    try {
+      const answer = await turnPushOn(pin);
+      setOutcome(answer);
+      if (answer === 'on') {
+        setSubscribed(true);
+        setAsking(null);
+      } else if (typeof answer !== 'object') setAsking(null);
       void settings.refetch();
     } finally {
       setBusy(false);
@@ -52,7 +65,9 @@ export function AlertsPanel() {
   }
 
   const data = settings.data;
-  const problem = outcome && outcome !== 'on' ? t(`settings.alerts.${outcome}`) : null;
+  const refused = typeof outcome === 'object' && outcome ? outcome.refused : null;
+  const problem =
+    outcome && outcome !== 'on' && typeof outcome !== 'object' ? t(`settings.alerts.${outcome}`) : null;
   return (
     <section
       className="panel settings-panel"
@@ -66,13 +81,47 @@ export function AlertsPanel() {
       <div className="alerts__push">
         <span>{subscribed ? t('settings.alerts.pushEnabled') : t('settings.alerts.push')}</span>
         {pushSupported() ? (
-          <Button variant="secondary" onClick={() => void toggle()} disabled={busy || subscribed === null}>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setOutcome(null);
+              if (subscribed) void turnOff();
+              else setAsking('push');
+            }}
+            disabled={busy || subscribed === null || asking !== null}
+          >
             {subscribed ? t('settings.alerts.pushOff') : t('settings.alerts.pushOn')}
           </Button>
         ) : (
           <span className="settings-panel__hint">{t('settings.alerts.unsupported')}</span>
         )}
       </div>
+      {asking === 'push' && (
+        <PinProof
+          hint={t('settings.alerts.pushPinHint')}
+          busy={busy}
+          error={refused}
+          onConfirm={(pin) => void turnOn(pin)}
+          onCancel={() => {
+            setAsking(null);
+            setOutcome(null);
+          }}
+        />
+      )}
+      {asking === 'security' && (
+        <PinProof
+          hint={t('settings.alerts.securityOffPinHint')}
+          busy={update.isPending}
+          error={update.error?.message ?? null}
+          onConfirm={(pin) =>
+            update.mutate({ push_security: false, pin }, { onSuccess: () => setAsking(null) })
+          }
+          onCancel={() => {
+            setAsking(null);
+            update.reset();
+          }}
+        />
+      )}
       {problem && (
         <p className="settings-panel__hint" role="alert">
           {problem}
@@ -99,7 +148,11 @@ export function AlertsPanel() {
             <input
               type="checkbox"
               checked={data.push_security}
-              onChange={(event) => update.mutate({ push_security: event.target.checked })}
+              disabled={asking !== null}
+              // Switching security alerts off asks for the PIN first; on needs nothing.
+              onChange={(event) =>
+                event.target.checked ? update.mutate({ push_security: true }) : setAsking('security')
+              }
             />
             <span>{t('settings.alerts.security')}</span>
           </label>

@@ -1,6 +1,6 @@
 /**
  * Passkeys: the person's passkeys with when each was added and last used, a button that creates a
- * new one on this device (the browser asks for the device's lock), and removing one. A passkey then
+ * new one on this device after the PIN (then the browser asks for the device's lock), and removing one. A passkey then
  * unlocks the app after inactivity instead of the PIN.
  */
 import { useState } from 'react';
@@ -17,6 +17,7 @@ import {
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { FieldError } from '../../../shared/ui/text-field.tsx';
+import { PinProof } from './pin-proof.tsx';
 
 export function PasskeysPanel() {
   const { t } = useTranslation();
@@ -25,6 +26,8 @@ export function PasskeysPanel() {
   const add = useAddPasskey();
   const remove = useDeletePasskey();
   const [done, setDone] = useState<string | null>(null);
+  // Adding asks for the PIN first (docs/decisions.md section 17).
+  const [asking, setAsking] = useState(false);
   const supported = passkeysSupported();
   const failure = [add.error, remove.error].find((error) => error && !(error instanceof PasskeyCancelled));
 
@@ -73,14 +76,35 @@ export function PasskeysPanel() {
           ))}
         </ul>
       )}
-      {supported ? (
+      {supported && asking ? (
+        <PinProof
+          hint={t('settings.passkeys.pinHint')}
+          busy={add.isPending}
+          error={failure?.message ?? null}
+          onCancel={() => {
+            setAsking(false);
+            add.reset();
+          }}
+          onConfirm={(pin) =>
+            add.mutate(
+              { pin },
+              {
+                onSuccess: (message) => {
+                  setDone(message);
+                  setAsking(false);
+                },
+              },
+            )
+          }
+        />
+      ) : supported ? (
         <Button
           block
-          busy={add.isPending}
           disabled={remove.isPending}
           onClick={() => {
             setDone(null);
-            add.mutate(undefined, { onSuccess: (message) => setDone(message) });
+            add.reset();
+            setAsking(true);
           }}
         >
           {t('settings.passkeys.add')}
@@ -91,7 +115,7 @@ export function PasskeysPanel() {
       <p className="settings-panel__done" role="status">
         {done}
       </p>
-      <FieldError message={failure?.message ?? null} />
+      {!asking && <FieldError message={failure?.message ?? null} />}
     </section>
   );
 }

@@ -6,8 +6,8 @@
  */
 import type { ConfirmationFields } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
+import { freshPinProof, type PinProof, passkeyPinProof, pinProof, provePin } from '../auth/index.ts';
 import { verifyPasskey } from '../passkeys/index.ts';
-import { freshPinProof, type PinProof, passkeyPinProof, pinProof, provePin } from './pin.ts';
 
 /** The PIN or a passkey's answer, as the request carries them (the contract allows exactly one). */
 export type Confirmation = ConfirmationFields;
