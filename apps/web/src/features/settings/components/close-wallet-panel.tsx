@@ -4,7 +4,7 @@
  * roubles, the PIN and a fresh SMS code; the server closes, and the app signs out.
  */
 import '../../../shared/ui/pay-modal/pay-modal.css';
-import { formatMoney } from '@e-wallet/contract';
+import { formatMoney } from '@e-wallet/contract/money';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
