@@ -42,6 +42,9 @@ describe('production refuses secrets anyone could know', () => {
       RATES_PROVIDER: 'cbr',
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
+      OPERATOR_LEGAL_NAME: 'ООО «Е-Кошелёк»',
+      OPERATOR_LICENCE: '3500-К',
+      OPERATOR_REGISTER_URL: 'https://www.cbr.ru/registries/nps/oper_zip/',
       ...change,
     });
   const SECRETS = [

@@ -360,7 +360,7 @@ describe(`ledger (${databaseLabel})`, () => {
       await transactionsOf(explaining, alice, { ordering: 'created_at', account: account.id }, 'ru');
       // The monthly sum from the entries is the database's function (limits.sql): its own query, explained.
       const { rows: source } = await q.query<{ prosrc: string }>(
-        "SELECT prosrc FROM pg_proc WHERE proname = 'limits_sent_in_month'",
+        "SELECT prosrc FROM pg_proc WHERE proname = 'limits_sent_in_month_read'",
       );
       const monthly = /RETURN \((SELECT[\s\S]*)\);\s*END/.exec(source[0]!.prosrc)![1]!;
       await explaining.query(

@@ -128,9 +128,13 @@ describe(`sign-in with a passkey (${databaseLabel})`, () => {
   afterAll(() => server.close());
 
   async function withPasskey() {
-    const user = await registeredUser(server, { headers: { 'user-agent': 'Laptop/1.0' } });
+    const user = await registeredUser(server, { pin: '2468', headers: { 'user-agent': 'Laptop/1.0' } });
     const authenticator = new SoftAuthenticator();
-    const options = await server.call('POST', `${PASSKEYS}/register/options`, { token: user.token });
+    // Adding a passkey needs the PIN, not the session alone (docs/decisions.md section 17).
+    const options = await server.call('POST', `${PASSKEYS}/register/options`, {
+      token: user.token,
+      body: { pin: '2468' },
+    });
     const added = await server.call('POST', `${PASSKEYS}/register`, {
       token: user.token,
       body: {
@@ -252,7 +256,10 @@ describe(`one's own data (${databaseLabel})`, () => {
       headers: { 'user-agent': 'Laptop/1.0' },
     });
     const authenticator = new SoftAuthenticator();
-    const options = await server.call('POST', `${PASSKEYS}/register/options`, { token });
+    const options = await server.call('POST', `${PASSKEYS}/register/options`, {
+      token,
+      body: { pin: '2468' },
+    });
     await server.call('POST', `${PASSKEYS}/register`, {
       token,
       body: {
