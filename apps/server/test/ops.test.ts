@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { OPERATOR_ROLES, type OpsCallName, opsCalls, roleAllows } from '@e-wallet/contract';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { fund } from './fund.ts';
@@ -308,7 +309,9 @@ describe(`the back office API (${databaseLabel})`, () => {
       reason: 'Проверка пройдена',
     });
     expect(lifted.status).toBe(200);
-    expect((await transfer(ivan, petr, '10')).status).toBe(200);
+    // Lifting a freeze is a recovery step: it ends every session, so a thief's outlives nothing
+    // (docs/decisions.md section 17); the person signs in again to send.
+    expect((await transfer(ivan, petr, '10')).status).toBe(401);
     expect(
       (await as(team.compliance!).post(`/ops/v1/users/${ivan.userId}/unfreeze`, { reason: 'again' })).body
         .code,
@@ -372,7 +375,10 @@ describe(`the back office API (${databaseLabel})`, () => {
     const { token, userId } = await person(server, { level: 'anonymous' });
     const startedUpgrade = await server.call('POST', '/v2/wallet/identification-level/upgrade', { token });
     const applicationId = startedUpgrade.body.verification_url.split('=').at(-1);
-    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('page one')]);
+    // A real photo: the server decodes and re-encodes every upload (docs/decisions.md section 17).
+    const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
+      .jpeg()
+      .toBuffer();
     const photo = await server.call('POST', '/v2/wallet/identification-level/documents/photo', {
       token,
       body: { application_id: applicationId, content_type: 'image/jpeg', data: jpeg.toString('base64') },
@@ -385,7 +391,11 @@ describe(`the back office API (${databaseLabel})`, () => {
     // The photos: for those who decide only, and each opening is audited.
     expect((await as(team.support!).get(`/ops/v1/identifications/${applicationId}/photos`)).status).toBe(403);
     const photos = await as(team.compliance!).get(`/ops/v1/identifications/${applicationId}/photos`);
-    expect(photos.body.photos).toEqual([{ content_type: 'image/jpeg', data: jpeg.toString('base64') }]);
+    // The stored photo is the server's re-encoding of the upload: a JPEG of the same size.
+    expect(photos.body.photos).toHaveLength(1);
+    expect(photos.body.photos[0].content_type).toBe('image/jpeg');
+    const stored = await sharp(Buffer.from(photos.body.photos[0].data, 'base64')).metadata();
+    expect([stored.format, stored.width, stored.height]).toEqual(['jpeg', 40, 30]);
     const viewed = await as(team.admin!).get(`/ops/v1/audit?user=${userId}`);
     expect(viewed.body.results.map((line: { action: string }) => line.action)).toContain(
       'identification_photos_viewed',
