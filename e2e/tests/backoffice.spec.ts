@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
+import { formatPhone } from '@e-wallet/contract/phone';
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import pg from 'pg';
@@ -196,7 +197,7 @@ test('an operator signs in with the code, freezes a person and approves their id
   // Words, not a database: the phone as the app writes it, the device by name.
   // (The card's facts; the audit's sentence names the phone too.)
   await expect(
-    page.getByText(person.phone.replace(/^\+7(\d{3})(\d{3})(\d{2})(\d{2})$/, '+7 $1 $2-$3-$4'), {
+    page.getByText(formatPhone(person.phone), {
       exact: true,
     }),
   ).toBeVisible();
@@ -323,9 +324,7 @@ test('an administrator adds an operator through a one-time link, then disables t
   // The lists page: everyone, newest first, without a search; named and formatted.
   await expect(page.getByText('Все пользователи, новые сверху')).toBeVisible();
   const newest = page.getByRole('row', { name: /Соколова Вера/ });
-  await expect(newest).toContainText(
-    person.phone.replace(/^\+7(\d{3})(\d{3})(\d{2})(\d{2})$/, '+7 $1 $2-$3-$4'),
-  );
+  await expect(newest).toContainText(formatPhone(person.phone));
   await expect(newest).toContainText('Анонимный');
   await expect(newest).toContainText('Активен');
   await shot(page, 'users');

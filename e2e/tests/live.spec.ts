@@ -33,7 +33,8 @@ test('the receiver’s balance, history and bell change within 2 s of the sender
   const balance = receiverPage.getByTestId('account-balance').first();
   await expect(balance).toHaveText(nbsp('0,00 ₽'));
   const badge = receiverPage.getByTestId('notifications-bell').locator('.notifications__badge');
-  await expect(badge).toHaveText('1');
+  // The welcome and the identification's outcome are unread before the money comes.
+  await expect(badge).toHaveText('2');
   // The stream is open before the money moves (the app holds it while signed in).
   await streamOpened;
   await receiverPage.evaluate(() => {
@@ -55,7 +56,7 @@ test('the receiver’s balance, history and bell change within 2 s of the sender
   // Within 2 seconds of the success stage, on the receiver's open page.
   await expect(balance).toHaveText(nbsp('250,00 ₽'), { timeout: 2000 });
   await expect(receiverPage.getByText(nbsp('+250,00 ₽')).first()).toBeVisible({ timeout: 2000 });
-  await expect(badge).toHaveText('2', { timeout: 2000 });
+  await expect(badge).toHaveText('3', { timeout: 2000 });
   expect(await receiverPage.evaluate(() => (window as unknown as { liveMark?: number }).liveMark)).toBe(42);
   await other.close();
 });

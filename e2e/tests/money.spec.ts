@@ -141,7 +141,7 @@ test('withdraw to a card with the PIN modal: success, and a failed payout that b
   const card = page.getByLabel('Карта');
   const submit = page.getByRole('button', { name: 'Вывести' });
   await expect(amount).toHaveAttribute('placeholder', '0');
-  await expect(card).toHaveAttribute('placeholder', 'xxxx xxxx xxxx xxxx');
+  await expect(card).toHaveAttribute('placeholder', '0000 0000 0000 0000');
   await expect(card).toHaveAttribute('maxlength', '19');
   await expect(submit).toBeDisabled();
 

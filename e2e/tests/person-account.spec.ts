@@ -186,6 +186,10 @@ passkeyTest('a person with a passkey signs in with it, no SMS', async ({ page, r
   await signIn(page, person, '/settings');
   const passkeys = page.getByTestId('passkeys');
   await passkeys.getByRole('button', { name: 'Добавить ключ доступа' }).click();
+  // Adding a passkey takes the PIN (docs/decisions.md section 17).
+  await passkeys.getByTestId('pin-step').getByRole('textbox', { name: 'Цифра 1 из 4' }).click();
+  await page.keyboard.type(PIN);
+  await passkeys.getByRole('button', { name: 'Продолжить' }).click();
   await expect(passkeys.getByRole('status')).toHaveText('Ключ доступа добавлен');
   // A discoverable credential: the device keeps the person with it.
   const credentials = await authenticator.credentials();
