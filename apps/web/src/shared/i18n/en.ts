@@ -3,7 +3,6 @@ import { moneyEn } from './money-texts.ts';
 import { policyEn } from './policy-texts.ts';
 import type { Texts } from './ru.ts';
 import { securityEn } from './security-texts.ts';
-import { settingsEn } from './settings-texts.ts';
 
 /** English texts. The `Texts` type makes a missing key a compile error; i18n.test.ts checks both ways. */
 export const en: Texts = {
@@ -123,6 +122,5 @@ export const en: Texts = {
   ...accountEn,
   ...policyEn,
   // The identification section and the Settings route.
-  ...settingsEn,
   ...securityEn,
 };

@@ -3,7 +3,6 @@ import { accountRu } from './account-texts.ts';
 import { moneyRu } from './money-texts.ts';
 import { policyRu } from './policy-texts.ts';
 import { securityRu } from './security-texts.ts';
-import { settingsRu } from './settings-texts.ts';
 export const ru = {
   common: {
     continue: 'Продолжить',
@@ -122,7 +121,6 @@ export const ru = {
   ...accountRu,
   ...policyRu,
   // The identification section and the Settings route.
-  ...settingsRu,
   ...securityRu,
 } as const;
 

@@ -1,7 +1,7 @@
 /**
  * Texts of the identification section (profile panel and Settings) and of the Settings route:
- * profile, language, active sessions, PIN change. Spread into ru.ts and en.ts; the i18n test checks
- * that both languages have every key, and `settingsEn`'s type makes a missing one a compile error.
+ * profile, language, active sessions, PIN change. Registered with the signed-in area
+ * (signed-in-texts.ts); `settingsEn`'s type makes a missing key a compile error.
  */
 export const settingsRu = {
   identification: {

@@ -1,15 +1,17 @@
 /**
- * Texts only the signed-in area shows (requests and schedules, exchange, a person's account), added to i18next when that
+ * Texts only the signed-in area shows (requests and schedules, exchange, a person's account, Settings and
+ * identification), added to i18next when that
  * area's code loads (app/home-layout), so the sign-in page's JavaScript does not carry them.
  */
 import { accountSignedInEn, accountSignedInRu } from './account-signed-in-texts.ts';
 import { exchangeEn, exchangeRu } from './exchange-texts.ts';
 import i18n from './i18n.ts';
 import { requestsEn, requestsRu } from './requests-texts.ts';
+import { settingsEn, settingsRu } from './settings-texts.ts';
 
 export const signedInResources = {
-  ru: { ...requestsRu, ...exchangeRu, ...accountSignedInRu },
-  en: { ...requestsEn, ...exchangeEn, ...accountSignedInEn },
+  ru: { ...requestsRu, ...exchangeRu, ...accountSignedInRu, ...settingsRu },
+  en: { ...requestsEn, ...exchangeEn, ...accountSignedInEn, ...settingsEn },
 };
 
 for (const language of ['ru', 'en'] as const)

@@ -3,6 +3,8 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../i18n/i18n.ts';
+// The section is shown in the signed-in area, whose texts load with it.
+import '../i18n/signed-in-texts.ts';
 import { useSessionStore } from '../store/session-store.ts';
 import { browserNavigation } from './identification-calls.ts';
 import { IdentificationSection } from './identification-section.tsx';
