@@ -225,7 +225,11 @@ test('an operator signs in with the code, freezes a person and approves their id
   await unfreezing.getByLabel('Reason').fill('Checked');
   await unfreezing.getByRole('button', { name: 'Unfreeze' }).click();
   await expect(page.getByTestId('user-status')).toHaveText('Active');
-  expect((await info(request, person)).is_frozen).toBe(false);
+  // Lifting a freeze ends every session of the person (docs/decisions.md section 17): a thief's too.
+  const after = await request.get('/v2/wallet/auth/info', {
+    headers: { Authorization: `Token ${person.token}` },
+  });
+  expect(after.status()).toBe(401);
 });
 
 test('two operators refund a payment: the proposer cannot approve, another operator does', async ({

@@ -22,6 +22,7 @@ export const RUSSIAN_SCREEN_LATIN = new Set([
   'SMS',
   'PDF',
   'CSV',
+  'JSON',
   'English',
   'E-mail',
   'ID',
