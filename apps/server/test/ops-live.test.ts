@@ -4,6 +4,7 @@
  * happen, as money events already do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lastCode } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, type TestServer } from './helpers.ts';
 import { type OpsServer, operator, startOps, type TestOperator } from './ops-helpers.ts';
 import { openStream } from './sse-client.ts';
@@ -42,7 +43,7 @@ describe(`an operator's action, live to the person (${databaseLabel})`, () => {
 
   it('tells the person of a freeze, an unfreeze, an identification decision and a refund as they happen', async () => {
     const anna = await person(server, { level: 'anonymous', rub: 0n });
-    const stream = await openStream(base, anna.token, { language: 'en' });
+    let stream = await openStream(base, anna.token, { language: 'en' });
     expect((await stream.next('ready')).data).toEqual({ resumed: false });
 
     expect((await as(admin)(`/ops/v1/users/${anna.userId}/freeze`, { reason: 'AML' })).status).toBe(200);
@@ -52,7 +53,25 @@ describe(`an operator's action, live to the person (${databaseLabel})`, () => {
     expect((await as(admin)(`/ops/v1/users/${anna.userId}/unfreeze`, { reason: 'Checked' })).status).toBe(
       200,
     );
-    expect((await stream.next('notification')).data.notification.message).toBe('Your wallet is unfrozen');
+    // Lifting a freeze ends every session (docs/decisions.md, "Recovery ends sessions"): the open app
+    // hears so and closes; signed in afresh, the person finds the notice in the bell.
+    expect((await stream.next('session')).data).toEqual({ reason: 'revoked' });
+    await stream.ended;
+    expect((await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone: anna.phone } })).status).toBe(
+      200,
+    );
+    const login = await server.call('POST', '/v2/wallet/auth/login', {
+      body: { phone: anna.phone, confirm_code: await lastCode(server, anna.phone) },
+    });
+    expect(login.status).toBe(200);
+    anna.token = login.body.auth_token;
+    const bell = await server.call('GET', '/v2/wallet/user/notification', {
+      token: anna.token,
+      headers: { 'Accept-Language': 'en' },
+    });
+    expect(bell.body.results[0].message).toBe('Your wallet is unfrozen');
+    stream = await openStream(base, anna.token, { language: 'en' });
+    expect((await stream.next('ready')).data).toMatchObject({ resumed: false });
 
     // Documents for manual review; the operator's decision reaches the open app.
     const started = await server.call('POST', '/v2/wallet/identification-level/upgrade', {

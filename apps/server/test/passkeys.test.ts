@@ -78,7 +78,7 @@ describe(`passkeys (${databaseLabel})`, () => {
   });
 
   it("names an unnamed passkey in the reader's language, whatever language it was added in", async () => {
-    const { token } = await registeredUser(server);
+    const { token } = await registeredUser(server, { pin: PIN });
     await addPasskey(token, new SoftAuthenticator(), null);
     const read = async (language: string) =>
       (await server.call('GET', BASE, { token, headers: { 'Accept-Language': language } })).body.results.map(
