@@ -7,8 +7,10 @@
  * the current address; main.tsx then imports them from the cache (app/route-modules.ts). On the
  * home screen, signed in, it also starts the screen's data calls (HOME_CALLS).
  *
- * It imports nothing, so it is one small file that runs as soon as it arrives.
+ * It imports only the stored language's reader (no library), so it is one small file that runs as
+ * soon as it arrives.
  */
+import { storedLanguage } from '@e-wallet/web-kit/language';
 
 export interface RoutePreloadTable {
   /** File names under /assets/. */
@@ -19,7 +21,7 @@ export interface RoutePreloadTable {
 
 /** Keep in step with shared/store/session-store.ts (its SESSION_STORAGE_KEY and persisted shape). */
 export const SESSION_KEY = 'e-wallet-session';
-/** Keep in step with shared/i18n/i18n.ts (LANGUAGE_STORAGE_KEY; Russian unless 'en' is stored). */
+/** Keep in step with shared/i18n/i18n.ts (LANGUAGE_STORAGE_KEY); this file runs on import, so it is not shared. */
 export const LANGUAGE_KEY = 'e-wallet-language';
 
 /** The persisted auth token (zustand's `{state: {authToken}}` record), or null. */
@@ -37,14 +39,6 @@ export function storedToken(): string | null {
 
 export function hasStoredToken(): boolean {
   return storedToken() !== null;
-}
-
-function storedLanguage(): 'ru' | 'en' {
-  try {
-    return localStorage.getItem(LANGUAGE_KEY) === 'en' ? 'en' : 'ru';
-  } catch {
-    return 'ru';
-  }
 }
 
 /**
@@ -82,7 +76,7 @@ function normalizedPath(pathname: string): string {
 function startHomeCalls(): void {
   const token = storedToken();
   if (!token || normalizedPath(window.location.pathname) !== '/') return;
-  const language = storedLanguage();
+  const language = storedLanguage(LANGUAGE_KEY);
   window.eWalletEarlyAnswers = HOME_CALLS.map((call) => {
     const response = fetch(call, {
       headers: { Accept: 'application/json', 'Accept-Language': language, Authorization: `Token ${token}` },

@@ -1,18 +1,8 @@
-/** TanStack Query for the back office: a 4xx is not tried again; the cache is emptied on sign-out. */
-import { QueryClient } from '@tanstack/react-query';
-import { ApiError, session } from './client.ts';
+/** TanStack Query for the back office: the shared client's rules; the cache is emptied on sign-out. */
+import { createQueryClient } from '@e-wallet/web-kit/query-client';
+import { session } from './client.ts';
 
-export const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      retry: (failures, error) =>
-        !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
-      refetchOnWindowFocus: false,
-      staleTime: 10_000,
-    },
-    mutations: { retry: false },
-  },
-});
+export const queryClient = createQueryClient({ staleTime: 10_000 });
 
 session.subscribe(() => {
   if (!session.token()) queryClient.clear();
