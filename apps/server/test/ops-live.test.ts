@@ -57,9 +57,9 @@ describe(`an operator's action, live to the person (${databaseLabel})`, () => {
     // hears so and closes; signed in afresh, the person finds the notice in the bell.
     expect((await stream.next('session')).data).toEqual({ reason: 'revoked' });
     await stream.ended;
-    expect((await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone: anna.phone } })).status).toBe(
-      200,
-    );
+    expect(
+      (await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone: anna.phone } })).status,
+    ).toBe(200);
     const login = await server.call('POST', '/v2/wallet/auth/login', {
       body: { phone: anna.phone, confirm_code: await lastCode(server, anna.phone) },
     });
