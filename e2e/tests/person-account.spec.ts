@@ -113,7 +113,10 @@ test.describe('dark mode', () => {
     expect(violations).toEqual([]);
   });
 
-  test('follows the system on every main screen of the signed-in app', async ({ page, request }) => {
+  test('follows the system on every main screen of the signed-in app', async ({
+    page,
+    request,
+  }, testInfo) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     const person = await registerPerson(request, { firstName: 'Ночь', lastName: 'Тёмная' });
     await topUp(request, person, '300.00');
@@ -133,6 +136,12 @@ test.describe('dark mode', () => {
       await expect(page.locator('.skeleton')).toHaveCount(0);
       expect(await pageIsDark(page), path).toBe(true);
       violations.push(...(await seriousViolations(page, `dark ${path}`)));
+      // The README's dark screens (SHOTS_DIR), beside the light ones the other specs save.
+      if (process.env.SHOTS_DIR && ['/', '/history', '/settings'].includes(path)) {
+        const name = path === '/' ? 'home' : path.slice(1);
+        const width = testInfo.project.name === 'phone' ? 390 : 1440;
+        await page.screenshot({ path: `${process.env.SHOTS_DIR}/dark-${name}-${width}.png` });
+      }
     }
     expect(violations).toEqual([]);
   });

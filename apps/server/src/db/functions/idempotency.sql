@@ -1,4 +1,4 @@
--- A money call's Idempotency-Key, for every door that takes one (payments.sql, exchange.sql): claimed
+-- A money call's Idempotency-Key, for every door that takes one (payments.sql; top-up through keyedCall): claimed
 -- with the call's answer before the rules (payments succeed far more often than they are refused or
 -- repeated), given back when a rule refuses, so a refused call stores nothing (docs/decisions.md section 4).
 CREATE OR REPLACE FUNCTION idempotency_claim(
