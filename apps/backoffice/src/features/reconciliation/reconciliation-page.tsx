@@ -61,22 +61,18 @@ export function ReconciliationPage() {
             columns={[
               {
                 header: t('reconciliation.provider'),
-                label: t('reconciliation.provider'),
                 cell: (p) => p.provider,
               },
               {
                 header: t('reconciliation.kind'),
-                label: t('reconciliation.kind'),
                 cell: (p) => names('kind', p.kind),
               },
               {
                 header: t('reconciliation.records'),
-                label: t('reconciliation.records'),
                 cell: (p) => (p.listed ? p.provider_records : t('reconciliation.notListed')),
               },
               {
                 header: t('reconciliation.ledgerRecords'),
-                label: t('reconciliation.ledgerRecords'),
                 cell: (p) => p.ledger_records,
               },
             ]}
@@ -89,32 +85,26 @@ export function ReconciliationPage() {
             columns={[
               {
                 header: t('reconciliation.provider'),
-                label: t('reconciliation.provider'),
                 cell: (d) => d.provider,
               },
               {
                 header: t('reconciliation.kind'),
-                label: t('reconciliation.kind'),
                 cell: (d) => names('kind', d.kind),
               },
               {
                 header: t('reconciliation.problem'),
-                label: t('reconciliation.problem'),
                 cell: (d) => names('problem', d.problem),
               },
               {
                 header: t('reconciliation.reference'),
-                label: t('reconciliation.reference'),
                 cell: (d) => <span className="mono">{d.reference ?? '—'}</span>,
               },
               {
                 header: t('reconciliation.providerSide'),
-                label: t('reconciliation.providerSide'),
                 cell: (d) => side(d.provider_amount, d.provider_status),
               },
               {
                 header: t('reconciliation.ledgerSide'),
-                label: t('reconciliation.ledgerSide'),
                 cell: (d) => side(d.ledger_amount, d.ledger_status),
               },
             ]}

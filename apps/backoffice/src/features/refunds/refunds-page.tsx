@@ -70,12 +70,10 @@ export function RefundsPage() {
         columns={[
           {
             header: t('refunds.date'),
-            label: t('refunds.date'),
             cell: (r) => format.dateTime(r.proposed_at),
           },
           {
             header: t('refunds.operation'),
-            label: t('refunds.operation'),
             cell: (r) => (
               <>
                 {names('kind', r.transfer_kind)} <span className="mono small">{r.transfer_id}</span>
@@ -84,19 +82,16 @@ export function RefundsPage() {
           },
           {
             header: t('refunds.amount'),
-            label: t('refunds.amount'),
             cell: (r) => format.money(r.amount, r.currency),
             className: 'number',
           },
           { header: t('refunds.reason'), label: t('refunds.reason'), cell: (r) => r.reason },
           {
             header: t('refunds.proposedBy'),
-            label: t('refunds.proposedBy'),
             cell: (r) => r.proposed_by_email,
           },
           {
             header: t('refunds.status'),
-            label: t('refunds.status'),
             cell: (r) =>
               `${names('status', r.status)}${r.decided_by_email ? ` · ${r.decided_by_email}` : ''}`,
           },

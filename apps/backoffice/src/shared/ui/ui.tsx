@@ -75,7 +75,7 @@ export function MoreButton({ list }: { list: PagedSource }) {
 
 export interface Column<T> {
   header: ReactNode;
-  /** A plain label for narrow screens, where each row becomes a card of labelled values. */
+  /** A plain label for narrow screens, where each row is a card of labelled values (default: the header's text). */
   label?: string;
   cell(row: T): ReactNode;
   className?: string;
@@ -121,8 +121,12 @@ export function DataTable<T>({
           {rows.map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((column, n) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed
-                <td key={n} data-label={column.label ?? ''} className={column.className}>
+                <td
+                  // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed
+                  key={n}
+                  data-label={column.label ?? (typeof column.header === 'string' ? column.header : '')}
+                  className={column.className}
+                >
                   {column.cell(row)}
                 </td>
               ))}
