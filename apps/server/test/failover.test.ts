@@ -300,9 +300,14 @@ describe.skipIf(!enabled)('server processes while the database fails (PostgreSQL
     const sockets = new Set<Socket>();
     let proxy: Server | undefined;
     // Nothing listens on `port` yet: the instance's first attempts are refused.
-    const starting = startServer({ databaseUrl: url.toString() });
+    let output = () => '';
+    const starting = startServer({ databaseUrl: url.toString(), onSpawn: (o) => (output = o) });
     try {
-      await new Promise((r) => setTimeout(r, 2_500));
+      // Until the instance says it waits (a loaded machine starts Node slowly), then the database appears.
+      for (let waited = 0; !output().includes('database unavailable'); waited += 100) {
+        if (waited > 30_000) throw new Error(`no 'database unavailable' in 30 s: ${output()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
       proxy = createServer((socket) => {
         sockets.add(socket);
         const upstream = new Socket();

@@ -42,6 +42,8 @@ export async function startServer(options: {
   databaseUrl: string;
   port?: number;
   env?: Record<string, string>;
+  /** Given the process's output as soon as it is spawned, before it answers (to wait for a line). */
+  onSpawn?: (output: () => string) => void;
 }): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   let output = '';
@@ -65,6 +67,7 @@ export async function startServer(options: {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
+  options.onSpawn?.(() => output);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
