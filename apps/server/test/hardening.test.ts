@@ -40,6 +40,8 @@ describe('production refuses secrets anyone could know', () => {
       KYC_PROVIDER: 'manual',
       DOCUMENTS_KEY: random(),
       RATES_PROVIDER: 'cbr',
+      FRAUD_DB_PROVIDER: 'file',
+      FRAUD_DB_FILE: '/var/lib/e-wallet/fraud-db.csv',
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
       OPERATOR_LEGAL_NAME: 'ООО «Е-Кошелёк»',
