@@ -123,7 +123,7 @@ describe(`antifraud and the trusted person (${databaseLabel})`, () => {
       status: 'held',
       payee: 'Иван П.',
     });
-    const notices = await server.call('GET', '/v2/wallet/notifications', { token: ivan.token });
+    const notices = await server.call('GET', '/v2/wallet/user/notification', { token: ivan.token });
     expect(JSON.stringify(notices.body)).toMatch(/приостановлена/);
     const sms = await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(ivan.phone)}`);
     expect(sms.body.results[0].text).toMatch(/приостановлена/);
