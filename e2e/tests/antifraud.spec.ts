@@ -92,6 +92,10 @@ test('a large transfer from a new device is held, and the person confirms it wit
   await expect(card).toContainText('Иван П.');
   await noAxeViolations(page);
   await shot(page, 'holds');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await noAxeViolations(page);
+  await shot(page, 'holds-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   await card.getByRole('button', { name: 'Подтвердить' }).click();
 
   const dialog = page.getByTestId('hold-confirm');
@@ -143,6 +147,10 @@ test('a trusted person approves, from their own session, a transfer waiting for 
   await expect(approvals).toContainText('Иван П.');
   await noAxeViolations(page);
   await shot(page, 'approval');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await noAxeViolations(page);
+  await shot(page, 'approval-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   await approvals.getByRole('button', { name: 'Одобрить' }).click();
   const dialog = page.getByTestId('approval-confirm');
   await expect(dialog.getByLabel('Цифра 1 из 4 PIN-кода')).toBeFocused();

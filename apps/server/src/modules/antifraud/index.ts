@@ -30,7 +30,7 @@ export {
   recordHold,
   tellHeld,
 } from './store.ts';
-export { REASON_TEXTS, reasonText } from './texts.ts';
+export { REASON_TEXTS, reasonSentence, reasonText } from './texts.ts';
 export { applyDueTrustedChanges } from './trusted.ts';
 
 export const routes = modulePlugin('antifraud', register);

@@ -19,7 +19,7 @@ import { maskedName } from '../../policy/names.ts';
 import { sendNotice } from '../auth/index.ts';
 import { notify } from '../notifications/index.ts';
 import type { HoldVerdict } from './assess.ts';
-import { fill, REASON_TEXTS, reasonText, SMS } from './texts.ts';
+import { fill, REASON_TEXTS, reasonSentence, reasonText, SMS } from './texts.ts';
 
 /** How long a held operation waits for the person, and an approval for the trusted person. */
 export const HOLD_HOURS = 48;
@@ -76,7 +76,7 @@ export function heldAnswerOf(id: string, verdict: HoldVerdict, language: Languag
   return {
     status: verdict.status,
     hold_id: id,
-    reason: reasonText(verdict.reasons, language),
+    reason: reasonSentence(verdict.reasons, language),
     reasons: verdict.reasons,
   };
 }

@@ -26,18 +26,24 @@ export const REASON_TEXTS: Record<HoldReason, Record<Language, string>> = {
     en: 'many new recipients in a short time',
   },
   trusted_threshold: {
-    ru: 'сумма от порога, который одобряет ваше доверенное лицо',
-    en: 'the amount reaches the threshold your trusted person approves',
+    ru: 'сумма от порога доверенного лица',
+    en: 'the amount reaches the trusted person’s threshold',
   },
   trusted_new_payee: {
-    ru: 'первый платёж новому получателю одобряет ваше доверенное лицо',
-    en: 'your trusted person approves a first payment to a new recipient',
+    ru: 'первый платёж новому получателю одобряет доверенное лицо',
+    en: 'the trusted person approves a first payment to a new recipient',
   },
 };
 
-/** The reasons as one plain sentence part: 'a; b'. */
+/** The reasons as one plain sentence part: 'a; b' (inside a notification's sentence). */
 export function reasonText(reasons: readonly HoldReason[], language: Language): string {
   return reasons.map((reason) => REASON_TEXTS[reason][language]).join('; ');
+}
+
+/** The reasons standing alone (an answer, a screen): the same words, starting with a capital. */
+export function reasonSentence(reasons: readonly HoldReason[], language: Language): string {
+  const text = reasonText(reasons, language);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export const SMS = {

@@ -28,7 +28,7 @@ import {
   type HoldRow,
   type HoldStatus,
   holdParams,
-  reasonText,
+  reasonSentence,
 } from '../antifraud/index.ts';
 import { lockPhone, message, sendNotice, verifyCode } from '../auth/index.ts';
 import { type Confirmation, checkConfirmation, refusalError, runMoneyCall } from '../money-calls/index.ts';
@@ -78,7 +78,7 @@ function viewOf(row: ViewRow, language: Language): HoldView {
     currency_code: row.currency,
     payee: row.payee_label,
     reasons: row.reasons,
-    reason: reasonText(row.reasons, language),
+    reason: reasonSentence(row.reasons, language),
     // 'releasing' lives only inside the releasing transaction.
     status: row.status === 'releasing' ? 'held' : row.status,
     created_at: row.created_at.toISOString(),

@@ -69,6 +69,8 @@ export function HoldsPanel({
   /** Home: only what waits, and nothing at all when nothing does. */
   openOnly?: boolean;
 }) {
+  // The holds page's own heading names them; here the panel names the person's side of them.
+  const titleKey = openOnly ? 'holds.title' : 'holds.mine';
   const { t } = useTranslation();
   const { data } = useQuery(holdsQuery);
   const refresh = useRefresh();
@@ -95,7 +97,7 @@ export function HoldsPanel({
   return (
     <section className="panel holds-panel" aria-labelledby="holds-title" data-testid="holds">
       <h2 id="holds-title" className="panel__title">
-        {t('holds.title')}
+        {t(titleKey)}
       </h2>
       {data && holds.length === 0 && <p className="holds-panel__empty">{t('holds.empty')}</p>}
       <ul className="holds-panel__list">

@@ -5,6 +5,7 @@
 export const antifraudRu = {
   holds: {
     title: 'Приостановленные операции',
+    mine: 'Ваши операции',
     heldTitle: 'Операция приостановлена',
     awaitingTitle: 'Операция ждёт одобрения',
     heldText: 'Подтвердите её кодом из SMS и PIN-кодом, если это вы, или отмените.',
@@ -68,6 +69,7 @@ export const antifraudRu = {
 export const antifraudEn: typeof antifraudRu = {
   holds: {
     title: 'Operations on hold',
+    mine: 'Your operations',
     heldTitle: 'The operation is on hold',
     awaitingTitle: 'The operation waits for approval',
     heldText: 'If it is yours, confirm it with an SMS code and your PIN, or cancel it.',
