@@ -186,6 +186,31 @@ describe(`antifraud and the trusted person (${databaseLabel})`, () => {
     expect(await balance(server, petr)).toBe('15000.00');
   });
 
+  it('holds a request’s payment too: the request stays pending until the release marks it paid', async () => {
+    const asker = await person(server, { level: 'full' });
+    const payer = await person(server, { level: 'full', rub: rub(30_000) });
+    const made = await server.call('POST', '/v2/wallet/request', {
+      token: asker.token,
+      body: { currency_code: 'RUB', amount: '12000', phone: payer.phone },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const held = await server.call('POST', `/v2/wallet/request/${made.body.id}/pay`, {
+      token: payer.token,
+      body: { pin: PIN },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(202);
+    const pending = await server.call('GET', '/v2/wallet/request?direction=incoming', { token: payer.token });
+    expect(JSON.stringify(pending.body)).toContain('"pending"');
+    const released = await confirm(payer, held.body.hold_id, await freshCode(payer));
+    expect(released.status, JSON.stringify(released.body)).toBe(200);
+    const { rows } = await server.ctx.db.query<{ status: string; paid_by: string }>(
+      'SELECT status, paid_by FROM payment_requests WHERE id = $1',
+      [made.body.id],
+    );
+    expect(rows[0]).toEqual({ status: 'paid', paid_by: payer.userId });
+    expect(await balance(server, asker)).toBe('12000.00');
+  });
+
   it('cancelling and two days without an answer return the money', async () => {
     const ivan = await person(server, { level: 'full', rub: rub(40_000) });
     const petr = await person(server, { level: 'full' });

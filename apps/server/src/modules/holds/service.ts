@@ -31,7 +31,13 @@ import {
   reasonSentence,
 } from '../antifraud/index.ts';
 import { lockPhone, message, sendNotice, verifyCode } from '../auth/index.ts';
-import { type Confirmation, checkConfirmation, refusalError, runMoneyCall } from '../money-calls/index.ts';
+import {
+  type Confirmation,
+  checkConfirmation,
+  refusalError,
+  releaseWorkOf,
+  runMoneyCall,
+} from '../money-calls/index.ts';
 import { notify } from '../notifications/index.ts';
 
 type HoldView = AnswerOf<'holds'>['results'][number];
@@ -203,6 +209,7 @@ export async function release(
   const first = rows[0];
   if (!first) throw new AppError('HOLD_NOT_FOUND');
   const now = ctx.clock.now();
+  const work = releaseWorkOf(first.call_name);
   let row = first;
   try {
     await runMoneyCall(ctx, {
@@ -219,6 +226,9 @@ export async function release(
         row = locked[0]!;
         if (!OPEN.includes(row.status)) return { refuse: new AppError('HOLD_CLOSED') };
         if (row.expires_at <= now) return { refuse: new AppError('HOLD_EXPIRED') };
+        // The call's own row next (a request), as the call itself locks it before the people.
+        const refused = await work?.before(q, doorOf(row.door, now));
+        if (refused) throw refused;
         // The people in user id order, as the door locks them, before the hold's accounts.
         await q.query('SELECT 1 FROM users WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE', [
           [row.user_id, row.payee_id].filter((person) => person !== null),
@@ -238,6 +248,7 @@ export async function release(
           `UPDATE money_holds SET status = 'released', decided_at = $2, decided_by = $3 WHERE id = $1`,
           [id, now, decidedBy],
         );
+        await work?.after(q, doorOf(row.door, now));
         await notify(q, row.user_id, 'security', 'hold_released', holdParams(row), now);
         await alongside?.(q, row);
       },

@@ -37,6 +37,7 @@ import { requireAcceptedTerms } from '../terms/index.ts';
 import { type Confirmation, confirmer } from './confirmation.ts';
 import { claimKey, repeatedAnswer, type StoredAnswer } from './idempotency.ts';
 import { refusalError } from './refusals.ts';
+import { releaseWorkOf } from './release.ts';
 
 /**
  * Who confirmed a call: the person with the PIN or a passkey; a schedule's run, authorised by its
@@ -82,8 +83,8 @@ export interface MoneyCall<A> {
   /**
    * An outgoing call's payee for the one antifraud check (docs/decisions.md section 21), asked before
    * the door: a listed recipient is refused; on a sign, or for the trusted person, the money is held
-   * and the call answers 202 (http/held.ts). A call with `after` or `committed` is only refused by the
-   * fraud database: its release would need what those do.
+   * and the call answers 202 (http/held.ts). A call with `committed`, or with `after` and no release
+   * work (release.ts), is only refused by the fraud database: its release would need what those do.
    */
   antifraud?: AntifraudCall;
 }
@@ -216,7 +217,8 @@ async function antifraudOf<A>(
     ctx,
     call.person,
     check,
-    { callName: call.call, holdable: !call.after && !call.committed },
+    // Holdable when a release can do again what the call does beside its door (release.ts).
+    { callName: call.call, holdable: !call.committed && (!call.after || !!releaseWorkOf(call.call)) },
     async () => {
       await confirmed();
     },
