@@ -133,6 +133,9 @@ test('a trusted person approves, from their own session, a transfer waiting for 
   await expect(panel).toContainText('Мария С.');
   await panel.getByRole('button', { name: 'Принять' }).click();
   await expect(panel).toContainText('Действует');
+  await panel.scrollIntoViewIfNeeded();
+  await noAxeViolations(page);
+  await shot(page, 'trusted-settings');
 
   const waiting = await request.post('/v2/wallet/transfer', {
     headers: { ...auth(payer), 'Idempotency-Key': randomUUID() },
