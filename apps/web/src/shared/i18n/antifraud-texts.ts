@@ -60,7 +60,7 @@ export const antifraudRu = {
     effective: 'Вступит в силу {{date}}',
     pendingChange: 'Новый порог {{amount}} вступит в силу {{date}}',
     person: '{{name}}, {{phone}}',
-    trustingTitle: 'Вы доверенное лицо',
+    trustingTitle: 'Вы — доверенное лицо',
     accept: 'Принять',
     saved: 'Сохранено',
   },
