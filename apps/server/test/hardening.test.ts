@@ -60,6 +60,11 @@ describe('production refuses secrets anyone could know', () => {
 
   it('starts with random secrets of its own; push services are the known ones by default', () => {
     expect(production().production).toBe(true);
+    // The fraud database's sandbox lists only test recipients (docs/decisions.md section 21).
+    expect(() => production({ FRAUD_DB_PROVIDER: 'sandbox' })).toThrow(
+      /FRAUD_DB_PROVIDER: sandbox providers/,
+    );
+    expect(() => production({ FRAUD_DB_FILE: '' })).toThrow(/FRAUD_DB_FILE: required/);
     expect(production().PUSH_SERVICE_HOSTS).toEqual([
       'fcm.googleapis.com',
       '.push.services.mozilla.com',
