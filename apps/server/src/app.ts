@@ -18,12 +18,14 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { registerErrorHandling, sendError, sendUnavailable } from './http/errors.ts';
 import { decorateRequests } from './http/route.ts';
+import * as antifraud from './modules/antifraud/index.ts';
 import * as auth from './modules/auth/index.ts';
 import * as closing from './modules/closing/index.ts';
 import * as documents from './modules/documents/index.ts';
 import * as events from './modules/events/index.ts';
 import * as exchange from './modules/exchange/index.ts';
 import * as freeze from './modules/freeze/index.ts';
+import * as holds from './modules/holds/index.ts';
 import * as identification from './modules/identification/index.ts';
 import * as myData from './modules/my-data/index.ts';
 import * as notifications from './modules/notifications/index.ts';
@@ -71,6 +73,9 @@ const MODULE_ROUTES = [
   transfer.routes,
   wallet.routes,
   withdrawal.routes,
+  // docs/decisions.md section 21
+  antifraud.routes,
+  holds.routes,
 ];
 
 /** The headers helmet's middleware sets, worked out once (its options make them the same for every request). */

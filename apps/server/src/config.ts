@@ -97,6 +97,23 @@ const Env = z.object({
   /** Seconds between the job queue's polls: a run starts within this of its time. */
   SCHEDULE_POLL_SECONDS: z.coerce.number().min(0.5).max(30).default(2),
   /**
+   * Antifraud (docs/decisions.md section 21): the signs about the session, the device and the amount
+   * hold an operation only from this amount in roubles (its equivalent in other currencies); the
+   * fraud database applies to every amount.
+   */
+  ANTIFRAUD_AMOUNT_FLOOR: z
+    .string()
+    .regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be roubles like 10000 or 10000.00')
+    .default('10000'),
+  /**
+   * Whether the signs hold operations; unset: on, except with WALLET_ENV=test, whose other tests move
+   * large sums from fresh sessions (the antifraud tests turn it on). The fraud database always applies.
+   */
+  ANTIFRAUD_SIGNS: z.enum(['on', 'off']).optional(),
+  /** The fraud database: the sandbox's test recipients, or the regulator's export read from FRAUD_DB_FILE. */
+  FRAUD_DB_PROVIDER: z.enum(['sandbox', 'file']).default('sandbox'),
+  FRAUD_DB_FILE: z.string().min(1).optional(),
+  /**
    * The e-money operator shown on the landing page, in the profile and in GET /v2/wallet/terms: its
    * legal name, Bank of Russia licence number and register entry. Required in production; elsewhere
    * sample values stand in (docs/decisions.md section 18).
@@ -266,6 +283,7 @@ export function loadConfig(
       'PAYOUTS_PROVIDER',
       'KYC_PROVIDER',
       'RATES_PROVIDER',
+      'FRAUD_DB_PROVIDER',
     ] as const) {
       if (env[name] === 'sandbox')
         throw new ConfigError(
@@ -313,6 +331,8 @@ export function loadConfig(
     throw new ConfigError(
       'Invalid setting OPS_PORT: must differ from PORT (the back office is never public)',
     );
+  if (env.FRAUD_DB_PROVIDER === 'file' && !env.FRAUD_DB_FILE)
+    throw new ConfigError('Invalid setting FRAUD_DB_FILE: required with the file provider');
   if (env.KYC_PROVIDER === 'manual' && !env.DOCUMENTS_KEY)
     throw new ConfigError('Invalid setting DOCUMENTS_KEY: required with the manual provider');
   const build = readBuildInfo(env.WEB_DIST);

@@ -5,6 +5,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Metrics } from './metrics.ts';
+import type { FraudDbProvider } from './providers/fraud-db/fraud-db-provider.ts';
 import type { KycProvider } from './providers/kyc/kyc-provider.ts';
 import type { PaymentsProvider } from './providers/payments/payments-provider.ts';
 import type { PayoutsProvider } from './providers/payouts/payouts-provider.ts';
@@ -27,6 +28,8 @@ export interface AppContext {
   kyc: KycProvider;
   /** Exchange rates' source; modules/exchange stores what it answers in exchange_rates. */
   rates: RatesProvider;
+  /** The fraud database (modules/antifraud); contexts built by hand may have none: FRAUD_DB_PROVIDER's. */
+  fraudDb?: FraudDbProvider;
   /** Operators' metrics (create-context.ts makes them; contexts built by hand may have none). */
   metrics?: Metrics;
 }

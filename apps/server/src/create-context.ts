@@ -7,6 +7,7 @@ import { type AppContext, type Clock, systemClock } from './context.ts';
 import { type Db, isDatabaseUnavailable, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { createMetrics } from './metrics.ts';
+import { createFraudDbProvider } from './providers/fraud-db/index.ts';
 import { createKycProvider } from './providers/kyc/index.ts';
 import { createPaymentsProvider } from './providers/payments/index.ts';
 import { createPayoutsProvider } from './providers/payouts/index.ts';
@@ -33,6 +34,7 @@ export async function createContext(
     payouts: metrics.instrumentProvider('payouts', createPayoutsProvider(config, db, clock)),
     kyc: createKycProvider(config, db, clock),
     rates: metrics.instrumentProvider('rates', createRatesProvider(config)),
+    fraudDb: createFraudDbProvider(config),
     metrics,
   };
   return {

@@ -40,6 +40,8 @@ describe('production refuses secrets anyone could know', () => {
       KYC_PROVIDER: 'manual',
       DOCUMENTS_KEY: random(),
       RATES_PROVIDER: 'cbr',
+      FRAUD_DB_PROVIDER: 'file',
+      FRAUD_DB_FILE: '/var/lib/e-wallet/fraud-db.csv',
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
       OPERATOR_LEGAL_NAME: 'ООО «Е-Кошелёк»',
@@ -58,6 +60,11 @@ describe('production refuses secrets anyone could know', () => {
 
   it('starts with random secrets of its own; push services are the known ones by default', () => {
     expect(production().production).toBe(true);
+    // The fraud database's sandbox lists only test recipients (docs/decisions.md section 21).
+    expect(() => production({ FRAUD_DB_PROVIDER: 'sandbox' })).toThrow(
+      /FRAUD_DB_PROVIDER: sandbox providers/,
+    );
+    expect(() => production({ FRAUD_DB_FILE: '' })).toThrow(/FRAUD_DB_FILE: required/);
     expect(production().PUSH_SERVICE_HOSTS).toEqual([
       'fcm.googleapis.com',
       '.push.services.mozilla.com',

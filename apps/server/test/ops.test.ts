@@ -226,6 +226,13 @@ describe(`the back office API (${databaseLabel})`, () => {
     operatorTotpReset: { url: `/ops/v1/operators/${randomUUID()}/totp-reset` },
     setupStart: { url: '/ops/v1/setup/start', body: { token: 'x'.repeat(43) } },
     setupFinish: { url: '/ops/v1/setup/finish', body: { token: 'x'.repeat(43), totp: '123456' } },
+    holds: { url: '/ops/v1/holds' },
+    holdRelease: { url: `/ops/v1/holds/${randomUUID()}/release`, body: { reason: 'x' } },
+    holdRefuse: { url: `/ops/v1/holds/${randomUUID()}/refuse`, body: { reason: 'x' } },
+    fraudList: { url: '/ops/v1/fraud-list' },
+    fraudListPropose: { url: '/ops/v1/fraud-list', body: { kind: 'account', value: '123', reason: 'x' } },
+    fraudListConfirm: { url: `/ops/v1/fraud-list/${randomUUID()}/confirm` },
+    fraudListRemove: { url: `/ops/v1/fraud-list/${randomUUID()}/remove`, body: { reason: 'x' } },
   };
 
   it('refuses a wallet user’s token, and no token, on every call', async () => {

@@ -81,6 +81,8 @@ describe.skipIf(!hasPostgres)('a production start against the providers’ fakes
       YOOKASSA_SECRET_KEY: 'test_secret_key_of_the_shop',
       KYC_PROVIDER: 'manual',
       RATES_PROVIDER: 'cbr',
+      FRAUD_DB_PROVIDER: 'file',
+      FRAUD_DB_FILE: '/var/lib/e-wallet/fraud-db.csv',
       CBR_URL: cbr.url,
       DOCUMENTS_KEY: 'production-documents-key-0123456789-abcd',
       TRUST_PROXY: '1',

@@ -4,10 +4,11 @@
  * and the OpenAPI document at /docs is generated from it.
  */
 import type { z } from 'zod';
+import { antifraudCalls } from './antifraud.ts';
 import { plainTextCall } from './plain-text.ts';
 import * as s from './schemas.ts';
 
-export type Method = 'GET' | 'POST' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface CallDef {
   method: Method;
@@ -764,6 +765,9 @@ export const calls = {
     body: s.KycWebhook,
     answer: s.WebhookAnswer,
   }),
+
+  // antifraud: held operations and the trusted person (docs/decisions.md section 21)
+  ...antifraudCalls,
 } as const;
 
 export type Calls = typeof calls;

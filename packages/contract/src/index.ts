@@ -1,3 +1,4 @@
+export * from './antifraud.ts';
 export * from './calls.ts';
 export * from './errors.ts';
 export * from './ids.ts';

@@ -56,6 +56,15 @@ export const OpsRefundRequest = z.strictObject({
   amount: Amount,
   reason: z.string().trim().min(1).max(500),
 });
+/** A recipient operators mark as fraud: a phone (E.164), a 16-digit card or a 20-digit account. */
+export const OpsFraudEntryRequest = z.strictObject({
+  kind: z.enum(['phone', 'card', 'account']),
+  value: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9]{8,20}$/),
+  reason: z.string().trim().min(1).max(500),
+});
 export const OpsCreateOperatorRequest = z.strictObject({ email: Email, role: z.enum(OPERATOR_ROLES) });
 export const OpsRoleRequest = z.strictObject({ role: z.enum(OPERATOR_ROLES) });
 export const OpsIdParams = z.strictObject({ id: Id });
@@ -240,6 +249,44 @@ export const opsCalls = {
     path: '/ops/v1/setup/finish',
     permission: 'public',
     body: OpsSetupFinishRequest,
+  }),
+
+  // Antifraud (docs/decisions.md section 21): held operations (support and above release or refuse
+  // them after calling the person) and the local fraud list (compliance, four eyes).
+  holds: def({ method: 'GET', path: '/ops/v1/holds', permission: 'read', query: OpsStatusQuery }),
+  holdRelease: def({
+    method: 'POST',
+    path: '/ops/v1/holds/:id/release',
+    permission: 'freeze',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
+  }),
+  holdRefuse: def({
+    method: 'POST',
+    path: '/ops/v1/holds/:id/refuse',
+    permission: 'freeze',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
+  }),
+  fraudList: def({ method: 'GET', path: '/ops/v1/fraud-list', permission: 'read', query: OpsStatusQuery }),
+  fraudListPropose: def({
+    method: 'POST',
+    path: '/ops/v1/fraud-list',
+    permission: 'identify',
+    body: OpsFraudEntryRequest,
+  }),
+  fraudListConfirm: def({
+    method: 'POST',
+    path: '/ops/v1/fraud-list/:id/confirm',
+    permission: 'identify',
+    params: OpsIdParams,
+  }),
+  fraudListRemove: def({
+    method: 'POST',
+    path: '/ops/v1/fraud-list/:id/remove',
+    permission: 'identify',
+    params: OpsIdParams,
+    body: OpsReasonRequest,
   }),
 } as const;
 export type OpsCallName = keyof typeof opsCalls;

@@ -392,7 +392,7 @@ export const TopUpStatusAnswer = z.object({
  */
 export const Confirmation = { pin: Pin.optional(), passkey: PasskeyConfirmRequest.optional() };
 export type ConfirmationFields = { pin?: string; passkey?: z.infer<typeof PasskeyConfirmRequest> };
-function confirmedBy<T extends z.ZodRawShape>(shape: T) {
+export function confirmedBy<T extends z.ZodRawShape>(shape: T) {
   return z.strictObject({ ...shape, ...Confirmation }).superRefine((body, ctx) => {
     const { pin, passkey } = body as ConfirmationFields;
     if (pin === undefined && passkey === undefined)

@@ -5,6 +5,8 @@
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { FraudListPage } from '../features/antifraud/fraud-list-page.tsx';
+import { HoldsPage } from '../features/antifraud/holds-page.tsx';
 import { AuditPage } from '../features/audit/audit-page.tsx';
 import { IdentificationsPage } from '../features/identifications/identifications-page.tsx';
 import { OperatorsPage } from '../features/operators/operators-page.tsx';
@@ -31,6 +33,8 @@ export function App() {
             <Route path="identifications" element={<IdentificationsPage />} />
             <Route path="refunds" element={<RefundsPage />} />
             <Route path="payouts" element={<PayoutsPage />} />
+            <Route path="holds" element={<HoldsPage />} />
+            <Route path="fraud-list" element={<FraudListPage />} />
             <Route path="audit" element={<AuditPage />} />
             <Route
               path="reconciliation"

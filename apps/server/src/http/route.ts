@@ -9,6 +9,7 @@ import {
   type CallName,
   calls,
   ErrorBody,
+  HeldAnswer,
   type Language,
   type ParamsOut,
   type QueryOut,
@@ -18,6 +19,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { findSession, type SessionRef } from '../sessions/tokens.ts';
 import { languageOf } from './errors.ts';
+import { CallHeld } from './held.ts';
 
 export interface CallRequest<N extends CallName> {
   body: BodyOut<N>;
@@ -74,7 +76,12 @@ export function route<N extends CallName>(
     operationId: name,
     summary: call.summary,
     tags: [call.tag],
-    response: { [options.status ?? 200]: call.answer, '4XX': ErrorBody },
+    response: {
+      [options.status ?? 200]: call.answer,
+      // A money call may be held by the antifraud check (http/held.ts).
+      ...('idempotent' in call && call.idempotent ? { 202: HeldAnswer } : {}),
+      '4XX': ErrorBody,
+    },
   };
   if ('body' in call) schema.body = call.body;
   if ('query' in call) schema.querystring = call.query;
@@ -120,18 +127,25 @@ export function route<N extends CallName>(
           idempotencyKey = header;
         }
       }
-      const answer = await handler({
-        body: request.body as BodyOut<N>,
-        query: request.query as QueryOut<N>,
-        params: request.params as ParamsOut<N>,
-        auth,
-        language: languageOf(request),
-        ip: request.ip,
-        userAgent: String(request.headers['user-agent'] ?? ''),
-        idempotencyKey,
-        request,
-        reply,
-      });
+      let answer: AnswerOf<N>;
+      try {
+        answer = await handler({
+          body: request.body as BodyOut<N>,
+          query: request.query as QueryOut<N>,
+          params: request.params as ParamsOut<N>,
+          auth,
+          language: languageOf(request),
+          ip: request.ip,
+          userAgent: String(request.headers['user-agent'] ?? ''),
+          idempotencyKey,
+          request,
+          reply,
+        });
+      } catch (error) {
+        if (!(error instanceof CallHeld)) throw error;
+        reply.code(202);
+        return error.answer;
+      }
       reply.code(options.status ?? 200);
       return answer;
     },

@@ -58,6 +58,11 @@ export interface Payment {
   at: Date;
   /** The level figures in force: `config.levelRulesJson`. */
   rules: string;
+  /**
+   * Held toward this system account instead (payee null): an operation the antifraud check stopped,
+   * whose money waits there until it is released or returned (docs/decisions.md section 21).
+   */
+  toward?: 'antifraud_hold';
 }
 
 /** An exchange between a person's own accounts: the quote's figures, moved once. */
@@ -135,7 +140,7 @@ function payParams(payment: PaymentCheck & { id?: string }, confirmed?: Confirme
     payment.id ?? null,
     payment.payer,
     payment.payee,
-    payment.payee === null ? 'payout_clearing' : null,
+    payment.payee === null ? (payment.toward ?? 'payout_clearing') : null,
     payment.currency,
     payment.amount,
     payment.kind,

@@ -59,6 +59,7 @@ export const SYSTEM_PURPOSES = [
   'fees',
   'adjustments',
   'exchange',
+  'antifraud_hold',
 ] as const;
 export type SystemPurpose = (typeof SYSTEM_PURPOSES)[number];
 

@@ -23,7 +23,7 @@ export interface Page<T> {
 const DEFAULT_LIMIT = 50;
 
 /** The page's bounds: where it starts (null: the newest) and how many rows to read (one more than shown). */
-function bounds(ctx: AppContext, query: PageQuery): { after: Cursor | null; limit: number } {
+export function bounds(ctx: AppContext, query: PageQuery): { after: Cursor | null; limit: number } {
   return {
     after: query.cursor ? decodeCursor(query.cursor, opaqueIds(ctx.config)) : null,
     limit: Number(query.limit ?? DEFAULT_LIMIT),
@@ -31,7 +31,7 @@ function bounds(ctx: AppContext, query: PageQuery): { after: Cursor | null; limi
 }
 
 /** Cuts the rows read (limit + 1) to a page; `next` points past its last row when there are more. */
-function pageOf<T>(ctx: AppContext, rows: T[], limit: number, key: (row: T) => Cursor): Page<T> {
+export function pageOf<T>(ctx: AppContext, rows: T[], limit: number, key: (row: T) => Cursor): Page<T> {
   const results = rows.slice(0, limit);
   const last = results.at(-1);
   return {

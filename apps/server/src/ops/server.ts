@@ -13,6 +13,15 @@ import { BODY_LIMIT, helmetHeaders, loggerOptions, trustProxyOption } from '../a
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { registerErrorHandling, sendError } from '../http/errors.ts';
+import {
+  confirmFraudEntry,
+  fraudListPage,
+  holdsPage,
+  proposeFraudEntry,
+  refuseHeld,
+  releaseHold,
+  removeFraudEntry,
+} from './antifraud.ts';
 import { decideIdentification, identificationPhotos } from './identifications.ts';
 import { auditPage, identificationsPage, payoutsPage, refundsPage, usersPage } from './lists.ts';
 import {
@@ -88,6 +97,14 @@ function handlers(ctx: AppContext): Record<OpsCallName, (call: Call) => Promise<
     operatorTotpReset: ({ op, params }) => resetTotp(ctx, op, params.id),
     setupStart: ({ body }) => startSetup(ctx, body.token),
     setupFinish: ({ body, request }) => finishSetup(ctx, body, request.ip),
+    // docs/decisions.md section 21
+    holds: ({ query }) => holdsPage(ctx, query),
+    holdRelease: ({ op, params, body }) => releaseHold(ctx, op, params.id, body.reason),
+    holdRefuse: ({ op, params, body }) => refuseHeld(ctx, op, params.id, body.reason),
+    fraudList: ({ query }) => fraudListPage(ctx, query),
+    fraudListPropose: ({ op, body }) => proposeFraudEntry(ctx, op, body),
+    fraudListConfirm: ({ op, params }) => confirmFraudEntry(ctx, op, params.id),
+    fraudListRemove: ({ op, params, body }) => removeFraudEntry(ctx, op, params.id, body.reason),
   };
 }
 

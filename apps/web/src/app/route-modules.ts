@@ -64,6 +64,7 @@ export const routeModules = {
   RequestPage: routeModule(() => import('../features/requests/pages/request-page.tsx')),
   PayRequestPage: routeModule(() => import('../features/requests/pages/pay-request-page.tsx')),
   SchedulesPage: routeModule(() => import('../features/requests/pages/schedules-page.tsx')),
+  HoldsPage: routeModule(() => import('../features/holds/pages/holds-page.tsx')),
   ExchangePage: routeModule(() => import('../features/exchange/pages/exchange-page.tsx')),
   PaymentPage: routeModule(() => import('../features/payment/pages/payment-page.tsx')),
   AuthInPage: routeModule(() => import('../features/auth/pages/auth-in-page.tsx')),

@@ -21,6 +21,7 @@ export type RouteModuleName =
   | 'RequestPage'
   | 'PayRequestPage'
   | 'SchedulesPage'
+  | 'HoldsPage'
   | 'ExchangePage'
   | 'PaymentPage'
   | 'AuthInPage'
@@ -39,6 +40,7 @@ const PAGE_OF: Record<RouteName, RouteModuleName> = {
   WalletSave: 'TransferPage',
   WalletRequest: 'RequestPage',
   Schedules: 'SchedulesPage',
+  Holds: 'HoldsPage',
   PayRequest: 'PayRequestPage',
   WalletExchange: 'ExchangePage',
   Payment: 'PaymentPage',

@@ -39,6 +39,7 @@ const PaymentPage = routeComponent(routeModules.PaymentPage);
 const RequestPage = routeComponent(routeModules.RequestPage);
 const PayRequestPage = routeComponent(routeModules.PayRequestPage);
 const SchedulesPage = routeComponent(routeModules.SchedulesPage);
+const HoldsPage = routeComponent(routeModules.HoldsPage);
 const AuthInPage = routeComponent(routeModules.AuthInPage);
 const LoginPage = routeComponent(routeModules.LoginPage);
 const RegisterPage = routeComponent(routeModules.RegisterPage);
@@ -67,6 +68,7 @@ export const routes: RouteObject[] = [
       named('Payment', { path: 'payment', element: <PaymentPage /> }),
       named('WalletRequest', { path: 'wallet/request', element: <RequestPage /> }),
       named('Schedules', { path: 'wallet/schedules', element: <SchedulesPage /> }),
+      named('Holds', { path: 'wallet/holds', element: <HoldsPage /> }),
       named('PayRequest', { path: 'pay/r/:token', element: <PayRequestPage /> }),
       named('Settings', { path: 'settings', element: <SettingsPage /> }),
     ],

@@ -10,6 +10,7 @@ export const ROUTES = {
   WalletSave: '/wallet/save',
   WalletRequest: '/wallet/request',
   Schedules: '/wallet/schedules',
+  Holds: '/wallet/holds',
   PayRequest: '/pay/r/:token',
   WalletExchange: '/wallet/exchange',
   Payment: '/payment',

@@ -118,7 +118,11 @@ BEGIN
     -- apart: a condition with a subquery is a whole query for PL/pgSQL, not a quick expression.)
     IF NOT (pin_proof IS NULL AND reference_type = 'scheduled_transfer'
         AND EXISTS (SELECT 1 FROM scheduled_transfers s WHERE s.id::text = reference_id AND s.user_id = payer
-          AND s.payee_id = payee AND s.amount = amount AND s.currency = currency AND s.status = 'active')) THEN
+          AND s.payee_id = payee AND s.amount = amount AND s.currency = currency AND s.status = 'active'))
+       -- Or the release of the payer's held operation, which their PIN confirmed when it was held and
+       -- the person, their trusted person or an operator has now let go (docs/decisions.md section 21).
+       AND NOT (pin_proof IS NULL AND EXISTS (SELECT 1 FROM money_holds h WHERE h.movement_id = movement_id
+          AND h.user_id = payer AND h.status = 'releasing' AND h.amount = amount AND h.currency = currency)) THEN
       refusal := jsonb_build_object('rule', 'pin');
     END IF;
   END IF;

@@ -22,3 +22,4 @@ export {
   runMoneyCall,
 } from './pipeline.ts';
 export { refusalError } from './refusals.ts';
+export { onRelease, type ReleaseWork, releaseWorkOf } from './release.ts';

@@ -10,27 +10,41 @@
  *
  * Adding a money call is a declaration here plus its SQL (docs/architecture.md has an example).
  */
+import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { CallHeld, isHeldAnswer } from '../../http/held.ts';
 import {
   type Door,
   type DoorOutcome,
   type MoneyCallName,
   openDoor,
+  type Payment,
   type Refusal,
 } from '../../ledger/index.ts';
+import {
+  type AntifraudCall,
+  assessCall,
+  type HoldVerdict,
+  heldAnswerOf,
+  type NewHold,
+  recordHold,
+  tellHeld,
+} from '../antifraud/index.ts';
 import type { PinSigner } from '../auth/index.ts';
 import { requireAcceptedTerms } from '../terms/index.ts';
 import { type Confirmation, confirmer } from './confirmation.ts';
 import { claimKey, repeatedAnswer, type StoredAnswer } from './idempotency.ts';
 import { refusalError } from './refusals.ts';
+import { releaseWorkOf } from './release.ts';
 
 /**
  * Who confirmed a call: the person with the PIN or a passkey; a schedule's run, authorised by its
- * PIN-confirmed standing order (payments.sql checks it); an operator, whose door decides four eyes.
+ * PIN-confirmed standing order (payments.sql checks it); an operator, whose door decides four eyes;
+ * the release of a held operation the person's PIN confirmed when it was held (payments.sql checks it).
  */
-export type Confirmer = Confirmation | { standingOrder: true } | { operator: true };
+export type Confirmer = Confirmation | { standingOrder: true } | { operator: true } | { released: true };
 
 /** What a call does before its door, in the door's transaction, when its own row says no. */
 export type Before = undefined | { refuse: AppError } | { skip: true };
@@ -66,6 +80,13 @@ export interface MoneyCall<A> {
    * its balance out to someone who refuses new terms (docs/decisions.md section 18).
    */
   beforeTerms?: true;
+  /**
+   * An outgoing call's payee for the one antifraud check (docs/decisions.md section 21), asked before
+   * the door: a listed recipient is refused; on a sign, or for the trusted person, the money is held
+   * and the call answers 202 (http/held.ts). A call with `committed`, or with `after` and no release
+   * work (release.ts), is only refused by the fraud database: its release would need what those do.
+   */
+  antifraud?: AntifraudCall;
 }
 
 export type MoneyCallResult<A> =
@@ -87,31 +108,50 @@ export async function moneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Promise
 /** A money call with its outcome as a value: what a background run (a schedule) records. */
 export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Promise<MoneyCallResult<A>> {
   const confirm =
-    'standingOrder' in call.confirmation || 'operator' in call.confirmation
+    'standingOrder' in call.confirmation || 'operator' in call.confirmation || 'released' in call.confirmation
       ? null
       : confirmer(ctx, call.person, call.confirmation);
   // A person's money waits for the current terms (a schedule's run and an operator's refund are not theirs now).
   if (confirm && !call.beforeTerms) await requireAcceptedTerms(ctx, call.person);
+  const held = confirm && call.antifraud ? await antifraudOf(ctx, call, confirm.check) : null;
   let proof = confirm ? await confirm.first() : null;
   for (let tries = 1; ; tries++) {
     let answer!: A;
+    let hold = null as NewHold | null;
     const open = (q: Queryable) => {
       const prepared = call.prepare(proof?.signer ?? null);
       answer = prepared.answer;
-      return openDoor(q, prepared.door, {
+      let door = prepared.door;
+      let stored: unknown = answer;
+      if (held && door.door === 'pay') {
+        // The money waits toward the antifraud account; the key answers the 202 (docs/decisions.md section 21).
+        hold = heldOf(call, held, door, answer);
+        stored = held.answer;
+        door = {
+          ...door,
+          id: hold.holdTransferId,
+          payee: null,
+          toward: 'antifraud_hold',
+          reference: { type: 'money_hold', id: hold.id },
+          description: heldDescription(door),
+        };
+      }
+      return openDoor(q, door, {
         pinProof: proof?.hash ?? null,
-        call: { name: call.call, key: call.key, requestHash: call.requestHash, answer },
+        call: { name: call.call, key: call.key, requestHash: call.requestHash, answer: stored },
       });
     };
     const result: { skipped: true } | { repeated: A } | { outcome: DoorOutcome } =
-      call.before || call.after
+      call.before || call.after || held
         ? await ctx.db.tx(
             async (q): Promise<{ skipped: true } | { repeated: A } | { outcome: DoorOutcome }> => {
               const before = await call.before?.(q);
               if (before && 'skip' in before) return { skipped: true };
               if (before) return { repeated: await answerOrRefuse(ctx, q, call, before.refuse) };
               const outcome = await open(q);
-              await call.after?.(q, outcome);
+              if (hold) {
+                if (outcome.outcome === 'created') await recordHold(q, hold);
+              } else await call.after?.(q, outcome);
               return { outcome };
             },
           )
@@ -128,17 +168,22 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
     }
     switch (outcome.outcome) {
       case 'created':
+        if (hold && held) {
+          await tellHeld(ctx, hold, call.antifraud!.language);
+          throw new CallHeld(held.answer);
+        }
         await call.committed?.(answer);
         // The first caller gets what every repeat will get: the answer as stored.
         return { outcome: 'created', answer: JSON.parse(JSON.stringify(answer)) as A };
-      case 'repeated':
-        return {
-          outcome: 'repeated',
-          answer: repeatedAnswer<A>(call, {
-            request_hash: outcome.requestHash,
-            answer: outcome.answer as A,
-          }),
-        };
+      case 'repeated': {
+        const first = repeatedAnswer<A>(call, {
+          request_hash: outcome.requestHash,
+          answer: outcome.answer as A,
+        });
+        // A repeat of a held call answers the same 202, whatever became of the hold since.
+        if (isHeldAnswer(first)) throw new CallHeld(first);
+        return { outcome: 'repeated', answer: first };
+      }
       case 'refused':
         await call.refused?.(outcome.refusal);
         return {
@@ -152,6 +197,60 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
         };
     }
   }
+}
+
+/** A call's verdict with its 202 answer, made once before the door. */
+interface Held {
+  verdict: HoldVerdict;
+  id: string;
+  answer: ReturnType<typeof heldAnswerOf>;
+}
+
+/** The antifraud check (modules/antifraud), once per call: a listed recipient throws, a sign holds. */
+async function antifraudOf<A>(
+  ctx: AppContext,
+  call: MoneyCall<A>,
+  confirmed: () => Promise<unknown>,
+): Promise<Held | null> {
+  const check = call.antifraud!;
+  const verdict = await assessCall(
+    ctx,
+    call.person,
+    check,
+    // Holdable when a release can do again what the call does beside its door (release.ts).
+    { callName: call.call, holdable: !call.committed && (!call.after || !!releaseWorkOf(call.call)) },
+    async () => {
+      await confirmed();
+    },
+  );
+  if (!verdict) return null;
+  const id = randomUUID();
+  return { verdict, id, answer: heldAnswerOf(id, verdict, check.language) };
+}
+
+function heldOf<A>(call: MoneyCall<A>, held: Held, door: Payment, answer: A): NewHold {
+  return {
+    id: held.id,
+    userId: call.person,
+    callName: call.call,
+    kind: door.kind,
+    payeeId: door.payee,
+    payeeLabel: call.antifraud!.payee.label,
+    door,
+    answer,
+    holdTransferId: randomUUID(),
+    verdict: held.verdict,
+    at: door.at,
+  };
+}
+
+/** What the person's history reads of the held money: the operation's own words, marked as held. */
+function heldDescription(door: Payment): Payment['description'] {
+  const { debit, credit } = door.description;
+  return {
+    debit: { ru: `Приостановлено: ${debit.ru}`, en: `On hold: ${debit.en}` },
+    credit: { ru: `Приостановлено: ${credit.ru}`, en: `On hold: ${credit.en}` },
+  };
 }
 
 /**

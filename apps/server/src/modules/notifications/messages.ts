@@ -96,6 +96,35 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Вход в кошелёк с нового устройства: {device}',
     en: 'Sign-in to your wallet from a new device: {device}',
   },
+  // Antifraud and the trusted person (docs/decisions.md section 21).
+  hold_created: {
+    ru: 'Операция {amount} ({payee}) приостановлена: {reason}. Подтвердите или отмените её в приложении',
+    en: 'The operation of {amount_en} ({payee}) is on hold: {reason_en}. Confirm or cancel it in the app',
+  },
+  hold_awaiting: {
+    ru: 'Операция {amount} ({payee}) ждёт одобрения доверенного лица',
+    en: 'The operation of {amount_en} ({payee}) waits for your trusted person’s approval',
+  },
+  hold_released: {
+    ru: 'Операция {amount} ({payee}) подтверждена и выполнена',
+    en: 'The operation of {amount_en} ({payee}) is confirmed and done',
+  },
+  hold_closed: {
+    ru: 'Операция {amount} ({payee}) не выполнена: {reason}. Деньги возвращены на счёт',
+    en: 'The operation of {amount_en} ({payee}) was not made: {reason_en}. The money is back in your account',
+  },
+  approval_requested: {
+    ru: '{person} просит одобрить операцию {amount} ({payee}): {reason}',
+    en: '{person} asks you to approve an operation of {amount_en} ({payee}): {reason_en}',
+  },
+  trusted_invited: {
+    ru: '{person} хочет назначить вас доверенным лицом. Принять можно в настройках',
+    en: '{person} wants you as their trusted person. You can accept in Settings',
+  },
+  trusted_changed: {
+    ru: 'Доверенное лицо: {change}',
+    en: 'Trusted person: {change_en}',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type NotificationMessageKey = keyof typeof NOTIFICATION_MESSAGES;

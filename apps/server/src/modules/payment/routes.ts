@@ -10,7 +10,7 @@ import { checkQrPayment, payQr } from './service.ts';
 
 export default function paymentRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, ctx, 'qrPayment', ({ auth, body, idempotencyKey, language }) =>
-    payQr(ctx, auth.userId, body, { idempotencyKey, language }),
+    payQr(ctx, auth.userId, body, { idempotencyKey, language, sessionId: auth.sessionId }),
   );
   route(app, ctx, 'qrPaymentCheck', ({ auth, body, language }) =>
     checkQrPayment(ctx, auth.userId, body, language),

@@ -105,7 +105,7 @@ export async function payQr(
   ctx: AppContext,
   userId: string,
   body: BodyOut<'qrPayment'>,
-  options: { idempotencyKey: string | null; language: Language },
+  options: { idempotencyKey: string | null; language: Language; sessionId?: string },
 ): Promise<AnswerOf<'qrPayment'>> {
   const { language } = options;
   const intent = readQr(ctx, body, language);
@@ -119,7 +119,17 @@ export async function payQr(
     const { phone, amount, currency } = intent;
     return payUser(
       ctx,
-      { senderId: userId, phone, confirmation: body, amount, currency, kind: 'payment', scope },
+      {
+        senderId: userId,
+        phone,
+        confirmation: body,
+        amount,
+        currency,
+        kind: 'payment',
+        scope,
+        language,
+        ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+      },
       (moved, recipient) => ({
         status: 'success' as const,
         message: PAYMENT_DONE[language],

@@ -144,6 +144,19 @@ export async function payOut<A>(
     },
     committed: () =>
       submitPayout(ctx, payout, request.destination, request.providerDescription ?? description.ru),
+    // The fraud database decides a card or an account (docs/decisions.md section 21).
+    antifraud: {
+      payee: {
+        userId: null,
+        ...(request.destination.type === 'bank_card'
+          ? { card: request.destination.number }
+          : { account: request.destination.account }),
+        label: request.payeeName ?? request.shownDestination,
+      },
+      amount: payout.amount,
+      currency: payout.currency,
+      language: 'ru',
+    },
   });
 }
 

@@ -19,7 +19,7 @@ export default function requestRoutes(app: FastifyInstance, ctx: AppContext): vo
   route(app, ctx, 'requestList', ({ auth, query }) => listRequests(ctx, auth.userId, query));
   route(app, ctx, 'requestLink', ({ auth, params }) => requestByLink(ctx, auth.userId, params.token));
   route(app, ctx, 'requestPay', ({ auth, params, body, idempotencyKey, language }) =>
-    payRequest(ctx, auth.userId, params.id, body, { idempotencyKey, language }),
+    payRequest(ctx, auth.userId, params.id, body, { idempotencyKey, language, sessionId: auth.sessionId }),
   );
   route(app, ctx, 'requestDecline', ({ auth, params, language }) =>
     closeRequest(ctx, auth.userId, params.id, 'declined', language),

@@ -22,12 +22,13 @@ import {
   type QueryOut,
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { userAccount } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
-import { type Confirmation, moneyCall, requestHash } from '../money-calls/index.ts';
+import { type Confirmation, moneyCall, onRelease, requestHash } from '../money-calls/index.ts';
 import { notify } from '../notifications/index.ts';
 import { findRecipient, type Recipient } from '../transfer/index.ts';
 
@@ -227,6 +228,40 @@ export async function requestByLink(ctx: AppContext, userId: string, token: stri
 
 const REQUEST_PAID_TEXT: Record<Language, string> = { ru: 'Запрос оплачен', en: 'The request is paid' };
 
+/** The request's row locked and still payable, or why not (a pay's `before`, and a held pay's release). */
+async function payable(
+  q: Queryable,
+  id: string,
+  now: Date,
+): Promise<{ row: RequestRow } | { refuse: AppError }> {
+  const { rows } = await q.query<RequestRow>(`${SELECT_REQUEST} WHERE r.id = $1 FOR UPDATE OF r`, [id]);
+  const row = rows[0];
+  if (!row) return { refuse: new AppError('REQUEST_NOT_FOUND') };
+  const status = statusAt(row, now);
+  if (status !== 'pending')
+    return { refuse: new AppError(status === 'paid' ? 'REQUEST_PAID' : 'REQUEST_CLOSED') };
+  return { row };
+}
+
+function markPaid(q: Queryable, id: string, payer: string, transferId: string, at: Date) {
+  return q.query(
+    `UPDATE payment_requests SET status = 'paid', paid_by = $2, transfer_id = $3, closed_at = $4 WHERE id = $1`,
+    [id, payer, transferId, at],
+  );
+}
+
+// A held pay (docs/decisions.md section 21) marks the request paid when its money is released; a
+// request closed or paid meanwhile refuses the release, and the money stays held until cancelled.
+onRelease('requestPay', {
+  before: async (q, door) => {
+    const found = await payable(q, door.reference!.id, door.at);
+    return 'refuse' in found ? found.refuse : undefined;
+  },
+  after: async (q, door) => {
+    await markPaid(q, door.reference!.id, door.payer, door.id, door.at);
+  },
+});
+
 /**
  * Pays a request once, as a money call: the request's row is locked in the door's transaction, which
  * marks it paid, so a second pay (concurrent or later) finds it paid. A repeat with the first pay's
@@ -237,11 +272,25 @@ export async function payRequest(
   userId: string,
   id: string,
   confirmation: Confirmation,
-  options: { idempotencyKey: string | null; language: Language },
+  options: { idempotencyKey: string | null; language: Language; sessionId?: string },
 ): Promise<AnswerOf<'requestPay'>> {
   const now = ctx.clock.now();
   const transferId = randomUUID();
   let row: RequestRow | undefined;
+  // The payee for the antifraud check, read before the call (its row is locked again in `before`).
+  const { rows: asked } = await ctx.db.query<{
+    requester_id: string;
+    phone: string;
+    amount: bigint;
+    currency: CurrencyCode;
+    first_name: string;
+    last_name: string;
+  }>(
+    `SELECT r.requester_id, u.phone, r.amount, r.currency, u.first_name, u.last_name
+     FROM payment_requests r JOIN users u ON u.id = r.requester_id WHERE r.id = $1`,
+    [id],
+  );
+  const payee = asked[0];
   return moneyCall(ctx, {
     call: 'requestPay',
     person: userId,
@@ -299,12 +348,23 @@ export async function payRequest(
       };
     },
     after: async (q, outcome) => {
-      if (outcome.outcome === 'created')
-        await q.query(
-          `UPDATE payment_requests SET status = 'paid', paid_by = $2, transfer_id = $3, closed_at = $4 WHERE id = $1`,
-          [id, userId, transferId, now],
-        );
+      if (outcome.outcome === 'created') await markPaid(q, id, userId, transferId, now);
     },
+    ...(payee
+      ? {
+          antifraud: {
+            payee: {
+              userId: payee.requester_id,
+              phone: payee.phone,
+              label: maskedName(payee.first_name, payee.last_name),
+            },
+            amount: payee.amount,
+            currency: payee.currency,
+            sessionId: options.sessionId ?? null,
+            language: options.language,
+          },
+        }
+      : {}),
   });
 }
 

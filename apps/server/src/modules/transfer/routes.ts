@@ -16,7 +16,7 @@ export default function transferRoutes(app: FastifyInstance, ctx: AppContext): v
   });
 
   route(app, ctx, 'transfer', ({ auth, body, idempotencyKey, language }) =>
-    transferMoney(ctx, auth.userId, body, { idempotencyKey, language }),
+    transferMoney(ctx, auth.userId, body, { idempotencyKey, language, sessionId: auth.sessionId }),
   );
   route(app, ctx, 'transferCheck', ({ auth, body, language }) =>
     checkTransfer(ctx, auth.userId, body, language),

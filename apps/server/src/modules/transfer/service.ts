@@ -140,6 +140,9 @@ export interface UserPayment extends SendInput {
   confirmation: Confirmation;
   /** The call's Idempotency-Key (or null) and the request's fingerprint. */
   scope: IdempotencyScope;
+  /** The session that asked and its language: the antifraud check reads the one, answers in the other. */
+  sessionId?: string;
+  language?: Language;
 }
 
 /**
@@ -192,6 +195,13 @@ export async function payUser<A>(
     },
     // A refusal tells that the phone is a wallet user without moving money: counted as a lookup.
     refused: () => countLookup(ctx, senderId),
+    antifraud: {
+      payee: { userId: payee.userId, phone: payee.phone, label: payee.name },
+      amount,
+      currency,
+      sessionId: payment.sessionId ?? null,
+      language: payment.language ?? 'ru',
+    },
   });
 }
 
@@ -215,7 +225,7 @@ export async function transferMoney(
   ctx: AppContext,
   userId: string,
   body: BodyOut<'transfer'>,
-  options: { idempotencyKey: string | null; language: Language },
+  options: { idempotencyKey: string | null; language: Language; sessionId?: string },
 ): Promise<AnswerOf<'transfer'>> {
   const currency = body.currency_code;
   if (!(ACCOUNT_CURRENCIES as readonly string[]).includes(currency))
@@ -229,7 +239,17 @@ export async function transferMoney(
   };
   return payUser(
     ctx,
-    { senderId: userId, phone: body.phone, confirmation: body, amount, currency, kind: 'transfer', scope },
+    {
+      senderId: userId,
+      phone: body.phone,
+      confirmation: body,
+      amount,
+      currency,
+      kind: 'transfer',
+      scope,
+      language: options.language,
+      ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+    },
     (moved, recipient) => ({
       status: 'success' as const,
       message: TRANSFER_SENT[options.language],

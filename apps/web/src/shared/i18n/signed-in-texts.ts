@@ -4,14 +4,15 @@
  * area's code loads (app/home-layout), so the sign-in page's JavaScript does not carry them.
  */
 import { accountSignedInEn, accountSignedInRu } from './account-signed-in-texts.ts';
+import { antifraudEn, antifraudRu } from './antifraud-texts.ts';
 import { exchangeEn, exchangeRu } from './exchange-texts.ts';
 import i18n from './i18n.ts';
 import { requestsEn, requestsRu } from './requests-texts.ts';
 import { settingsEn, settingsRu } from './settings-texts.ts';
 
 export const signedInResources = {
-  ru: { ...requestsRu, ...exchangeRu, ...accountSignedInRu, ...settingsRu },
-  en: { ...requestsEn, ...exchangeEn, ...accountSignedInEn, ...settingsEn },
+  ru: { ...requestsRu, ...exchangeRu, ...accountSignedInRu, ...settingsRu, ...antifraudRu },
+  en: { ...requestsEn, ...exchangeEn, ...accountSignedInEn, ...settingsEn, ...antifraudEn },
 };
 
 for (const language of ['ru', 'en'] as const)

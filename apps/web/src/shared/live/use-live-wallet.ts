@@ -75,6 +75,9 @@ export function applyLiveEvent(
       const { notification, unread } = event.data as NotificationEvent;
       // A request asked of the person, or declined by the one asked, changes the requests' lists.
       void queryClient.invalidateQueries({ queryKey: ['requests'] });
+      // Held operations, approvals and the trusted person are told by notifications (section 21).
+      for (const key of ['holds', 'approvals', 'trusted-person'])
+        void queryClient.invalidateQueries({ queryKey: [key] });
       const cached = queryClient.getQueryData<InfiniteData<NotificationPage>>(['notifications']);
       if (!cached) {
         void queryClient.invalidateQueries({ queryKey: ['notifications'] });

@@ -22,6 +22,7 @@ import { ProfileFacts } from '../components/profile-facts.tsx';
 import { SessionsPanel } from '../components/sessions-panel.tsx';
 import { SignOutPanel } from '../components/sign-out-panel.tsx';
 import { ThemeSwitch } from '../components/theme-switch.tsx';
+import { TrustedPersonPanel } from '../components/trusted-person-panel.tsx';
 
 /** The application id of a verification whose documents the person is asked for (`?documents=`). */
 const APPLICATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -88,6 +89,9 @@ export function SettingsPage() {
           </AreaBoundary>
           <AreaBoundary>
             <PasskeysPanel />
+          </AreaBoundary>
+          <AreaBoundary>
+            <TrustedPersonPanel />
           </AreaBoundary>
           <AreaBoundary>
             <CloseWalletPanel />

@@ -5,6 +5,7 @@
 import '../wallet.css';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ApprovalsPanel, HoldsPanel } from '../../../shared/holds/holds-panels.tsx';
 import { IncomingRequests } from '../../../shared/requests/incoming-requests.tsx';
 import { pathTo } from '../../../shared/routes.ts';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
@@ -39,6 +40,12 @@ export function HomePage() {
           {t('requests.ask')}
         </Link>
       </div>
+      <AreaBoundary>
+        <HoldsPanel openOnly />
+      </AreaBoundary>
+      <AreaBoundary>
+        <ApprovalsPanel hideWhenEmpty />
+      </AreaBoundary>
       <AreaBoundary>
         <IncomingRequests />
       </AreaBoundary>

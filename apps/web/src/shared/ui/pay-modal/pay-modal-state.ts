@@ -4,9 +4,10 @@
  * stage; the success stage leads to the receipt (DETAILS); a failed one back to PIN entry.
  * A pure reducer, so every transition is tested without a browser.
  */
+import type { HeldAnswer } from '@e-wallet/contract';
 import type { PayOutcome, Receipt } from './pay-outcome.ts';
 
-export type PayStage = 'enterPin' | 'waiting' | 'success' | 'failed' | 'details';
+export type PayStage = 'enterPin' | 'waiting' | 'success' | 'failed' | 'details' | 'held';
 
 export interface PayState {
   stage: PayStage;
@@ -15,6 +16,8 @@ export interface PayState {
   /** The failed stage's error code (null when no answer came). */
   code?: string | null;
   receipt: Receipt | null;
+  /** The held stage's answer: the operation waits (docs/decisions.md section 21). */
+  held?: HeldAnswer | null;
 }
 
 export type PayEvent =
@@ -51,6 +54,8 @@ export function payReducer(state: PayState, event: PayEvent): PayState {
       return state.stage === 'enterPin' ? { ...state, stage: 'waiting', message: null } : state;
     case 'answered':
       if (state.stage !== 'waiting') return state;
+      if (event.outcome.status === 'held')
+        return { stage: 'held', message: event.outcome.message, receipt: null, held: event.outcome.held };
       return event.outcome.status === 'error'
         ? { stage: 'failed', message: event.outcome.message, code: event.outcome.code, receipt: null }
         : { stage: 'success', message: event.outcome.message, receipt: event.outcome.receipt };

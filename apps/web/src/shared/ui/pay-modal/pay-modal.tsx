@@ -22,6 +22,7 @@
 import './pay-modal.css';
 import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ReceiptSlot } from '../../documents/document-slots.tsx';
 import { formatMoney } from '../../format/money.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
@@ -32,6 +33,7 @@ import {
   passkeyAnswer,
   useCanUsePasskey,
 } from '../../passkeys/passkeys.ts';
+import { pathTo } from '../../routes.ts';
 import { Button } from '../button.tsx';
 import { CodeInput } from '../code-input.tsx';
 import { ModalFrame } from './modal-frame.tsx';
@@ -239,6 +241,33 @@ export function PayModal({
             {state.message}
           </p>
           {offer.later && <p className="pay-stage__text">{t('payModal.tryLater')}</p>}
+        </ResultView>
+      )}
+      {state.stage === 'held' && state.held && (
+        <ResultView
+          tone="held"
+          title={t(state.held.status === 'held' ? 'holds.heldTitle' : 'holds.awaitingTitle')}
+          actions={
+            <>
+              <Link
+                to={`${pathTo('Holds')}?id=${encodeURIComponent(state.held.hold_id)}`}
+                className="button button--primary"
+                onClick={onClose}
+              >
+                {t('holds.open')}
+              </Link>
+              <Button variant="secondary" onClick={onClose}>
+                {t('holds.close')}
+              </Button>
+            </>
+          }
+        >
+          <p className="pay-stage__text pay-stage__message" data-testid="pay-held-reason">
+            {state.held.reason}
+          </p>
+          <p className="pay-stage__text">
+            {t(state.held.status === 'held' ? 'holds.heldText' : 'holds.awaitingText')}
+          </p>
         </ResultView>
       )}
       {state.stage === 'details' && state.receipt && (

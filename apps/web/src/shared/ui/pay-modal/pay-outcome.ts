@@ -2,7 +2,7 @@
  * What a money-moving call answered, in the pay modal's terms: success with the receipt, or an
  * error with a message ready to show (the server's message, or ours when no answer came).
  */
-import type { AnswerOf } from '@e-wallet/contract';
+import type { AnswerOf, HeldAnswer } from '@e-wallet/contract';
 import { ApiError, type ErrorAnswer, isErrorAnswer } from '../../api/api-error.ts';
 import i18n from '../../i18n/i18n.ts';
 
@@ -11,15 +11,18 @@ export type Receipt = AnswerOf<'withdrawal'>['receipt'];
 
 export type PayOutcome =
   | { status: 'success'; message: string; receipt: Receipt }
-  | { status: 'error'; message: string; code: string | null };
+  | { status: 'error'; message: string; code: string | null }
+  /** Held by the antifraud check or waiting for the trusted person (202, docs/decisions.md section 21). */
+  | { status: 'held'; message: string; held: HeldAnswer };
 
-type MoneyAnswer = { status: 'success'; message: string; receipt: Receipt } | ErrorAnswer;
+type MoneyAnswer = { status: 'success'; message: string; receipt: Receipt } | HeldAnswer | ErrorAnswer;
 
 /** Awaits a money call (`attempt.send(...)`) and never throws: every failure becomes an error outcome. */
 export async function payOutcomeOf(call: Promise<MoneyAnswer>): Promise<PayOutcome> {
   try {
     const answer = await call;
     if (isErrorAnswer(answer)) return { status: 'error', message: answer.message, code: answer.code };
+    if ('hold_id' in answer) return { status: 'held', message: answer.reason, held: answer };
     return { status: 'success', message: answer.message, receipt: answer.receipt };
   } catch (error) {
     if (error instanceof ApiError && error.answer)

@@ -26,7 +26,7 @@ export function ResultView({
   children,
   actions,
 }: {
-  tone: 'success' | 'failed';
+  tone: 'success' | 'failed' | 'held';
   title: string;
   children?: ReactNode;
   actions?: ReactNode;
@@ -34,7 +34,12 @@ export function ResultView({
   return (
     <div className={`pay-stage pay-stage--${tone}`} role={tone === 'failed' ? 'alert' : 'status'}>
       <span className="pay-stage__mark" aria-hidden="true">
-        {tone === 'success' ? (
+        {tone === 'held' ? (
+          <svg aria-hidden="true" viewBox="0 0 48 48" width="48" height="48" fill="currentColor">
+            <rect x="15" y="13" width="6" height="22" rx="2" />
+            <rect x="27" y="13" width="6" height="22" rx="2" />
+          </svg>
+        ) : tone === 'success' ? (
           <svg
             aria-hidden="true"
             viewBox="0 0 48 48"

@@ -1,0 +1,136 @@
+/**
+ * The local fraud list beside the Bank of Russia's database (docs/decisions.md section 21): recipients
+ * operators marked as fraud. Compliance proposes an entry or its removal; another operator confirms it
+ * (four eyes). A card is kept only as its keyed hash, so the list never shows its number.
+ */
+
+import { roleAllows } from '@e-wallet/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { useAction, useMe, usePagedList } from '../../shared/api/queries.ts';
+import { useFormat } from '../../shared/format/format.ts';
+import { FieldError } from '../../shared/ui/field-error.tsx';
+import { ReasonForm } from '../../shared/ui/reason-form.tsx';
+import { ErrorText, Facts, MoreButton, Title } from '../../shared/ui/ui.tsx';
+
+interface Entry {
+  id: string;
+  kind: string;
+  value: string;
+  reason: string;
+  proposed_by: string;
+  proposed_by_email: string;
+  proposed_at: string;
+  confirmed_at: string | null;
+  removal_proposed_by: string | null;
+  removal_reason: string | null;
+}
+
+const Proposal = z.object({
+  kind: z.enum(['phone', 'card', 'account']),
+  value: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()-]{8,30}$/),
+  reason: z.string().trim().min(1).max(500),
+});
+type Proposal = z.infer<typeof Proposal>;
+
+function ProposeEntry() {
+  const { t } = useTranslation();
+  const propose = useAction('fraudListPropose');
+  const form = useForm<Proposal>({
+    resolver: zodResolver(Proposal),
+    defaultValues: { kind: 'phone', value: '', reason: '' },
+  });
+  const submit = form.handleSubmit(async (values) => {
+    const digits = values.value.replace(/[\s()-]/g, '');
+    await propose.mutateAsync({ body: { ...values, value: digits } }).catch(() => {});
+    form.reset();
+  });
+  const { errors } = form.formState;
+  return (
+    <form className="panel" onSubmit={submit} aria-labelledby="fraud-propose-title" noValidate>
+      <h2 id="fraud-propose-title">{t('antifraud.list.proposeTitle')}</h2>
+      <p className="note">{t('antifraud.list.fourEyes')}</p>
+      <label htmlFor="fraud-kind">{t('antifraud.list.kind')}</label>
+      <select id="fraud-kind" {...form.register('kind')}>
+        {(['phone', 'card', 'account'] as const).map((kind) => (
+          <option key={kind} value={kind}>
+            {t(`antifraud.kind.${kind}`)}
+          </option>
+        ))}
+      </select>
+      <label htmlFor="fraud-value">{t('antifraud.list.value')}</label>
+      <input id="fraud-value" className="mono" inputMode="tel" {...form.register('value')} />
+      <FieldError error={errors.value} label={t('antifraud.list.value')} />
+      <label htmlFor="fraud-reason">{t('antifraud.list.reason')}</label>
+      <input id="fraud-reason" {...form.register('reason')} />
+      <FieldError error={errors.reason} label={t('antifraud.list.reason')} />
+      <ErrorText error={propose.error} />
+      {propose.isSuccess && <p role="status">{t('antifraud.list.proposed')}</p>}
+      <button type="submit" disabled={propose.isPending}>
+        {t('antifraud.list.propose')}
+      </button>
+    </form>
+  );
+}
+
+export function FraudListPage() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const me = useMe().data;
+  const list = usePagedList<Entry>('fraudList', {});
+  const confirm = useAction('fraudListConfirm');
+  const remove = useAction('fraudListRemove');
+  const decides = me ? roleAllows(me.role, 'identify') : false;
+  return (
+    <>
+      <Title>{t('antifraud.list.title')}</Title>
+      {decides && <ProposeEntry />}
+      <ErrorText error={list.error ?? confirm.error ?? remove.error} />
+      {list.rows?.length === 0 && <p>{t('antifraud.list.none')}</p>}
+      {list.rows?.map((entry) => (
+        <article key={entry.id} className="panel" aria-labelledby={`fraud-${entry.id}`}>
+          <h2 id={`fraud-${entry.id}`}>
+            {t(`antifraud.kind.${entry.kind}`)}: <span className="mono">{entry.value}</span>
+          </h2>
+          <Facts
+            items={[
+              [t('antifraud.list.reason'), entry.reason],
+              [t('antifraud.list.proposedBy'), entry.proposed_by_email],
+              [t('antifraud.list.proposedAt'), format.dateTime(entry.proposed_at)],
+              [
+                t('antifraud.holds.status'),
+                entry.removal_proposed_by
+                  ? t('antifraud.list.removalAsked', { reason: entry.removal_reason ?? '' })
+                  : entry.confirmed_at
+                    ? t('antifraud.list.active')
+                    : t('antifraud.list.waiting'),
+              ],
+            ]}
+          />
+          {decides && (
+            <div className="actions">
+              {!entry.confirmed_at && entry.proposed_by !== me?.id && (
+                <button type="button" onClick={() => confirm.mutate({ params: { id: entry.id } })}>
+                  {t('antifraud.list.confirm')}
+                </button>
+              )}
+              <ReasonForm
+                action={
+                  entry.removal_proposed_by ? t('antifraud.list.removeConfirm') : t('antifraud.list.remove')
+                }
+                danger
+                onSubmit={(reason) => remove.mutateAsync({ params: { id: entry.id }, body: { reason } })}
+              />
+            </div>
+          )}
+        </article>
+      ))}
+      <MoreButton list={list} />
+    </>
+  );
+}

@@ -1,0 +1,235 @@
+/**
+ * The one antifraud check of an outgoing money call (docs/decisions.md section 21), asked by the
+ * money-call pipeline before the door:
+ *   1. the fraud database (the provider) and the operators' local list, for every amount: a listed
+ *      recipient is refused and the refusal recorded;
+ *   2. the trusted person, when one is in force: from their threshold (and a new payee, if chosen)
+ *      the operation waits for their approval;
+ *   3. the signs, from ANTIFRAUD_AMOUNT_FLOOR in roubles only: a new session or a recent security
+ *      change with a new payee, an amount over three times the person's largest in 90 days, many new
+ *      payees within an hour.
+ * Everyday payments cost one read (the local list and the trusted person together); the signs' read
+ * runs only from the floor or for a trusted person's new-payee rule.
+ */
+import { createHmac } from 'node:crypto';
+import type { CurrencyCode, HoldReason, Language } from '@e-wallet/contract';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { amountOf } from '../../policy/amounts.ts';
+import type { FraudDbProvider, FraudMatch } from '../../providers/fraud-db/fraud-db-provider.ts';
+import { createFraudDbProvider } from '../../providers/fraud-db/index.ts';
+import { maskCard } from '../../providers/payouts/payouts-provider.ts';
+
+/** What the pipeline tells the check about a money call's payee. */
+export interface AntifraudPayee {
+  /** The wallet user paid, or null (a card, a bank account). */
+  userId: string | null;
+  phone?: string | null;
+  /** The card's 16 digits, in memory only. */
+  card?: string | null;
+  account?: string | null;
+  /** How the person reads the payee: 'Иван П.', a masked card, an account. */
+  label: string;
+}
+
+export interface AntifraudCall {
+  payee: AntifraudPayee;
+  amount: bigint;
+  currency: CurrencyCode;
+  /** The session that asked (its age is a sign), when the call came from one. */
+  sessionId?: string | null;
+  language: Language;
+}
+
+export interface HoldVerdict {
+  status: 'held' | 'awaiting_approval';
+  reasons: HoldReason[];
+  /** The trusted person who decides, for 'awaiting_approval'. */
+  approverId: string | null;
+}
+
+/** Signs' windows and figures (documented in docs/decisions.md section 21). */
+export const SIGNS = {
+  newSessionHours: 24,
+  securityChangeHours: 24,
+  usualDays: 90,
+  usualTimes: 3n,
+  newPayeesWindowMinutes: 60,
+  /** New payees within the window, this one included, that make 'many'. */
+  manyNewPayees: 3,
+} as const;
+
+const providers = new WeakMap<object, FraudDbProvider>();
+function fraudDbOf(ctx: AppContext): FraudDbProvider {
+  if (ctx.fraudDb) return ctx.fraudDb;
+  let provider = providers.get(ctx.config);
+  if (!provider) {
+    provider = createFraudDbProvider(ctx.config);
+    providers.set(ctx.config, provider);
+  }
+  return provider;
+}
+
+export function signsEnabled(ctx: AppContext): boolean {
+  return (ctx.config.ANTIFRAUD_SIGNS ?? (ctx.config.WALLET_ENV === 'test' ? 'off' : 'on')) === 'on';
+}
+
+/** The floor in kopecks. */
+export function amountFloor(ctx: AppContext): bigint {
+  return amountOf(ctx.config.ANTIFRAUD_AMOUNT_FLOOR, 'RUB');
+}
+
+/** A card on the local list is kept only as this keyed hash, never its number. */
+export function cardKey(ctx: AppContext, card: string): string {
+  return createHmac('sha256', ctx.config.PIN_KEY).update(`fraud-list-card:${card}`).digest('hex');
+}
+
+interface FirstRow {
+  local: FraudMatch | null;
+  amount_rub: string;
+  trusted_id: string | null;
+  threshold: string | null;
+  new_payees: boolean | null;
+}
+
+interface SignsRow {
+  session_at: Date | null;
+  security_changed_at: Date | null;
+  known_payee: boolean;
+  largest: string | null;
+  new_payees: number;
+}
+
+/**
+ * The check: throws RECIPIENT_FRAUD_LISTED (recorded) for a listed recipient after `confirmed` has
+ * proved the person (so a wrong PIN hears only about its PIN); answers a hold's verdict, or null when
+ * the money may leave now. `holdable` is false for calls whose release the pipeline cannot make yet
+ * (docs/decisions.md section 21): only the fraud database applies to them.
+ */
+export async function assessCall(
+  ctx: AppContext,
+  person: string,
+  call: AntifraudCall,
+  options: { callName: string; holdable: boolean },
+  confirmed: () => Promise<void>,
+): Promise<HoldVerdict | null> {
+  const at = ctx.clock.now();
+  const { payee } = call;
+  const money = { ...options, amount: call.amount, currency: call.currency };
+  const { rows } = await ctx.db.query<FirstRow>(
+    `SELECT (SELECT f.kind FROM fraud_list f WHERE f.removed_at IS NULL AND f.confirmed_at IS NOT NULL
+         AND ((f.kind = 'phone' AND f.value = $2) OR (f.kind = 'account' AND f.value = $3)
+           OR (f.kind = 'card' AND f.value = $4)) LIMIT 1) AS local,
+       limits_in_roubles($5::bigint, $6::text)::text AS amount_rub,
+       t.trusted_id,
+       (CASE WHEN t.change = 'raise' AND t.change_at <= $7 THEN t.pending_threshold ELSE t.threshold END)::text AS threshold,
+       CASE WHEN t.change = 'raise' AND t.change_at <= $7 THEN t.pending_new_payees ELSE t.new_payees END AS new_payees
+     FROM (SELECT 1) one
+     LEFT JOIN trusted_people t ON t.user_id = $1 AND t.status = 'active'
+       AND NOT (t.change IS NOT DISTINCT FROM 'remove' AND t.change_at <= $7)`,
+    [
+      person,
+      payee.phone ?? null,
+      payee.account ?? null,
+      payee.card ? cardKey(ctx, payee.card) : null,
+      money.amount,
+      money.currency,
+      at,
+    ],
+  );
+  const first = rows[0]!;
+  const listed = first.local ?? (await fraudDbOf(ctx).listed(payee));
+  if (listed) {
+    await confirmed();
+    await ctx.db.query(
+      `INSERT INTO fraud_refusals (user_id, call_name, recipient_kind, recipient, source, amount, currency, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        person,
+        money.callName,
+        listed,
+        listed === 'card' ? maskCard(payee.card!) : listed === 'phone' ? payee.phone : payee.account,
+        first.local ? 'local' : fraudDbOf(ctx).id,
+        money.amount,
+        money.currency,
+        at,
+      ],
+    );
+    throw new AppError('RECIPIENT_FRAUD_LISTED');
+  }
+  if (!money.holdable) return null;
+
+  const amountRub = BigInt(first.amount_rub);
+  const trusted = first.trusted_id !== null;
+  const reachesFloor = signsEnabled(ctx) && amountRub >= amountFloor(ctx);
+  const trustedNewPayees = trusted && first.new_payees === true;
+  if (!reachesFloor && !trusted) return null;
+
+  const reasons: HoldReason[] = [];
+  let knownPayee = true;
+  if (reachesFloor || trustedNewPayees) {
+    const signs = await signsOf(ctx, person, payee.userId, call.sessionId ?? null, at);
+    knownPayee = signs.known_payee;
+    if (reachesFloor) {
+      const hoursAgo = (time: Date | null, hours: number) =>
+        time !== null && at.getTime() - time.getTime() < hours * 3_600_000;
+      if (!knownPayee && hoursAgo(signs.session_at, SIGNS.newSessionHours)) reasons.push('new_session');
+      if (!knownPayee && hoursAgo(signs.security_changed_at, SIGNS.securityChangeHours))
+        reasons.push('security_change');
+      if (amountRub > BigInt(signs.largest ?? '0') * SIGNS.usualTimes) reasons.push('large_amount');
+      if (!knownPayee && signs.new_payees + 1 >= SIGNS.manyNewPayees) reasons.push('many_new_payees');
+    }
+  }
+  if (trusted) {
+    const byThreshold = amountRub >= BigInt(first.threshold ?? '0');
+    const byNewPayee = trustedNewPayees && !knownPayee;
+    if (byThreshold || byNewPayee) {
+      // The trusted person decides; the signs that fired travel with the request as its reasons.
+      const own: HoldReason[] = byThreshold ? ['trusted_threshold'] : ['trusted_new_payee'];
+      return { status: 'awaiting_approval', reasons: [...own, ...reasons], approverId: first.trusted_id };
+    }
+  }
+  return reasons.length > 0 ? { status: 'held', reasons, approverId: null } : null;
+}
+
+/** The signs' facts in one read: the session's age, a security change, the payee and the usual amounts. */
+async function signsOf(
+  ctx: AppContext,
+  person: string,
+  payeeId: string | null,
+  sessionId: string | null,
+  at: Date,
+): Promise<SignsRow> {
+  const { rows } = await ctx.db.query<SignsRow>(
+    `WITH paid AS (
+       SELECT c.user_id AS payee, e.created_at
+       FROM ledger_entries e
+       JOIN ledger_transfers t ON t.id = e.transfer_id
+       JOIN ledger_accounts c ON c.id = t.credit_account_id
+       WHERE e.user_id = $1 AND e.amount < 0 AND e.phase = 'single' AND c.user_id IS NOT NULL AND c.user_id <> $1
+     )
+     SELECT (SELECT s.created_at FROM sessions s WHERE s.id = $3 AND s.user_id = $1) AS session_at,
+       u.security_changed_at,
+       EXISTS (SELECT 1 FROM paid p WHERE p.payee = $2) AS known_payee,
+       (SELECT max(limits_in_roubles(-e.amount, e.currency))::text FROM ledger_entries e
+         WHERE e.user_id = $1 AND e.amount < 0 AND e.phase IN ('single', 'hold')
+           AND e.kind IN ('transfer', 'payment', 'withdrawal') AND e.created_at > $4::timestamptz - make_interval(days => $5)
+           AND NOT EXISTS (SELECT 1 FROM ledger_transfers h JOIN ledger_accounts ha ON ha.id = h.credit_account_id
+             WHERE h.id = e.transfer_id AND ha.purpose = 'antifraud_hold')) AS largest,
+       (SELECT count(DISTINCT p.payee)::integer FROM paid p
+         WHERE p.created_at > $4::timestamptz - make_interval(mins => $6)
+           AND NOT EXISTS (SELECT 1 FROM paid o WHERE o.payee = p.payee
+             AND o.created_at <= $4::timestamptz - make_interval(mins => $6))) AS new_payees
+     FROM users u WHERE u.id = $1`,
+    [person, payeeId, sessionId, at, SIGNS.usualDays, SIGNS.newPayeesWindowMinutes],
+  );
+  return (
+    rows[0] ?? {
+      session_at: null,
+      security_changed_at: null,
+      known_payee: false,
+      largest: null,
+      new_payees: 0,
+    }
+  );
+}

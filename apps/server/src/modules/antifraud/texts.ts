@@ -1,0 +1,82 @@
+/**
+ * The antifraud module's words in both languages: why an operation waits, and the SMS that tells the
+ * person out of band (docs/decisions.md section 21).
+ */
+import type { HoldReason, Language } from '@e-wallet/contract';
+
+export const REASON_TEXTS: Record<HoldReason, Record<Language, string>> = {
+  fraud_database: {
+    ru: 'получатель есть в базе Банка России о случаях мошенничества',
+    en: 'the recipient is in the Bank of Russia’s database of fraud cases',
+  },
+  new_session: {
+    ru: 'крупный перевод новому получателю с недавно подключённого устройства',
+    en: 'a large payment to a new recipient from a recently signed-in device',
+  },
+  security_change: {
+    ru: 'крупный перевод новому получателю вскоре после смены PIN-кода или ключа доступа',
+    en: 'a large payment to a new recipient soon after the PIN or a passkey changed',
+  },
+  large_amount: {
+    ru: 'сумма намного больше ваших обычных операций',
+    en: 'the amount is far above your usual operations',
+  },
+  many_new_payees: {
+    ru: 'много новых получателей за короткое время',
+    en: 'many new recipients in a short time',
+  },
+  trusted_threshold: {
+    ru: 'сумма от порога доверенного лица',
+    en: 'the amount reaches the trusted person’s threshold',
+  },
+  trusted_new_payee: {
+    ru: 'первый платёж новому получателю одобряет доверенное лицо',
+    en: 'the trusted person approves a first payment to a new recipient',
+  },
+};
+
+/** The reasons as one plain sentence part: 'a; b' (inside a notification's sentence). */
+export function reasonText(reasons: readonly HoldReason[], language: Language): string {
+  return reasons.map((reason) => REASON_TEXTS[reason][language]).join('; ');
+}
+
+/** The reasons standing alone (an answer, a screen): the same words, starting with a capital. */
+export function reasonSentence(reasons: readonly HoldReason[], language: Language): string {
+  const text = reasonText(reasons, language);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export const SMS = {
+  held: {
+    ru: 'E-Wallet: операция {amount} приостановлена ({reason}). Если это вы, подтвердите её в приложении кодом из SMS. Если вас торопят или просят перевести деньги, это мошенники: отмените операцию.',
+    en: 'E-Wallet: an operation of {amount} is on hold ({reason}). If it is yours, confirm it in the app with an SMS code. If someone rushes you or asks you to send money, it is a fraud: cancel it.',
+  },
+  approval: {
+    ru: 'E-Wallet: {person} просит одобрить операцию {amount}. Откройте приложение, чтобы одобрить или отклонить.',
+    en: 'E-Wallet: {person} asks you to approve an operation of {amount}. Open the app to approve or decline.',
+  },
+  trustedChange: {
+    ru: 'E-Wallet: доверенное лицо — {change}. Если это были не вы, заблокируйте кошелёк.',
+    en: 'E-Wallet: trusted person — {change}. If it was not you, freeze your wallet.',
+  },
+} as const;
+
+export const CHANGES = {
+  named: { ru: 'назначено, ждёт согласия', en: 'named, waiting for their consent' },
+  accepted: { ru: 'согласие получено, защита включена', en: 'accepted, the protection is on' },
+  lowered: { ru: 'порог снижен, действует сразу', en: 'the threshold is lowered, in effect now' },
+  raised: {
+    ru: 'порог повышен, изменение вступит в силу через 48 часов',
+    en: 'the threshold is raised, in effect in 48 hours',
+  },
+  removing: {
+    ru: 'удаление вступит в силу через 48 часов',
+    en: 'the removal takes effect in 48 hours',
+  },
+  removed: { ru: 'удалено', en: 'removed' },
+  changeApplied: { ru: 'изменение вступило в силу', en: 'the change is now in effect' },
+} as const;
+
+export function fill(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
+}

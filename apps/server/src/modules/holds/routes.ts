@@ -1,0 +1,38 @@
+/**
+ * Held operations and approvals (docs/decisions.md section 21):
+ *   GET /v2/wallet/holds, POST /v2/wallet/holds/:id/confirm | cancel
+ *   GET /v2/wallet/approvals, POST /v2/wallet/approvals/:id/approve | decline
+ * The sweep (jobs.ts) starts when the server is ready and stops when it closes.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { route } from '../../http/route.ts';
+import { type HoldJobs, runsHoldJobs, startHoldJobs } from './jobs.ts';
+import { approveHold, cancelHold, confirmHold, declineHold, listApprovals, listHolds } from './service.ts';
+
+export default function holdRoutes(app: FastifyInstance, ctx: AppContext): void {
+  route(app, ctx, 'holds', ({ auth, language }) => listHolds(ctx, auth.userId, language));
+  route(app, ctx, 'holdConfirm', ({ auth, params, body, language }) =>
+    confirmHold(ctx, auth, params.id, body, language),
+  );
+  route(app, ctx, 'holdCancel', ({ auth, params, language }) =>
+    cancelHold(ctx, auth.userId, params.id, language),
+  );
+  route(app, ctx, 'approvals', ({ auth, language }) => listApprovals(ctx, auth.userId, language));
+  route(app, ctx, 'approvalApprove', ({ auth, params, body, language }) =>
+    approveHold(ctx, auth.userId, params.id, body, language),
+  );
+  route(app, ctx, 'approvalDecline', ({ auth, params, language }) =>
+    declineHold(ctx, auth.userId, params.id, language),
+  );
+
+  if (runsHoldJobs(ctx)) {
+    let jobs: HoldJobs | null = null;
+    app.addHook('onReady', async () => {
+      jobs = await startHoldJobs(ctx);
+    });
+    app.addHook('onClose', async () => {
+      await jobs?.stop();
+    });
+  }
+}

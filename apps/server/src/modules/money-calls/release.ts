@@ -1,0 +1,27 @@
+/**
+ * What a money call does again when its held money is released (docs/decisions.md section 21). A call
+ * whose door is followed by work on its own row (`before` / `after`, a request marked paid) registers
+ * that work here under its name; the release (modules/holds) runs `before` with the hold's row locked
+ * and before the people (the call's own lock order), and `after` beside the door, in one transaction.
+ * A call with work after the commit (`committed`: a payout's provider call) has none yet and is not held.
+ */
+import type { Queryable } from '../../db/client.ts';
+import type { AppError } from '../../errors.ts';
+import type { MoneyCallName, Payment } from '../../ledger/index.ts';
+
+export interface ReleaseWork {
+  /** The call's own row locked and asked again: its refusal keeps the money held. */
+  before(q: Queryable, door: Payment): Promise<AppError | undefined>;
+  /** What the call's outcome changes beside the money, as its own `after` does. */
+  after(q: Queryable, door: Payment): Promise<void>;
+}
+
+const works = new Map<string, ReleaseWork>();
+
+export function onRelease(call: MoneyCallName, work: ReleaseWork): void {
+  works.set(call, work);
+}
+
+export function releaseWorkOf(call: string): ReleaseWork | undefined {
+  return works.get(call);
+}

@@ -1,0 +1,210 @@
+/**
+ * Antifraud in the back office (docs/decisions.md section 21): the queue of held operations with the
+ * signs that fired, released or refused by support and above after calling the person (audited in the
+ * decision's transaction); the local fraud list, whose entries compliance adds and removes under four
+ * eyes (one operator proposes, another confirms), as refunds are approved (refunds.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import type { Queryable } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import { cardKey } from '../modules/antifraud/index.ts';
+import { refuseHold, release } from '../modules/holds/index.ts';
+import { normalizeCardNumber } from '../providers/payouts/payouts-provider.ts';
+import { writeAudit } from './audit.ts';
+import { bounds, type Page, type PageQuery, pageOf } from './lists.ts';
+import { moneyText } from './money.ts';
+import type { Operator } from './operators.ts';
+
+/** Held operations: 'open' (the default: waiting for the person, their trusted person or us) or 'all'. */
+export async function holdsPage(
+  ctx: AppContext,
+  query: PageQuery & { status?: string | undefined },
+): Promise<Page<unknown>> {
+  const status = query.status ?? 'open';
+  if (!['open', 'all'].includes(status)) throw new AppError('FIELD_INVALID', { field: 'status' });
+  const { after, limit } = bounds(ctx, query);
+  const { rows } = await ctx.db.query<{ id: string; created_at: Date; amount: bigint; currency: string }>(
+    `SELECT h.id, h.user_id, u.first_name, u.last_name, u.phone, h.kind, h.amount, h.currency, h.payee_label,
+       h.reasons, h.status, h.approver_id, h.created_at, h.expires_at, h.decided_at, h.decided_by
+     FROM money_holds h JOIN users u ON u.id = h.user_id
+     WHERE ($1 = 'all' OR h.status IN ('held', 'awaiting_approval'))
+       AND ($2::timestamptz IS NULL OR (h.created_at, h.id) < ($2::timestamptz, $3::uuid))
+     ORDER BY h.created_at DESC, h.id DESC LIMIT $4`,
+    [status, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+  );
+  const page = pageOf(ctx, rows, limit, (row) => ({ createdAt: row.created_at, id: row.id }));
+  return {
+    ...page,
+    results: page.results.map((row) => ({ ...row, amount: moneyText(row.amount, row.currency) })),
+  };
+}
+
+function auditHold(ctx: AppContext, by: Operator, action: string, reason: string) {
+  return (q: Queryable, row: { id: string; user_id: string; status: string }) =>
+    writeAudit(q, ctx, by, {
+      action,
+      objectType: 'hold',
+      objectId: row.id,
+      userId: row.user_id,
+      before: { status: row.status },
+      after: { status: action === 'hold_release' ? 'released' : 'refused', reason },
+    });
+}
+
+export async function releaseHold(
+  ctx: AppContext,
+  by: Operator,
+  id: string,
+  reason: string,
+): Promise<unknown> {
+  await release(ctx, id, `operator:${by.id}`, auditHold(ctx, by, 'hold_release', reason));
+  return { id, status: 'released' };
+}
+
+export async function refuseHeld(
+  ctx: AppContext,
+  by: Operator,
+  id: string,
+  reason: string,
+): Promise<unknown> {
+  await refuseHold(ctx, id, by.id, reason, auditHold(ctx, by, 'hold_refuse', reason));
+  return { id, status: 'refused' };
+}
+
+/** What the list keeps of a recipient: a phone or an account as written, a card only as its keyed hash. */
+function listedValue(ctx: AppContext, kind: 'phone' | 'card' | 'account', value: string): string {
+  const digits = value.replace(/^\+/, '');
+  if (kind === 'phone') {
+    if (!value.startsWith('+')) throw new AppError('FIELD_INVALID', { field: 'value' });
+    return value;
+  }
+  if (kind === 'card') {
+    const card = normalizeCardNumber(digits);
+    if (!card) throw new AppError('CARD_INVALID');
+    return cardKey(ctx, card);
+  }
+  if (!/^\d{20}$/.test(digits)) throw new AppError('FIELD_INVALID', { field: 'value' });
+  return digits;
+}
+
+/** What an operator reads of an entry: a card's hash is never shown, only that it is a card. */
+function shownValue(row: { kind: string; value: string }): string {
+  return row.kind === 'card' ? '••••' : row.value;
+}
+
+export async function fraudListPage(
+  ctx: AppContext,
+  query: PageQuery & { status?: string | undefined },
+): Promise<Page<unknown>> {
+  const status = query.status ?? 'active';
+  if (!['active', 'all'].includes(status)) throw new AppError('FIELD_INVALID', { field: 'status' });
+  const { after, limit } = bounds(ctx, query);
+  const { rows } = await ctx.db.query<{ id: string; proposed_at: Date; kind: string; value: string }>(
+    `SELECT f.id, f.kind, f.value, f.reason, f.proposed_by, p.email AS proposed_by_email, f.proposed_at,
+       f.confirmed_by, f.confirmed_at, f.removal_proposed_by, f.removal_reason, f.removed_at
+     FROM fraud_list f JOIN operators p ON p.id = f.proposed_by
+     WHERE ($1 = 'all' OR f.removed_at IS NULL)
+       AND ($2::timestamptz IS NULL OR (f.proposed_at, f.id) < ($2::timestamptz, $3::uuid))
+     ORDER BY f.proposed_at DESC, f.id DESC LIMIT $4`,
+    [status, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+  );
+  const page = pageOf(ctx, rows, limit, (row) => ({ createdAt: row.proposed_at, id: row.id }));
+  return { ...page, results: page.results.map((row) => ({ ...row, value: shownValue(row) })) };
+}
+
+export async function proposeFraudEntry(
+  ctx: AppContext,
+  by: Operator,
+  body: { kind: 'phone' | 'card' | 'account'; value: string; reason: string },
+): Promise<unknown> {
+  const value = listedValue(ctx, body.kind, body.value);
+  return ctx.db.tx(async (q) => {
+    const id = randomUUID();
+    const { rowCount } = await q.query(
+      `INSERT INTO fraud_list (id, kind, value, reason, proposed_by, proposed_at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT DO NOTHING`,
+      [id, body.kind, value, body.reason, by.id, ctx.clock.now()],
+    );
+    if (rowCount === 0) throw new AppError('FRAUD_LIST_EXISTS');
+    await writeAudit(q, ctx, by, {
+      action: 'fraud_list_propose',
+      objectType: 'fraud_list',
+      objectId: id,
+      after: { kind: body.kind, value: shownValue({ kind: body.kind, value }), reason: body.reason },
+    });
+    return { id, status: 'proposed' };
+  });
+}
+
+export async function confirmFraudEntry(ctx: AppContext, by: Operator, id: string): Promise<unknown> {
+  return ctx.db.tx(async (q) => {
+    const { rows } = await q.query<{
+      proposed_by: string;
+      confirmed_at: Date | null;
+      removed_at: Date | null;
+    }>('SELECT proposed_by, confirmed_at, removed_at FROM fraud_list WHERE id = $1 FOR UPDATE', [id]);
+    const entry = rows[0];
+    if (!entry || entry.removed_at) throw new AppError('FRAUD_LIST_NOT_FOUND');
+    if (entry.confirmed_at) return { id, status: 'active' };
+    if (entry.proposed_by === by.id) throw new AppError('FRAUD_LIST_SECOND_OPERATOR');
+    await q.query('UPDATE fraud_list SET confirmed_by = $2, confirmed_at = $3 WHERE id = $1', [
+      id,
+      by.id,
+      ctx.clock.now(),
+    ]);
+    await writeAudit(q, ctx, by, {
+      action: 'fraud_list_confirm',
+      objectType: 'fraud_list',
+      objectId: id,
+      before: { status: 'proposed' },
+      after: { status: 'active' },
+    });
+    return { id, status: 'active' };
+  });
+}
+
+/**
+ * A removal under four eyes: the first call proposes it, another operator's call removes the entry. An
+ * entry never confirmed goes at once (it never listed anyone).
+ */
+export async function removeFraudEntry(
+  ctx: AppContext,
+  by: Operator,
+  id: string,
+  reason: string,
+): Promise<unknown> {
+  return ctx.db.tx(async (q) => {
+    const { rows } = await q.query<{
+      confirmed_at: Date | null;
+      removal_proposed_by: string | null;
+      removed_at: Date | null;
+    }>('SELECT confirmed_at, removal_proposed_by, removed_at FROM fraud_list WHERE id = $1 FOR UPDATE', [id]);
+    const entry = rows[0];
+    if (!entry || entry.removed_at) throw new AppError('FRAUD_LIST_NOT_FOUND');
+    const now = ctx.clock.now();
+    const removeNow = entry.confirmed_at === null || entry.removal_proposed_by !== null;
+    if (removeNow && entry.removal_proposed_by === by.id) throw new AppError('FRAUD_LIST_SECOND_OPERATOR');
+    if (removeNow)
+      await q.query(
+        `UPDATE fraud_list SET removed_by = $2, removed_at = $3,
+           removal_proposed_by = coalesce(removal_proposed_by, $2), removal_reason = coalesce(removal_reason, $4)
+         WHERE id = $1`,
+        [id, entry.removal_proposed_by === null ? null : by.id, now, reason],
+      );
+    else
+      await q.query('UPDATE fraud_list SET removal_proposed_by = $2, removal_reason = $3 WHERE id = $1', [
+        id,
+        by.id,
+        reason,
+      ]);
+    const status = removeNow ? 'removed' : 'removal_proposed';
+    await writeAudit(q, ctx, by, {
+      action: removeNow ? 'fraud_list_remove' : 'fraud_list_remove_propose',
+      objectType: 'fraud_list',
+      objectId: id,
+      after: { status, reason },
+    });
+    return { id, status };
+  });
+}

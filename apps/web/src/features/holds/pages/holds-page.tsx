@@ -1,0 +1,27 @@
+/**
+ * Operations on hold (docs/decisions.md section 21): my held operations with their reason and
+ * 'Подтвердить' / 'Отменить', and what I am asked to approve as someone's trusted person. The pay
+ * modal's held stage leads here (`?id=` marks the operation just held).
+ */
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ApprovalsPanel, HoldsPanel } from '../../../shared/holds/holds-panels.tsx';
+import { AreaBoundary } from '../../../shared/ui/area.tsx';
+
+export function HoldsPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  return (
+    <div className="home-page money-page holds-page">
+      <h1 className="home-page__title">{t('holds.title')}</h1>
+      <AreaBoundary>
+        <HoldsPanel focusId={params.get('id')} />
+      </AreaBoundary>
+      <AreaBoundary>
+        <ApprovalsPanel hideWhenEmpty />
+      </AreaBoundary>
+    </div>
+  );
+}
+
+export default HoldsPage;

@@ -1,0 +1,163 @@
+/**
+ * Settings → 'Доверенное лицо' (docs/decisions.md section 21): name another wallet user who approves
+ * operations from a threshold (and a first payment to a new payee, if chosen); see whether they have
+ * accepted, and when a removal or a raise takes effect (48 hours). Below it, the people who named me,
+ * with 'Принять' for a new request.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../shared/format/date.ts';
+import { formatMoney } from '../../../shared/format/money.ts';
+import { formatPhone } from '../../../shared/format/person.ts';
+import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
+import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
+import { Button } from '../../../shared/ui/button.tsx';
+import { PhoneField } from '../../../shared/ui/phone-field.tsx';
+import { TextField } from '../../../shared/ui/text-field.tsx';
+import {
+  acceptTrustedPerson,
+  removeTrustedPerson,
+  setTrustedPerson,
+  trustedPersonQuery,
+} from '../api/trusted-person.ts';
+
+export function TrustedPersonPanel() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const queryClient = useQueryClient();
+  const { data } = useQuery(trustedPersonQuery);
+  const [phone, setPhone] = useRecipientPhone();
+  const [threshold, setThreshold] = useState('');
+  const [newPayees, setNewPayees] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const current = data?.trusted_person ?? null;
+
+  async function act(name: string, work: () => Promise<unknown>) {
+    setBusy(name);
+    setError(null);
+    setNote(null);
+    try {
+      await work();
+      setNote(t('trusted.saved'));
+      await queryClient.invalidateQueries({ queryKey: ['trusted-person'] });
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const target = current
+      ? current.phone
+      : (() => {
+          const mask = phone.country.mask[phone.maskIndex] ?? phone.country.mask[0]!;
+          return isMaskComplete(phone.digits, mask) ? toE164(phone.country.code, phone.digits) : null;
+        })();
+    if (!target) {
+      setError(t('validation.phoneIncomplete'));
+      return;
+    }
+    void act('save', () =>
+      setTrustedPerson({
+        phone: target,
+        threshold: threshold.trim() || current?.threshold || '',
+        new_payees: newPayees,
+      }),
+    );
+  }
+
+  return (
+    <section className="panel settings-panel" aria-labelledby="trusted-title" data-testid="trusted-person">
+      <h2 id="trusted-title" className="panel__title">
+        {t('trusted.title')}
+      </h2>
+      <p className="settings-panel__hint">{t('trusted.hint')}</p>
+      {current && (
+        <div className="trusted-person__current" data-testid="trusted-current">
+          <p>{t('trusted.person', { name: current.name, phone: formatPhone(current.phone) })}</p>
+          <p>
+            {t(`trusted.status.${current.status}`)} · {formatMoney(current.threshold, 'RUB', language)}
+          </p>
+          {current.status === 'leaving' && current.effective_at && (
+            <p>{t('trusted.effective', { date: formatDateTime(current.effective_at, language) })}</p>
+          )}
+          {current.pending && current.effective_at && (
+            <p>
+              {t('trusted.pendingChange', {
+                amount: formatMoney(current.pending.threshold, 'RUB', language),
+                date: formatDateTime(current.effective_at, language),
+              })}
+            </p>
+          )}
+        </div>
+      )}
+      <form className="trusted-person__form" onSubmit={submit} noValidate>
+        {!current && (
+          <PhoneField label={t('trusted.phone')} value={phone} onChange={setPhone} language={language} />
+        )}
+        <TextField
+          label={t('trusted.threshold')}
+          name="threshold"
+          inputMode="decimal"
+          value={threshold}
+          placeholder={current?.threshold ?? '10000'}
+          onChange={(event) => setThreshold(event.target.value)}
+        />
+        <label className="trusted-person__check">
+          <input
+            type="checkbox"
+            checked={newPayees}
+            onChange={(event) => setNewPayees(event.target.checked)}
+          />
+          {t('trusted.newPayees')}
+        </label>
+        <Button type="submit" busy={busy === 'save'}>
+          {t('trusted.save')}
+        </Button>
+      </form>
+      {current && current.status !== 'leaving' && (
+        <Button
+          variant="ghost"
+          busy={busy === 'remove'}
+          onClick={() => void act('remove', removeTrustedPerson)}
+        >
+          {t('trusted.remove')}
+        </Button>
+      )}
+      {note && <p role="status">{note}</p>}
+      {error && (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      )}
+      {data && data.trusting.length > 0 && (
+        <>
+          <h3 className="trusted-person__subtitle">{t('trusted.trustingTitle')}</h3>
+          <ul className="trusted-person__list">
+            {data.trusting.map((person) => (
+              <li key={person.id}>
+                <span>{t('trusted.person', { name: person.name, phone: formatPhone(person.phone) })}</span>
+                <span> · {t(`trusted.status.${person.status}`)}</span>
+                {person.status === 'pending' && (
+                  <Button
+                    variant="secondary"
+                    busy={busy === person.id}
+                    onClick={() => void act(person.id, () => acceptTrustedPerson(person.id))}
+                  >
+                    {t('trusted.accept')}
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
