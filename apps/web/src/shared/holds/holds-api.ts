@@ -43,9 +43,4 @@ export async function declineHold(id: string) {
   return words(await callApi('approvalDecline', { params: { id } }));
 }
 
-/** A fresh sign-in code of one's own phone: what a confirmation takes beside the PIN. */
-export async function sendOwnCode(phone: string) {
-  return words(await callApi('sendCode', { body: { phone } }));
-}
-
 export const OPEN_HOLD = new Set(['held', 'awaiting_approval']);

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../api/auth-info.ts';
 import { formatDateTime } from '../format/date.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
+import { useOwnCode } from '../security/own-code.ts';
 import { Button } from '../ui/button.tsx';
 import { CodeInput } from '../ui/code-input.tsx';
 import { ModalFrame } from '../ui/pay-modal/modal-frame.tsx';
@@ -26,7 +27,6 @@ import {
   type Hold,
   holdsQuery,
   OPEN_HOLD,
-  sendOwnCode,
 } from './holds-api.ts';
 
 function useRefresh() {
@@ -148,23 +148,9 @@ function ConfirmDialog({ hold, onClose, onDone }: { hold: Hold; onClose: () => v
   const { data: user } = useAuthInfo();
   const [pin, setPin] = useState('');
   const [code, setCode] = useState('');
-  const [note, setNote] = useState<string | null>(null);
+  const ownCode = useOwnCode(user?.phone);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'code' | 'confirm' | null>(null);
-
-  async function askCode() {
-    if (!user) return;
-    setBusy('code');
-    setError(null);
-    try {
-      await sendOwnCode(user.phone);
-      setNote(t('holds.codeSent'));
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  }
+  const [busy, setBusy] = useState<'confirm' | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -191,10 +177,15 @@ function ConfirmDialog({ hold, onClose, onDone }: { hold: Hold; onClose: () => v
       <form className="pay-stage hold-stage" onSubmit={submit} noValidate>
         <HoldFacts hold={hold} />
         <p className="hold-stage__warning">{t('holds.confirmText')}</p>
-        <Button variant="secondary" onClick={askCode} busy={busy === 'code'}>
+        <Button
+          variant="secondary"
+          onClick={() => void ownCode.send()}
+          busy={ownCode.sending}
+          disabled={ownCode.left > 0}
+        >
           {t('holds.sendCode')}
         </Button>
-        {note && <p role="status">{note}</p>}
+        <p role="status">{ownCode.error ?? (ownCode.sent ? t('holds.codeSent') : null)}</p>
         <CodeInput
           label={t('holds.codeLabel')}
           digitLabel={(n, total) => t('holds.codeDigit', { n, total })}

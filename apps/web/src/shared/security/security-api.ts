@@ -4,8 +4,7 @@
  * Each success asks the auth info again, whose `is_frozen` drives the frozen state across the app.
  */
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import { isErrorAnswer } from '../api/api-error.ts';
-import { callApi, callOk } from '../api/client.ts';
+import { callOk } from '../api/client.ts';
 
 const refresh = (queryClient: QueryClient) =>
   Promise.all([
@@ -37,13 +36,4 @@ export function useReport() {
       callOk('transactionReport', { params: { id }, body: { reason } }),
     onSuccess: () => refresh(queryClient),
   });
-}
-
-/** The unfreeze code: seconds until another may be asked, from the answer or the cooldown refusal. */
-export async function sendOwnCode(phone: string): Promise<{ wait: number; error: string | null }> {
-  const answer = await callApi('sendCode', { body: { phone } });
-  if (!isErrorAnswer(answer)) return { wait: answer.resend_after, error: null };
-  const seconds = /(\d+)/.exec(answer.message)?.[1];
-  if (answer.code === 'CODE_RESEND_TOO_SOON') return { wait: Number(seconds ?? 60), error: null };
-  return { wait: 0, error: answer.message };
 }

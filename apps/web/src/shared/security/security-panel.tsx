@@ -7,10 +7,10 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../api/auth-info.ts';
 import { formatPhone } from '../format/person.ts';
-import { useCountdown } from '../hooks/use-countdown.ts';
 import { Button } from '../ui/button.tsx';
 import { CodeInput } from '../ui/code-input.tsx';
-import { sendOwnCode, useUnfreeze } from './security-api.ts';
+import { useOwnCode } from './own-code.ts';
+import { useUnfreeze } from './security-api.ts';
 import { FreezeButton } from './security-buttons.tsx';
 
 export function SecurityPanel() {
@@ -53,30 +53,11 @@ export function SecurityPanel() {
 function UnfreezeForm({ phone }: { phone: string }) {
   const { t } = useTranslation();
   const unfreeze = useUnfreeze();
-  const [left, startCountdown] = useCountdown();
-  const [sent, setSent] = useState(false);
-  const [sending, setSending] = useState(false);
-  const [sendError, setSendError] = useState<string | null>(null);
+  const ownCode = useOwnCode(phone);
+  const { left, sent } = ownCode;
   const [code, setCode] = useState('');
   const [pin, setPin] = useState('');
   const ready = /^\d{4}$/.test(code) && /^\d{4}$/.test(pin);
-
-  async function send() {
-    setSending(true);
-    setSendError(null);
-    try {
-      const answer = await sendOwnCode(phone);
-      setSendError(answer.error);
-      if (!answer.error) {
-        setSent(true);
-        startCountdown(answer.wait);
-      }
-    } catch (failure) {
-      setSendError((failure as Error).message);
-    } finally {
-      setSending(false);
-    }
-  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -90,8 +71,8 @@ function UnfreezeForm({ phone }: { phone: string }) {
       <p className="settings-panel__hint">{t('security.unfreezeText', { phone: formatPhone(phone) })}</p>
       <Button
         variant={sent ? 'link' : 'secondary'}
-        onClick={() => void send()}
-        busy={sending}
+        onClick={() => void ownCode.send()}
+        busy={ownCode.sending}
         disabled={left > 0}
         data-testid="unfreeze-send-code"
       >
@@ -102,7 +83,7 @@ function UnfreezeForm({ phone }: { phone: string }) {
             : t('security.sendCode')}
       </Button>
       <p className="form-note" role="status">
-        {sendError ?? (sent ? t('security.codeSent', { phone: formatPhone(phone) }) : null)}
+        {ownCode.error ?? (sent ? t('security.codeSent', { phone: formatPhone(phone) }) : null)}
       </p>
       {sent && (
         <>

@@ -20,9 +20,3 @@ export async function closeWallet(body: BodyOf<'closeWallet'>) {
   if (isErrorAnswer(answer)) throw new Error(answer.message);
   return answer;
 }
-
-export async function sendOwnCode(phone: string) {
-  const answer = await callApi('sendCode', { body: { phone } });
-  if (isErrorAnswer(answer)) throw new Error(answer.message);
-  return answer;
-}

@@ -9,13 +9,14 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { useOwnCode } from '../../../shared/security/own-code.ts';
 import { signOutLocally } from '../../../shared/session/sign-out.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { CodeInput } from '../../../shared/ui/code-input.tsx';
 import { cardDigits, cardProblem, groupCard } from '../../../shared/ui/pay-modal/card-number.ts';
 import { ModalFrame } from '../../../shared/ui/pay-modal/modal-frame.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
-import { closeWallet, sendOwnCode, useClosePreview } from '../api/close-wallet.ts';
+import { closeWallet, useClosePreview } from '../api/close-wallet.ts';
 
 export function CloseWalletPanel() {
   const { t } = useTranslation();
@@ -46,26 +47,12 @@ function CloseWalletDialog({ onClose }: { onClose: () => void }) {
   const [card, setCard] = useState('');
   const [pin, setPin] = useState('');
   const [code, setCode] = useState('');
-  const [note, setNote] = useState<string | null>(null);
+  const ownCode = useOwnCode(user?.phone);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'code' | 'close' | null>(null);
+  const [busy, setBusy] = useState<'close' | null>(null);
   const data = preview.data;
   const blocked = !data || data.problems.length > 0;
   const cardBad = data?.needs_card ? cardProblem(cardDigits(card)) !== null : false;
-
-  async function askCode() {
-    if (!user) return;
-    setBusy('code');
-    setError(null);
-    try {
-      await sendOwnCode(user.phone);
-      setNote(t('account.close.codeSent'));
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -143,10 +130,15 @@ function CloseWalletDialog({ onClose }: { onClose: () => void }) {
               onChange={setPin}
               secret
             />
-            <Button variant="secondary" onClick={askCode} busy={busy === 'code'}>
+            <Button
+              variant="secondary"
+              onClick={() => void ownCode.send()}
+              busy={ownCode.sending}
+              disabled={ownCode.left > 0}
+            >
               {t('account.close.sendCode')}
             </Button>
-            {note && <p role="status">{note}</p>}
+            <p role="status">{ownCode.error ?? (ownCode.sent ? t('account.close.codeSent') : null)}</p>
             <CodeInput
               label={t('account.close.code')}
               digitLabel={(n, total) => t('account.close.codeDigit', { n, total })}

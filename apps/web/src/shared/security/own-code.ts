@@ -1,0 +1,52 @@
+/**
+ * A fresh code sent to one's own phone: what a step beyond the PIN takes (lifting a freeze, closing
+ * the wallet, confirming a held payment). One sender with the resend cooldown, for every such screen.
+ */
+import { useState } from 'react';
+import { isErrorAnswer } from '../api/api-error.ts';
+import { callApi } from '../api/client.ts';
+import { useCountdown } from '../hooks/use-countdown.ts';
+
+/** Seconds until another code may be asked, from the answer or the cooldown refusal, or the error. */
+export async function sendOwnCode(phone: string): Promise<{ wait: number; error: string | null }> {
+  const answer = await callApi('sendCode', { body: { phone } });
+  if (!isErrorAnswer(answer)) return { wait: answer.resend_after, error: null };
+  const seconds = /(\d+)/.exec(answer.message)?.[1];
+  if (answer.code === 'CODE_RESEND_TOO_SOON') return { wait: Number(seconds ?? 60), error: null };
+  return { wait: 0, error: answer.message };
+}
+
+export interface OwnCode {
+  send(): Promise<void>;
+  sending: boolean;
+  /** A code went out (or one had just gone out): the person types it now. */
+  sent: boolean;
+  /** Seconds until another may be asked. */
+  left: number;
+  error: string | null;
+}
+
+export function useOwnCode(phone: string | undefined): OwnCode {
+  const [left, startCountdown] = useCountdown();
+  const [sent, setSent] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function send() {
+    if (!phone || sending) return;
+    setSending(true);
+    setError(null);
+    try {
+      const answer = await sendOwnCode(phone);
+      setError(answer.error);
+      if (!answer.error) {
+        setSent(true);
+        startCountdown(answer.wait);
+      }
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setSending(false);
+    }
+  }
+  return { send, sending, sent, left, error };
+}
