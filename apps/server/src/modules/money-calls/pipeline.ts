@@ -30,7 +30,12 @@ import { refusalError } from './refusals.ts';
  * Who confirmed a call: the person with the PIN or a passkey; a schedule's run, authorised by its
  * PIN-confirmed standing order (payments.sql checks it); an operator, whose door decides four eyes.
  */
-export type Confirmer = Confirmation | { standingOrder: true } | { operator: true };
+export type Confirmer =
+  | Confirmation
+  | { standingOrder: true }
+  | { operator: true }
+  // A savings goal's closing only returns the owner's money: its door asks no PIN (goals.sql).
+  | { ownMoney: true };
 
 /** What a call does before its door, in the door's transaction, when its own row says no. */
 export type Before = undefined | { refuse: AppError } | { skip: true };
@@ -87,7 +92,7 @@ export async function moneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Promise
 /** A money call with its outcome as a value: what a background run (a schedule) records. */
 export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Promise<MoneyCallResult<A>> {
   const confirm =
-    'standingOrder' in call.confirmation || 'operator' in call.confirmation
+    'standingOrder' in call.confirmation || 'operator' in call.confirmation || 'ownMoney' in call.confirmation
       ? null
       : confirmer(ctx, call.person, call.confirmation);
   // A person's money waits for the current terms (a schedule's run and an operator's refund are not theirs now).
