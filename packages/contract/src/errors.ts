@@ -462,6 +462,22 @@ export const ERRORS = {
     ru: 'Введите пароль',
     en: 'Please enter the password',
   },
+  // Managing money (docs/decisions.md section 22): how many of each a person may keep.
+  CATEGORY_LIMIT: {
+    http: 409,
+    ru: 'Своих категорий может быть не больше {limit}',
+    en: 'You can have at most {limit} categories of your own',
+  },
+  BUDGET_LIMIT: {
+    http: 409,
+    ru: 'Бюджетов может быть не больше {limit}',
+    en: 'You can have at most {limit} budgets',
+  },
+  GOAL_LIMIT: {
+    http: 409,
+    ru: 'Копилок может быть не больше {limit}',
+    en: 'You can have at most {limit} savings goals',
+  },
 } as const satisfies Record<string, Texts>;
 
 export type ErrorCode = keyof typeof ERRORS;

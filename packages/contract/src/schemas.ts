@@ -497,7 +497,7 @@ export const ReportRequest = z.strictObject({ reason: z.string().trim().min(1).m
 export const DocumentReceiptQuery = z.strictObject({ format: z.enum(['json', 'pdf']).optional() });
 export const DocumentReceipt = z.object({
   id: Id,
-  kind: z.enum(['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee', 'exchange']),
+  kind: z.enum(['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee', 'exchange', 'savings']),
   direction: z.enum(['in', 'out']),
   status: z.enum(['pending', 'complete', 'failed']),
   amount: AmountOut.describe('signed: negative for money out'),
