@@ -65,6 +65,7 @@ export const routeModules = {
   PayRequestPage: routeModule(() => import('../features/requests/pages/pay-request-page.tsx')),
   SchedulesPage: routeModule(() => import('../features/requests/pages/schedules-page.tsx')),
   ExchangePage: routeModule(() => import('../features/exchange/pages/exchange-page.tsx')),
+  SavingsPage: routeModule(() => import('../features/savings/pages/savings-page.tsx')),
   PaymentPage: routeModule(() => import('../features/payment/pages/payment-page.tsx')),
   AuthInPage: routeModule(() => import('../features/auth/pages/auth-in-page.tsx')),
   LoginPage: routeModule(() => import('../features/auth/pages/login-page.tsx')),

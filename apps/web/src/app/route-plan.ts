@@ -22,6 +22,7 @@ export type RouteModuleName =
   | 'PayRequestPage'
   | 'SchedulesPage'
   | 'ExchangePage'
+  | 'SavingsPage'
   | 'PaymentPage'
   | 'AuthInPage'
   | 'LoginPage'
@@ -41,6 +42,7 @@ const PAGE_OF: Record<RouteName, RouteModuleName> = {
   Schedules: 'SchedulesPage',
   PayRequest: 'PayRequestPage',
   WalletExchange: 'ExchangePage',
+  Savings: 'SavingsPage',
   Payment: 'PaymentPage',
   Settings: 'SettingsPage',
   AuthIn: 'AuthInPage',

@@ -12,6 +12,7 @@ export const ROUTES = {
   Schedules: '/wallet/schedules',
   PayRequest: '/pay/r/:token',
   WalletExchange: '/wallet/exchange',
+  Savings: '/wallet/savings',
   Payment: '/payment',
   Settings: '/settings',
   AuthIn: '/auth',

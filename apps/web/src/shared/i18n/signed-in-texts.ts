@@ -7,11 +7,12 @@ import { accountSignedInEn, accountSignedInRu } from './account-signed-in-texts.
 import { exchangeEn, exchangeRu } from './exchange-texts.ts';
 import i18n from './i18n.ts';
 import { requestsEn, requestsRu } from './requests-texts.ts';
+import { savingsEn, savingsRu } from './savings-texts.ts';
 import { settingsEn, settingsRu } from './settings-texts.ts';
 
 export const signedInResources = {
-  ru: { ...requestsRu, ...exchangeRu, ...accountSignedInRu, ...settingsRu },
-  en: { ...requestsEn, ...exchangeEn, ...accountSignedInEn, ...settingsEn },
+  ru: { ...requestsRu, ...exchangeRu, ...accountSignedInRu, ...settingsRu, ...savingsRu },
+  en: { ...requestsEn, ...exchangeEn, ...accountSignedInEn, ...settingsEn, ...savingsEn },
 };
 
 for (const language of ['ru', 'en'] as const)
