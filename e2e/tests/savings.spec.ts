@@ -1,12 +1,14 @@
 /**
  * Managing money in the browser (docs/decisions.md section 22), on a phone and a desktop: a category
  * chosen on a history row shows in the statistics by category; a monthly budget shows this month's
- * progress; a savings goal rounds a QR payment up and shows the round-up in its history. Screenshots
+ * progress; a savings goal rounds a QR payment up and shows the round-up in its history; a dinner
+ * paid by one is split among three friends from the history, and the list shows who has paid. Screenshots
  * go to SHOTS_DIR when it is set.
  */
+import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { payMerchant, registerPerson, signIn, topUp } from './wallet-fixtures.ts';
+import { PIN, payMerchant, registerPerson, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -109,4 +111,54 @@ test('a savings goal rounds a QR payment up', async ({ page, request }) => {
   await expect(goal).toContainText('При нынешнем темпе цель будет достигнута');
   await expectNoSeriousAxe(page);
   await shot(page, 'goal');
+});
+
+test('a dinner is split among three friends from the history, and the list shows who has paid', async ({
+  page,
+  request,
+}) => {
+  const [host, ...friends] = await Promise.all([
+    registerPerson(request, { firstName: 'Мария', lastName: 'Соколова' }),
+    registerPerson(request, { firstName: 'Иван', lastName: 'Петров' }),
+    registerPerson(request, { firstName: 'Олег', lastName: 'Сидоров' }),
+    registerPerson(request, { firstName: 'Анна', lastName: 'Смирнова' }),
+  ]);
+  await topUp(request, host, '5000');
+  await payMerchant(request, host, '3000');
+
+  await signIn(page, host, '/history');
+  await page
+    .getByRole('link', { name: /^Разделить «/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/wallet\/request\?split=3000\.00$/);
+  const form = page.getByRole('form', { name: 'Разделить счёт' });
+  await expect(form.getByLabel('Сумма счёта')).toHaveValue('3000,00');
+  await form.getByRole('button', { name: 'Добавить участника' }).click();
+  for (const [index, friend] of friends.entries())
+    await form.getByLabel(`Телефон участника ${index + 1}`).pressSequentially(friend.national);
+  await expect(form.getByTestId('split-each')).toHaveText(nbsp('Каждому: 1 000,00 ₽'));
+  await expectNoSeriousAxe(page);
+  await shot(page, 'split');
+  await form.getByRole('button', { name: 'Отправить запросы' }).click();
+  await expect(form.getByRole('status')).toHaveText('Запросы отправлены 3 участникам');
+  const outgoing = page.getByTestId('outgoing-requests');
+  await expect(outgoing.getByRole('listitem')).toHaveCount(3);
+
+  // Иван pays his share; the list says so.
+  const ivan = friends[0]!;
+  await topUp(request, ivan, '2000');
+  await upgradeToSimplified(request, ivan);
+  const headers = { Authorization: `Token ${ivan.token}` };
+  const incoming = await request.get('/v2/wallet/request?direction=incoming', { headers });
+  const share = ((await incoming.json()).results as { id: string; amount: string }[])[0]!;
+  expect(share.amount).toBe('1000.00');
+  const paid = await request.post(`/v2/wallet/request/${share.id}/pay`, {
+    data: { pin: PIN },
+    headers: { ...headers, 'Idempotency-Key': randomUUID() },
+  });
+  expect(paid.ok(), await paid.text()).toBe(true);
+  await page.reload();
+  await expect(outgoing.getByTestId('outgoing-request-status').filter({ hasText: 'Оплачен' })).toHaveCount(1);
+  await expect(outgoing.getByRole('listitem').filter({ hasText: 'Оплачен' })).toContainText('Иван П.');
 });

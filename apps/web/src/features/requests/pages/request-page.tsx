@@ -6,6 +6,7 @@
 import '../../../shared/ui/pay-modal/money-flow.css';
 import '../../../shared/requests/requests.css';
 import type { AnswerOf } from '@e-wallet/contract';
+import { amountForInput } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -135,7 +136,10 @@ export function RequestPage() {
           {mode === 'split' ? t('split.title') : t('requests.title')}
         </h2>
         {mode === 'split' ? (
-          <SplitForm initialAmount={splitAmount ?? ''} currency={currency} />
+          <SplitForm
+            initialAmount={splitAmount ? amountForInput(splitAmount, language) : ''}
+            currency={currency}
+          />
         ) : created ? (
           <div className="share-box" data-testid="request-created">
             <p className="money-flow__status" role="status">
