@@ -10,14 +10,18 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { PIN, payMerchant, registerPerson, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
 
-test.use({ serviceWorkers: 'block' });
+// SHOTS_SCHEME=dark takes the screenshots in the dark theme.
+test.use({ serviceWorkers: 'block', colorScheme: process.env.SHOTS_SCHEME === 'dark' ? 'dark' : 'light' });
 
 const nbsp = (text: string) => text.replace(/ /g, '\u00a0');
 
 async function shot(page: Page, name: string) {
   if (!process.env.SHOTS_DIR) return;
   const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: `${process.env.SHOTS_DIR}/savings-${name}-${width}.png`, fullPage: true });
+  await page.screenshot({
+    path: `${process.env.SHOTS_DIR}/savings-${name}-${width}-${process.env.SHOTS_SCHEME ?? 'light'}.png`,
+    fullPage: true,
+  });
 }
 
 async function expectNoSeriousAxe(page: Page) {

@@ -445,10 +445,14 @@ describe(`managing money (${databaseLabel})`, () => {
     ).body.id;
     await call(ivan, 'POST', `/v2/wallet/goals/${goal}/deposit`, { amount: '250.00', pin: PIN }, key());
     expect(await balance(server, ivan)).toBe('750.00');
+    // The wallet closes only once its goals are empty.
+    const preview = await call(ivan, 'GET', '/v2/wallet/close');
+    expect(preview.body.problems.map((p: { code: string }) => p.code)).toContain('WALLET_CLOSE_GOALS');
     const deleted = await call(ivan, 'DELETE', `/v2/wallet/goals/${goal}`);
     expect(deleted.status).toBe(200);
     expect(await balance(server, ivan)).toBe('1000.00');
     expect((await call(ivan, 'GET', '/v2/wallet/goals')).body.results).toEqual([]);
+    expect((await call(ivan, 'GET', '/v2/wallet/close')).body.problems).toEqual([]);
     expect((await call(ivan, 'DELETE', `/v2/wallet/goals/${goal}`)).status).toBe(404);
     expect(
       (await call(ivan, 'POST', `/v2/wallet/goals/${goal}/deposit`, { amount: '1', pin: PIN }, key())).status,

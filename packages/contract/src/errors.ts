@@ -468,6 +468,11 @@ export const ERRORS = {
     ru: 'Своих категорий может быть не больше {limit}',
     en: 'You can have at most {limit} categories of your own',
   },
+  WALLET_CLOSE_GOALS: {
+    http: 409,
+    ru: 'Сначала удалите копилки: их деньги вернутся на счёт',
+    en: 'Delete your savings goals first: their money returns to your account',
+  },
   BUDGET_LIMIT: {
     http: 409,
     ru: 'Бюджетов может быть не больше {limit}',

@@ -92,6 +92,16 @@ async function goalRow(q: Queryable, userId: string, goalId: string, now: Date):
   return rows[0] ?? null;
 }
 
+/** How many of the person's open goals hold money (closing the wallet waits for them to be emptied). */
+export async function goalsHoldingMoney(q: Queryable, userId: string): Promise<number> {
+  const { rows } = await q.query<{ count: number }>(
+    `SELECT count(*)::integer AS count FROM savings_goals g JOIN ledger_accounts a ON a.id = g.account_id
+     WHERE g.user_id = $1 AND g.closed_at IS NULL AND a.balance > 0`,
+    [userId],
+  );
+  return rows[0]?.count ?? 0;
+}
+
 export async function goalsOf(ctx: AppContext, userId: string): Promise<AnswerOf<'goals'>> {
   const now = ctx.clock.now();
   const { rows } = await ctx.db.query<GoalRow>(`${GOAL_SQL} ORDER BY g.created_at, g.id`, [userId, now]);
