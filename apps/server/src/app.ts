@@ -20,12 +20,15 @@ import { registerErrorHandling, sendError, sendUnavailable } from './http/errors
 import { decorateRequests } from './http/route.ts';
 import * as antifraud from './modules/antifraud/index.ts';
 import * as auth from './modules/auth/index.ts';
+import * as budgets from './modules/budgets/index.ts';
+import * as categories from './modules/categories/index.ts';
 import * as closing from './modules/closing/index.ts';
 import * as documents from './modules/documents/index.ts';
 import * as events from './modules/events/index.ts';
 import * as exchange from './modules/exchange/index.ts';
 import * as freeze from './modules/freeze/index.ts';
 import * as holds from './modules/holds/index.ts';
+import * as goals from './modules/goals/index.ts';
 import * as identification from './modules/identification/index.ts';
 import * as myData from './modules/my-data/index.ts';
 import * as notifications from './modules/notifications/index.ts';
@@ -49,11 +52,14 @@ import * as withdrawal from './modules/withdrawal/index.ts';
 /** Every module's routes, each a named plugin declaring what it needs registered before it. */
 const MODULE_ROUTES = [
   auth.routes,
+  budgets.routes,
+  categories.routes,
   closing.routes,
   documents.routes,
   events.routes,
   exchange.routes,
   freeze.routes,
+  goals.routes,
   identification.routes,
   myData.routes,
   notifications.routes,

@@ -510,6 +510,27 @@ export const ERRORS = {
     ru: 'Пользователь с таким номером не найден. Доверенным лицом может быть только пользователь E-Wallet',
     en: 'No user with this number. A trusted person must be an E-Wallet user',
   },
+  // Managing money (docs/decisions.md section 22): how many of each a person may keep.
+  CATEGORY_LIMIT: {
+    http: 409,
+    ru: 'Своих категорий может быть не больше {limit}',
+    en: 'You can have at most {limit} categories of your own',
+  },
+  WALLET_CLOSE_GOALS: {
+    http: 409,
+    ru: 'Сначала удалите копилки: их деньги вернутся на счёт',
+    en: 'Delete your savings goals first: their money returns to your account',
+  },
+  BUDGET_LIMIT: {
+    http: 409,
+    ru: 'Бюджетов может быть не больше {limit}',
+    en: 'You can have at most {limit} budgets',
+  },
+  GOAL_LIMIT: {
+    http: 409,
+    ru: 'Копилок может быть не больше {limit}',
+    en: 'You can have at most {limit} savings goals',
+  },
 } as const satisfies Record<string, Texts>;
 
 export type ErrorCode = keyof typeof ERRORS;

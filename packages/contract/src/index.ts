@@ -3,6 +3,7 @@ export * from './calls.ts';
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './money.ts';
+export * from './money-management.ts';
 export * from './ops.ts';
 export * from './phone.ts';
 export * from './plain-text.ts';

@@ -257,6 +257,8 @@ export const Transaction = z.object({
   wallet_transaction_type: TransactionType,
   kind: z.string(),
   status: z.enum(['pending', 'complete', 'failed']),
+  /** Money spent: its category (docs/decisions.md section 22); null for money in and one's own moves. */
+  category: z.object({ id: z.string(), name: z.string() }).nullable().optional(),
   /** An exchange is one operation with both amounts: what left and what arrived. */
   exchange: z
     .object({
@@ -274,6 +276,8 @@ export const TransactionQuery = z.strictObject({
   date_to: DateBound.optional(),
   cursor: Cursor.optional(),
   limit: Limit.optional(),
+  /** Only money spent in this category (a fixed category's code or one's own category's id). */
+  category: z.string().min(1).max(40).optional(),
 });
 export const TransactionPage = page(Transaction);
 
@@ -282,6 +286,8 @@ export const StatQuery = z.strictObject({
   currency_code: CurrencyCodeSchema.optional(),
   date_from: DateBound.optional(),
   date_to: DateBound.optional(),
+  /** 'category': money spent by category (docs/decisions.md section 22) instead of money by type. */
+  group_by: z.enum(['type', 'category']).optional(),
 });
 export const StatEntry = z.object({
   wallet_transaction_type: TransactionType,
@@ -291,7 +297,7 @@ export const StatEntry = z.object({
   percent: z.number(),
   count: z.number().int(),
 });
-export const StatAnswer = z.object({
+export const StatByType = z.object({
   results: z.array(StatEntry),
   next: z.null(),
   currency_code: CurrencyCodeSchema,
@@ -299,6 +305,23 @@ export const StatAnswer = z.object({
   total_in: AmountOut.describe('money from others; an exchange between own accounts is not counted'),
   total_out: AmountOut.describe('money spent; an exchange between own accounts is not counted'),
 });
+/** Money spent by category: the amounts sum to `total`, which is the by-type answer's `total_out`. */
+export const StatByCategory = z.object({
+  group_by: z.literal('category'),
+  results: z.array(
+    z.object({
+      category: z.string(),
+      name: z.string(),
+      amount: AmountOut,
+      percent: z.number(),
+      count: z.number().int(),
+    }),
+  ),
+  next: z.null(),
+  currency_code: CurrencyCodeSchema,
+  total: AmountOut,
+});
+export const StatAnswer = z.union([StatByType, StatByCategory]);
 
 export const Notification = z.object({
   id: Id,
@@ -474,7 +497,7 @@ export const ReportRequest = z.strictObject({ reason: z.string().trim().min(1).m
 export const DocumentReceiptQuery = z.strictObject({ format: z.enum(['json', 'pdf']).optional() });
 export const DocumentReceipt = z.object({
   id: Id,
-  kind: z.enum(['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee', 'exchange']),
+  kind: z.enum(['topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee', 'exchange', 'savings']),
   direction: z.enum(['in', 'out']),
   status: z.enum(['pending', 'complete', 'failed']),
   amount: AmountOut.describe('signed: negative for money out'),

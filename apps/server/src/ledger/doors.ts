@@ -3,6 +3,7 @@
  *   ledger_pay  (db/functions/payments.sql)  every money call of a person: to a person, out of the
  *               wallet (held toward payout clearing), or an exchange between their own accounts
  *   ops_refund  (db/functions/ops.sql)       an operator's correcting transfer, under four eyes
+ *   goal_move   (db/functions/goals.sql)     a person's move into or out of their savings goal
  * Every rule is decided by the database; both doors answer alike (created | repeated | refused with
  * the rule and its figures), and this file only passes the figures in and names the outcome.
  */
@@ -89,7 +90,22 @@ export interface Refund {
   rules: string;
 }
 
-export type Door = Payment | Exchange | Refund;
+/**
+ * A move between a person's account and one of their savings goals (docs/decisions.md section 22):
+ * 'close' returns all of it and closes the goal, the one move that asks no PIN.
+ */
+export interface GoalMove {
+  door: 'goal';
+  id: string;
+  person: string;
+  goalId: string;
+  direction: 'deposit' | 'withdraw' | 'close';
+  amount: bigint;
+  description: SidedText;
+  at: Date;
+}
+
+export type Door = Payment | Exchange | Refund | GoalMove;
 
 /** A money call's name: the contract's call, or an operator's call of the back office. */
 export type MoneyCallName = CallName | 'opsRefundApprove';
@@ -127,6 +143,11 @@ const PAY_SQL = `SELECT ${ANSWER} FROM ledger_pay(
 
 const REFUND_SQL = `SELECT ${ANSWER} FROM ops_refund(refund_id => $1::uuid, approver => $2::uuid,
   movement_id => $3::uuid, rules => $4::jsonb, description => $5::jsonb, at => $6::timestamptz)`;
+
+const GOAL_SQL = `SELECT ${ANSWER} FROM goal_move(movement_id => $1::uuid, person => $2::uuid,
+  goal_id => $3::uuid, direction => $4::text, amount => $5::bigint, description => $6::jsonb,
+  at => $7::timestamptz, pin_proof => $8::bytea, call_name => $9::text, call_key => $10::text,
+  request_hash => $11::text, answer => $12::jsonb)`;
 
 /** A payment as the door is asked it before the PIN: without its id, PIN and call. */
 export type PaymentCheck = Omit<Payment, 'door' | 'id' | 'description'> & { description?: SidedText };
@@ -206,6 +227,22 @@ export async function openDoor(q: Queryable, door: Door, confirmed: Confirmed): 
         door.rules,
         JSON.stringify(door.description),
         door.at,
+      ]);
+      break;
+    case 'goal':
+      row = await statement(q, GOAL_SQL, [
+        door.id,
+        door.person,
+        door.goalId,
+        door.direction,
+        door.amount,
+        JSON.stringify(door.description),
+        door.at,
+        confirmed.pinProof,
+        confirmed.call.name,
+        confirmed.call.key,
+        confirmed.call.requestHash,
+        confirmed.call.key !== null ? JSON.stringify(confirmed.call.answer) : null,
       ]);
       break;
   }

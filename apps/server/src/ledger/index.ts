@@ -49,6 +49,7 @@ export const TRANSFER_KINDS = [
   'refund',
   'fee',
   'exchange',
+  'savings',
 ] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 
@@ -307,7 +308,7 @@ export async function systemAccount(
   if (!rows[0]) {
     await q.query(
       `INSERT INTO ledger_accounts (purpose, currency, created_at) VALUES ($1, $2, $3)
-       ON CONFLICT (purpose, currency) WHERE user_id IS NULL DO NOTHING`,
+       ON CONFLICT (purpose, currency) WHERE user_id IS NULL AND purpose <> 'goal' DO NOTHING`,
       [purpose, currency, new Date(0)],
     );
     ({ rows } = await find());

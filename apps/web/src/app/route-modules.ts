@@ -66,6 +66,7 @@ export const routeModules = {
   SchedulesPage: routeModule(() => import('../features/requests/pages/schedules-page.tsx')),
   HoldsPage: routeModule(() => import('../features/holds/pages/holds-page.tsx')),
   ExchangePage: routeModule(() => import('../features/exchange/pages/exchange-page.tsx')),
+  SavingsPage: routeModule(() => import('../features/savings/pages/savings-page.tsx')),
   PaymentPage: routeModule(() => import('../features/payment/pages/payment-page.tsx')),
   AuthInPage: routeModule(() => import('../features/auth/pages/auth-in-page.tsx')),
   LoginPage: routeModule(() => import('../features/auth/pages/login-page.tsx')),

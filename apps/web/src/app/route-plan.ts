@@ -23,6 +23,7 @@ export type RouteModuleName =
   | 'SchedulesPage'
   | 'HoldsPage'
   | 'ExchangePage'
+  | 'SavingsPage'
   | 'PaymentPage'
   | 'AuthInPage'
   | 'LoginPage'
@@ -43,6 +44,7 @@ const PAGE_OF: Record<RouteName, RouteModuleName> = {
   Holds: 'HoldsPage',
   PayRequest: 'PayRequestPage',
   WalletExchange: 'ExchangePage',
+  Savings: 'SavingsPage',
   Payment: 'PaymentPage',
   Settings: 'SettingsPage',
   AuthIn: 'AuthInPage',

@@ -35,6 +35,7 @@ const TopUpResultPage = routeComponent(routeModules.TopUpResultPage);
 const WithdrawalPage = routeComponent(routeModules.WithdrawalPage);
 const TransferPage = routeComponent(routeModules.TransferPage);
 const ExchangePage = routeComponent(routeModules.ExchangePage);
+const SavingsPage = routeComponent(routeModules.SavingsPage);
 const PaymentPage = routeComponent(routeModules.PaymentPage);
 const RequestPage = routeComponent(routeModules.RequestPage);
 const PayRequestPage = routeComponent(routeModules.PayRequestPage);
@@ -65,6 +66,7 @@ export const routes: RouteObject[] = [
       named('WalletWithdrawal', { path: 'wallet/withdrawal', element: <WithdrawalPage /> }),
       named('WalletSave', { path: 'wallet/save', element: <TransferPage /> }),
       named('WalletExchange', { path: 'wallet/exchange', element: <ExchangePage /> }),
+      named('Savings', { path: 'wallet/savings', element: <SavingsPage /> }),
       named('Payment', { path: 'payment', element: <PaymentPage /> }),
       named('WalletRequest', { path: 'wallet/request', element: <RequestPage /> }),
       named('Schedules', { path: 'wallet/schedules', element: <SchedulesPage /> }),

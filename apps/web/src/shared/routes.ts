@@ -13,6 +13,7 @@ export const ROUTES = {
   Holds: '/wallet/holds',
   PayRequest: '/pay/r/:token',
   WalletExchange: '/wallet/exchange',
+  Savings: '/wallet/savings',
   Payment: '/payment',
   Settings: '/settings',
   AuthIn: '/auth',

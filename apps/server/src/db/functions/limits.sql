@@ -98,6 +98,9 @@ LANGUAGE sql STABLE AS $$
       FROM ledger_accounts a WHERE a.user_id = person)
     + (SELECT coalesce(sum(limits_in_roubles(o.amount, o.currency)), 0)::bigint
       FROM topup_orders o WHERE o.user_id = person AND limits_order_reserves(o, at))
+    -- The person's savings goals: accounts of their own (goals.sql), the person's money all the same.
+    + (SELECT coalesce(sum(limits_in_roubles(a.balance, a.currency)), 0)::bigint
+      FROM savings_goals g JOIN ledger_accounts a ON a.id = g.account_id WHERE g.user_id = person AND g.closed_at IS NULL)
 $$;
 
 -- The decisions: whether a figure and an amount pass a level's rule. Each is one expression the

@@ -229,6 +229,10 @@ BEGIN
       CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
     RAISE EXCEPTION 'ledger_pay: the movement % exists already', movement_id;
   END IF;
+  -- A payment's round-up into a savings goal and its budgets' notices, in this statement (goals.sql).
+  IF quote_id IS NULL THEN
+    PERFORM goals_after_payment(payer, movement_id, debit.id, currency, amount, kind, at);
+  END IF;
   outcome := 'created';
   RETURN NEXT;
 END

@@ -15,6 +15,7 @@ import type { LevelName } from '../../policy/levels.ts';
 import { maskCard, normalizeCardNumber } from '../../providers/payouts/payouts-provider.ts';
 import { revokeAllSessions, type SessionRef } from '../../sessions/tokens.ts';
 import { checkPin, lockPhone, message, sendNotice, verifyCode } from '../auth/index.ts';
+import { goalsHoldingMoney } from '../goals/index.ts';
 import { verifyPasskey } from '../passkeys/index.ts';
 import { walletOf } from '../wallet/index.ts';
 import { withdraw } from '../withdrawal/index.ts';
@@ -40,6 +41,8 @@ interface ClosingState {
   topUps: number;
   schedules: number;
   requests: number;
+  /** Savings goals still holding money (docs/decisions.md section 22). */
+  goals: number;
 }
 
 async function stateOf(q: Queryable, userId: string): Promise<ClosingState> {
@@ -78,6 +81,7 @@ async function stateOf(q: Queryable, userId: string): Promise<ClosingState> {
     topUps: row.top_ups,
     schedules: row.schedules,
     requests: row.requests,
+    goals: await goalsHoldingMoney(q, userId),
   };
 }
 
@@ -93,6 +97,8 @@ function problemsOf(ctx: AppContext, state: ClosingState, language: Language): A
   ];
   if (inProgress.length > 0)
     problems.push(new AppError('WALLET_CLOSE_PENDING', { operations: inProgress.join(', ') }));
+  // A goal's money returns to the account when the goal is deleted; then it leaves with the rest.
+  if (state.goals > 0) problems.push(new AppError('WALLET_CLOSE_GOALS'));
   const foreign = state.accounts.filter((a) => a.currency_code !== 'RUB' && !isZero(a.balance));
   if (foreign.length > 0)
     problems.push(

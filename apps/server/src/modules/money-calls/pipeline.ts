@@ -44,7 +44,13 @@ import { releaseWorkOf } from './release.ts';
  * PIN-confirmed standing order (payments.sql checks it); an operator, whose door decides four eyes;
  * the release of a held operation the person's PIN confirmed when it was held (payments.sql checks it).
  */
-export type Confirmer = Confirmation | { standingOrder: true } | { operator: true } | { released: true };
+export type Confirmer =
+  | Confirmation
+  | { standingOrder: true }
+  | { operator: true }
+  | { released: true }
+  // A savings goal's closing only returns the owner's money: its door asks no PIN (goals.sql).
+  | { ownMoney: true };
 
 /** What a call does before its door, in the door's transaction, when its own row says no. */
 export type Before = undefined | { refuse: AppError } | { skip: true };
@@ -108,7 +114,10 @@ export async function moneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Promise
 /** A money call with its outcome as a value: what a background run (a schedule) records. */
 export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Promise<MoneyCallResult<A>> {
   const confirm =
-    'standingOrder' in call.confirmation || 'operator' in call.confirmation || 'released' in call.confirmation
+    'standingOrder' in call.confirmation ||
+    'operator' in call.confirmation ||
+    'released' in call.confirmation ||
+    'ownMoney' in call.confirmation
       ? null
       : confirmer(ctx, call.person, call.confirmation);
   // A person's money waits for the current terms (a schedule's run and an operator's refund are not theirs now).

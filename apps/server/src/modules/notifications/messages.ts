@@ -92,6 +92,15 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Уведомления о безопасности выключены. Если это были не вы, заблокируйте кошелёк',
     en: 'Security notifications were switched off. If it was not you, freeze your wallet',
   },
+  // A monthly budget's thresholds (db/functions/budgets.sql), told once a month each.
+  budget_80: {
+    ru: 'Потрачено 80% бюджета «{category}» на месяц',
+    en: '80% of the monthly budget “{category_en}” is spent',
+  },
+  budget_100: {
+    ru: 'Бюджет «{category}» на месяц исчерпан',
+    en: 'The monthly budget “{category_en}” is used up',
+  },
   new_device: {
     ru: 'Вход в кошелёк с нового устройства: {device}',
     en: 'Sign-in to your wallet from a new device: {device}',

@@ -26,7 +26,8 @@ export type StoredNotificationKind =
   | 'security'
   | 'request'
   | 'schedule'
-  | 'identification';
+  | 'identification'
+  | 'budget';
 
 export async function notify(
   q: Queryable,

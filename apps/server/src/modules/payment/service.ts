@@ -166,6 +166,8 @@ export async function payQr(
         payee_inn: code.payeeInn,
         kpp: code.kpp,
         purpose: code.purpose,
+        // Read by the category's rule (db/functions/categories.sql), when the code carries one.
+        mcc: code.extra.MCC ?? null,
       },
       providerDescription: code.purpose,
       scope,

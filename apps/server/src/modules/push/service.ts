@@ -155,7 +155,8 @@ export interface PushMessage {
   tag: string;
 }
 
-const TITLES: Record<'money_in' | 'money_out' | 'security', Record<Language, string>> = {
+const TITLES: Record<'money_in' | 'money_out' | 'security' | 'budget', Record<Language, string>> = {
+  budget: { ru: 'Бюджет', en: 'Budget' },
   money_in: { ru: 'Поступление', en: 'Money in' },
   money_out: { ru: 'Списание', en: 'Money out' },
   security: { ru: 'Безопасность', en: 'Security' },
@@ -236,7 +237,14 @@ export class PushSender {
     const found = await notificationOf(this.ctx.db, event.user_id, source, language, this.ids);
     if (!found) return null;
     const { kind, message, id } = found.notification;
-    const group = kind === 'money_in' ? 'money_in' : kind === 'money_out' ? 'money_out' : 'security';
+    const group =
+      kind === 'money_in'
+        ? 'money_in'
+        : kind === 'money_out'
+          ? 'money_out'
+          : kind === 'budget'
+            ? 'budget'
+            : 'security';
     // Money out is always told; the rest as the person chose in Settings.
     if (group === 'money_in' && !settings.push_money_in) return null;
     if (group === 'security' && !settings.push_security) return null;

@@ -18,5 +18,5 @@ export default function walletRoutes(app: FastifyInstance, ctx: AppContext): voi
   route(app, ctx, 'transactions', (call) =>
     transactionsOf(ctx.db, call.auth.userId, call.query, call.language, ids),
   );
-  route(app, ctx, 'stat', (call) => statOf(ctx.db, call.auth.userId, call.query));
+  route(app, ctx, 'stat', (call) => statOf(ctx.db, call.auth.userId, call.query, call.language));
 }

@@ -94,6 +94,10 @@ export const KIND_TEXTS: Record<TransferKind, { debit: LocalText; credit: LocalT
   refund: { debit: { ru: 'Возврат', en: 'Refund' }, credit: { ru: 'Возврат', en: 'Refund' } },
   fee: { debit: { ru: 'Комиссия', en: 'Fee' }, credit: { ru: 'Комиссия', en: 'Fee' } },
   exchange: { debit: { ru: 'Обмен', en: 'Exchange' }, credit: { ru: 'Обмен', en: 'Exchange' } },
+  savings: {
+    debit: { ru: 'В копилку', en: 'To a savings goal' },
+    credit: { ru: 'Из копилки', en: 'From a savings goal' },
+  },
 };
 
 const STATUS: Record<TransferStatus, TransactionView['status']> = {
@@ -135,6 +139,9 @@ export interface HistoryRow {
   created_at: Date;
   status: TransferStatus;
   description: (SidedText & { exchange?: TransactionView['exchange'] }) | null;
+  /** Money spent: its category and the category's name (db/functions/categories.sql, budgets.sql). */
+  category?: string | null;
+  category_name?: string | null;
 }
 
 /** The conditions every history and statistics query shares: the user's opening entries, filtered. */
@@ -182,6 +189,9 @@ function transactionView(row: HistoryRow, language: Language): TransactionView {
     wallet_transaction_type: transactionType(row.kind),
     kind: row.kind,
     status: STATUS[row.status],
+    ...(row.category !== undefined
+      ? { category: row.category ? { id: row.category, name: row.category_name ?? row.category } : null }
+      : {}),
     ...(row.kind === 'exchange' && row.description?.exchange ? { exchange: row.description.exchange } : {}),
   };
 }
@@ -241,6 +251,10 @@ export async function transactionsOf(
   // An exchange is one operation: the whole history lists it once, by the money that left
   // (docs/decisions.md section 15); an account's history lists its own leg.
   if (!query.account) where.push(`NOT (e.kind = 'exchange' AND e.amount > 0)`);
+  if (query.category) {
+    params.push(query.category);
+    where.push(`e.amount < 0 AND category_of(e.user_id, t) = $${params.length}`);
+  }
   if (query.cursor) {
     // The cursor carries the last row's entry (its opaque id): pages break ties on the entry's id.
     const after = decodeCursor(query.cursor, ids);
@@ -251,15 +265,21 @@ export async function transactionsOf(
       `(e.created_at, e.id) ${descending ? '<' : '>'} ($${params.length - 1}::timestamptz, $${params.length}::bigint)`,
     );
   }
+  params.push(language);
+  const languageParam = params.length;
   params.push(limit + 1);
   const direction = descending ? 'DESC' : 'ASC';
+  // Money spent reads its category (docs/decisions.md section 22), decided by category_of alone.
   const { rows } = await q.query<HistoryRow>(
-    `SELECT e.id AS entry_id, e.transfer_id, e.account_id, e.amount, e.currency, e.kind, e.created_at, t.status,
-       t.description
-     FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
-     WHERE ${where.join(' AND ')}
-     ORDER BY e.created_at ${direction}, e.id ${direction}
-     LIMIT $${params.length}`,
+    `SELECT page.*, CASE WHEN page.category IS NOT NULL THEN category_name(page.category, $${languageParam}) END
+       AS category_name
+     FROM (SELECT e.id AS entry_id, e.transfer_id, e.account_id, e.amount, e.currency, e.kind, e.created_at,
+         t.status, t.description, CASE WHEN e.amount < 0 THEN category_of(e.user_id, t) END AS category
+       FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
+       WHERE ${where.join(' AND ')}
+       ORDER BY e.created_at ${direction}, e.id ${direction}
+       LIMIT $${params.length}) page
+     ORDER BY page.created_at ${direction}, page.entry_id ${direction}`,
     params,
   );
   const page = rows.slice(0, limit);
@@ -308,6 +328,7 @@ export async function statOf(
   q: Queryable,
   userId: string,
   query: QueryOut<'stat'>,
+  language: Language = 'ru',
 ): Promise<AnswerOf<'stat'>> {
   const account = query.account ? await ownAccount(q, userId, query.account) : null;
   if (account && query.currency_code && query.currency_code !== account.currency)
@@ -318,6 +339,7 @@ export async function statOf(
     { accountId: account?.id, currency, ...rangeOf(query) },
     'completed',
   );
+  if (query.group_by === 'category') return categoryStatOf(q, currency, where, params, language);
   // Completed money, dated by the transfer's creation like the history: the 'single' entries and
   // the 'post' entries of settled holds, read from one index without touching transfers.
   // Money in and out apart: a total of both would add what came in to what went out.
@@ -331,19 +353,22 @@ export async function statOf(
   const byType = new Map<TransactionType, { in: bigint; out: bigint; count: number }>(
     STAT_TYPES.map((type) => [type, { in: 0n, out: 0n, count: 0 }]),
   );
+  // Money in and spent are money that came from or went to someone else: an exchange and a savings
+  // goal's move only move one's own money between accounts, as the monthly limit also reads them.
+  const counted = { in: 0n, out: 0n };
   for (const row of rows) {
     const entry = byType.get(transactionType(row.kind))!;
     if (row.out) entry.out += BigInt(row.amount);
     else entry.in += BigInt(row.amount);
     entry.count += row.count;
+    if (row.kind === 'exchange' || row.kind === 'savings') continue;
+    if (row.out) counted.out += BigInt(row.amount);
+    else counted.in += BigInt(row.amount);
   }
   const sides = STAT_TYPES.map((type) => byType.get(type)!);
   const amounts = sides.map((side) => side.in + side.out);
   const shares = percents(amounts);
   const sum = (values: bigint[]) => values.reduce((total, a) => total + a, 0n);
-  // Money in and spent are money that came from or went to someone else: an exchange only moves
-  // one's own money between accounts, as the monthly limit also reads it (section 15).
-  const counted = sides.filter((_side, index) => STAT_TYPES[index] !== 'exchange');
   return {
     results: STAT_TYPES.map((type, index) => ({
       wallet_transaction_type: type,
@@ -356,7 +381,47 @@ export async function statOf(
     next: null,
     currency_code: currency,
     total: formatAmount(sum(amounts), currency),
-    total_in: formatAmount(sum(counted.map((side) => side.in)), currency),
-    total_out: formatAmount(sum(counted.map((side) => side.out)), currency),
+    total_in: formatAmount(counted.in, currency),
+    total_out: formatAmount(counted.out, currency),
+  };
+}
+
+/**
+ * Money spent by category (docs/decisions.md section 22): the same completed entries as the totals by
+ * type, so the amounts sum to `total_out`; biggest first, whole percents summing to 100.
+ */
+async function categoryStatOf(
+  q: Queryable,
+  currency: CurrencyCode,
+  where: string[],
+  params: unknown[],
+  language: Language,
+): Promise<AnswerOf<'stat'>> {
+  const { rows } = await q.query<{ category: string; name: string; amount: bigint; count: number }>(
+    `SELECT spent.category, category_name(spent.category, $${params.length + 1}) AS name, spent.amount, spent.count
+     FROM (SELECT category_of(e.user_id, t) AS category, sum(-e.amount)::bigint AS amount, count(*)::integer AS count
+       FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
+       WHERE ${where.join(' AND ')} AND category_spending(e)
+       GROUP BY 1) spent
+     ORDER BY spent.amount DESC, spent.category`,
+    [...params, language],
+  );
+  const amounts = rows.map((row) => BigInt(row.amount));
+  const shares = percents(amounts);
+  return {
+    group_by: 'category',
+    results: rows.map((row, index) => ({
+      category: row.category,
+      name: row.name,
+      amount: formatAmount(amounts[index]!, currency),
+      percent: shares[index]!,
+      count: row.count,
+    })),
+    next: null,
+    currency_code: currency,
+    total: formatAmount(
+      amounts.reduce((total, a) => total + a, 0n),
+      currency,
+    ),
   };
 }

@@ -3,7 +3,10 @@ import type { AnswerOf } from '@e-wallet/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callOk } from './client.ts';
 
-export type Stat = AnswerOf<'stat'>;
+/** Money by type (the call's default grouping). */
+export type Stat = Extract<AnswerOf<'stat'>, { total_in: string }>;
+/** Money spent by category (`group_by=category`, docs/decisions.md section 22). */
+export type CategoryStat = Extract<AnswerOf<'stat'>, { group_by: 'category' }>;
 
 export interface StatFilter {
   account?: string;
@@ -14,7 +17,15 @@ export interface StatFilter {
 export const statQuery = (filter: StatFilter) =>
   queryOptions({
     queryKey: ['stat', filter],
-    queryFn: ({ signal }) => callOk('stat', { signal, query: filter }),
+    queryFn: async ({ signal }) => (await callOk('stat', { signal, query: filter })) as Stat,
+    placeholderData: keepPreviousData,
+  });
+
+export const categoryStatQuery = (filter: StatFilter) =>
+  queryOptions({
+    queryKey: ['stat', 'category', filter],
+    queryFn: async ({ signal }) =>
+      (await callOk('stat', { signal, query: { ...filter, group_by: 'category' } })) as CategoryStat,
     placeholderData: keepPreviousData,
   });
 

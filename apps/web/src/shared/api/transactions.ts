@@ -14,6 +14,8 @@ export interface TransactionFilter {
   date_to?: string;
   /** Page size, 1 to 100 (the server's default is 20). */
   limit?: number;
+  /** Only money spent in this category (docs/decisions.md section 22). */
+  category?: string;
 }
 
 export const transactionsQuery = (filter: TransactionFilter) =>
@@ -29,6 +31,7 @@ export const transactionsQuery = (filter: TransactionFilter) =>
           date_from: filter.date_from,
           date_to: filter.date_to,
           limit: filter.limit ? String(filter.limit) : undefined,
+          category: filter.category,
           cursor: pageParam,
         },
       }),

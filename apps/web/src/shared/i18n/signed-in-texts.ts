@@ -8,11 +8,12 @@ import { antifraudEn, antifraudRu } from './antifraud-texts.ts';
 import { exchangeEn, exchangeRu } from './exchange-texts.ts';
 import i18n from './i18n.ts';
 import { requestsEn, requestsRu } from './requests-texts.ts';
+import { savingsEn, savingsRu } from './savings-texts.ts';
 import { settingsEn, settingsRu } from './settings-texts.ts';
 
 export const signedInResources = {
-  ru: { ...requestsRu, ...exchangeRu, ...accountSignedInRu, ...settingsRu, ...antifraudRu },
-  en: { ...requestsEn, ...exchangeEn, ...accountSignedInEn, ...settingsEn, ...antifraudEn },
+  ru: { ...requestsRu, ...exchangeRu, ...accountSignedInRu, ...settingsRu, ...antifraudRu, ...savingsRu },
+  en: { ...requestsEn, ...exchangeEn, ...accountSignedInEn, ...settingsEn, ...antifraudEn, ...savingsEn },
 };
 
 for (const language of ['ru', 'en'] as const)

@@ -17,6 +17,7 @@ import { readableCardMasks, transactionLook } from '../money/transaction-display
 import { pathTo } from '../routes.ts';
 import { NotMeButton } from '../security/security-buttons.tsx';
 import { AreaError, AreaLoading } from './area.tsx';
+import { CategoryPicker } from './category-picker.tsx';
 import { ArrowDownIcon, ArrowUpIcon, DotsIcon } from './money-icons.tsx';
 
 const LOOK_ICONS = { operation: DotsIcon, withdrawal: ArrowUpIcon, topup: ArrowDownIcon };
@@ -43,7 +44,17 @@ export function TransactionRow({
         <span className="transaction__description">{description}</span>
         <span className="transaction__meta">
           <time dateTime={transaction.created_at}>{formatDateTime(transaction.created_at, language)}</time>
+          {transaction.category && !reportable && (
+            <span className="transaction__category"> · {transaction.category.name}</span>
+          )}
         </span>
+        {transaction.category && reportable && (
+          <CategoryPicker
+            transferId={transaction.id}
+            category={transaction.category}
+            description={description}
+          />
+        )}
         <span className="transaction__documents">
           <ReceiptSlot operationId={transaction.id} description={transaction.description} />
           {reportable && look === 'withdrawal' && transaction.kind !== 'exchange' && (
@@ -59,6 +70,16 @@ export function TransactionRow({
               aria-label={t('repeat.label', { description })}
             >
               {t('repeat.action')}
+            </Link>
+          )}
+          {reportable && look === 'withdrawal' && transaction.category && (
+            // 'Разделить' (docs/decisions.md section 22): the request page's split, with this amount.
+            <Link
+              className="row-action"
+              to={`${pathTo('WalletRequest')}?split=${encodeURIComponent(transaction.amount.replace(/^-/, ''))}`}
+              aria-label={t('split.fromHistoryLabel', { description })}
+            >
+              {t('split.fromHistory')}
             </Link>
           )}
         </span>

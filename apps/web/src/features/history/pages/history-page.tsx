@@ -4,12 +4,16 @@
  * list, and the transactions in pages. Statistics are per currency, so both follow the chosen account.
  */
 import '../history.css';
-import { useState } from 'react';
+import '../../../shared/ui/toggle-group.css';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { categoriesQuery } from '../../../shared/api/categories.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
 import { StatementSlot } from '../../../shared/documents/document-slots.tsx';
 import { type DayRange, presetRange, rangeQuery } from '../../../shared/money/date-range.ts';
 import { AreaBoundary, AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
+import { CategoryStatSection } from '../../../shared/ui/category-stats.tsx';
 import { DateRangePicker } from '../../../shared/ui/date-range-picker.tsx';
 import { PaymentActions } from '../../../shared/ui/payment-actions.tsx';
 import { StatSection } from '../../../shared/ui/stats.tsx';
@@ -24,6 +28,11 @@ export function HistoryPage() {
   const accountId =
     accounts.data?.find((account) => account.id === chosenId)?.id ?? accounts.data?.[0]?.id ?? null;
   const filter = { account: accountId ?? undefined, ...rangeQuery(range) };
+  // Statistics by type or by category, and the list of one category's spending (section 22).
+  const [grouping, setGrouping] = useState<'type' | 'category'>('type');
+  const [category, setCategory] = useState('');
+  const categories = useQuery(categoriesQuery());
+  const categoryId = useId();
 
   return (
     <div className="home-page money-page">
@@ -51,19 +60,63 @@ export function HistoryPage() {
       {accountId && (
         <>
           <section className="panel" aria-labelledby="stats-title">
-            <h2 id="stats-title" className="panel__title panel__title--spaced">
-              {t('stats.title')}
-            </h2>
+            <div className="history-panel-head">
+              <h2 id="stats-title" className="panel__title">
+                {t('stats.title')}
+              </h2>
+              <fieldset className="toggle-group">
+                <legend className="visually-hidden">{t('statsBy.label')}</legend>
+                {(['type', 'category'] as const).map((by) => (
+                  <button
+                    key={by}
+                    type="button"
+                    className="toggle-group__option"
+                    aria-pressed={grouping === by}
+                    onClick={() => setGrouping(by)}
+                  >
+                    {t(`statsBy.${by}`)}
+                  </button>
+                ))}
+              </fieldset>
+            </div>
             <AreaBoundary>
-              <StatSection filter={filter} variant="list" />
+              {grouping === 'type' ? (
+                <StatSection filter={filter} variant="list" />
+              ) : (
+                <CategoryStatSection filter={filter} />
+              )}
             </AreaBoundary>
           </section>
           <section className="panel" aria-labelledby="history-transactions-title">
-            <h2 id="history-transactions-title" className="panel__title panel__title--spaced">
-              {t('transactions.title')}
-            </h2>
+            <div className="history-panel-head">
+              <h2 id="history-transactions-title" className="panel__title">
+                {t('transactions.title')}
+              </h2>
+              <div className="history-category">
+                <label className="field__label" htmlFor={categoryId}>
+                  {t('categories.filter')}
+                </label>
+                <select
+                  id={categoryId}
+                  className="field__input"
+                  value={category}
+                  onChange={(event) => setCategory(event.target.value)}
+                >
+                  <option value="">{t('categories.all')}</option>
+                  {(categories.data?.results ?? []).map((item) => (
+                    <option key={item.id} value={item.id}>
+                      {item.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
             <AreaBoundary>
-              <TransactionList filter={filter} emptyText={t('transactions.emptyRange')} reportable />
+              <TransactionList
+                filter={{ ...filter, ...(category ? { category } : {}) }}
+                emptyText={t('transactions.emptyRange')}
+                reportable
+              />
             </AreaBoundary>
           </section>
         </>

@@ -6,9 +6,11 @@
 import '../../../shared/ui/pay-modal/money-flow.css';
 import '../../../shared/requests/requests.css';
 import type { AnswerOf } from '@e-wallet/contract';
+import { amountForInput } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { ApiError, isErrorAnswer } from '../../../shared/api/api-error.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
 import { formatDate } from '../../../shared/format/date.ts';
@@ -23,6 +25,7 @@ import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { PhoneField } from '../../../shared/ui/phone-field.tsx';
 import { FieldError, TextField } from '../../../shared/ui/text-field.tsx';
 import { cancelRequest, createRequest } from '../api/requests.ts';
+import { SplitForm } from './split-form.tsx';
 
 type Created = AnswerOf<'requestCreate'>;
 
@@ -41,6 +44,9 @@ export function RequestPage() {
   const [created, setCreated] = useState<Created | null>(null);
   const [copied, setCopied] = useState(false);
   const outgoing = useQuery(requestsQuery('outgoing'));
+  const [params] = useSearchParams();
+  const splitAmount = params.get('split');
+  const [mode, setMode] = useState<'request' | 'split'>(splitAmount !== null ? 'split' : 'request');
 
   const currency = account?.currency_code ?? 'RUB';
   const mask = phone.country.mask[phone.maskIndex] ?? phone.country.mask[0]!;
@@ -106,11 +112,35 @@ export function RequestPage() {
   return (
     <div className="home-page money-page money-flow">
       <h1 className="home-page__title">{t('requests.title')}</h1>
+      <fieldset className="toggle-group request-modes">
+        <legend className="visually-hidden">{t('split.how')}</legend>
+        <button
+          type="button"
+          className="toggle-group__option"
+          aria-pressed={mode === 'request'}
+          onClick={() => setMode('request')}
+        >
+          {t('requests.title')}
+        </button>
+        <button
+          type="button"
+          className="toggle-group__option"
+          aria-pressed={mode === 'split'}
+          onClick={() => setMode('split')}
+        >
+          {t('split.title')}
+        </button>
+      </fieldset>
       <section className="panel money-flow__panel" aria-labelledby="request-form-title">
         <h2 id="request-form-title" className="visually-hidden">
-          {t('requests.title')}
+          {mode === 'split' ? t('split.title') : t('requests.title')}
         </h2>
-        {created ? (
+        {mode === 'split' ? (
+          <SplitForm
+            initialAmount={splitAmount ? amountForInput(splitAmount, language) : ''}
+            currency={currency}
+          />
+        ) : created ? (
           <div className="share-box" data-testid="request-created">
             <p className="money-flow__status" role="status">
               {t('requests.created')}: {formatMoney(created.amount, created.currency_code, language)}

@@ -5,11 +5,13 @@
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import '../../../shared/requests/requests.css';
+import type { AccountCurrency } from '@e-wallet/contract/money';
 import { fromWalletClock, walletClock } from '@e-wallet/contract/time';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api/api-error.ts';
+import { useAccounts } from '../../../shared/api/wallet.ts';
 import { formatDateTime } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
@@ -41,6 +43,11 @@ export function SchedulesPage() {
   const [amountError, setAmountError] = useState<string | null>(null);
   const [period, setPeriod] = useState<'week' | 'month'>('month');
   const [firstRun, setFirstRun] = useState(inAnHour);
+  const [endsAt, setEndsAt] = useState('');
+  const accounts = useAccounts();
+  const [currencyChoice, setCurrency] = useState<AccountCurrency | null>(null);
+  const currency: AccountCurrency =
+    currencyChoice ?? (accounts.data?.[0]?.currency_code as AccountCurrency | undefined) ?? 'RUB';
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -51,7 +58,7 @@ export function SchedulesPage() {
     event.preventDefault();
     setError(null);
     setNote(null);
-    const checked = checkAmount(amount, 'RUB');
+    const checked = checkAmount(amount, currency);
     if (!checked.ok) {
       setAmountError(t(`moneyFlow.amountErrors.${checked.problem}`));
       return;
@@ -66,13 +73,16 @@ export function SchedulesPage() {
       await createSchedule({
         phone: toE164(phone.country.code, phone.digits),
         amount: checked.amount,
-        currency_code: 'RUB',
+        currency_code: currency,
         period,
         first_run_at: fromWalletClock(firstRun).toISOString(),
+        // The last day runs; the schedule ends after it (Moscow's wall clock, as the first run's).
+        ...(endsAt ? { ends_at: fromWalletClock(`${endsAt}T23:59`).toISOString() } : {}),
         pin,
       });
       setNote(t('schedules.created'));
       setAmount('');
+      setEndsAt('');
       setPin('');
       await refresh();
     } catch (failure) {
@@ -163,9 +173,28 @@ export function SchedulesPage() {
               setAmount(next);
               setAmountError(null);
             }}
-            currency="RUB"
+            currency={currency}
             error={amountError}
           />
+          {(accounts.data?.length ?? 0) > 1 && (
+            <div className="field">
+              <label className="field__label" htmlFor="schedule-currency">
+                {t('scheduleForm.currency')}
+              </label>
+              <select
+                id="schedule-currency"
+                className="field__input"
+                value={currency}
+                onChange={(event) => setCurrency(event.target.value as AccountCurrency)}
+              >
+                {(accounts.data ?? []).map((account) => (
+                  <option key={account.id} value={account.currency_code}>
+                    {account.currency_code}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           <div className="field">
             <label className="field__label" htmlFor="schedule-period">
               {t('schedules.period')}
@@ -185,6 +214,14 @@ export function SchedulesPage() {
             type="datetime-local"
             value={firstRun}
             onChange={(event) => setFirstRun(event.target.value)}
+          />
+          <TextField
+            label={t('scheduleForm.endsAt')}
+            hint={t('scheduleForm.endsAtHint')}
+            type="date"
+            value={endsAt}
+            min={firstRun.slice(0, 10)}
+            onChange={(event) => setEndsAt(event.target.value)}
           />
           <CodeInput
             value={pin}

@@ -42,6 +42,13 @@ export function WalletPage() {
           >
             {t('exchangePage.open')}
           </Link>
+          <Link
+            to={pathTo('Savings')}
+            className="button button--secondary wallet-exchange-link"
+            data-testid="wallet-savings"
+          >
+            {t('savings.title')}
+          </Link>
         </section>
         <AreaBoundary>
           <CreateAccountPanel />

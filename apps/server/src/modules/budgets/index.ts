@@ -1,0 +1,8 @@
+/**
+ * Monthly budgets and their progress (docs/decisions.md section 22).
+ * The public face of this module: other modules and the app import only this file.
+ */
+import { modulePlugin } from '../../http/module.ts';
+import register from './routes.ts';
+
+export const routes = modulePlugin('budgets', register);

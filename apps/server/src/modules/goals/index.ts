@@ -1,0 +1,10 @@
+/**
+ * Savings goals, 'Копилка': their accounts, deposits, withdrawals and round-ups (docs/decisions.md
+ * section 22). The public face of this module: other modules and the app import only this file.
+ */
+import { modulePlugin } from '../../http/module.ts';
+import register from './routes.ts';
+
+export { goalsHoldingMoney } from './service.ts';
+
+export const routes = modulePlugin('goals', register);

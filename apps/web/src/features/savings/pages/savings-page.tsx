@@ -1,0 +1,494 @@
+/**
+ * 'Копилка и бюджеты' (docs/decisions.md section 22): savings goals with their progress, the day each is
+ * reached at the current pace, round-ups, deposits and withdrawals through the PIN modal, and their
+ * history; below, the monthly budgets with what this Moscow month has spent of each.
+ */
+import '../../../shared/ui/pay-modal/money-flow.css';
+import './savings.css';
+import type { AccountCurrency } from '@e-wallet/contract/money';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, isErrorAnswer } from '../../../shared/api/api-error.ts';
+import { categoriesQuery } from '../../../shared/api/categories.ts';
+import { useAccounts } from '../../../shared/api/wallet.ts';
+import { formatDate } from '../../../shared/format/date.ts';
+import { formatMoney } from '../../../shared/format/money.ts';
+import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
+import { Button } from '../../../shared/ui/button.tsx';
+import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
+import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
+import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
+import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
+import { FieldError, TextField } from '../../../shared/ui/text-field.tsx';
+import {
+  type Budget,
+  budgetsQuery,
+  createGoal,
+  deleteBudget,
+  deleteGoal,
+  type Goal,
+  goalQuery,
+  goalsQuery,
+  putBudget,
+  startGoalMove,
+  updateGoal,
+} from '../api/savings.ts';
+
+const ROUND_UPS = [0, 10, 50, 100] as const;
+
+function problemOf(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.answer ? error.answer.message : fallback;
+}
+
+function Progress({ percent, label, over }: { percent: number; label: string; over?: boolean }) {
+  return (
+    <div
+      className={`savings-progress${over ? ' savings-progress--over' : ''}`}
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.min(100, percent)}
+    >
+      {/* An SVG's width attribute, not a style: the CSP allows no styles written at run time. */}
+      <svg
+        className="savings-progress__svg"
+        viewBox="0 0 100 8"
+        preserveAspectRatio="none"
+        aria-hidden="true"
+      >
+        <rect className="savings-progress__track" width="100" height="8" rx="4" />
+        <rect className="savings-progress__bar" width={Math.min(100, percent)} height="8" rx="4" />
+      </svg>
+    </div>
+  );
+}
+
+function GoalHistory({ goal }: { goal: Goal }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const detail = useQuery(goalQuery(goal.id));
+  if (detail.isPending) return <AreaLoading rows={1} />;
+  if (detail.isError) return <AreaError onRetry={() => detail.refetch()} />;
+  if (detail.data.history.length === 0)
+    return <p className="savings-goal__empty">{t('savings.noHistory')}</p>;
+  return (
+    <ul className="savings-history" aria-label={t('savings.history', { name: goal.name })}>
+      {detail.data.history.map((movement) => (
+        <li key={movement.id} className="savings-history__item">
+          <span>{t(`savings.movement.${movement.kind}`)}</span>
+          <span className="savings-history__date">{formatDate(movement.created_at, language)}</span>
+          <span className={`savings-history__amount savings-history__amount--${movement.kind}`}>
+            {movement.kind === 'withdrawal' ? '−' : '+'}
+            {formatMoney(movement.amount, goal.currency_code, language)}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function GoalCard({ goal }: { goal: Goal }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const queryClient = useQueryClient();
+  const roundUpId = useId();
+  const [direction, setDirection] = useState<'deposit' | 'withdraw' | null>(null);
+  const [amount, setAmount] = useState('');
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const [opening, setOpening] = useState(0);
+  const [showHistory, setShowHistory] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const checked = checkAmount(amount, goal.currency_code);
+  const title = direction === 'withdraw' ? t('savings.withdrawTitle') : t('savings.depositTitle');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt per opening of the modal
+  const send = useMemo(
+    () =>
+      direction && checked.ok
+        ? startGoalMove(goal, direction, checked.amount, `${title}: ${goal.name}`)
+        : null,
+    [opening],
+  );
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['goals'] });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!checked.ok) {
+      setAmountError(t(`moneyFlow.amountErrors.${checked.problem}`));
+      return;
+    }
+    setOpening((n) => n + 1);
+    setOpen(true);
+  }
+
+  return (
+    <li className="savings-goal" data-testid="goal">
+      <div className="savings-goal__head">
+        <h3 className="savings-goal__name">{goal.name}</h3>
+        <span className="savings-goal__percent">{goal.percent}%</span>
+      </div>
+      <Progress percent={goal.percent} label={t('savings.progress', { name: goal.name })} />
+      <p className="savings-goal__figures" data-testid="goal-saved">
+        {t('savings.savedOf', {
+          saved: formatMoney(goal.saved, goal.currency_code, language),
+          target: formatMoney(goal.target_amount, goal.currency_code, language),
+        })}
+      </p>
+      <p className="savings-goal__pace">
+        {goal.percent >= 100
+          ? t('savings.reached')
+          : goal.expected_date
+            ? t('savings.expected', { date: formatDate(goal.expected_date, language) })
+            : t('savings.noPace')}
+        {goal.target_date &&
+          ` · ${t('savings.targetDate', { date: formatDate(goal.target_date, language) })}`}
+      </p>
+      <div className="savings-goal__round">
+        <label htmlFor={roundUpId} className="field__label">
+          {t('savings.roundUp')}
+        </label>
+        <select
+          id={roundUpId}
+          className="field__input"
+          value={goal.round_up}
+          onChange={async (event) => {
+            setProblem(null);
+            try {
+              await updateGoal(goal.id, { round_up: Number(event.target.value) as Goal['round_up'] });
+              await refresh();
+            } catch (error) {
+              setProblem(problemOf(error, t('common.networkError')));
+            }
+          }}
+        >
+          {ROUND_UPS.map((step) => (
+            <option key={step} value={step}>
+              {step === 0
+                ? t('savings.roundUpOff')
+                : t('savings.roundUpTo', { amount: formatMoney(String(step), goal.currency_code, language) })}
+            </option>
+          ))}
+        </select>
+      </div>
+      {direction ? (
+        <form className="savings-goal__move" onSubmit={submit} noValidate>
+          <AmountField
+            label={title}
+            value={amount}
+            onChange={(next) => {
+              setAmount(next);
+              setAmountError(null);
+            }}
+            currency={goal.currency_code}
+            error={amountError}
+            autoFocus
+          />
+          <div className="savings-goal__actions">
+            <Button type="submit">{t('savings.continue')}</Button>
+            <Button type="button" variant="secondary" onClick={() => setDirection(null)}>
+              {t('savings.cancel')}
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <div className="savings-goal__actions">
+          <Button type="button" onClick={() => setDirection('deposit')}>
+            {t('savings.deposit')}
+          </Button>
+          <Button type="button" variant="secondary" onClick={() => setDirection('withdraw')}>
+            {t('savings.withdraw')}
+          </Button>
+          <Button
+            type="button"
+            variant="link"
+            aria-expanded={showHistory}
+            onClick={() => setShowHistory((s) => !s)}
+          >
+            {t('savings.historyButton')}
+          </Button>
+          <Button
+            type="button"
+            variant="link"
+            onClick={async () => {
+              if (!window.confirm(t('savings.deleteConfirm', { name: goal.name }))) return;
+              setProblem(null);
+              try {
+                const answer = await deleteGoal(goal.id);
+                if (isErrorAnswer(answer)) setProblem(answer.message);
+                await refreshAfterMoney(queryClient);
+                await refresh();
+              } catch (error) {
+                setProblem(problemOf(error, t('common.networkError')));
+              }
+            }}
+          >
+            {t('savings.delete')}
+          </Button>
+        </div>
+      )}
+      <FieldError message={problem} />
+      {showHistory && <GoalHistory goal={goal} />}
+      {send && checked.ok && (
+        <PayModal
+          open={open}
+          title={title}
+          summary={<PaySummary amount={checked.amount} currency={goal.currency_code} to={goal.name} />}
+          send={send}
+          successText={direction === 'withdraw' ? t('savings.withdrawn') : t('savings.deposited')}
+          onReceipt={() => {
+            void refreshAfterMoney(queryClient);
+            void refresh();
+          }}
+          onClose={() => {
+            setOpen(false);
+            setDirection(null);
+            setAmount('');
+          }}
+        />
+      )}
+    </li>
+  );
+}
+
+function NewGoal({ currencies }: { currencies: AccountCurrency[] }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const currencyId = useId();
+  const dateId = useId();
+  const [name, setName] = useState('');
+  const [target, setTarget] = useState('');
+  const [currency, setCurrency] = useState<AccountCurrency>(currencies[0] ?? 'RUB');
+  const [date, setDate] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const checked = checkAmount(target, currency);
+    if (!name.trim()) return setError(t('savings.nameRequired'));
+    if (!checked.ok) return setError(t(`moneyFlow.amountErrors.${checked.problem}`));
+    setBusy(true);
+    setError(null);
+    try {
+      await createGoal({
+        name: name.trim(),
+        target_amount: checked.amount,
+        currency_code: currency,
+        ...(date ? { target_date: date } : {}),
+      });
+      setName('');
+      setTarget('');
+      setDate('');
+      await queryClient.invalidateQueries({ queryKey: ['goals'] });
+    } catch (failure) {
+      setError(problemOf(failure, t('common.networkError')));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="savings-form" onSubmit={submit} noValidate aria-label={t('savings.newGoal')}>
+      <h3 className="savings-form__title">{t('savings.newGoal')}</h3>
+      <TextField
+        label={t('savings.goalName')}
+        value={name}
+        maxLength={60}
+        onChange={(e) => setName(e.target.value)}
+      />
+      <AmountField label={t('savings.target')} value={target} onChange={setTarget} currency={currency} />
+      <div className="savings-form__row">
+        <div className="field">
+          <label className="field__label" htmlFor={currencyId}>
+            {t('savings.currency')}
+          </label>
+          <select
+            id={currencyId}
+            className="field__input"
+            value={currency}
+            onChange={(event) => setCurrency(event.target.value as AccountCurrency)}
+          >
+            {currencies.map((code) => (
+              <option key={code} value={code}>
+                {code}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor={dateId}>
+            {t('savings.targetDateLabel')}
+          </label>
+          <input
+            id={dateId}
+            className="field__input"
+            type="date"
+            value={date}
+            onChange={(e) => setDate(e.target.value)}
+          />
+        </div>
+      </div>
+      <FieldError message={error} />
+      <Button type="submit" block busy={busy}>
+        {t('savings.create')}
+      </Button>
+    </form>
+  );
+}
+
+function BudgetRow({ budget }: { budget: Budget }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const queryClient = useQueryClient();
+  return (
+    <li className="savings-budget" data-testid="budget">
+      <div className="savings-goal__head">
+        <h3 className="savings-goal__name">{budget.name}</h3>
+        <span className="savings-goal__percent">{budget.percent}%</span>
+      </div>
+      <Progress
+        percent={budget.percent}
+        over={budget.percent >= 100}
+        label={t('savings.budgetProgress', { name: budget.name })}
+      />
+      <p className="savings-goal__figures" data-testid="budget-spent">
+        {t('savings.spentOf', {
+          spent: formatMoney(budget.spent, budget.currency_code, language),
+          amount: formatMoney(budget.amount, budget.currency_code, language),
+        })}
+      </p>
+      <Button
+        type="button"
+        variant="link"
+        aria-label={t('savings.deleteBudget', { name: budget.name })}
+        onClick={async () => {
+          await deleteBudget(budget.category).catch(() => undefined);
+          await queryClient.invalidateQueries({ queryKey: ['budgets'] });
+        }}
+      >
+        {t('savings.delete')}
+      </Button>
+    </li>
+  );
+}
+
+function NewBudget({ currencies }: { currencies: AccountCurrency[] }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const categories = useQuery(categoriesQuery());
+  const categoryId = useId();
+  const [category, setCategory] = useState('');
+  const [amount, setAmount] = useState('');
+  const currency = currencies[0] ?? 'RUB';
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const checked = checkAmount(amount, currency);
+    if (!checked.ok) return setError(t(`moneyFlow.amountErrors.${checked.problem}`));
+    setBusy(true);
+    setError(null);
+    try {
+      await putBudget({ amount: checked.amount, currency_code: currency, ...(category ? { category } : {}) });
+      setAmount('');
+      await queryClient.invalidateQueries({ queryKey: ['budgets'] });
+    } catch (failure) {
+      setError(problemOf(failure, t('common.networkError')));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="savings-form" onSubmit={submit} noValidate aria-label={t('savings.newBudget')}>
+      <h3 className="savings-form__title">{t('savings.newBudget')}</h3>
+      <div className="field">
+        <label className="field__label" htmlFor={categoryId}>
+          {t('savings.category')}
+        </label>
+        <select
+          id={categoryId}
+          className="field__input"
+          value={category}
+          onChange={(e) => setCategory(e.target.value)}
+        >
+          <option value="">{t('savings.allSpending')}</option>
+          {(categories.data?.results ?? []).map((item) => (
+            <option key={item.id} value={item.id}>
+              {item.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <AmountField
+        label={t('savings.budgetAmount')}
+        value={amount}
+        onChange={setAmount}
+        currency={currency}
+      />
+      <FieldError message={error} />
+      <Button type="submit" block busy={busy}>
+        {t('savings.saveBudget')}
+      </Button>
+    </form>
+  );
+}
+
+export function SavingsPage() {
+  const { t } = useTranslation();
+  const accounts = useAccounts();
+  const goals = useQuery(goalsQuery());
+  const budgets = useQuery(budgetsQuery());
+  const currencies = (accounts.data ?? []).map((account) => account.currency_code as AccountCurrency);
+  return (
+    <div className="home-page money-page savings-page">
+      <h1 className="home-page__title">{t('savings.title')}</h1>
+      <section className="panel" aria-labelledby="goals-title">
+        <h2 id="goals-title" className="panel__title panel__title--spaced">
+          {t('savings.goals')}
+        </h2>
+        <p className="savings-page__text">{t('savings.goalsText')}</p>
+        {goals.isPending ? (
+          <AreaLoading rows={2} />
+        ) : goals.isError ? (
+          <AreaError onRetry={() => goals.refetch()} />
+        ) : (
+          goals.data.results.length > 0 && (
+            <ul className="savings-list">
+              {goals.data.results.map((goal) => (
+                <GoalCard key={goal.id} goal={goal} />
+              ))}
+            </ul>
+          )
+        )}
+        {currencies.length > 0 && <NewGoal currencies={currencies} />}
+      </section>
+      <section className="panel" aria-labelledby="budgets-title">
+        <h2 id="budgets-title" className="panel__title panel__title--spaced">
+          {t('savings.budgets')}
+        </h2>
+        <p className="savings-page__text">{t('savings.budgetsText')}</p>
+        {budgets.isPending ? (
+          <AreaLoading rows={2} />
+        ) : budgets.isError ? (
+          <AreaError onRetry={() => budgets.refetch()} />
+        ) : (
+          budgets.data.results.length > 0 && (
+            <ul className="savings-list">
+              {budgets.data.results.map((budget) => (
+                <BudgetRow key={budget.id} budget={budget} />
+              ))}
+            </ul>
+          )
+        )}
+        {currencies.length > 0 && <NewBudget currencies={currencies} />}
+      </section>
+    </div>
+  );
+}
+
+export default SavingsPage;

@@ -1,0 +1,168 @@
+/**
+ * Managing money in the browser (docs/decisions.md section 22), on a phone and a desktop: a category
+ * chosen on a history row shows in the statistics by category; a monthly budget shows this month's
+ * progress; a savings goal rounds a QR payment up and shows the round-up in its history; a dinner
+ * paid by one is split among three friends from the history, and the list shows who has paid. Screenshots
+ * go to SHOTS_DIR when it is set.
+ */
+import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { PIN, payMerchant, registerPerson, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
+
+// SHOTS_SCHEME=dark takes the screenshots in the dark theme.
+test.use({ serviceWorkers: 'block', colorScheme: process.env.SHOTS_SCHEME === 'dark' ? 'dark' : 'light' });
+
+const nbsp = (text: string) => text.replace(/ /g, '\u00a0');
+
+async function shot(page: Page, name: string) {
+  if (!process.env.SHOTS_DIR) return;
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({
+    path: `${process.env.SHOTS_DIR}/savings-${name}-${width}-${process.env.SHOTS_SCHEME ?? 'light'}.png`,
+    fullPage: true,
+  });
+}
+
+async function expectNoSeriousAxe(page: Page) {
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(
+    axe.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.help}`),
+  ).toEqual([]);
+}
+
+test('a category chosen on an operation shows in the statistics by category', async ({ page, request }) => {
+  const person = await registerPerson(request, { firstName: 'Мария', lastName: 'Соколова' });
+  await topUp(request, person, '3000');
+  await payMerchant(request, person, '500');
+
+  await signIn(page, person, '/history');
+  const row = page.getByRole('listitem').filter({ hasText: 'ООО «Три кита»' }).first();
+  const select = row.getByTestId('category-select');
+  await expect(select.locator('option:checked')).toHaveText('Другое');
+  await select.selectOption({ label: 'Кафе и рестораны' });
+  await expect(select.locator('option:checked')).toHaveText('Кафе и рестораны');
+
+  await page.getByRole('button', { name: 'По категориям' }).click();
+  const stats = page.getByTestId('category-stats');
+  await expect(stats.locator('[data-category="cafes"]')).toContainText('Кафе и рестораны');
+  await expect(stats.locator('[data-category="cafes"]')).toContainText(nbsp('500,00 ₽'));
+  await expect(stats.locator('[data-category="cafes"]')).toContainText('100%');
+  await expectNoSeriousAxe(page);
+  await shot(page, 'categories');
+
+  // History lists one category's spending.
+  const filter = page.getByLabel('Категория', { exact: true });
+  await filter.selectOption({ label: 'Транспорт' });
+  await expect(page.getByText('За выбранный период операций нет')).toBeVisible();
+  await filter.selectOption({ label: 'Кафе и рестораны' });
+  await expect(page.getByTestId('category-select')).toHaveCount(1);
+});
+
+test('a monthly budget shows what the month has spent', async ({ page, request }) => {
+  const person = await registerPerson(request, { firstName: 'Олег', lastName: 'Иванов' });
+  await topUp(request, person, '3000');
+  await payMerchant(request, person, '400');
+
+  await signIn(page, person, '/wallet/savings');
+  await expect(page.getByRole('heading', { name: 'Копилка и бюджеты', level: 1 })).toBeVisible();
+  const form = page.getByRole('form', { name: 'Новый бюджет' });
+  await form.getByLabel('Категория').selectOption({ label: 'Все траты' });
+  await form.getByLabel('Сумма на месяц').fill('1000');
+  await form.getByRole('button', { name: 'Сохранить бюджет' }).click();
+  const budget = page.getByTestId('budget');
+  await expect(budget).toContainText('Все траты');
+  await expect(budget.getByTestId('budget-spent')).toHaveText(nbsp('Потрачено 400,00 ₽ из 1 000,00 ₽'));
+  await expect(budget.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40');
+  await expectNoSeriousAxe(page);
+  await shot(page, 'budget');
+});
+
+test('a savings goal rounds a QR payment up', async ({ page, request }) => {
+  const person = await registerPerson(request, { firstName: 'Анна', lastName: 'Смирнова' });
+  await topUp(request, person, '3000');
+
+  await signIn(page, person, '/wallet/savings');
+  const form = page.getByRole('form', { name: 'Новая копилка' });
+  await form.getByLabel('Название').fill('Отпуск');
+  await form.getByLabel('Цель').fill('5000');
+  await form.getByRole('button', { name: 'Создать копилку' }).click();
+  const goal = page.getByTestId('goal');
+  await expect(goal).toContainText('Отпуск');
+  await goal.getByLabel('Округление платежей').selectOption('10');
+  await expect(goal.getByLabel('Округление платежей').locator('option:checked')).toHaveText(nbsp('До 10 ₽'));
+
+  // A deposit through the PIN modal.
+  await goal.getByRole('button', { name: 'Пополнить' }).click();
+  await goal.getByLabel('Пополнение копилки').fill('100');
+  await goal.getByRole('button', { name: 'Продолжить' }).click();
+  const modal = page.getByRole('dialog');
+  await page.keyboard.type('2468');
+  await modal.getByRole('button', { name: 'Подтвердить' }).click();
+  await expect(modal.getByText('Деньги отложены в копилку')).toBeVisible();
+  await modal.getByRole('button', { name: 'Закрыть' }).first().click();
+  await expect(goal.getByTestId('goal-saved')).toHaveText(nbsp('100,00 ₽ из 5 000,00 ₽'));
+
+  // A QR payment of 123,45 ₽ rounds 6,55 ₽ into the goal.
+  await payMerchant(request, person, '123.45');
+  await page.reload();
+  await expect(goal.getByTestId('goal-saved')).toHaveText(nbsp('106,55 ₽ из 5 000,00 ₽'));
+  await goal.getByRole('button', { name: 'История' }).click();
+  await expect(goal.getByRole('list', { name: 'История копилки «Отпуск»' })).toContainText('Округление');
+  await expect(goal.getByRole('list', { name: 'История копилки «Отпуск»' })).toContainText(nbsp('+6,55 ₽'));
+  await expect(goal).toContainText('При нынешнем темпе цель будет достигнута');
+  await expectNoSeriousAxe(page);
+  await shot(page, 'goal');
+});
+
+test('a dinner is split among three friends from the history, and the list shows who has paid', async ({
+  page,
+  request,
+}) => {
+  const [host, ...friends] = await Promise.all([
+    registerPerson(request, { firstName: 'Мария', lastName: 'Соколова' }),
+    registerPerson(request, { firstName: 'Иван', lastName: 'Петров' }),
+    registerPerson(request, { firstName: 'Олег', lastName: 'Сидоров' }),
+    registerPerson(request, { firstName: 'Анна', lastName: 'Смирнова' }),
+  ]);
+  await topUp(request, host, '5000');
+  await payMerchant(request, host, '3000');
+
+  await signIn(page, host, '/history');
+  await page
+    .getByRole('link', { name: /^Разделить «/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/wallet\/request\?split=3000\.00$/);
+  const form = page.getByRole('form', { name: 'Разделить счёт' });
+  await expect(form.getByLabel('Сумма счёта')).toHaveValue('3000,00');
+  await form.getByRole('button', { name: 'Добавить участника' }).click();
+  for (const [index, friend] of friends.entries())
+    await form.getByLabel(`Телефон участника ${index + 1}`).pressSequentially(friend.national);
+  await expect(form.getByTestId('split-each')).toHaveText(nbsp('Каждому: 1 000,00 ₽'));
+  await expectNoSeriousAxe(page);
+  await shot(page, 'split');
+  await form.getByRole('button', { name: 'Отправить запросы' }).click();
+  await expect(form.getByRole('status')).toHaveText('Запросы отправлены 3 участникам');
+  const outgoing = page.getByTestId('outgoing-requests');
+  await expect(outgoing.getByRole('listitem')).toHaveCount(3);
+
+  // Иван pays his share; the list says so.
+  const ivan = friends[0]!;
+  await topUp(request, ivan, '2000');
+  await upgradeToSimplified(request, ivan);
+  const headers = { Authorization: `Token ${ivan.token}` };
+  const incoming = await request.get('/v2/wallet/request?direction=incoming', { headers });
+  const share = ((await incoming.json()).results as { id: string; amount: string }[])[0]!;
+  expect(share.amount).toBe('1000.00');
+  const paid = await request.post(`/v2/wallet/request/${share.id}/pay`, {
+    data: { pin: PIN },
+    headers: { ...headers, 'Idempotency-Key': randomUUID() },
+  });
+  expect(paid.ok(), await paid.text()).toBe(true);
+  await page.reload();
+  await expect(outgoing.getByTestId('outgoing-request-status').filter({ hasText: 'Оплачен' })).toHaveCount(1);
+  await expect(outgoing.getByRole('listitem').filter({ hasText: 'Оплачен' })).toContainText('Иван П.');
+});
