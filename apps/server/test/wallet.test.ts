@@ -1,3 +1,4 @@
+import { walletClock } from '@e-wallet/contract/time';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hold, postHold, systemAccount, transfer, userAccount, voidHold } from '../src/ledger/index.ts';
 import { percents } from '../src/modules/wallet/service.ts';
@@ -206,7 +207,8 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     const to = new Date(start.getTime() + 59_999).toISOString();
     const ranged = await all(`date_from=${from}&date_to=${to}`);
     expect(ranged.map((t) => t.amount)).toEqual(['10.00']);
-    const today = start.toISOString().slice(0, 10);
+    // Days are the wallet's (Moscow) days: the start's own day there, whatever the hour in UTC.
+    const today = walletClock(start).slice(0, 10);
     expect((await all(`date_from=${today}&date_to=${today}`)).length).toBeGreaterThan(0);
     expect(await all(`date_from=2000-01-01&date_to=2000-01-02`)).toEqual([]);
     // Account filter: a USD account with no transactions has an empty history.
