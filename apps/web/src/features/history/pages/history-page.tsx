@@ -5,14 +5,13 @@
  */
 import '../history.css';
 import '../../../shared/ui/toggle-group.css';
-import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { categoriesQuery } from '../../../shared/api/categories.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
 import { StatementSlot } from '../../../shared/documents/document-slots.tsx';
 import { type DayRange, presetRange, rangeQuery } from '../../../shared/money/date-range.ts';
 import { AreaBoundary, AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
+import { CategorySelect } from '../../../shared/ui/category-select.tsx';
 import { CategoryStatSection } from '../../../shared/ui/category-stats.tsx';
 import { DateRangePicker } from '../../../shared/ui/date-range-picker.tsx';
 import { PaymentActions } from '../../../shared/ui/payment-actions.tsx';
@@ -31,8 +30,6 @@ export function HistoryPage() {
   // Statistics by type or by category, and the list of one category's spending (section 22).
   const [grouping, setGrouping] = useState<'type' | 'category'>('type');
   const [category, setCategory] = useState('');
-  const categories = useQuery(categoriesQuery());
-  const categoryId = useId();
 
   return (
     <div className="home-page money-page">
@@ -93,22 +90,12 @@ export function HistoryPage() {
                 {t('transactions.title')}
               </h2>
               <div className="history-category">
-                <label className="field__label" htmlFor={categoryId}>
-                  {t('categories.filter')}
-                </label>
-                <select
-                  id={categoryId}
-                  className="field__input"
+                <CategorySelect
+                  label={t('categories.filter')}
+                  anyLabel={t('categories.all')}
                   value={category}
-                  onChange={(event) => setCategory(event.target.value)}
-                >
-                  <option value="">{t('categories.all')}</option>
-                  {(categories.data?.results ?? []).map((item) => (
-                    <option key={item.id} value={item.id}>
-                      {item.name}
-                    </option>
-                  ))}
-                </select>
+                  onChange={setCategory}
+                />
               </div>
             </div>
             <AreaBoundary>

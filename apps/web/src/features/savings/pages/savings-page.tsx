@@ -10,13 +10,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, isErrorAnswer } from '../../../shared/api/api-error.ts';
-import { categoriesQuery } from '../../../shared/api/categories.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
+import { CategorySelect } from '../../../shared/ui/category-select.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
@@ -378,8 +378,6 @@ function BudgetRow({ budget }: { budget: Budget }) {
 function NewBudget({ currencies }: { currencies: AccountCurrency[] }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const categories = useQuery(categoriesQuery());
-  const categoryId = useId();
   const [category, setCategory] = useState('');
   const [amount, setAmount] = useState('');
   const currency = currencies[0] ?? 'RUB';
@@ -407,22 +405,12 @@ function NewBudget({ currencies }: { currencies: AccountCurrency[] }) {
     <form className="savings-form" onSubmit={submit} noValidate aria-label={t('savings.newBudget')}>
       <h3 className="savings-form__title">{t('savings.newBudget')}</h3>
       <div className="field">
-        <label className="field__label" htmlFor={categoryId}>
-          {t('savings.category')}
-        </label>
-        <select
-          id={categoryId}
-          className="field__input"
+        <CategorySelect
+          label={t('savings.category')}
+          anyLabel={t('savings.allSpending')}
           value={category}
-          onChange={(e) => setCategory(e.target.value)}
-        >
-          <option value="">{t('savings.allSpending')}</option>
-          {(categories.data?.results ?? []).map((item) => (
-            <option key={item.id} value={item.id}>
-              {item.name}
-            </option>
-          ))}
-        </select>
+          onChange={setCategory}
+        />
       </div>
       <AmountField
         label={t('savings.budgetAmount')}
