@@ -1,9 +1,9 @@
 /**
  * The SQL doors of money calls, as the money-call pipeline (modules/money-calls) runs them:
  *   ledger_pay  (db/functions/payments.sql)  every money call of a person: to a person, out of the
- *               wallet (held toward payout clearing), or an exchange between their own accounts
+ *               wallet (held toward payout clearing), an exchange between their own accounts, or a
+ *               move into or out of their savings goal
  *   ops_refund  (db/functions/ops.sql)       an operator's correcting transfer, under four eyes
- *   goal_move   (db/functions/goals.sql)     a person's move into or out of their savings goal
  * Every rule is decided by the database; both doors answer alike (created | repeated | refused with
  * the rule and its figures), and this file only passes the figures in and names the outcome.
  */
@@ -139,15 +139,10 @@ const PAY_SQL = `SELECT ${ANSWER} FROM ledger_pay(
   reference_type => $9::text, reference_id => $10::text, description => $11::jsonb, at => $12::timestamptz,
   rules => $13::jsonb, pin_proof => $14::bytea, call_name => $15::text, call_key => $16::text,
   request_hash => $17::text, answer => $18::jsonb, check_only => $19::boolean, quote_id => $20::uuid,
-  in_id => $21::uuid)`;
+  in_id => $21::uuid, goal_id => $22::uuid, goal_direction => $23::text)`;
 
 const REFUND_SQL = `SELECT ${ANSWER} FROM ops_refund(refund_id => $1::uuid, approver => $2::uuid,
   movement_id => $3::uuid, rules => $4::jsonb, description => $5::jsonb, at => $6::timestamptz)`;
-
-const GOAL_SQL = `SELECT ${ANSWER} FROM goal_move(movement_id => $1::uuid, person => $2::uuid,
-  goal_id => $3::uuid, direction => $4::text, amount => $5::bigint, description => $6::jsonb,
-  at => $7::timestamptz, pin_proof => $8::bytea, call_name => $9::text, call_key => $10::text,
-  request_hash => $11::text, answer => $12::jsonb)`;
 
 /** A payment as the door is asked it before the PIN: without its id, PIN and call. */
 export type PaymentCheck = Omit<Payment, 'door' | 'id' | 'description'> & { description?: SidedText };
@@ -179,6 +174,8 @@ function payParams(payment: PaymentCheck & { id?: string }, confirmed?: Confirme
     confirmed === undefined,
     null,
     null,
+    null,
+    null,
   ];
 }
 
@@ -206,6 +203,37 @@ function exchangeParams(exchange: Exchange, confirmed: Confirmed): unknown[] {
     false,
     exchange.quoteId,
     exchange.inId,
+    null,
+    null,
+  ];
+}
+
+function goalParams(move: GoalMove, confirmed: Confirmed): unknown[] {
+  const { call } = confirmed;
+  return [
+    move.id,
+    move.person,
+    null,
+    null,
+    null,
+    move.amount,
+    'savings',
+    false,
+    'goal',
+    move.goalId,
+    JSON.stringify(move.description),
+    move.at,
+    null,
+    confirmed.pinProof,
+    call.name,
+    call.key,
+    call.requestHash,
+    call.key !== null ? JSON.stringify(call.answer) : null,
+    false,
+    null,
+    null,
+    move.goalId,
+    move.direction,
   ];
 }
 
@@ -230,20 +258,7 @@ export async function openDoor(q: Queryable, door: Door, confirmed: Confirmed): 
       ]);
       break;
     case 'goal':
-      row = await statement(q, GOAL_SQL, [
-        door.id,
-        door.person,
-        door.goalId,
-        door.direction,
-        door.amount,
-        JSON.stringify(door.description),
-        door.at,
-        confirmed.pinProof,
-        confirmed.call.name,
-        confirmed.call.key,
-        confirmed.call.requestHash,
-        confirmed.call.key !== null ? JSON.stringify(confirmed.call.answer) : null,
-      ]);
+      row = await statement(q, PAY_SQL, goalParams(door, confirmed));
       break;
   }
   if (row.outcome === 'repeated')

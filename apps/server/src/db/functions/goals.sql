@@ -2,8 +2,8 @@
 -- (purpose 'goal'), owned by the person through the goal's row. Money moves between it and the
 -- person's account in the goal's currency as kind 'savings': one's own money, so never outgoing for
 -- the monthly limit, while limits_holdings (limits.sql) counts the goal toward the balance cap.
---   goal_move         a deposit, a withdrawal or a goal's closing, confirmed by the person (the door
---                     of the money-call pipeline's 'goal' calls)
+--   (a deposit, a withdrawal or a goal's closing is the person's door, ledger_pay with goal_id:
+--    payments.sql, so it shares the PIN's proof, the key and the answer with every money call)
 --   goals_round_up    a payment's round-up, in ledger_pay's statement (payments.sql)
 -- Lock order as every door's: the person's row, their account, then the goal's account.
 
@@ -18,85 +18,6 @@ BEGIN
   INSERT INTO ledger_accounts (purpose, currency, created_at) VALUES ('goal', currency, at) RETURNING id INTO account_id;
   INSERT INTO savings_goals (id, user_id, account_id, name, target_amount, currency, target_date, created_at)
   VALUES (goal_id, person, account_id, name, target, currency, target_date, at);
-END
-$$;
-
-CREATE OR REPLACE FUNCTION goal_move(
-  movement_id uuid,
-  person uuid,
-  goal_id uuid,
-  -- 'deposit' (account -> goal), 'withdraw' (goal -> account), 'close' (all of it back, the goal closed)
-  direction text,
-  amount bigint,
-  description jsonb,
-  at timestamptz,
-  pin_proof bytea,
-  call_name text,
-  call_key text,
-  request_hash text,
-  answer jsonb
-) RETURNS TABLE (outcome text, refusal jsonb, problems jsonb, first_request_hash text, first_answer jsonb)
-LANGUAGE plpgsql AS $$
-#variable_conflict use_variable
-DECLARE
-  goal savings_goals;
-  proven boolean;
-  account ledger_accounts;
-  saved ledger_accounts;
-  first record;
-BEGIN
-  SELECT pin_proven(u, pin_proof) INTO proven FROM users u WHERE u.id = person FOR NO KEY UPDATE;
-  SELECT * INTO goal FROM savings_goals g WHERE g.id = goal_id AND g.user_id = person FOR UPDATE;
-  IF goal.id IS NOT NULL THEN
-    SELECT * INTO account FROM ledger_accounts a
-    WHERE a.user_id = person AND a.purpose = 'user' AND a.currency = goal.currency FOR NO KEY UPDATE;
-    SELECT * INTO saved FROM ledger_accounts a WHERE a.id = goal.account_id FOR NO KEY UPDATE;
-  END IF;
-  -- A closing only returns the goal's money to its owner: the one move that asks no PIN.
-  IF proven IS NOT TRUE AND NOT (pin_proof IS NULL AND direction = 'close') THEN
-    refusal := jsonb_build_object('rule', 'pin');
-  ELSIF goal.id IS NULL OR goal.closed_at IS NOT NULL THEN
-    refusal := jsonb_build_object('rule', 'missing');
-  ELSIF account.id IS NULL THEN
-    refusal := jsonb_build_object('rule', 'account_missing');
-  END IF;
-  IF refusal IS NOT NULL THEN
-    outcome := 'refused';
-    problems := jsonb_build_array(refusal);
-    RETURN NEXT;
-    RETURN;
-  END IF;
-  IF call_key IS NOT NULL THEN
-    SELECT * INTO first FROM idempotency_claim(person, call_name, call_key, request_hash, answer, at);
-    IF NOT first.claimed THEN
-      outcome := 'repeated';
-      first_request_hash := first.first_request_hash;
-      first_answer := first.first_answer;
-      RETURN NEXT;
-      RETURN;
-    END IF;
-  END IF;
-
-  IF direction = 'close' THEN
-    amount := ledger_available(saved);
-    UPDATE savings_goals g SET closed_at = at, round_up = 0 WHERE g.id = goal.id;
-  ELSIF ledger_available(CASE WHEN direction = 'deposit' THEN account ELSE saved END) < amount THEN
-    refusal := jsonb_build_object('rule', 'insufficient_funds');
-    IF call_key IS NOT NULL THEN PERFORM idempotency_release(person, call_name, call_key); END IF;
-    outcome := 'refused';
-    problems := jsonb_build_array(refusal);
-    RETURN NEXT;
-    RETURN;
-  END IF;
-  IF amount > 0 AND NOT ledger_move(movement_id,
-      CASE WHEN direction = 'deposit' THEN account.id ELSE saved.id END,
-      CASE WHEN direction = 'deposit' THEN saved.id ELSE account.id END,
-      amount, goal.currency, 'savings', 'posted', false, 'savings:' || movement_id, 'goal', goal.id::text,
-      description, at, at, 'single', at) THEN
-    RAISE EXCEPTION 'goal_move: the movement % exists already', movement_id;
-  END IF;
-  outcome := 'created';
-  RETURN NEXT;
 END
 $$;
 

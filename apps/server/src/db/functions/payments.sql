@@ -5,7 +5,9 @@
 --   out of the wallet          a withdrawal, a QR payment to a bank account: held toward the currency's
 --                              `system_account` (payout clearing), then settled (ledger_settle)
 --   between one's own accounts an exchange (quote_id set): the quote's figures move as two transfers
---                              through the currencies' 'exchange' system accounts
+--                              through the currencies' 'exchange' system accounts; a savings goal's
+--                              deposit, withdrawal or closing (goal_id set, goals.sql): kind 'savings'
+--                              between the account and the goal's, neither outgoing nor over the cap
 -- One statement, in this order:
 --   1. the prologue: the people's rows, each with their accounts in the call's currencies, locked in
 --      user id order (then system accounts), so two calls of one person are decided one after the
@@ -28,6 +30,8 @@
 DROP FUNCTION IF EXISTS ledger_exchange(uuid, uuid, uuid, uuid, jsonb, timestamptz, jsonb, bytea, text, text, text, jsonb);
 DROP FUNCTION IF EXISTS ledger_pay(uuid, uuid, uuid, text, text, bigint, text, boolean, text, text, jsonb,
   timestamptz, jsonb, bytea, text, text, text, jsonb, boolean);
+DROP FUNCTION IF EXISTS ledger_pay(uuid, uuid, uuid, text, text, bigint, text, boolean, text, text, jsonb,
+  timestamptz, jsonb, bytea, text, text, text, jsonb, boolean, uuid, uuid);
 
 CREATE OR REPLACE FUNCTION ledger_pay(
   movement_id uuid,
@@ -53,7 +57,11 @@ CREATE OR REPLACE FUNCTION ledger_pay(
   -- An exchange: the quote (its currencies and amounts replace currency and amount) and the id of
   -- its second transfer, into the person's account in the quote's to-currency.
   quote_id uuid DEFAULT NULL,
-  in_id uuid DEFAULT NULL
+  in_id uuid DEFAULT NULL,
+  -- A savings goal's move (docs/decisions.md section 22): 'deposit', 'withdraw' or 'close' (all of it
+  -- back and the goal closed, the one move that asks no PIN: only the owner's money returns).
+  goal_id uuid DEFAULT NULL,
+  goal_direction text DEFAULT NULL
 ) RETURNS TABLE (outcome text, refusal jsonb, problems jsonb, first_request_hash text, first_answer jsonb)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
@@ -73,12 +81,16 @@ DECLARE
   found_problem jsonb;
   sent bigint;
   held bigint;
+  goal savings_goals;
+  saved ledger_accounts;
 BEGIN
   -- 1. The prologue.
   IF quote_id IS NOT NULL THEN
     -- The currencies are read first to know which accounts to lock; the quote is read again after.
     SELECT q.from_currency, q.to_currency INTO currency, to_currency FROM exchange_quotes q
     WHERE q.id = quote_id AND q.user_id = payer;
+  ELSIF goal_id IS NOT NULL THEN
+    SELECT g.currency INTO currency FROM savings_goals g WHERE g.id = goal_id AND g.user_id = payer;
   END IF;
   FOR person IN SELECT u.id, u.identification_level AS level, u.frozen_at IS NOT NULL AS frozen,
       pin_proven(u, pin_proof) AS proven, a AS account
@@ -95,7 +107,7 @@ BEGIN
     END IF;
   END LOOP;
   -- Rarely: a person without an account in the currency is locked alone (then the system accounts).
-  IF payer_level IS NULL AND quote_id IS NOT NULL THEN
+  IF payer_level IS NULL AND (quote_id IS NOT NULL OR goal_id IS NOT NULL) THEN
     SELECT u.identification_level, u.frozen_at IS NOT NULL, pin_proven(u, pin_proof)
     INTO payer_level, frozen, proven FROM users u WHERE u.id = payer FOR NO KEY UPDATE;
   END IF;
@@ -106,17 +118,19 @@ BEGIN
       credit.currency := currency;
     END IF;
   END IF;
-  IF payee IS NULL AND quote_id IS NULL THEN
+  IF payee IS NULL AND quote_id IS NULL AND goal_id IS NULL THEN
     SELECT * INTO credit FROM ledger_accounts a
     WHERE a.user_id IS NULL AND a.purpose = system_account AND a.currency = currency FOR NO KEY UPDATE;
   END IF;
 
-  IF payer_level IS NULL OR (debit.id IS NULL AND quote_id IS NULL) THEN
+  -- (A goal that is not the payer's is refused as missing, below, after the key.)
+  IF payer_level IS NULL OR (debit.id IS NULL AND quote_id IS NULL AND (goal_id IS NULL OR currency IS NOT NULL)) THEN
     refusal := jsonb_build_object('rule', 'account_missing');
   ELSIF NOT check_only AND proven IS NOT TRUE THEN
     -- Without a PIN only a run of the payer's active standing order, which the PIN confirmed. (Asked
     -- apart: a condition with a subquery is a whole query for PL/pgSQL, not a quick expression.)
-    IF NOT (pin_proof IS NULL AND reference_type = 'scheduled_transfer'
+    IF NOT (pin_proof IS NULL AND goal_direction IS NOT DISTINCT FROM 'close')
+       AND NOT (pin_proof IS NULL AND reference_type = 'scheduled_transfer'
         AND EXISTS (SELECT 1 FROM scheduled_transfers s WHERE s.id::text = reference_id AND s.user_id = payer
           AND s.payee_id = payee AND s.amount = amount AND s.currency = currency AND s.status = 'active'))
        -- Or the release of the payer's held operation, which their PIN confirmed when it was held and
@@ -146,6 +160,21 @@ BEGIN
 
   -- 2. The rules.
   problems := '[]'::jsonb;
+  IF goal_id IS NOT NULL THEN
+    -- One's own money between one's own accounts: no limit and no freeze apply, only the goal and the
+    -- money on the side it leaves. The goal's account is the person's, locked after their account.
+    SELECT * INTO goal FROM savings_goals g WHERE g.id = goal_id AND g.user_id = payer FOR UPDATE;
+    IF goal.id IS NULL OR goal.closed_at IS NOT NULL THEN
+      problems := problems || jsonb_build_object('rule', 'missing');
+    ELSE
+      SELECT * INTO saved FROM ledger_accounts a WHERE a.id = goal.account_id FOR NO KEY UPDATE;
+      IF goal_direction = 'close' THEN
+        amount := ledger_available(saved);
+      ELSIF ledger_available(CASE WHEN goal_direction = 'deposit' THEN debit ELSE saved END) < amount THEN
+        problems := problems || jsonb_build_object('rule', 'insufficient_funds');
+      END IF;
+    END IF;
+  ELSE
   IF quote_id IS NOT NULL THEN
     SELECT * INTO quote FROM exchange_quotes q WHERE q.id = quote_id AND q.user_id = payer FOR UPDATE;
     IF quote.id IS NULL OR quote.used_at IS NOT NULL OR quote.expires_at <= at THEN
@@ -184,6 +213,7 @@ BEGIN
   IF debit.id IS NOT NULL AND ledger_available(debit) < amount THEN
     problems := problems || jsonb_build_object('rule', 'insufficient_funds');
   END IF;
+  END IF;
 
   -- 3. The epilogue.
   IF jsonb_array_length(problems) > 0 THEN
@@ -201,6 +231,21 @@ BEGIN
     RETURN;
   END IF;
 
+  IF goal_id IS NOT NULL THEN
+    IF goal_direction = 'close' THEN
+      UPDATE savings_goals g SET closed_at = at, round_up = 0 WHERE g.id = goal.id;
+    END IF;
+    IF amount > 0 AND NOT ledger_move(movement_id,
+        CASE WHEN goal_direction = 'deposit' THEN debit.id ELSE saved.id END,
+        CASE WHEN goal_direction = 'deposit' THEN saved.id ELSE debit.id END,
+        amount, currency, 'savings', 'posted', false, 'savings:' || movement_id, 'goal', goal.id::text,
+        description, at, at, 'single', at) THEN
+      RAISE EXCEPTION 'ledger_pay: the movement % exists already', movement_id;
+    END IF;
+    outcome := 'created';
+    RETURN NEXT;
+    RETURN;
+  END IF;
   IF credit.id IS NULL THEN
     INSERT INTO ledger_accounts (user_id, purpose, currency, created_at)
     VALUES (coalesce(payee, payer), 'user', coalesce(to_currency, currency), at)

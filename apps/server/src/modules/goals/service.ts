@@ -1,7 +1,8 @@
 /**
  * Savings goals, 'Копилка' (docs/decisions.md section 22). A goal's money is a ledger account of its
  * own (db/functions/goals.sql); deposits, withdrawals and a goal's closing are money calls of the one
- * pipeline with the door `goal_move`; round-ups happen in the payment's own statement (ledger_pay).
+ * pipeline through the person's door (`ledger_pay` with the goal); round-ups happen in the payment's
+ * own statement.
  */
 import { randomUUID } from 'node:crypto';
 import {
