@@ -4,6 +4,7 @@
  */
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import type { Jobs } from './jobs/index.ts';
 import type { Metrics } from './metrics.ts';
 import type { KycProvider } from './providers/kyc/kyc-provider.ts';
 import type { PaymentsProvider } from './providers/payments/payments-provider.ts';
@@ -27,6 +28,8 @@ export interface AppContext {
   kyc: KycProvider;
   /** Exchange rates' source; modules/exchange stores what it answers in exchange_rates. */
   rates: RatesProvider;
+  /** The job system of every background work (docs/decisions.md section 23). */
+  jobs: Jobs;
   /** Operators' metrics (create-context.ts makes them; contexts built by hand may have none). */
   metrics?: Metrics;
 }

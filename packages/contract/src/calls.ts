@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { plainTextCall } from './plain-text.ts';
 import * as s from './schemas.ts';
+import { supportCalls } from './support.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -764,6 +765,8 @@ export const calls = {
     body: s.KycWebhook,
     answer: s.WebhookAnswer,
   }),
+  // the support chat (docs/decisions.md section 23)
+  ...supportCalls,
 } as const;
 
 export type Calls = typeof calls;

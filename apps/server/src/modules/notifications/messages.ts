@@ -92,6 +92,8 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Уведомления о безопасности выключены. Если это были не вы, заблокируйте кошелёк',
     en: 'Security notifications were switched off. If it was not you, freeze your wallet',
   },
+  // An operator's answer in the support chat (docs/decisions.md section 23).
+  support_reply: { ru: 'Поддержка ответила вам', en: 'Support has answered you' },
   new_device: {
     ru: 'Вход в кошелёк с нового устройства: {device}',
     en: 'Sign-in to your wallet from a new device: {device}',

@@ -26,7 +26,8 @@ export type StoredNotificationKind =
   | 'security'
   | 'request'
   | 'schedule'
-  | 'identification';
+  | 'identification'
+  | 'support';
 
 export async function notify(
   q: Queryable,
