@@ -8,16 +8,14 @@ import type { CallDef } from './calls.ts';
 import type { OpsCallDef } from './ops.ts';
 import { plainTextCall } from './plain-text.ts';
 import { Cursor, Id, Limit } from './schemas.ts';
+import { SUPPORT_IMAGE_MAX_BYTES, SUPPORT_IMAGES_MAX, SUPPORT_TEXT_MAX } from './support-limits.ts';
 
 /** Every call refuses control characters in any text it takes (plain-text.ts), as calls.ts's and ops.ts's do. */
 const def = <T extends CallDef>(call: T): T => plainTextCall(call);
 const opsDef = <T extends OpsCallDef>(call: T): T => plainTextCall(call);
 
-/** A message's text, in characters (a screen of text; longer is a document, not a message). */
-export const SUPPORT_TEXT_MAX = 2000;
-export const SUPPORT_IMAGES_MAX = 3;
-/** One image's bytes as sent; the app sends photos at most 1600 px, which stay far below it. */
-export const SUPPORT_IMAGE_MAX_BYTES = 1_500_000;
+export { SUPPORT_IMAGE_MAX_BYTES, SUPPORT_IMAGES_MAX, SUPPORT_TEXT_MAX } from './support-limits.ts';
+
 const IMAGE_BASE64_MAX = Math.ceil(SUPPORT_IMAGE_MAX_BYTES / 3) * 4;
 /** Three images as base64 and the text, with room for the JSON around them. */
 export const SUPPORT_BODY_LIMIT = SUPPORT_IMAGES_MAX * IMAGE_BASE64_MAX + 64 * 1024;

@@ -19,6 +19,8 @@ const NAV: Array<{ path: string; label: string; permission: Permission }> = [
   { path: '/identifications', label: 'nav.identifications', permission: 'read' },
   { path: '/refunds', label: 'nav.refunds', permission: 'read' },
   { path: '/payouts', label: 'nav.payouts', permission: 'read' },
+  { path: '/support', label: 'nav.support', permission: 'support' },
+  { path: '/jobs', label: 'nav.jobs', permission: 'read' },
   { path: '/audit', label: 'nav.audit', permission: 'read' },
   { path: '/reconciliation', label: 'nav.reconciliation', permission: 'reconcile' },
   { path: '/operators', label: 'nav.operators', permission: 'operators' },

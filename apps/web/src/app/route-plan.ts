@@ -14,6 +14,7 @@ export type RouteModuleName =
   | 'WalletPage'
   | 'WalletIdPage'
   | 'SettingsPage'
+  | 'SupportPage'
   | 'TopUpPage'
   | 'TopUpResultPage'
   | 'WithdrawalPage'
@@ -43,6 +44,7 @@ const PAGE_OF: Record<RouteName, RouteModuleName> = {
   WalletExchange: 'ExchangePage',
   Payment: 'PaymentPage',
   Settings: 'SettingsPage',
+  Support: 'SupportPage',
   AuthIn: 'AuthInPage',
   LogIn: 'LoginPage',
   Register: 'RegisterPage',

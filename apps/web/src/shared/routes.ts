@@ -14,6 +14,7 @@ export const ROUTES = {
   WalletExchange: '/wallet/exchange',
   Payment: '/payment',
   Settings: '/settings',
+  Support: '/support',
   AuthIn: '/auth',
   LogIn: '/auth/login',
   Register: '/auth/register',

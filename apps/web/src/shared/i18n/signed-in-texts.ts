@@ -8,10 +8,11 @@ import { exchangeEn, exchangeRu } from './exchange-texts.ts';
 import i18n from './i18n.ts';
 import { requestsEn, requestsRu } from './requests-texts.ts';
 import { settingsEn, settingsRu } from './settings-texts.ts';
+import { supportEn, supportRu } from './support-texts.ts';
 
 export const signedInResources = {
-  ru: { ...requestsRu, ...exchangeRu, ...accountSignedInRu, ...settingsRu },
-  en: { ...requestsEn, ...exchangeEn, ...accountSignedInEn, ...settingsEn },
+  ru: { ...requestsRu, ...exchangeRu, ...accountSignedInRu, ...settingsRu, ...supportRu },
+  en: { ...requestsEn, ...exchangeEn, ...accountSignedInEn, ...settingsEn, ...supportEn },
 };
 
 for (const language of ['ru', 'en'] as const)

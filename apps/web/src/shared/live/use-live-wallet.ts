@@ -75,6 +75,9 @@ export function applyLiveEvent(
       const { notification, unread } = event.data as NotificationEvent;
       // A request asked of the person, or declined by the one asked, changes the requests' lists.
       void queryClient.invalidateQueries({ queryKey: ['requests'] });
+      // Support's answer: the open conversation asks again (docs/decisions.md section 23).
+      if (notification.kind === 'support')
+        void queryClient.invalidateQueries({ queryKey: ['supportMessages'] });
       const cached = queryClient.getQueryData<InfiniteData<NotificationPage>>(['notifications']);
       if (!cached) {
         void queryClient.invalidateQueries({ queryKey: ['notifications'] });

@@ -21,6 +21,7 @@ import { PinChangePanel } from '../components/pin-change-panel.tsx';
 import { ProfileFacts } from '../components/profile-facts.tsx';
 import { SessionsPanel } from '../components/sessions-panel.tsx';
 import { SignOutPanel } from '../components/sign-out-panel.tsx';
+import { SupportPanel } from '../components/support-panel.tsx';
 import { ThemeSwitch } from '../components/theme-switch.tsx';
 
 /** The application id of a verification whose documents the person is asked for (`?documents=`). */
@@ -72,6 +73,7 @@ export function SettingsPage() {
           <AreaBoundary>
             <MyDataPanel />
           </AreaBoundary>
+          <SupportPanel />
         </div>
         <div className="settings-column">
           <AreaBoundary>
