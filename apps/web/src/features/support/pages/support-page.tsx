@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api/api-error.ts';
 import { formatDateTime } from '../../../shared/format/date.ts';
+import { formatSignedMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { useMarkSupportRead, useSendSupportMessage, useSupportMessages } from '../api/support.ts';
@@ -85,8 +86,11 @@ export function SupportPage() {
                 <p className="support-message__operation">
                   {t('support.about', {
                     description: message.operation.description,
-                    amount: message.operation.amount,
-                    currency: message.operation.currency_code,
+                    amount: formatSignedMoney(
+                      message.operation.amount,
+                      message.operation.currency_code,
+                      language,
+                    ),
                   })}
                 </p>
               )}
@@ -135,10 +139,11 @@ export function SupportPage() {
             }}
           />
           <div className="support-form__row">
-            <label className="support-form__attach">
+            <label className="button button--secondary support-form__attach">
               {t('support.attach', { max: SUPPORT_IMAGES_MAX })}
               <input
                 ref={fileInput}
+                className="visually-hidden"
                 type="file"
                 accept="image/jpeg,image/png,image/webp"
                 multiple
