@@ -175,6 +175,10 @@ test('a person writes from a failed withdrawal and sees the answer live; the ope
   await expect(messages).toContainText('Банк карты отклонил операцию', { timeout: 15_000 });
   await expect(messages).toContainText('прочитано');
   await shot(page, 'person-answered');
+  // The dark theme reads as well.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectAccessible(page);
+  await shot(page, 'person-answered-dark');
   await expect(ops.getByText('прочитано клиентом')).toBeVisible({ timeout: 15_000 });
   await back.close();
 });
@@ -200,6 +204,10 @@ test('an administrator retries a dead job and disables an operator', async ({ pa
   await expect(section).toContainText('Остановлена после повторов');
   await expectAccessible(page);
   await shot(page, 'jobs');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectAccessible(page);
+  await shot(page, 'jobs-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   await section.getByRole('button', { name: 'Запустить снова' }).click();
   await expect(section).toHaveCount(0, { timeout: 15_000 });
   await page.getByRole('link', { name: 'Журнал действий' }).click();

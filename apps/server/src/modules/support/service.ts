@@ -248,11 +248,16 @@ export async function sendSupportMessage(
 }
 
 export async function markSupportRead(ctx: AppContext, userId: string): Promise<void> {
-  const { rows } = await ctx.db.query<{ id: string }>(
-    'UPDATE support_conversations SET person_read_at = $2 WHERE user_id = $1 RETURNING id',
+  const { rows } = await ctx.db.query<{ id: string; newly_read: boolean }>(
+    `WITH before AS (
+       SELECT c.id, EXISTS (SELECT 1 FROM support_messages m WHERE m.conversation_id = c.id AND m.author = 'operator'
+         AND (c.person_read_at IS NULL OR m.created_at > c.person_read_at)) AS newly_read
+       FROM support_conversations c WHERE c.user_id = $1 FOR UPDATE)
+     UPDATE support_conversations c SET person_read_at = $2 FROM before WHERE c.id = before.id
+     RETURNING c.id, before.newly_read`,
     [userId, ctx.clock.now()],
   );
-  if (rows[0]) await ctx.db.query('SELECT pg_notify($1, $2)', [SUPPORT_CHANNEL, rows[0].id]);
+  if (rows[0]?.newly_read) await ctx.db.query('SELECT pg_notify($1, $2)', [SUPPORT_CHANNEL, rows[0].id]);
 }
 
 // ---------- the back office's side ----------
@@ -264,13 +269,21 @@ export async function operatorMessages(
   query: { cursor?: string | undefined; limit?: string | undefined },
   language: Language,
 ): Promise<{ conversation: ConversationRow; results: SupportMessageView[]; next: string | null }> {
-  const { rows } = await ctx.db.query<ConversationRow>(
-    'UPDATE support_conversations SET operator_read_at = $2 WHERE id = $1 RETURNING *',
+  // Told to the streams only when it read something new: every operator's screen asks again on a
+  // notice, and a read that notified every time would answer itself.
+  const { rows } = await ctx.db.query<ConversationRow & { newly_read: boolean }>(
+    `WITH before AS (
+       SELECT c.id, EXISTS (SELECT 1 FROM support_messages m WHERE m.conversation_id = c.id AND m.author = 'person'
+         AND (c.operator_read_at IS NULL OR m.created_at > c.operator_read_at)) AS newly_read
+       FROM support_conversations c WHERE c.id = $1 FOR UPDATE)
+     UPDATE support_conversations c SET operator_read_at = $2 FROM before WHERE c.id = before.id
+     RETURNING c.*, before.newly_read`,
     [id, ctx.clock.now()],
   );
-  const conversation = rows[0];
-  if (!conversation) throw new AppError('NOT_FOUND');
-  await ctx.db.query('SELECT pg_notify($1, $2)', [SUPPORT_CHANNEL, id]);
+  const row = rows[0];
+  if (!row) throw new AppError('NOT_FOUND');
+  const { newly_read: newlyRead, ...conversation } = row;
+  if (newlyRead) await ctx.db.query('SELECT pg_notify($1, $2)', [SUPPORT_CHANNEL, id]);
   return { conversation, ...(await messagesPage(ctx, conversation, query, language)) };
 }
 
