@@ -66,7 +66,12 @@ async function shot(page: Page, name: string): Promise<void> {
 
 async function expectAccessible(page: Page): Promise<void> {
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  expect(
+    axe.violations.map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    ),
+  ).toEqual([]);
 }
 
 interface Operator {
@@ -177,6 +182,8 @@ test('a person writes from a failed withdrawal and sees the answer live; the ope
   await shot(page, 'person-answered');
   // The dark theme reads as well.
   await page.emulateMedia({ colorScheme: 'dark' });
+  // Colours change with a short transition: checked once it has ended.
+  await page.waitForTimeout(600);
   await expectAccessible(page);
   await shot(page, 'person-answered-dark');
   await expect(ops.getByText('прочитано клиентом')).toBeVisible({ timeout: 15_000 });
@@ -205,6 +212,8 @@ test('an administrator retries a dead job and disables an operator', async ({ pa
   await expectAccessible(page);
   await shot(page, 'jobs');
   await page.emulateMedia({ colorScheme: 'dark' });
+  // Colours change with a short transition: checked once it has ended.
+  await page.waitForTimeout(600);
   await expectAccessible(page);
   await shot(page, 'jobs-dark');
   await page.emulateMedia({ colorScheme: 'light' });
