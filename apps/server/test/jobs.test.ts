@@ -187,8 +187,20 @@ describe(`one job system (${databaseLabel})`, () => {
     );
     expect(rows[0]!.n).toBe(1);
     await expectLedgerSound(server);
+    // The sandbox's own deliveries died too (its webhook was refused): an admin cancels one.
+    const sandboxDead = await until('the sandbox’s delivery dead', async () => {
+      const problems = await back.call('GET', '/ops/v1/jobs/sandbox-payout', { token: admin.token });
+      return problems.body.results?.find((job: { state: string }) => job.state === 'dead');
+    });
+    const cancel = `/ops/v1/jobs/sandbox-payout/${sandboxDead.id}/cancel`;
+    expect((await back.call('POST', cancel, { token: admin.token })).status).toBe(200);
+    const left = await back.call('GET', '/ops/v1/jobs/sandbox-payout', { token: admin.token });
+    expect(left.body.results.map((job: { id: string }) => job.id)).not.toContain(sandboxDead.id);
+    expect((await back.call('POST', cancel, { token: admin.token })).status).toBe(404);
     const audit = await back.call('GET', '/ops/v1/audit', { token: admin.token });
-    expect(audit.body.results.map((line: { action: string }) => line.action)).toContain('job_retry');
+    const actions = audit.body.results.map((line: { action: string }) => line.action);
+    expect(actions).toContain('job_retry');
+    expect(actions).toContain('job_cancel');
 
     // The metrics name each queue's depth, failures and oldest job's age.
     const metrics = await server.ctx.metrics!.registry.metrics();
