@@ -18,6 +18,7 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { registerErrorHandling, sendError, sendUnavailable } from './http/errors.ts';
 import { decorateRequests } from './http/route.ts';
+import { runsJobs } from './jobs/index.ts';
 import * as antifraud from './modules/antifraud/index.ts';
 import * as auth from './modules/auth/index.ts';
 import * as budgets from './modules/budgets/index.ts';
@@ -27,8 +28,8 @@ import * as documents from './modules/documents/index.ts';
 import * as events from './modules/events/index.ts';
 import * as exchange from './modules/exchange/index.ts';
 import * as freeze from './modules/freeze/index.ts';
-import * as holds from './modules/holds/index.ts';
 import * as goals from './modules/goals/index.ts';
+import * as holds from './modules/holds/index.ts';
 import * as identification from './modules/identification/index.ts';
 import * as myData from './modules/my-data/index.ts';
 import * as notifications from './modules/notifications/index.ts';
@@ -42,6 +43,7 @@ import * as sandboxPages from './modules/sandbox-pages/index.ts';
 import * as sandboxPay from './modules/sandbox-pay/index.ts';
 import * as sandboxSms from './modules/sandbox-sms/index.ts';
 import * as schedules from './modules/schedules/index.ts';
+import * as support from './modules/support/index.ts';
 import * as templates from './modules/templates/index.ts';
 import * as terms from './modules/terms/index.ts';
 import * as topup from './modules/topup/index.ts';
@@ -73,6 +75,7 @@ const MODULE_ROUTES = [
   sandboxPay.routes,
   sandboxSms.routes,
   schedules.routes,
+  support.routes,
   templates.routes,
   terms.routes,
   topup.routes,
@@ -329,6 +332,15 @@ export async function buildApp(
   }
 
   for (const routes of MODULE_ROUTES) await app.register(routes, { ctx });
+  // The modules declared their queues as they registered; one job system runs them (section 23).
+  if (runsJobs(config)) {
+    app.addHook('onReady', async () => {
+      await ctx.jobs.start();
+    });
+    app.addHook('onClose', async () => {
+      await ctx.jobs.stop();
+    });
+  }
 
   const webDist = config.WEB_DIST;
   const hasWeb = !!webDist && existsSync(`${webDist}/index.html`);

@@ -114,6 +114,21 @@ const Env = z.object({
   FRAUD_DB_PROVIDER: z.enum(['sandbox', 'file']).default('sandbox'),
   FRAUD_DB_FILE: z.string().min(1).optional(),
   /**
+   * Whether this instance runs the job system (docs/decisions.md section 23); unset: SCHEDULE_JOBS,
+   * else on, except with WALLET_ENV=test, whose tests drive background work by hand.
+   */
+  JOBS: z.enum(['on', 'off']).optional(),
+  /** Seconds between a queue's polls for new jobs. */
+  JOBS_POLL_SECONDS: z.coerce.number().min(0.5).max(30).default(2),
+  /** Retries of a failed job before it goes to its dead-letter queue. */
+  JOBS_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(5),
+  /** Seconds before a failed job's first retry; each next one waits about twice as long. */
+  JOBS_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** Seconds after a payout was accepted (and between checks while pending) before its provider is asked. */
+  PAYOUT_CHECK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** Messages a person may write to support in an hour. */
+  SUPPORT_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(30),
+  /**
    * The e-money operator shown on the landing page, in the profile and in GET /v2/wallet/terms: its
    * legal name, Bank of Russia licence number and register entry. Required in production; elsewhere
    * sample values stand in (docs/decisions.md section 18).

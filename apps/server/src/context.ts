@@ -4,6 +4,7 @@
  */
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import type { Jobs } from './jobs/index.ts';
 import type { Metrics } from './metrics.ts';
 import type { FraudDbProvider } from './providers/fraud-db/fraud-db-provider.ts';
 import type { KycProvider } from './providers/kyc/kyc-provider.ts';
@@ -30,6 +31,8 @@ export interface AppContext {
   rates: RatesProvider;
   /** The fraud database (modules/antifraud); contexts built by hand may have none: FRAUD_DB_PROVIDER's. */
   fraudDb?: FraudDbProvider;
+  /** The job system of every background work (docs/decisions.md section 23). */
+  jobs: Jobs;
   /** Operators' metrics (create-context.ts makes them; contexts built by hand may have none). */
   metrics?: Metrics;
 }

@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { type AppContext, type Clock, systemClock } from './context.ts';
 import { type Db, isDatabaseUnavailable, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { Jobs } from './jobs/index.ts';
 import { createMetrics } from './metrics.ts';
 import { createFraudDbProvider } from './providers/fraud-db/index.ts';
 import { createKycProvider } from './providers/kyc/index.ts';
@@ -24,17 +25,19 @@ export async function createContext(
 ): Promise<RunningContext> {
   const db = await openMigrated(config, options.dataDir ?? config.DATA_DIR);
   const clock = options.clock ?? systemClock;
-  const metrics = createMetrics(db);
+  const jobs = new Jobs(config, db);
+  const metrics = createMetrics(db, jobs);
   const ctx: AppContext = {
     config,
     db,
     clock,
     sms: metrics.instrumentProvider('sms', createSmsProvider(config, db, clock)),
     payments: metrics.instrumentProvider('payments', createPaymentsProvider(config, db, clock)),
-    payouts: metrics.instrumentProvider('payouts', createPayoutsProvider(config, db, clock)),
+    payouts: metrics.instrumentProvider('payouts', createPayoutsProvider(config, db, clock, jobs)),
     kyc: createKycProvider(config, db, clock),
     rates: metrics.instrumentProvider('rates', createRatesProvider(config)),
     fraudDb: createFraudDbProvider(config),
+    jobs,
     metrics,
   };
   return {

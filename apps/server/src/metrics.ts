@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import client from 'prom-client';
 import type { Db } from './db/client.ts';
+import type { Jobs } from './jobs/index.ts';
 
 export interface Metrics {
   readonly registry: client.Registry;
@@ -19,11 +20,12 @@ export interface Metrics {
 }
 
 /** Methods of a provider that are its own housekeeping, not calls to the provider. */
-const NOT_CALLS = new Set(['supports', 'runDue', 'setTransport', 'constructor']);
+const NOT_CALLS = new Set(['supports', 'runDue', 'deliverDue', 'setTransport', 'constructor']);
 
-export function createMetrics(db: Db): Metrics {
+export function createMetrics(db: Db, jobs?: Jobs): Metrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'wallet_' });
+  if (jobs) jobMetrics(registry, jobs);
 
   const requests = new client.Histogram({
     name: 'wallet_http_request_duration_seconds',
@@ -135,6 +137,48 @@ export function createMetrics(db: Db): Metrics {
       });
     },
   };
+}
+
+/**
+ * Each queue of the job system at scrape time (docs/decisions.md section 23): jobs waiting, running,
+ * failed and dead, and the age of the oldest waiting one. Read once per scrape for all five.
+ */
+function jobMetrics(registry: client.Registry, jobs: Jobs): void {
+  let reading: Promise<Awaited<ReturnType<Jobs['figures']>>> | null = null;
+  const figures = () => {
+    reading ??= jobs
+      .figures()
+      .catch(() => [])
+      .finally(() => {
+        setTimeout(() => {
+          reading = null;
+        }, 1000).unref();
+      });
+    return reading;
+  };
+  const gauge = (
+    name: string,
+    help: string,
+    value: (f: Awaited<ReturnType<Jobs['figures']>>[number]) => number,
+  ) =>
+    new client.Gauge({
+      name,
+      help,
+      labelNames: ['queue'] as const,
+      registers: [registry],
+      async collect() {
+        if (!jobs.running) return;
+        this.reset();
+        for (const queue of await figures()) this.set({ queue: queue.queue }, value(queue));
+      },
+    });
+  gauge('wallet_jobs_queued', 'Jobs waiting in each queue (due or not)', (f) => f.queued);
+  gauge('wallet_jobs_active', 'Jobs running now in each queue', (f) => f.active);
+  gauge('wallet_jobs_failed', 'Failed jobs each queue still keeps', (f) => f.failed);
+  gauge('wallet_jobs_dead', "Jobs in each queue's dead-letter queue, waiting for an operator", (f) => f.dead);
+  gauge('wallet_jobs_oldest_age_seconds', 'Age of the oldest waiting job of each queue', (f) =>
+    f.oldest_at ? Math.max(0, (Date.now() - Date.parse(f.oldest_at)) / 1000) : 0,
+  );
 }
 
 /**

@@ -19,13 +19,16 @@ export interface SseClient {
 export async function openStream(
   base: string,
   token: string,
-  options: { lastEventId?: string; language?: string } = {},
+  options: { lastEventId?: string; language?: string; path?: string } = {},
 ): Promise<SseClient> {
   const abort = new AbortController();
   const headers: Record<string, string> = { authorization: `Token ${token}`, accept: 'text/event-stream' };
   if (options.lastEventId) headers['last-event-id'] = options.lastEventId;
   if (options.language) headers['accept-language'] = options.language;
-  const response = await fetch(`${base}/v2/wallet/events`, { headers, signal: abort.signal });
+  const response = await fetch(`${base}${options.path ?? '/v2/wallet/events'}`, {
+    headers,
+    signal: abort.signal,
+  });
   const events: SseEvent[] = [];
   let taken = 0;
   let wake = null as (() => void) | null;

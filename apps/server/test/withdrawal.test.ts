@@ -4,7 +4,7 @@
  * access control, crash safety of the sandbox payouts, and the card never stored in clear.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runPayoutWorkerOnce, startPayoutWorker } from '../src/modules/payouts/worker.ts';
+import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { PayoutUnavailable } from '../src/providers/payouts/payouts-provider.ts';
 import { fund } from './fund.ts';
 import { databaseLabel, isErrorShape, startTestServer, TestClock, type TestServer } from './helpers.ts';
@@ -408,12 +408,15 @@ describe(`withdrawal (${databaseLabel})`, () => {
   });
 });
 
-describe(`withdrawal: the background worker (${databaseLabel})`, () => {
+describe(`withdrawal: the job system (${databaseLabel})`, () => {
   let server: TestServer;
   const clock = new TestClock(Date.parse('2026-03-15T12:00:00Z'));
   beforeAll(async () => {
-    server = await startTestServer({ clock, env: { SANDBOX_PAYOUT_DELAY_MS: '1000' } });
-  });
+    server = await startTestServer({
+      clock,
+      env: { SANDBOX_PAYOUT_DELAY_MS: '1000', JOBS: 'on', JOBS_POLL_SECONDS: '0.5' },
+    });
+  }, 60_000);
   afterAll(() => server.close());
   afterEach(() => expectLedgerSound(server));
 
@@ -436,9 +439,9 @@ describe(`withdrawal: the background worker (${databaseLabel})`, () => {
   });
 
   it('stops with the server context and can be stopped twice', async () => {
-    const worker = startPayoutWorker(server.ctx, 10);
-    await worker.stop();
-    await worker.stop();
+    await server.ctx.jobs.stop();
+    await server.ctx.jobs.stop();
+    expect(server.ctx.jobs.running).toBe(false);
     await fund(server.ctx, (await person(server)).userId, 1n);
   });
 });

@@ -8,6 +8,7 @@ import { antifraudCalls } from './antifraud.ts';
 import * as mm from './money-management.ts';
 import { plainTextCall } from './plain-text.ts';
 import * as s from './schemas.ts';
+import { supportCalls } from './support.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -891,6 +892,8 @@ export const calls = {
     answer: mm.GoalMoveAnswer,
     idempotent: true,
   }),
+  // the support chat (docs/decisions.md section 23)
+  ...supportCalls,
 } as const;
 
 export type Calls = typeof calls;

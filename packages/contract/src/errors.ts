@@ -411,6 +411,16 @@ export const ERRORS = {
     ru: 'Сумма больше, чем осталось вернуть по операции: {left}',
     en: 'The amount is more than is left to refund of the operation: {left}',
   },
+  SUPPORT_NOT_OPEN: {
+    http: 409,
+    ru: 'Разговор уже закрыт',
+    en: 'The conversation is closed already',
+  },
+  JOB_NOT_FOUND: {
+    http: 404,
+    ru: 'Задача не найдена среди упавших',
+    en: 'The job is not among the failed ones',
+  },
   PAYOUT_NOT_OPEN: {
     http: 409,
     ru: 'Выплата уже завершена',
@@ -606,6 +616,9 @@ export const FIELD_LABELS: Record<string, Record<Language, string>> = {
   quote_id: { ru: 'Курс', en: 'Quote' },
   terms_version: { ru: 'Версия условий', en: 'Terms version' },
   threshold: { ru: 'Порог', en: 'Threshold' },
+  text: { ru: 'Сообщение', en: 'Message' },
+  images: { ru: 'Изображения', en: 'Images' },
+  operation_id: { ru: 'Операция', en: 'Operation' },
 };
 
 export function fieldLabel(field: string, language: Language): string {

@@ -4,8 +4,10 @@
  * names the roles allowed to make it. The back office app (apps/backoffice) calls through this table.
  */
 import { z } from 'zod';
+import { opsJobsCalls } from './jobs.ts';
 import { plainTextCall } from './plain-text.ts';
 import { Amount, Cursor, DayBound, Id, Limit } from './schemas.ts';
+import { opsSupportCalls } from './support.ts';
 
 export const OPERATOR_ROLES = ['admin', 'compliance', 'support', 'finance'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
@@ -25,6 +27,9 @@ export const PERMISSIONS = {
   payouts: ['finance', 'admin'],
   reconcile: ['finance', 'admin'],
   operators: ['admin'],
+  // The support chat and the job system (docs/decisions.md section 23): every role answers; admins retry jobs.
+  support: ['support', 'compliance', 'finance', 'admin'],
+  jobs: ['admin'],
 } as const satisfies Record<string, readonly OperatorRole[]>;
 export type Permission = keyof typeof PERMISSIONS;
 
@@ -288,5 +293,7 @@ export const opsCalls = {
     params: OpsIdParams,
     body: OpsReasonRequest,
   }),
+  ...opsSupportCalls,
+  ...opsJobsCalls,
 } as const;
 export type OpsCallName = keyof typeof opsCalls;

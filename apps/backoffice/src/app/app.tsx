@@ -9,11 +9,14 @@ import { FraudListPage } from '../features/antifraud/fraud-list-page.tsx';
 import { HoldsPage } from '../features/antifraud/holds-page.tsx';
 import { AuditPage } from '../features/audit/audit-page.tsx';
 import { IdentificationsPage } from '../features/identifications/identifications-page.tsx';
+import { JobsPage } from '../features/jobs/jobs-page.tsx';
 import { OperatorsPage } from '../features/operators/operators-page.tsx';
 import { SetupPage } from '../features/operators/setup-page.tsx';
 import { PayoutsPage } from '../features/payouts/payouts-page.tsx';
 import { ReconciliationPage } from '../features/reconciliation/reconciliation-page.tsx';
 import { RefundsPage } from '../features/refunds/refunds-page.tsx';
+import { ConversationPage } from '../features/support/conversation-page.tsx';
+import { SupportPage } from '../features/support/support-page.tsx';
 import { UserCardPage } from '../features/users/user-card-page.tsx';
 import { UsersPage } from '../features/users/users-page.tsx';
 import { queryClient } from '../shared/api/query-client.ts';
@@ -36,6 +39,9 @@ export function App() {
             <Route path="holds" element={<HoldsPage />} />
             <Route path="fraud-list" element={<FraudListPage />} />
             <Route path="audit" element={<AuditPage />} />
+            <Route path="support" element={<SupportPage />} />
+            <Route path="support/:id" element={<ConversationPage />} />
+            <Route path="jobs" element={<JobsPage />} />
             <Route
               path="reconciliation"
               element={

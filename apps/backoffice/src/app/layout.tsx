@@ -21,6 +21,8 @@ const NAV: Array<{ path: string; label: string; permission: Permission }> = [
   { path: '/payouts', label: 'nav.payouts', permission: 'read' },
   { path: '/holds', label: 'nav.holds', permission: 'read' },
   { path: '/fraud-list', label: 'nav.fraudList', permission: 'read' },
+  { path: '/support', label: 'nav.support', permission: 'support' },
+  { path: '/jobs', label: 'nav.jobs', permission: 'read' },
   { path: '/audit', label: 'nav.audit', permission: 'read' },
   { path: '/reconciliation', label: 'nav.reconciliation', permission: 'reconcile' },
   { path: '/operators', label: 'nav.operators', permission: 'operators' },

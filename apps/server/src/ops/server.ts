@@ -5,9 +5,14 @@
  * that opsCalls names for it (a wallet user's token is no operator's: INVALID_TOKEN).
  */
 import { existsSync } from 'node:fs';
-import { type OpsCallName, opsCalls, roleAllows } from '@e-wallet/contract';
+import { languageFrom, type OpsCallName, opsCalls, roleAllows } from '@e-wallet/contract';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { BODY_LIMIT, helmetHeaders, loggerOptions, trustProxyOption } from '../app.ts';
 import type { AppContext } from '../context.ts';
@@ -23,6 +28,7 @@ import {
   removeFraudEntry,
 } from './antifraud.ts';
 import { decideIdentification, identificationPhotos } from './identifications.ts';
+import { decideJob, jobProblems, jobsPage } from './jobs.ts';
 import { auditPage, identificationsPage, payoutsPage, refundsPage, usersPage } from './lists.ts';
 import {
   changeRole,
@@ -43,6 +49,14 @@ import { decidePayout } from './payouts.ts';
 import { closeReport, setFrozen, userCard } from './people.ts';
 import { reconciliation } from './reconciliation.ts';
 import { approveRefund, proposeRefund, rejectRefund } from './refunds.ts';
+import {
+  closeSupportConversation,
+  closeSupportEvents,
+  conversationMessages,
+  conversationsPage,
+  replyToConversation,
+  supportEvents,
+} from './support.ts';
 
 type Signed = Operator & { sessionId: string };
 interface Call {
@@ -51,8 +65,9 @@ interface Call {
   body: any;
   // biome-ignore lint/suspicious/noExplicitAny: as above
   query: any;
-  params: { id: string };
+  params: { id: string; queue: string };
   request: FastifyRequest;
+  reply: FastifyReply;
 }
 
 function handlers(ctx: AppContext): Record<OpsCallName, (call: Call) => Promise<unknown>> {
@@ -105,6 +120,19 @@ function handlers(ctx: AppContext): Record<OpsCallName, (call: Call) => Promise<
     fraudListPropose: ({ op, body }) => proposeFraudEntry(ctx, op, body),
     fraudListConfirm: ({ op, params }) => confirmFraudEntry(ctx, op, params.id),
     fraudListRemove: ({ op, params, body }) => removeFraudEntry(ctx, op, params.id, body.reason),
+    supportConversations: ({ query }) => conversationsPage(ctx, query),
+    supportConversation: ({ params, query, request }) =>
+      conversationMessages(ctx, params.id, query, languageFrom(request.headers['accept-language'])),
+    supportReply: ({ op, params, body }) => replyToConversation(ctx, op, params.id, body.text),
+    supportClose: ({ op, params }) => closeSupportConversation(ctx, op, params.id),
+    supportEvents: async ({ reply }) => {
+      await supportEvents(ctx, reply);
+      return undefined;
+    },
+    jobs: () => jobsPage(ctx),
+    jobProblems: ({ params }) => jobProblems(ctx, params.queue),
+    jobRetry: ({ op, params }) => decideJob(ctx, op, params.queue, params.id, 'retry'),
+    jobCancel: ({ op, params }) => decideJob(ctx, op, params.queue, params.id, 'cancel'),
   };
 }
 
@@ -190,16 +218,20 @@ export async function buildOpsApp(
           throw new AppError('OPERATOR_FORBIDDEN');
         (request as { operator?: Signed }).operator = op;
       },
-      handler: async (request) =>
+      handler: async (request, reply) =>
         run[name]({
           op: (request as { operator?: Signed }).operator as Signed,
           body: request.body,
           query: request.query,
-          params: request.params as { id: string },
+          params: request.params as { id: string; queue: string },
           request,
+          reply,
         }),
     });
   }
+
+  // Operators' open support streams end with the server, so closing never waits on them.
+  app.addHook('preClose', async () => closeSupportEvents(ctx));
 
   const dist = config.BACKOFFICE_DIST;
   const hasApp = !!dist && existsSync(`${dist}/index.html`);

@@ -57,6 +57,7 @@ export const routeModules = {
   WalletPage: routeModule(() => import('../features/wallet/pages/wallet-page.tsx')),
   WalletIdPage: routeModule(() => import('../features/wallet/pages/wallet-id-page.tsx')),
   SettingsPage: routeModule(() => import('../features/settings/pages/settings-page.tsx')),
+  SupportPage: routeModule(() => import('../features/support/pages/support-page.tsx')),
   TopUpPage: routeModule(() => import('../features/topup/pages/top-up-page.tsx')),
   TopUpResultPage: routeModule(() => import('../features/topup/pages/top-up-result-page.tsx')),
   WithdrawalPage: routeModule(() => import('../features/withdrawal/pages/withdrawal-page.tsx')),

@@ -14,6 +14,7 @@ export type RouteModuleName =
   | 'WalletPage'
   | 'WalletIdPage'
   | 'SettingsPage'
+  | 'SupportPage'
   | 'TopUpPage'
   | 'TopUpResultPage'
   | 'WithdrawalPage'
@@ -47,6 +48,7 @@ const PAGE_OF: Record<RouteName, RouteModuleName> = {
   Savings: 'SavingsPage',
   Payment: 'PaymentPage',
   Settings: 'SettingsPage',
+  Support: 'SupportPage',
   AuthIn: 'AuthInPage',
   LogIn: 'LoginPage',
   Register: 'RegisterPage',

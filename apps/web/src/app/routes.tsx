@@ -30,6 +30,7 @@ const HistoryPage = routeComponent(routeModules.HistoryPage);
 const WalletPage = routeComponent(routeModules.WalletPage);
 const WalletIdPage = routeComponent(routeModules.WalletIdPage);
 const SettingsPage = routeComponent(routeModules.SettingsPage);
+const SupportPage = routeComponent(routeModules.SupportPage);
 const TopUpPage = routeComponent(routeModules.TopUpPage);
 const TopUpResultPage = routeComponent(routeModules.TopUpResultPage);
 const WithdrawalPage = routeComponent(routeModules.WithdrawalPage);
@@ -73,6 +74,7 @@ export const routes: RouteObject[] = [
       named('Holds', { path: 'wallet/holds', element: <HoldsPage /> }),
       named('PayRequest', { path: 'pay/r/:token', element: <PayRequestPage /> }),
       named('Settings', { path: 'settings', element: <SettingsPage /> }),
+      named('Support', { path: 'support', element: <SupportPage /> }),
     ],
   },
   {

@@ -16,6 +16,7 @@ export const ROUTES = {
   Savings: '/wallet/savings',
   Payment: '/payment',
   Settings: '/settings',
+  Support: '/support',
   AuthIn: '/auth',
   LogIn: '/auth/login',
   Register: '/auth/register',

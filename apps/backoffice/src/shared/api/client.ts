@@ -42,13 +42,15 @@ export const session = {
 };
 
 export interface CallInput {
-  params?: { id: string };
+  params?: { id: string; queue?: string };
   query?: Record<string, string | undefined>;
   body?: unknown;
 }
 
 export function pathOf(name: OpsCallName, input: CallInput = {}): string {
-  let path = opsCalls[name].path.replace(':id', encodeURIComponent(input.params?.id ?? ''));
+  let path = opsCalls[name].path
+    .replace(':id', encodeURIComponent(input.params?.id ?? ''))
+    .replace(':queue', encodeURIComponent(input.params?.queue ?? ''));
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(input.query ?? {}))
     if (value !== undefined && value !== '') search.set(key, value);

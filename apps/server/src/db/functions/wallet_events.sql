@@ -48,7 +48,7 @@ BEGIN
     ON CONFLICT (user_id) DO UPDATE SET seq = h.seq + 1
     RETURNING seq INTO v_seq;
   INSERT INTO wallet_events (user_id, seq, ref) VALUES (NEW.user_id, v_seq, NEW.id::text);
-  PERFORM wallet_event_tell(NEW.user_id, 'notification', NEW.id::text, NEW.kind IN ('new_device', 'security', 'budget'));
+  PERFORM wallet_event_tell(NEW.user_id, 'notification', NEW.id::text, NEW.kind IN ('new_device', 'security', 'budget', 'support'));
   RETURN NULL;
 END
 $$;

@@ -409,10 +409,13 @@ export class EventHub {
  * Drops notifications' events older than KEEP_EVENTS_MS and listener rows of instances that died,
  * every minute on every instance from its start (whether or not it holds streams).
  */
-export function startPruning(db: Db): () => void {
-  const timer = setInterval(() => void pruneEvents(db).catch(() => {}), PRUNE_EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+/** Old notifications' events and gone instances' listener rows leave every minute: the `events-prune` job. */
+export function definePruning(ctx: AppContext): void {
+  ctx.jobs.define({
+    name: 'events-prune',
+    cron: `*/${Math.max(1, Math.round(PRUNE_EVERY_MS / 60_000))} * * * *`,
+    run: () => pruneEvents(ctx.db),
+  });
 }
 
 export async function pruneEvents(db: Db, now = new Date()): Promise<void> {

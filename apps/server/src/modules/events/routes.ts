@@ -10,11 +10,11 @@ import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
 import {
   closeEventHub,
+  definePruning,
   type EventStream,
   eventHub,
   MAX_BUFFERED_BYTES,
   sseEvent,
-  startPruning,
 } from './hub.ts';
 
 /** How long the app waits before reconnecting after the stream broke (the SSE `retry` field). */
@@ -69,12 +69,8 @@ export default function eventsRoutes(app: FastifyInstance, ctx: AppContext): voi
     return undefined as never;
   });
 
-  let stopPruning: (() => void) | null = null;
-  app.addHook('onReady', async () => {
-    stopPruning = startPruning(ctx.db);
-  });
+  definePruning(ctx);
   app.addHook('preClose', async () => {
-    stopPruning?.();
     await closeEventHub(ctx);
   });
 }

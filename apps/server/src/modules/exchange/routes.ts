@@ -3,12 +3,12 @@
  *   GET  /v2/wallet/exchange/rates   the rates and when they were read
  *   POST /v2/wallet/exchange/quote   a quote that holds 30 seconds
  *   POST /v2/wallet/exchange         the quote moved, with the PIN and an Idempotency-Key
- * The rates are read from the provider when the server is ready and then on a schedule.
+ * The rates are read from the provider when the server is ready and then by the `rates-refresh` job.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { exchangeMoney, quoteExchange, ratesOf, startRatesRefresh } from './service.ts';
+import { defineRatesJobs, exchangeMoney, quoteExchange, ratesOf, refreshRatesOnce } from './service.ts';
 
 export default function exchangeRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, ctx, 'exchangeRates', () => ratesOf(ctx));
@@ -17,13 +17,10 @@ export default function exchangeRoutes(app: FastifyInstance, ctx: AppContext): v
     exchangeMoney(ctx, auth.userId, body, { idempotencyKey, language }),
   );
 
-  let refresh: ReturnType<typeof startRatesRefresh> | null = null;
+  defineRatesJobs(ctx);
   app.addHook('onReady', async () => {
-    refresh = startRatesRefresh(ctx);
+    const first = refreshRatesOnce(ctx);
     // The sandbox answers at once; a real source is not waited for (the stored rates serve meanwhile).
-    if (ctx.rates.id === 'sandbox') await refresh.first;
-  });
-  app.addHook('onClose', async () => {
-    refresh?.stop();
+    if (ctx.rates.id === 'sandbox') await first;
   });
 }

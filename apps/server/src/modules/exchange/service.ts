@@ -73,17 +73,32 @@ export async function refreshRates(ctx: AppContext): Promise<number> {
   return codes.length - 1;
 }
 
-/** Refreshes at start and then every RATES_REFRESH_MINUTES; a failed reading keeps the stored rates. */
-export function startRatesRefresh(ctx: AppContext): { first: Promise<void>; stop(): void } {
-  const once = () =>
-    refreshRates(ctx).then(
-      () => undefined,
-      (error: unknown) => console.warn(`rates refresh failed: ${(error as Error).message}`),
-    );
-  const first = once();
-  const timer = setInterval(once, ctx.config.RATES_REFRESH_MINUTES * 60_000);
-  timer.unref();
-  return { first, stop: () => clearInterval(timer) };
+/** Refreshes once (at start); a failed reading keeps the stored rates. */
+export function refreshRatesOnce(ctx: AppContext): Promise<void> {
+  return refreshRates(ctx).then(
+    () => undefined,
+    (error: unknown) => console.warn(`rates refresh failed: ${(error as Error).message}`),
+  );
+}
+
+/** A cron expression for every `minutes` minutes (a divisor of an hour or a day reads evenly). */
+export function everyMinutes(minutes: number): string {
+  if (minutes < 60) return `*/${minutes} * * * *`;
+  return `0 */${Math.min(23, Math.round(minutes / 60))} * * *`;
+}
+
+/**
+ * Every RATES_REFRESH_MINUTES, once for all instances: a job of the `rates-refresh` queue
+ * (docs/decisions.md section 23). A failed reading fails the job (retried); the stored rates serve meanwhile.
+ */
+export function defineRatesJobs(ctx: AppContext): void {
+  ctx.jobs.define({
+    name: 'rates-refresh',
+    cron: everyMinutes(ctx.config.RATES_REFRESH_MINUTES),
+    run: async () => {
+      await refreshRates(ctx);
+    },
+  });
 }
 
 interface RateRow {

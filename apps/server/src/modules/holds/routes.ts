@@ -2,12 +2,12 @@
  * Held operations and approvals (docs/decisions.md section 21):
  *   GET /v2/wallet/holds, POST /v2/wallet/holds/:id/confirm | cancel
  *   GET /v2/wallet/approvals, POST /v2/wallet/approvals/:id/approve | decline
- * The sweep (jobs.ts) starts when the server is ready and stops when it closes.
+ * The sweep is a queue of the one job system (jobs.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { type HoldJobs, runsHoldJobs, startHoldJobs } from './jobs.ts';
+import { defineHoldJobs } from './jobs.ts';
 import { approveHold, cancelHold, confirmHold, declineHold, listApprovals, listHolds } from './service.ts';
 
 export default function holdRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -26,13 +26,5 @@ export default function holdRoutes(app: FastifyInstance, ctx: AppContext): void 
     declineHold(ctx, auth.userId, params.id, language),
   );
 
-  if (runsHoldJobs(ctx)) {
-    let jobs: HoldJobs | null = null;
-    app.addHook('onReady', async () => {
-      jobs = await startHoldJobs(ctx);
-    });
-    app.addHook('onClose', async () => {
-      await jobs?.stop();
-    });
-  }
+  defineHoldJobs(ctx);
 }

@@ -5,6 +5,7 @@
 import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
+export { reencodePhoto } from './photo.ts';
 export { activeIdentification, refreshLatest } from './service.ts';
 
 export const routes = modulePlugin('identification', register);

@@ -101,6 +101,8 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Бюджет «{category}» на месяц исчерпан',
     en: 'The monthly budget “{category_en}” is used up',
   },
+  // An operator's answer in the support chat (docs/decisions.md section 23).
+  support_reply: { ru: 'Поддержка ответила вам', en: 'Support has answered you' },
   new_device: {
     ru: 'Вход в кошелёк с нового устройства: {device}',
     en: 'Sign-in to your wallet from a new device: {device}',

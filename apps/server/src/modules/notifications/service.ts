@@ -27,7 +27,8 @@ export type StoredNotificationKind =
   | 'request'
   | 'schedule'
   | 'identification'
-  | 'budget';
+  | 'budget'
+  | 'support';
 
 export async function notify(
   q: Queryable,

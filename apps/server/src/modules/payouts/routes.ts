@@ -1,10 +1,10 @@
 /**
- * The payouts provider's signed callback and this instance's payouts worker:
+ * The payouts provider's signed callback and the payouts' jobs:
  *   POST /v2/wallet/webhooks/payouts  the sandbox's signed callback: settles the payout once (only with
  *        PAYOUTS_PROVIDER=sandbox)
  *   POST /v2/wallet/webhooks/payouts/yookassa  YooKassa's notifications: the payout is asked from its API
  *        and only that answer settles it; a payout YooKassa does not have is refused (401)
- * The worker starts when the server is ready and stops when it closes. The sandbox provider's webhooks
+ * Its jobs (jobs.ts) run in the job system (docs/decisions.md section 23). The sandbox provider's webhooks
  * come back through this server's own route, in-process, so they pass the same signature check.
  */
 import type { FastifyInstance } from 'fastify';
@@ -13,9 +13,9 @@ import { route } from '../../http/route.ts';
 import { registerUnsignedNotifications } from '../../providers/notifications.ts';
 import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
 import { registerSignedRoutes } from '../../providers/signature.ts';
+import { definePayoutJobs } from './jobs.ts';
 import { applyPayoutNotification } from './notifications.ts';
 import { handlePayoutWebhook } from './service.ts';
-import { type PayoutWorker, startPayoutWorker } from './worker.ts';
 
 export default async function payoutsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   ctx.payouts.setTransport?.(inProcessTransport(app, 'payout'));
@@ -31,11 +31,5 @@ export default async function payoutsRoutes(app: FastifyInstance, ctx: AppContex
     applyPayoutNotification(ctx, state),
   );
 
-  let worker: PayoutWorker | null = null;
-  app.addHook('onReady', async () => {
-    worker = startPayoutWorker(ctx);
-  });
-  app.addHook('onClose', async () => {
-    await worker?.stop();
-  });
+  definePayoutJobs(ctx);
 }

@@ -10,7 +10,9 @@
  *   settlePayout(ctx, id, outcome)   the provider's answer (webhook, fetch, or a refusal): success posts the
  *                                    hold, failure voids it (the money returns exactly once); repeats change nothing
  *   handlePayoutWebhook(ctx, body)   the signed callback POST /v2/wallet/webhooks/payouts
- *   reconcilePayouts(ctx)            the background worker's pass over open payouts (lost webhooks, lost submits)
+ *   checkPayout(ctx, id)             a payout's job (jobs.ts): asks the provider about it and settles it when
+ *                                    there is an outcome; throws when the provider cannot answer (the job retries)
+ *   reconcilePayouts(ctx)            one pass over every open payout that is due (tests, chaos and cluster suites)
  *   payoutReceipt(q, userId, id, language)   the receipt; another user's payout is OPERATION_NOT_FOUND
  *
  * The ledger notifies the user when the money is held (money out) and when it returns (money returned).
@@ -39,8 +41,12 @@ export type Receipt = AnswerOf<'withdrawalReceipt'>;
 export type PayoutPurpose = 'withdrawal' | 'payment';
 export type PayoutRecordStatus = 'created' | 'pending' | 'succeeded' | 'failed';
 
-/** How long an accepted payout waits before the worker asks the provider about it (a webhook may be lost). */
-export const PAYOUT_CHECK_AFTER_MS = 60_000;
+/**
+ * How long an accepted payout waits before its job asks the provider about it (a webhook may be lost),
+ * and between checks while it is pending: PAYOUT_CHECK_SECONDS, 60 by default.
+ */
+const checkAfterMs = (ctx: AppContext) => ctx.config.PAYOUT_CHECK_SECONDS * 1000;
+export const PAYOUT_QUEUE = 'payout-check';
 /** How long a payout may stay unsubmitted (the server stopped between the hold and the provider call). */
 export const PAYOUT_SUBMIT_GRACE_MS = 5 * 60_000;
 export const REASON_NOT_SUBMITTED = 'Выплата не была передана в банк. Деньги возвращены на счёт';
@@ -142,8 +148,16 @@ export async function payOut<A>(
     after: async (q, outcome) => {
       if (outcome.outcome === 'created') await recordPayout(q, payout, request.payeeDetails);
     },
-    committed: () =>
-      submitPayout(ctx, payout, request.destination, request.providerDescription ?? description.ru),
+    // Handed to the provider, then its job: asked about when a webhook may have been lost (section 23).
+    committed: async () => {
+      const answered = await submitPayout(
+        ctx,
+        payout,
+        request.destination,
+        request.providerDescription ?? description.ru,
+      );
+      await sendPayoutCheck(ctx, payout.id, answered ? checkAfterMs(ctx) : PAYOUT_SUBMIT_GRACE_MS);
+    },
     // The fraud database decides a card or an account (docs/decisions.md section 21).
     antifraud: {
       payee: {
@@ -204,7 +218,7 @@ async function applyProviderState(ctx: AppContext, payoutId: string, state: Payo
        status = CASE WHEN status = 'created' THEN 'pending' ELSE status END,
        updated_at = $3, next_check_at = CASE WHEN status IN ('created', 'pending') THEN $4 ELSE next_check_at END
      WHERE id = $1`,
-    [payoutId, state.providerId, now, new Date(now.getTime() + PAYOUT_CHECK_AFTER_MS)],
+    [payoutId, state.providerId, now, new Date(now.getTime() + checkAfterMs(ctx))],
   );
   if (state.status === 'succeeded') await settlePayout(ctx, payoutId, { outcome: 'succeeded' });
   if (state.status === 'canceled')
@@ -216,7 +230,7 @@ async function applyProviderState(ctx: AppContext, payoutId: string, state: Payo
 
 /**
  * Hands the payout to the provider, after the hold was committed. A refusal releases the hold at once;
- * an unknown outcome (network, 5xx) leaves the payout 'created' for the worker to find out.
+ * an unknown outcome (network, 5xx) leaves the payout 'created' for its job to find out (answers false).
  * Never throws: the user's request has already succeeded (the money is held, the receipt says pending).
  */
 async function submitPayout(
@@ -224,7 +238,7 @@ async function submitPayout(
   payout: PayoutRow,
   destination: PayoutDestination,
   description: string,
-): Promise<void> {
+): Promise<boolean> {
   try {
     const state = await ctx.payouts.payout({
       reference: payout.id,
@@ -235,15 +249,31 @@ async function submitPayout(
       description,
     });
     await applyProviderState(ctx, payout.id, state);
+    return true;
   } catch (error) {
     if (error instanceof PayoutRejected) {
       await settlePayout(ctx, payout.id, { outcome: 'failed', reason: REASON_PROVIDER_REJECTED });
-      return;
+      return true;
     }
-    // Unknown outcome: the worker asks the provider later (error messages never carry the card number).
+    // Unknown outcome: the job asks the provider later (error messages never carry the card number).
     const detail = error instanceof PayoutUnavailable ? error.message : (error as Error).name;
     console.warn(`payout ${payout.id} not confirmed by the provider: ${detail}`);
+    return false;
   }
+}
+
+/** Puts a payout's check on its queue (one waiting per payout); a failure to do so only warns. */
+export async function sendPayoutCheck(ctx: AppContext, payoutId: string, afterMs: number): Promise<void> {
+  await ctx.jobs
+    .send(
+      PAYOUT_QUEUE,
+      { payout_id: payoutId },
+      {
+        startAfterSeconds: Math.max(0, afterMs / 1000),
+        singletonKey: payoutId,
+      },
+    )
+    .catch((error: Error) => console.warn(`payout ${payoutId}: check not queued (${error.message})`));
 }
 
 /**
@@ -295,42 +325,73 @@ export async function handlePayoutWebhook(ctx: AppContext, body: BodyOut<'payout
 }
 
 /**
- * One pass of the worker over open payouts whose check time has come: claimed with FOR UPDATE SKIP
- * LOCKED and pushed forward, so two instances never ask about one at the same time. Accepted payouts
- * are asked about (`fetch`); payouts never accepted are looked up by reference, and released when the
- * provider never got them. Answers how many payouts it settled.
+ * Asks the provider about an open payout and settles it when the provider has an outcome: 'settled',
+ * 'pending' (ask again later) or 'closed' (settled already, or unknown). Throws when the provider
+ * cannot answer, or never confirmed a payout it cannot look up (an operator's case): a job retries.
+ */
+export async function checkPayout(ctx: AppContext, id: string): Promise<'settled' | 'pending' | 'closed'> {
+  const payout = await findPayout(ctx.db, id);
+  if (!payout || payout.status === 'succeeded' || payout.status === 'failed') return 'closed';
+  return checkOpenPayout(ctx, payout);
+}
+
+async function checkOpenPayout(
+  ctx: AppContext,
+  payout: PayoutRow,
+): Promise<'settled' | 'pending' | 'closed'> {
+  let state: PayoutState | null | undefined;
+  if (payout.provider_ref) state = await ctx.payouts.fetch(payout.provider_ref);
+  else state = ctx.payouts.findByReference ? await ctx.payouts.findByReference(payout.id) : undefined;
+  if (state === null) {
+    // The provider never received it: nothing was sent, the money goes back (once the submission
+    // could no longer be on its way).
+    if (ctx.clock.now().getTime() - payout.created_at.getTime() < PAYOUT_SUBMIT_GRACE_MS) return 'pending';
+    return (await settlePayout(ctx, payout.id, { outcome: 'failed', reason: REASON_NOT_SUBMITTED }))
+      ? 'settled'
+      : 'closed';
+  }
+  if (state === undefined)
+    throw new Error(`payout ${payout.id} was never confirmed by ${payout.provider}: needs an operator`);
+  if (state.status === 'pending') return 'pending';
+  await applyProviderState(ctx, payout.id, state);
+  return 'settled';
+}
+
+/** The open payouts of this provider and when each is due to be asked about (the jobs' start-up catch-up). */
+export async function openPayouts(
+  ctx: AppContext,
+): Promise<Array<{ id: string; next_check_at: Date | null }>> {
+  const { rows } = await ctx.db.query<{ id: string; next_check_at: Date | null }>(
+    `SELECT id, next_check_at FROM payouts WHERE status IN ('created', 'pending') AND provider = $1
+     ORDER BY next_check_at`,
+    [ctx.payouts.id],
+  );
+  return rows;
+}
+
+/**
+ * One pass over open payouts whose check time has come, for tests and the chaos and cluster suites
+ * (runPayoutWorkerOnce): each row is claimed by pushing its time forward in a conditional UPDATE, which
+ * another instance's pass re-checks once the first commits, so no two passes ask about one payout.
+ * Answers how many payouts it settled.
  */
 export async function reconcilePayouts(ctx: AppContext, batch = 20): Promise<number> {
   const now = ctx.clock.now();
-  const due = await ctx.db.tx(async (q) => {
-    const { rows } = await q.query<PayoutRow>(
-      `UPDATE payouts SET next_check_at = $2
-       WHERE id IN (SELECT id FROM payouts
-                    WHERE status IN ('created', 'pending') AND next_check_at <= $1 AND provider = $3
-                    ORDER BY next_check_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-       RETURNING ${COLUMNS}`,
-      [now, new Date(now.getTime() + PAYOUT_CHECK_AFTER_MS), ctx.payouts.id],
-    );
-    return rows;
-  });
+  const { rows: due } = await ctx.db.query<PayoutRow>(
+    `UPDATE payouts SET next_check_at = $2
+     WHERE id IN (SELECT id FROM payouts
+                  WHERE status IN ('created', 'pending') AND next_check_at <= $1 AND provider = $3
+                  ORDER BY next_check_at LIMIT ${batch})
+       AND status IN ('created', 'pending') AND next_check_at <= $1
+     RETURNING ${COLUMNS}`,
+    [now, new Date(now.getTime() + checkAfterMs(ctx)), ctx.payouts.id],
+  );
   let settled = 0;
   for (const payout of due) {
     try {
-      let state: PayoutState | null | undefined;
-      if (payout.provider_ref) state = await ctx.payouts.fetch(payout.provider_ref);
-      else state = ctx.payouts.findByReference ? await ctx.payouts.findByReference(payout.id) : undefined;
-      if (state === null) {
-        // The provider never received it: nothing was sent, the money goes back.
-        if (await settlePayout(ctx, payout.id, { outcome: 'failed', reason: REASON_NOT_SUBMITTED }))
-          settled += 1;
-      } else if (state === undefined) {
-        console.warn(`payout ${payout.id} was never confirmed by ${payout.provider}: needs an operator`);
-      } else if (state.status !== 'pending') {
-        await applyProviderState(ctx, payout.id, state);
-        settled += 1;
-      }
+      if ((await checkOpenPayout(ctx, payout)) === 'settled') settled += 1;
     } catch (error) {
-      console.warn(`payout ${payout.id} check failed: ${(error as Error).name}`);
+      console.warn(`payout ${payout.id} check failed: ${(error as Error).message}`);
     }
   }
   return settled;

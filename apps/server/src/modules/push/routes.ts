@@ -10,7 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';
-import { PushSender, settingsOf, subscribe, unsubscribe, updateSettings } from './service.ts';
+import { definePushJobs, PushSender, settingsOf, subscribe, unsubscribe, updateSettings } from './service.ts';
 
 export default function pushRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, ctx, 'pushKey', async () => ({ public_key: ctx.config.VAPID_PUBLIC_KEY }));
@@ -27,6 +27,7 @@ export default function pushRoutes(app: FastifyInstance, ctx: AppContext): void 
     updateSettings(ctx, auth.userId, body, language),
   );
 
+  definePushJobs(ctx);
   let sender: PushSender | null = null;
   app.addHook('onReady', async () => {
     sender = new PushSender(ctx);

@@ -3,9 +3,11 @@
  * and the sender. Events that may be pushed (money in and out, a new sign-in, a PIN lock) become
  * `push_due` rows, written by the ledger's writer and the notifications' trigger when the person has a
  * subscription (db/functions/ledger.sql, wallet_events.sql);
- * every instance hears the notice and one claims each row (a DELETE that only one can win),
- * renders it in each subscription's language and sends it through `web-push` (VAPID, aes128gcm).
- * A push service answering 404 or 410 means the subscription is gone: it is forgotten.
+ * every instance hears the notice and one claims each row (a DELETE that only one can win) and puts it
+ * on the `push` queue of the job system (docs/decisions.md section 23), whose job renders it in each
+ * subscription's language and sends it through `web-push` (VAPID, aes128gcm); a push service's failure
+ * fails the job, retried with backoff. A push service answering 404 or 410 means the subscription is
+ * gone: it is forgotten. The `push-sweep` job (every minute) claims rows whose notice was lost.
  */
 import { createECDH } from 'node:crypto';
 import { type AnswerOf, type BodyOut, LANGUAGES, type Language } from '@e-wallet/contract';
@@ -13,7 +15,7 @@ import webpush from 'web-push';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { type OpaqueIds, opaqueIds } from '../../http/opaque-id.ts';
+import { opaqueIds } from '../../http/opaque-id.ts';
 import { type OutboundPolicy, outboundProblem, outboundRequest } from '../../http/outbound.ts';
 import { proveOwner, securityChanged } from '../auth/index.ts';
 import { notificationOf } from '../notifications/index.ts';
@@ -21,7 +23,7 @@ import { notificationOf } from '../notifications/index.ts';
 const PUSH_TIMEOUT_MS = 10_000;
 /** A due push nobody claimed this long (its notice was lost) is claimed by the sweep. */
 const SWEEP_AFTER_MS = 15_000;
-const SWEEP_EVERY_MS = 15_000;
+const PUSH_QUEUE = 'push';
 
 // ---------- subscriptions ----------
 
@@ -133,8 +135,8 @@ export async function updateSettings(
 
 // ---------- sending ----------
 
+/** A due push as its job carries it. */
 interface DueEvent {
-  id: bigint;
   user_id: string;
   kind: 'entry' | 'notification';
   ref: string;
@@ -155,36 +157,151 @@ export interface PushMessage {
   tag: string;
 }
 
-const TITLES: Record<'money_in' | 'money_out' | 'security' | 'budget', Record<Language, string>> = {
+type PushGroup = 'money_in' | 'money_out' | 'security' | 'budget' | 'support';
+
+const TITLES: Record<PushGroup, Record<Language, string>> = {
   budget: { ru: 'Бюджет', en: 'Budget' },
   money_in: { ru: 'Поступление', en: 'Money in' },
   money_out: { ru: 'Списание', en: 'Money out' },
   security: { ru: 'Безопасность', en: 'Security' },
+  support: { ru: 'Поддержка', en: 'Support' },
+};
+const URLS: Record<PushGroup, string> = {
+  money_in: '/history',
+  money_out: '/history',
+  security: '/settings',
+  budget: '/wallet/savings',
+  support: '/support',
 };
 
+/** Claims due pushes (one person's on a notice, or the overdue ones of anyone) with a DELETE only one instance wins. */
+async function claimDue(ctx: AppContext, userId: string | null): Promise<DueEvent[]> {
+  const { rows } = await ctx.db.query<DueEvent & { id: bigint }>(
+    userId
+      ? 'DELETE FROM push_due WHERE user_id = $1 RETURNING id, user_id, kind, ref'
+      : `DELETE FROM push_due WHERE id IN (SELECT id FROM push_due WHERE created_at < $1 ORDER BY id LIMIT 100)
+         RETURNING id, user_id, kind, ref`,
+    [userId ?? new Date(Date.now() - SWEEP_AFTER_MS)],
+  );
+  rows.sort((a, b) => (a.id < b.id ? -1 : 1));
+  return rows.map(({ user_id, kind, ref }) => ({ user_id, kind, ref }));
+}
+
+/** Hands claimed pushes to the queue, or (no job system here: tests) sends them at once. */
+async function dispatch(ctx: AppContext, events: DueEvent[]): Promise<void> {
+  for (const event of events) {
+    if (ctx.jobs.running) await ctx.jobs.send(PUSH_QUEUE, event);
+    else await sendPush(ctx, event).catch(() => {});
+  }
+}
+
+/** The push queues: one job per due push, and the sweep of pushes whose notice was lost. */
+export function definePushJobs(ctx: AppContext): void {
+  ctx.jobs.define<DueEvent>({ name: PUSH_QUEUE, run: (event) => sendPush(ctx, event) });
+  ctx.jobs.define({
+    name: 'push-sweep',
+    cron: '* * * * *',
+    run: async () => dispatch(ctx, await claimDue(ctx, null)),
+  });
+}
+
+/** Sends one due push to each of the person's subscriptions; throws when a push service failed (retried). */
+async function sendPush(ctx: AppContext, event: DueEvent): Promise<void> {
+  const db = ctx.db;
+  const { rows: subscriptions } = await db.query<Subscription>(
+    'SELECT endpoint, p256dh, auth, language FROM push_subscriptions WHERE user_id = $1',
+    [event.user_id],
+  );
+  if (subscriptions.length === 0) return;
+  const settings = await settingsRow(db, event.user_id);
+  const messages = new Map<Language, PushMessage | null>();
+  for (const language of LANGUAGES) {
+    if (!subscriptions.some((s) => s.language === language)) continue;
+    messages.set(language, await pushMessage(ctx, event, language, settings));
+  }
+  const failures = await Promise.all(
+    subscriptions.map(async (subscription) => {
+      const message = messages.get(subscription.language) ?? messages.get('ru');
+      return message ? deliver(ctx, subscription, message) : true;
+    }),
+  );
+  if (failures.includes(false)) throw new Error('a push service did not take the push');
+}
+
+async function pushMessage(
+  ctx: AppContext,
+  event: DueEvent,
+  language: Language,
+  settings: SettingsRow,
+): Promise<PushMessage | null> {
+  const source = event.kind === 'entry' ? { entryId: event.ref } : { notificationId: event.ref };
+  const found = await notificationOf(ctx.db, event.user_id, source, language, opaqueIds(ctx.config));
+  if (!found) return null;
+  const { kind, message, id } = found.notification;
+  const group: PushGroup =
+    kind === 'money_in' || kind === 'money_out' || kind === 'budget' || kind === 'support'
+      ? kind
+      : 'security';
+  // Money out is always told; the rest as the person chose in Settings.
+  if (group === 'money_in' && !settings.push_money_in) return null;
+  if (group === 'security' && !settings.push_security) return null;
+  return { title: TITLES[group][language], body: message, url: URLS[group], tag: id };
+}
+
+/** Sends one push; answers false when the push service failed (worth a retry). */
+async function deliver(ctx: AppContext, subscription: Subscription, message: PushMessage): Promise<boolean> {
+  const { config } = ctx;
+  const request = webpush.generateRequestDetails(
+    { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+    JSON.stringify(message),
+    {
+      vapidDetails: {
+        subject: config.VAPID_SUBJECT,
+        publicKey: config.VAPID_PUBLIC_KEY,
+        privateKey: config.VAPID_PRIVATE_KEY,
+      },
+      TTL: 24 * 3600,
+      urgency: 'high',
+    },
+  );
+  // web-push makes the request (VAPID, encryption); http/outbound.ts sends it: https to a known push
+  // service at a public address, no redirects. A refused address is not retried.
+  const status = await outboundRequest(
+    request.endpoint,
+    {
+      method: request.method,
+      headers: request.headers as Record<string, string>,
+      body: request.body ? new Uint8Array(request.body) : undefined,
+      timeoutMs: PUSH_TIMEOUT_MS,
+    },
+    pushPolicy(ctx),
+  ).catch(() => null);
+  // Gone at the push service: forgotten. Only a known service's answer counts (the policy above).
+  if (status === 404 || status === 410) {
+    await ctx.db.query('DELETE FROM push_subscriptions WHERE endpoint = $1', [subscription.endpoint]);
+    return true;
+  }
+  return status !== null && status < 500 && status !== 429;
+}
+
+/** This instance's ear for due pushes: a notice claims the person's and hands them on. */
 export class PushSender {
-  private readonly ctx: AppContext;
-  private readonly ids: OpaqueIds;
-  private readonly timer: NodeJS.Timeout;
-  /** Sends in flight, so that closing waits for them. */
+  /** Claims in flight, so that closing waits for them. */
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
   constructor(ctx: AppContext) {
-    this.ctx = ctx;
-    this.ids = opaqueIds(ctx.config);
     ctx.db
       .listen('wallet_events', {
         notice: (payload) => {
           const [userId, push] = payload.split(':');
-          if (push === 'push' && userId) this.track(this.claim(userId));
+          if (push === 'push' && userId && !this.closed)
+            this.track(claimDue(ctx, userId).then((events) => dispatch(ctx, events)));
         },
         ready: () => {},
         lost: () => {},
       })
       .catch(() => {});
-    this.timer = setInterval(() => this.track(this.claim(null)), SWEEP_EVERY_MS);
-    this.timer.unref();
   }
 
   private track(work: Promise<void>): void {
@@ -192,105 +309,8 @@ export class PushSender {
     this.inFlight.add(running);
   }
 
-  /** Claims the due pushes of a person (a notice), or the overdue ones of anyone (the sweep), and sends them. */
-  private async claim(userId: string | null): Promise<void> {
-    if (this.closed) return;
-    const { rows } = await this.ctx.db.query<DueEvent>(
-      userId
-        ? 'DELETE FROM push_due WHERE user_id = $1 RETURNING id, user_id, kind, ref'
-        : `DELETE FROM push_due WHERE id IN (
-             SELECT id FROM push_due WHERE created_at < $1 ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED
-           ) RETURNING id, user_id, kind, ref`,
-      [userId ?? new Date(Date.now() - SWEEP_AFTER_MS)],
-    );
-    rows.sort((a, b) => (a.id < b.id ? -1 : 1));
-    for (const event of rows) await this.send(event);
-  }
-
-  private async send(event: DueEvent): Promise<void> {
-    const db = this.ctx.db;
-    const { rows: subscriptions } = await db.query<Subscription>(
-      'SELECT endpoint, p256dh, auth, language FROM push_subscriptions WHERE user_id = $1',
-      [event.user_id],
-    );
-    if (subscriptions.length === 0) return;
-    const settings = await settingsRow(db, event.user_id);
-    const messages = new Map<Language, PushMessage | null>();
-    for (const language of LANGUAGES) {
-      if (!subscriptions.some((s) => s.language === language)) continue;
-      messages.set(language, await this.message(event, language, settings));
-    }
-    await Promise.all(
-      subscriptions.map(async (subscription) => {
-        const message = messages.get(subscription.language) ?? messages.get('ru');
-        if (message) await this.deliver(subscription, message);
-      }),
-    );
-  }
-
-  private async message(
-    event: DueEvent,
-    language: Language,
-    settings: SettingsRow,
-  ): Promise<PushMessage | null> {
-    const source = event.kind === 'entry' ? { entryId: event.ref } : { notificationId: event.ref };
-    const found = await notificationOf(this.ctx.db, event.user_id, source, language, this.ids);
-    if (!found) return null;
-    const { kind, message, id } = found.notification;
-    const group =
-      kind === 'money_in'
-        ? 'money_in'
-        : kind === 'money_out'
-          ? 'money_out'
-          : kind === 'budget'
-            ? 'budget'
-            : 'security';
-    // Money out is always told; the rest as the person chose in Settings.
-    if (group === 'money_in' && !settings.push_money_in) return null;
-    if (group === 'security' && !settings.push_security) return null;
-    return {
-      title: TITLES[group][language],
-      body: message,
-      url: group === 'security' ? '/settings' : '/history',
-      tag: id,
-    };
-  }
-
-  private async deliver(subscription: Subscription, message: PushMessage): Promise<void> {
-    const { config } = this.ctx;
-    const request = webpush.generateRequestDetails(
-      { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
-      JSON.stringify(message),
-      {
-        vapidDetails: {
-          subject: config.VAPID_SUBJECT,
-          publicKey: config.VAPID_PUBLIC_KEY,
-          privateKey: config.VAPID_PRIVATE_KEY,
-        },
-        TTL: 24 * 3600,
-        urgency: 'high',
-      },
-    );
-    // web-push makes the request (VAPID, encryption); http/outbound.ts sends it: https to a known push
-    // service at a public address, no redirects. A refused or failed request is not retried.
-    const status = await outboundRequest(
-      request.endpoint,
-      {
-        method: request.method,
-        headers: request.headers as Record<string, string>,
-        body: request.body ? new Uint8Array(request.body) : undefined,
-        timeoutMs: PUSH_TIMEOUT_MS,
-      },
-      pushPolicy(this.ctx),
-    ).catch(() => null);
-    // Gone at the push service: forgotten. Only a known service's answer counts (the policy above).
-    if (status === 404 || status === 410)
-      await this.ctx.db.query('DELETE FROM push_subscriptions WHERE endpoint = $1', [subscription.endpoint]);
-  }
-
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.timer);
     await Promise.all([...this.inFlight]);
   }
 }

@@ -1,11 +1,9 @@
 /**
- * The scheduled transfers' job queue: pg-boss on the server's own database (PostgreSQL, or the
- * embedded PGlite through pg-boss's PGlite backend), docs/decisions.md section 13. A period's run is
- * a job due at its time, keyed by schedule and period, fetched by one instance (SKIP LOCKED) and
- * retried after a crash; the run itself is exactly-once by its row and idempotency key
- * (service.ts), so a job run twice moves money once.
+ * The scheduled transfers' queues in the job system (docs/decisions.md sections 13 and 23). A period's
+ * run is a job due at its time, keyed by schedule and period, handed to one instance and retried after
+ * a crash; the run itself is exactly-once by its row and idempotency key (service.ts), so a job run
+ * twice moves money once. A reminder is a job a day before.
  */
-import { fromPglite, PgBoss } from 'pg-boss';
 import type { AppContext } from '../../context.ts';
 import { type NextRun, pendingRuns, remindSchedule, runSchedule, type ScheduleQueue } from './service.ts';
 
@@ -18,53 +16,47 @@ interface RunJob {
   index: number;
 }
 
-export interface ScheduleJobs extends ScheduleQueue {
-  stop(): Promise<void>;
-}
-
-/** Tells no queue anything: the instance does not run the queue (SCHEDULE_JOBS=off, tests by default). */
-export const noQueue: ScheduleQueue = { enqueue: async () => {} };
-
-function bossFor(ctx: AppContext): PgBoss {
-  const common = { schema: 'pgboss', schedule: false } as const;
-  if (ctx.db.pglite) return new PgBoss({ ...common, db: fromPglite(ctx.db.pglite), backend: 'pglite' });
-  if (!ctx.config.DATABASE_URL) throw new Error('schedules: no database for the job queue');
-  return new PgBoss({ ...common, connectionString: ctx.config.DATABASE_URL, max: 3 });
-}
-
-/** Starts this instance's queue: its workers, and every active schedule's next run told again. */
-export async function startScheduleJobs(ctx: AppContext): Promise<ScheduleJobs> {
-  const boss = bossFor(ctx);
-  boss.on('error', (error: Error) => console.warn(`schedule jobs: ${error.message}`));
-  await boss.start();
-  for (const name of [RUN_QUEUE, REMIND_QUEUE])
-    await boss.createQueue(name, { policy: 'stately', retryLimit: 5, retryDelay: 5, retryBackoff: true });
-
+/** Declares the queues; answers how a run is told to them (nobody, where the system does not run). */
+export function defineScheduleJobs(ctx: AppContext): ScheduleQueue {
   const enqueue = async (next: NextRun): Promise<void> => {
     const data: RunJob = { schedule_id: next.id, index: next.index };
     const key = `${next.id}:${next.index}`;
-    await boss.send(RUN_QUEUE, data, { startAfter: next.at, singletonKey: key });
-    const remindAt = new Date(next.at.getTime() - DAY_MS);
-    if (remindAt > ctx.clock.now())
-      await boss.send(REMIND_QUEUE, data, { startAfter: remindAt, singletonKey: key });
+    const now = ctx.clock.now().getTime();
+    await ctx.jobs.send(RUN_QUEUE, data, {
+      startAfterSeconds: (next.at.getTime() - now) / 1000,
+      singletonKey: key,
+    });
+    const remindAt = next.at.getTime() - DAY_MS;
+    if (remindAt > now)
+      await ctx.jobs.send(REMIND_QUEUE, data, {
+        startAfterSeconds: (remindAt - now) / 1000,
+        singletonKey: key,
+      });
   };
-  const poll = { pollingIntervalSeconds: ctx.config.SCHEDULE_POLL_SECONDS, batchSize: 5 };
-  await boss.work<RunJob>(RUN_QUEUE, poll, async (jobs) => {
-    for (const job of jobs) {
-      const { next } = await runSchedule(ctx, job.data.schedule_id, job.data.index);
+  const common = {
+    policy: 'stately',
+    retryLimit: 5,
+    retryDelaySeconds: 5,
+    pollSeconds: ctx.config.SCHEDULE_POLL_SECONDS,
+  } as const;
+  ctx.jobs.define<RunJob>({
+    ...common,
+    name: RUN_QUEUE,
+    run: async ({ schedule_id, index }) => {
+      const { next } = await runSchedule(ctx, schedule_id, index);
       if (next) await enqueue(next);
-    }
-  });
-  await boss.work<RunJob>(REMIND_QUEUE, poll, async (jobs) => {
-    for (const job of jobs) await remindSchedule(ctx, job.data.schedule_id, job.data.index);
-  });
-  // A run enqueued after its transaction committed may have been lost with the instance: told again.
-  for (const next of await pendingRuns(ctx)) await enqueue(next);
-
-  return {
-    enqueue,
-    async stop() {
-      await boss.stop({ graceful: true, timeout: 5_000, close: true });
     },
-  };
+    // A run enqueued after its transaction committed may have been lost with the instance: told again.
+    onStart: async () => {
+      for (const next of await pendingRuns(ctx)) await enqueue(next);
+    },
+  });
+  ctx.jobs.define<RunJob>({
+    ...common,
+    name: REMIND_QUEUE,
+    run: async ({ schedule_id, index }) => {
+      await remindSchedule(ctx, schedule_id, index);
+    },
+  });
+  return { enqueue };
 }

@@ -5,11 +5,12 @@
  * Bank-account payouts (GOST QR payments) succeed. Only the outcome flag and the masked destination are
  * kept, never the card number.
  *
- * Crash-safe: pending payouts are rows of sandbox_payouts with a due time. `runDue` (called by the
- * background worker of every server instance) claims due rows with FOR UPDATE SKIP LOCKED and a lease,
- * so two instances never settle one at the same time, then notifies the wallet like a real provider:
- * a signed webhook to POST /v2/wallet/webhooks/payouts. A row is done only once its webhook was
- * accepted; until then it is retried (the wallet applies a repeated webhook once).
+ * Crash-safe: pending payouts are rows of sandbox_payouts with a due time, and each has a job on the
+ * `sandbox-payout` queue (docs/decisions.md section 23) due at that time. The job claims its row with a
+ * lease (a conditional UPDATE, so two instances never settle one at the same time), then notifies the
+ * wallet like a real provider: a signed webhook to POST /v2/wallet/webhooks/payouts. A row is done only
+ * once its webhook was accepted; until then the job fails and is retried with backoff (the wallet
+ * applies a repeated webhook once). `runDue` is one pass over every due row, for tests.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -17,6 +18,7 @@ import { ID_PATTERN } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
+import type { Jobs } from '../../jobs/index.ts';
 import { type ProviderRecord, sandboxRecords } from '../records.ts';
 import { deliver, httpTransport, signedWebhookRequest, type WebhookTransport } from '../sandbox-webhooks.ts';
 import {
@@ -37,6 +39,7 @@ const LEASE_MS = 60_000;
 /** After a webhook was not accepted, when to try it again. */
 const RETRY_MS = 2_000;
 const BATCH = 20;
+export const SANDBOX_PAYOUT_QUEUE = 'sandbox-payout';
 
 interface SandboxPayoutRow {
   id: string;
@@ -64,14 +67,41 @@ export class SandboxPayoutsProvider implements PayoutsProvider {
   readonly #config: Config;
   #transport: WebhookTransport;
 
-  constructor(config: Config, db: Db, clock: Clock) {
+  readonly #jobs: Jobs | undefined;
+
+  constructor(config: Config, db: Db, clock: Clock, jobs?: Jobs) {
     if (config.production)
       throw new Error('The sandbox payouts provider is refused when WALLET_ENV=production');
     this.#config = config;
     this.#db = db;
     this.#clock = clock;
+    this.#jobs = jobs;
     // Over HTTP to this server's public address, unless a sandbox route installs an in-process one.
     this.#transport = httpTransport(config.PUBLIC_URL);
+    jobs?.define<{ id: string }>({
+      name: SANDBOX_PAYOUT_QUEUE,
+      policy: 'stately',
+      run: async ({ id }) => {
+        const outcome = await this.deliverDue(id, 0);
+        if (outcome === 'refused')
+          throw new Error(`the wallet did not accept the webhook of sandbox payout ${id}`);
+        if (outcome === 'not_due') await this.#sendJob(id, 1);
+      },
+      // Rows whose job was lost with an instance get one again.
+      onStart: async () => {
+        const { rows } = await db.query<{ id: string; due_at: Date }>(
+          'SELECT id, due_at FROM sandbox_payouts WHERE notified_at IS NULL ORDER BY due_at',
+        );
+        const now = this.#clock.now().getTime();
+        for (const row of rows) await this.#sendJob(row.id, (row.due_at.getTime() - now) / 1000);
+      },
+    });
+  }
+
+  async #sendJob(id: string, afterSeconds: number): Promise<void> {
+    await this.#jobs
+      ?.send(SANDBOX_PAYOUT_QUEUE, { id }, { startAfterSeconds: Math.max(0, afterSeconds), singletonKey: id })
+      .catch((error: Error) => console.warn(`sandbox payout ${id}: job not queued (${error.message})`));
   }
 
   /** The payouts made in [from, to), for reconciliation: the reference is our payout's id. */
@@ -115,6 +145,7 @@ export class SandboxPayoutsProvider implements PayoutsProvider {
     );
     // Like a real provider, a new payout is accepted as pending; its outcome comes later, by webhook.
     const row = rows[0]!;
+    if (row.status === 'pending') await this.#sendJob(row.id, this.#config.SANDBOX_PAYOUT_DELAY_MS / 1000);
     return row.status === 'pending'
       ? { providerId: row.id, status: 'pending', reason: null }
       : this.#state(row);
@@ -160,61 +191,74 @@ export class SandboxPayoutsProvider implements PayoutsProvider {
   }
 
   /**
-   * Settles the payouts that are due and notifies the wallet of each. Claims rows in a short
-   * transaction (SKIP LOCKED: another instance's claim is skipped, not waited for), then sends the
-   * webhooks outside any transaction.
+   * Settles one due payout and notifies the wallet: the row is claimed with a lease by a conditional
+   * UPDATE (another instance's claim, committed first, makes this one find nothing). A webhook the
+   * wallet did not accept frees the row again after `retryAfterMs`.
    */
+  async deliverDue(
+    id: string,
+    retryAfterMs = RETRY_MS,
+  ): Promise<'delivered' | 'refused' | 'not_due' | 'done'> {
+    const now = this.#clock.now();
+    const { rows } = await this.#db.query<SandboxPayoutRow>(
+      `UPDATE sandbox_payouts AS p
+       SET lease_until = $3, attempts = p.attempts + 1,
+           status = CASE WHEN p.status <> 'pending' THEN p.status
+                         WHEN p.outcome = 'fail' THEN 'canceled' ELSE 'succeeded' END,
+           reason = CASE WHEN p.outcome = 'fail' THEN coalesce(p.reason, $4) ELSE p.reason END
+       WHERE p.id = $1 AND p.notified_at IS NULL AND p.due_at <= $2 AND (p.lease_until IS NULL OR p.lease_until <= $2)
+       RETURNING p.id, p.reference, p.outcome, p.status, p.reason, p.due_at`,
+      [id, now, new Date(now.getTime() + LEASE_MS), SANDBOX_DECLINE_REASON],
+    );
+    const row = rows[0];
+    if (!row) {
+      const { rows: left } = await this.#db.query<{ due: boolean }>(
+        'SELECT due_at > $2 AS due FROM sandbox_payouts WHERE id = $1 AND notified_at IS NULL',
+        [id, now],
+      );
+      return left[0]?.due ? 'not_due' : 'done';
+    }
+    const status = await deliver(
+      this.#transport,
+      signedWebhookRequest(
+        this.#config.WEBHOOK_SECRET,
+        PAYOUTS_WEBHOOK_PATH,
+        {
+          event: row.status === 'canceled' ? 'payout.canceled' : 'payout.succeeded',
+          payout_id: row.id,
+          reference: row.reference,
+          reason: row.status === 'canceled' ? row.reason : null,
+          occurred_at: now.toISOString(),
+        },
+        now,
+      ),
+    );
+    if (status >= 200 && status < 300) {
+      await this.#db.query('UPDATE sandbox_payouts SET notified_at = $2, lease_until = NULL WHERE id = $1', [
+        row.id,
+        this.#clock.now(),
+      ]);
+      return 'delivered';
+    }
+    // Not accepted (the wallet is down or starting): free for whoever tries next.
+    await this.#db.query('UPDATE sandbox_payouts SET lease_until = $2 WHERE id = $1', [
+      row.id,
+      new Date(this.#clock.now().getTime() + retryAfterMs),
+    ]);
+    return 'refused';
+  }
+
+  /** One pass over every due payout (tests drive it; a running server has each one's job). */
   async runDue(): Promise<number> {
     const now = this.#clock.now();
-    const claimed = await this.#db.tx(async (q) => {
-      const { rows } = await q.query<SandboxPayoutRow>(
-        `UPDATE sandbox_payouts AS p
-         SET lease_until = $2, attempts = p.attempts + 1,
-             status = CASE WHEN p.status <> 'pending' THEN p.status
-                           WHEN p.outcome = 'fail' THEN 'canceled' ELSE 'succeeded' END,
-             reason = CASE WHEN p.outcome = 'fail' THEN coalesce(p.reason, $3) ELSE p.reason END
-         WHERE p.id IN (
-           SELECT id FROM sandbox_payouts
-           WHERE notified_at IS NULL AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
-           ORDER BY due_at LIMIT ${BATCH}
-           FOR UPDATE SKIP LOCKED)
-         RETURNING p.id, p.reference, p.outcome, p.status, p.reason, p.due_at`,
-        [now, new Date(now.getTime() + LEASE_MS), SANDBOX_DECLINE_REASON],
-      );
-      return rows;
-    });
+    const { rows } = await this.#db.query<{ id: string }>(
+      `SELECT id FROM sandbox_payouts
+       WHERE notified_at IS NULL AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+       ORDER BY due_at LIMIT ${BATCH}`,
+      [now],
+    );
     let delivered = 0;
-    for (const row of claimed) {
-      const now = this.#clock.now();
-      const status = await deliver(
-        this.#transport,
-        signedWebhookRequest(
-          this.#config.WEBHOOK_SECRET,
-          PAYOUTS_WEBHOOK_PATH,
-          {
-            event: row.status === 'canceled' ? 'payout.canceled' : 'payout.succeeded',
-            payout_id: row.id,
-            reference: row.reference,
-            reason: row.status === 'canceled' ? row.reason : null,
-            occurred_at: now.toISOString(),
-          },
-          now,
-        ),
-      );
-      if (status >= 200 && status < 300) {
-        await this.#db.query(
-          'UPDATE sandbox_payouts SET notified_at = $2, lease_until = NULL WHERE id = $1',
-          [row.id, this.#clock.now()],
-        );
-        delivered += 1;
-      } else {
-        // Not accepted (the wallet is down or starting): try again soon, whoever claims it then.
-        await this.#db.query('UPDATE sandbox_payouts SET lease_until = $2 WHERE id = $1', [
-          row.id,
-          new Date(this.#clock.now().getTime() + RETRY_MS),
-        ]);
-      }
-    }
+    for (const row of rows) if ((await this.deliverDue(row.id)) === 'delivered') delivered += 1;
     return delivered;
   }
 }

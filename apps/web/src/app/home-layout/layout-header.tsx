@@ -57,7 +57,8 @@ export function sectionOf(pathname: string): Section | null {
   if (under(pathTo('Wallet'))) return 'Wallet';
   if (under(pathTo('Payment'))) return 'Payment';
   if (under(pathTo('History'))) return 'History';
-  if (under(pathTo('Settings'))) return 'Settings';
+  // Support opens from Settings (and the profile panel): it lights Settings.
+  if (under(pathTo('Settings')) || under(pathTo('Support'))) return 'Settings';
   return null;
 }
 

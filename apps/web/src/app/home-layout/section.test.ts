@@ -15,5 +15,6 @@ describe('the menu item a screen belongs to', () => {
       expect(sectionOf(path), path).toBe('Wallet');
     expect(sectionOf('/history')).toBe('History');
     expect(sectionOf('/settings')).toBe('Settings');
+    expect(sectionOf('/support')).toBe('Settings');
   });
 });

@@ -10,10 +10,27 @@ import i18n from './i18n.ts';
 import { requestsEn, requestsRu } from './requests-texts.ts';
 import { savingsEn, savingsRu } from './savings-texts.ts';
 import { settingsEn, settingsRu } from './settings-texts.ts';
+import { supportEn, supportRu } from './support-texts.ts';
 
 export const signedInResources = {
-  ru: { ...requestsRu, ...exchangeRu, ...accountSignedInRu, ...settingsRu, ...antifraudRu, ...savingsRu },
-  en: { ...requestsEn, ...exchangeEn, ...accountSignedInEn, ...settingsEn, ...antifraudEn, ...savingsEn },
+  ru: {
+    ...requestsRu,
+    ...exchangeRu,
+    ...accountSignedInRu,
+    ...settingsRu,
+    ...antifraudRu,
+    ...savingsRu,
+    ...supportRu,
+  },
+  en: {
+    ...requestsEn,
+    ...exchangeEn,
+    ...accountSignedInEn,
+    ...settingsEn,
+    ...antifraudEn,
+    ...savingsEn,
+    ...supportEn,
+  },
 };
 
 for (const language of ['ru', 'en'] as const)

@@ -9,7 +9,7 @@ export const MAX_PHOTOS = 3;
 const LONG_SIDE = 1600;
 const QUALITY = 0.85;
 
-async function asJpeg(file: File): Promise<Blob> {
+export async function asJpeg(file: File): Promise<Blob> {
   const bitmap = await createImageBitmap(file);
   const scale = Math.min(1, LONG_SIDE / Math.max(bitmap.width, bitmap.height));
   const canvas = document.createElement('canvas');
@@ -22,7 +22,7 @@ async function asJpeg(file: File): Promise<Blob> {
   );
 }
 
-async function base64Of(blob: Blob): Promise<string> {
+export async function base64Of(blob: Blob): Promise<string> {
   const bytes = new Uint8Array(await blob.arrayBuffer());
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000)

@@ -78,6 +78,9 @@ export function applyLiveEvent(
       // Held operations, approvals and the trusted person are told by notifications (section 21).
       for (const key of ['holds', 'approvals', 'trusted-person'])
         void queryClient.invalidateQueries({ queryKey: [key] });
+      // Support's answer: the open conversation asks again (docs/decisions.md section 23).
+      if (notification.kind === 'support')
+        void queryClient.invalidateQueries({ queryKey: ['supportMessages'] });
       const cached = queryClient.getQueryData<InfiniteData<NotificationPage>>(['notifications']);
       if (!cached) {
         void queryClient.invalidateQueries({ queryKey: ['notifications'] });

@@ -63,6 +63,15 @@ export function TransactionRow({
               what={`${description}, ${formatSignedMoney(transaction.amount, transaction.currency_code, language)}`}
             />
           )}
+          {reportable && transaction.status !== 'complete' && (
+            <Link
+              className="row-action"
+              to={`${pathTo('Support')}?operation=${encodeURIComponent(transaction.id)}`}
+              aria-label={t('support.aboutOperation', { description })}
+            >
+              {t('support.ask')}
+            </Link>
+          )}
           {reportable && look === 'withdrawal' && transaction.kind === 'transfer' && (
             <Link
               className="row-action"

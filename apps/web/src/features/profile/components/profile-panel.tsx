@@ -7,10 +7,12 @@
 import '../profile.css';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatPhone, initialOf } from '../../../shared/format/person.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { pathTo } from '../../../shared/routes.ts';
 import { OperatorFacts } from '../../../shared/terms/operator-facts.tsx';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { LogoutIcon } from '../../../shared/ui/icons.tsx';
@@ -89,6 +91,9 @@ export function ProfilePanel({
         </section>
       )}
       {security && <div className="profile-panel__security">{security}</div>}
+      <Link className="button button--ghost profile-panel__support" to={pathTo('Support')}>
+        {t('support.open')}
+      </Link>
       <button
         type="button"
         className="button button--ghost profile-panel__logout"

@@ -21,6 +21,7 @@ import { PinChangePanel } from '../components/pin-change-panel.tsx';
 import { ProfileFacts } from '../components/profile-facts.tsx';
 import { SessionsPanel } from '../components/sessions-panel.tsx';
 import { SignOutPanel } from '../components/sign-out-panel.tsx';
+import { SupportPanel } from '../components/support-panel.tsx';
 import { ThemeSwitch } from '../components/theme-switch.tsx';
 import { TrustedPersonPanel } from '../components/trusted-person-panel.tsx';
 
@@ -73,6 +74,7 @@ export function SettingsPage() {
           <AreaBoundary>
             <MyDataPanel />
           </AreaBoundary>
+          <SupportPanel />
         </div>
         <div className="settings-column">
           <AreaBoundary>
