@@ -17,7 +17,7 @@ import { AppError } from '../errors.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { opaqueIds } from '../http/opaque-id.ts';
 import { addressKey, hit, peek } from '../modules/limits/index.ts';
-import { open, seal } from '../providers/kyc/sealed.ts';
+import { open, seal } from '../crypto/sealed.ts';
 import { writeAudit } from './audit.ts';
 
 export const OPS_SESSION_HOURS = 12;

@@ -19,7 +19,7 @@ import type {
   KycState,
   OperatorReview,
 } from './kyc-provider.ts';
-import { documentsKey, open, seal } from './sealed.ts';
+import { documentsKey, open, seal } from '../../crypto/sealed.ts';
 
 /** The app's Settings route shows the documents form for `?documents=<application id>`. */
 export const DOCUMENTS_PAGE = '/settings?documents=';
