@@ -1,13 +1,12 @@
 -- A held payout's destination and a held schedule's run (docs/decisions.md section 21).
 
--- A withdrawal's card or a GOST payment's account, kept while its operation is held: sealed
--- (AES-256-GCM under PAYOUTS_KEY, the payout's id as associated data), deleted when the hold ends.
--- `details` is what the payout shows and keeps anyway (the masked card, the payee), never the number.
+-- A withdrawal's card or a GOST payment's account (with the payee's details), kept while its operation
+-- is held: sealed (AES-256-GCM under PAYOUTS_KEY, the payout's id as associated data), deleted when the
+-- hold ends, released or not.
 CREATE TABLE payout_destinations (
   payout_id uuid PRIMARY KEY,
   hold_id uuid NOT NULL UNIQUE REFERENCES money_holds (id),
   sealed bytea NOT NULL,
-  details jsonb NOT NULL,
   created_at timestamptz NOT NULL
 );
 

@@ -249,7 +249,7 @@ export async function release(
           `UPDATE money_holds SET status = 'released', decided_at = $2, decided_by = $3 WHERE id = $1`,
           [id, now, decidedBy],
         );
-        afterCommit = await work?.after(q, doorOf(row.door, now));
+        afterCommit = await work?.after(q, doorOf(row.door, now), ctx);
         await notify(q, row.user_id, 'security', 'hold_released', holdParams(row), now);
         await alongside?.(q, row);
       },

@@ -7,6 +7,7 @@
  * after the release committed. `closed` runs when the hold ends without a release (cancelled,
  * declined, expired, refused), in that transaction: what the call kept for its release goes.
  */
+import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { AppError } from '../../errors.ts';
 import type { MoneyCallName, Payment } from '../../ledger/index.ts';
@@ -15,7 +16,7 @@ export interface ReleaseWork {
   /** The call's own row locked and asked again: its refusal keeps the money held. */
   before?(q: Queryable, door: Payment): Promise<AppError | undefined>;
   /** What the call's outcome changes beside the money, as its own `after` does; and its work after the commit. */
-  after(q: Queryable, door: Payment): Promise<undefined | (() => Promise<void>)>;
+  after(q: Queryable, door: Payment, ctx: AppContext): Promise<undefined | (() => Promise<void>)>;
   /** The hold ended without a release: what the call kept for it goes. */
   closed?(q: Queryable, door: Payment): Promise<void>;
 }
