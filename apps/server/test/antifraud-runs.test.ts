@@ -146,7 +146,9 @@ describe(`the antifraud check of schedules' runs and payouts (${databaseLabel})`
     expect(await balance(server, ivan)).toBe('5000.00');
     expect(await sealedCount()).toBe(1);
     expect(await tablesContaining(server, CARD_DIGITS)).toEqual([]);
-    const { rows: none } = await server.ctx.db.query('SELECT 1 FROM payouts WHERE user_id = $1', [ivan.userId]);
+    const { rows: none } = await server.ctx.db.query('SELECT 1 FROM payouts WHERE user_id = $1', [
+      ivan.userId,
+    ]);
     expect(none).toHaveLength(0);
 
     // Two releases at once (the person's and an operator's): one payout to the provider.

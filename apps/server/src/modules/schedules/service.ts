@@ -312,7 +312,12 @@ export async function runSchedule(
 }
 
 /** The schedule locked and its period claimed (as skipped until paid), or undefined: stale or run already. */
-async function claimRun(q: Queryable, id: string, index: number, now: Date): Promise<ScheduleRow | undefined> {
+async function claimRun(
+  q: Queryable,
+  id: string,
+  index: number,
+  now: Date,
+): Promise<ScheduleRow | undefined> {
   const { rows } = await q.query<ScheduleRow>(`${SELECT_SCHEDULE} WHERE s.id = $1 FOR UPDATE OF s`, [id]);
   const row = rows[0];
   if (row?.status !== 'active' || row.next_index !== index) return undefined;
@@ -354,18 +359,18 @@ async function skipRun(
 
 function nextAfter(schedule: ScheduleRow, index: number): NextRun | null {
   const at = runTime(schedule.first_run_at, schedule.period, index + 1);
-  return schedule.ends_at !== null && at > schedule.ends_at ? null : { id: schedule.id, index: index + 1, at };
+  return schedule.ends_at !== null && at > schedule.ends_at
+    ? null
+    : { id: schedule.id, index: index + 1, at };
 }
 
 /** The schedule moved past period `index`: its next run, or its end. */
 async function advance(q: Queryable, schedule: ScheduleRow, index: number): Promise<void> {
   const next = nextAfter(schedule, index);
-  await q.query('UPDATE scheduled_transfers SET next_index = $2, next_run_at = $3, status = $4 WHERE id = $1', [
-    schedule.id,
-    index + 1,
-    next?.at ?? null,
-    next ? 'active' : 'ended',
-  ]);
+  await q.query(
+    'UPDATE scheduled_transfers SET next_index = $2, next_run_at = $3, status = $4 WHERE id = $1',
+    [schedule.id, index + 1, next?.at ?? null, next ? 'active' : 'ended'],
+  );
 }
 
 // A held run (docs/decisions.md section 21) is paid when released; when its hold ends otherwise, skipped.
