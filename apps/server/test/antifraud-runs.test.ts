@@ -4,8 +4,9 @@
  * confirms it; a large withdrawal is held with its card sealed, and its release hands the payout to the
  * provider once; cancelling returns the money and drops the sealed card; no card is ever stored in clear.
  */
+import { accountChecksumOk } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { release } from '../src/modules/holds/index.ts';
+import { release, sweepHolds } from '../src/modules/holds/index.ts';
 import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { runSchedule } from '../src/modules/schedules/service.ts';
 import { SANDBOX_FRAUD_PHONE } from '../src/providers/fraud-db/sandbox.ts';
@@ -25,6 +26,17 @@ import {
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
 const CARD_DIGITS = GOOD_CARD.replace(/\s/g, '');
+const BIC = '044525225';
+/** A payee's account with a valid control key for the BIC (as qr-payment.test.ts makes it). */
+const ACC = (() => {
+  const account = '40702810000000054321';
+  for (let d = 0; d <= 9; d++) {
+    const candidate = `${account.slice(0, 8)}${d}${account.slice(9)}`;
+    if (accountChecksumOk(BIC, candidate)) return candidate;
+  }
+  throw new Error('no control key');
+})();
+const GOST = `ST00012|Name=ООО «Три кита»|PersonalAcc=${ACC}|BankName=ПАО Сбербанк|BIC=${BIC}|CorrespAcc=30101810400000000225`;
 
 describe(`the antifraud check of schedules' runs and payouts (${databaseLabel})`, () => {
   let server: TestServer;
@@ -200,5 +212,40 @@ describe(`the antifraud check of schedules' runs and payouts (${databaseLabel})`
     ]);
     expect(payouts).toHaveLength(0);
     expect(await tablesContaining(server, CARD_DIGITS)).toEqual([]);
+  });
+
+  it('holds a large GOST payment with its account sealed; expiry returns the money and drops it', async () => {
+    const ivan = await person(server, { level: 'full', rub: rub(20_000) });
+    const pay = (amount: string) =>
+      server.call('POST', '/v2/wallet/payment/qr', {
+        token: ivan.token,
+        body: { qr: `${GOST}|Sum=${amount}`, currency_code: 'RUB', pin: PIN },
+      });
+    const held = await pay('1500000');
+    expect(held.status, JSON.stringify(held.body)).toBe(202);
+    expect(held.body.status).toBe('held');
+    expect(await balance(server, ivan)).toBe('5000.00');
+    expect(await sealedCount()).toBe(1);
+    expect(await tablesContaining(server, ACC)).toEqual([]);
+
+    clock.advance(49 * 3_600_000);
+    expect((await sweepHolds(server.ctx)).expired).toBeGreaterThanOrEqual(1);
+    expect(await balance(server, ivan)).toBe('20000.00');
+    expect(await sealedCount()).toBe(0);
+    expect(await tablesContaining(server, ACC)).toEqual([]);
+
+    // Released, the payment goes to the provider once, the account kept as a bank payment keeps it.
+    const again = await pay('1200000');
+    expect(again.status, JSON.stringify(again.body)).toBe(202);
+    const confirmed = await confirm(ivan, again.body.hold_id);
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(await sealedCount()).toBe(0);
+    const { rows } = await server.ctx.db.query<{ destination: string; status: string }>(
+      'SELECT destination, status FROM payouts WHERE user_id = $1',
+      [ivan.userId],
+    );
+    expect(rows).toEqual([{ destination: ACC, status: 'pending' }]);
+    await runPayoutWorkerOnce(server.ctx);
+    expect(await balance(server, ivan)).toBe('8000.00');
   });
 });
