@@ -148,6 +148,19 @@ describe(`the antifraud check of schedules' runs and payouts (${databaseLabel})`
     expect(await balance(server, petr)).toBe('12000.00');
   });
 
+  it("a held schedule's run cancelled returns the money and counts as skipped", async () => {
+    const ivan = await person(server, { level: 'full', rub: rub(30_000) });
+    const petr = await person(server, { level: 'full' });
+    const id = await scheduled(ivan, petr.phone, '11000.00');
+    expect((await runSchedule(server.ctx, id, 0)).outcome).toBe('held');
+    const hold = (await holdOf(ivan.userId))!;
+    const cancelled = await server.call('POST', `/v2/wallet/holds/${hold.id}/cancel`, { token: ivan.token });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(await balance(server, ivan)).toBe('30000.00');
+    expect(await balance(server, petr)).toBe('0.00');
+    expect(await lastRun(id)).toEqual({ outcome: 'skipped', reason: 'hold_closed' });
+  });
+
   it('holds a large withdrawal with its card sealed; the release hands the payout to the provider once', async () => {
     const ivan = await person(server, { level: 'full', rub: rub(20_000) });
     const sameKey = key();
