@@ -71,6 +71,11 @@ const Env = z.object({
   KYC_PROVIDER: z.enum(['sandbox', 'manual']).default('sandbox'),
   /** Key of the identification documents' photos encrypted at rest (KYC_PROVIDER=manual), 32+ characters. */
   DOCUMENTS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Key of a held withdrawal's card or a GOST payment's account, sealed until its hold ends
+   * (docs/decisions.md section 21), 32+ characters; unset: derived from PIN_KEY, as OPS_KEY is.
+   */
+  PAYOUTS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   YOOKASSA_API_URL: z.url().default('https://api.yookassa.ru/v3'),
   YOOKASSA_SHOP_ID: z.string().optional(),
   YOOKASSA_SECRET_KEY: z.string().optional(),
@@ -232,6 +237,7 @@ export interface Config extends Env {
   PIN_KEY: string;
   WEBHOOK_SECRET: string;
   OPS_KEY: string;
+  PAYOUTS_KEY: string;
   PUBLIC_URL: string;
   appVersion: string;
   production: boolean;
@@ -382,6 +388,8 @@ export function loadConfig(
     WEBHOOK_SECRET: env.WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET,
     // Unset: the PIN key, which the back office derives its own key from (ops/operators.ts).
     OPS_KEY: env.OPS_KEY ?? env.PIN_KEY ?? DEV_PIN_KEY,
+    // Unset: the PIN key, which crypto/sealed.ts derives a key of its own from (payoutsKey).
+    PAYOUTS_KEY: env.PAYOUTS_KEY ?? env.PIN_KEY ?? DEV_PIN_KEY,
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),
     // The version open tabs compare with their own at start-up: a new build picks up a new version.
     appVersion: env.APP_VERSION ?? build?.version ?? appVersion,
@@ -396,13 +404,21 @@ const SECRET_SETTINGS = [
   'RECEIPT_KEY',
   'OPS_KEY',
   'DOCUMENTS_KEY',
+  'PAYOUTS_KEY',
   'VAPID_PRIVATE_KEY',
   'YOOKASSA_SECRET_KEY',
   'SMSRU_API_ID',
   'SMSC_PASSWORD',
 ] as const;
 /** The keys this server makes its own use of (not a provider's credential): they must be random. */
-const OWN_KEYS = new Set<string>(['PIN_KEY', 'WEBHOOK_SECRET', 'RECEIPT_KEY', 'OPS_KEY', 'DOCUMENTS_KEY']);
+const OWN_KEYS = new Set<string>([
+  'PIN_KEY',
+  'WEBHOOK_SECRET',
+  'RECEIPT_KEY',
+  'OPS_KEY',
+  'DOCUMENTS_KEY',
+  'PAYOUTS_KEY',
+]);
 /**
  * What the characters of a key must carry at least, as `estimatedBits` counts: a random key of 32 hex
  * digits counts about 110, of 32 random bytes in base64 about 210; a word or a pattern far less.

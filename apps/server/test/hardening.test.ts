@@ -55,6 +55,7 @@ describe('production refuses secrets anyone could know', () => {
     'RECEIPT_KEY',
     'OPS_KEY',
     'DOCUMENTS_KEY',
+    'PAYOUTS_KEY',
     'YOOKASSA_SECRET_KEY',
   ];
 
@@ -101,6 +102,8 @@ describe('production refuses secrets anyone could know', () => {
       [{ YOOKASSA_SECRET_KEY: 'CHANGE_ME' }, 'YOOKASSA_SECRET_KEY'],
       [{ PIN_KEY: shared, WEBHOOK_SECRET: shared }, 'WEBHOOK_SECRET'],
       [{ PIN_KEY: shared, DOCUMENTS_KEY: shared }, 'DOCUMENTS_KEY'],
+      [{ PIN_KEY: shared, PAYOUTS_KEY: shared }, 'PAYOUTS_KEY'],
+      [{ PAYOUTS_KEY: 'b'.repeat(40) }, 'PAYOUTS_KEY'],
       [{ PIN_KEY: 'a'.repeat(40) }, 'PIN_KEY'],
       [{ WEBHOOK_SECRET: 'abcdefgh'.repeat(5) }, 'WEBHOOK_SECRET'],
       [{ RECEIPT_KEY: '0123456789012345678901234567890123456789' }, 'RECEIPT_KEY'],

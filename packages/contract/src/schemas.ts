@@ -659,7 +659,7 @@ export const Schedule = z.object({
   ends_at: DateTime.nullable(),
   status: ScheduleStatus,
   last_run: z
-    .object({ at: DateTime, outcome: z.enum(['paid', 'skipped']), reason: z.string().nullable() })
+    .object({ at: DateTime, outcome: z.enum(['paid', 'skipped', 'held']), reason: z.string().nullable() })
     .nullable(),
   created_at: DateTime,
 });

@@ -12,12 +12,12 @@ import { promisify } from 'node:util';
 import { OPERATOR_PASSWORD_MIN, type OperatorRole, roleNeedsSecondAdmin } from '@e-wallet/contract';
 import { generateSecret, generateURI, verify } from 'otplib';
 import type { AppContext } from '../context.ts';
+import { open, seal } from '../crypto/sealed.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { opaqueIds } from '../http/opaque-id.ts';
 import { addressKey, hit, peek } from '../modules/limits/index.ts';
-import { open, seal } from '../providers/kyc/sealed.ts';
 import { writeAudit } from './audit.ts';
 
 export const OPS_SESSION_HOURS = 12;

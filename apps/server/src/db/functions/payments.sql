@@ -127,12 +127,15 @@ BEGIN
   IF payer_level IS NULL OR (debit.id IS NULL AND quote_id IS NULL AND (goal_id IS NULL OR currency IS NOT NULL)) THEN
     refusal := jsonb_build_object('rule', 'account_missing');
   ELSIF NOT check_only AND proven IS NOT TRUE THEN
-    -- Without a PIN only a run of the payer's active standing order, which the PIN confirmed. (Asked
-    -- apart: a condition with a subquery is a whole query for PL/pgSQL, not a quick expression.)
+    -- Without a PIN only a goal's closing (its money back to its owner, section 22), or a run of the
+    -- payer's active standing order, which the PIN confirmed (a run the antifraud check held goes to
+    -- the 'antifraud_hold' account instead of the payee, section 21: its release is the exception
+    -- below). (Asked apart: a condition with a subquery is a whole query for PL/pgSQL.)
     IF NOT (pin_proof IS NULL AND goal_direction IS NOT DISTINCT FROM 'close')
        AND NOT (pin_proof IS NULL AND reference_type = 'scheduled_transfer'
         AND EXISTS (SELECT 1 FROM scheduled_transfers s WHERE s.id::text = reference_id AND s.user_id = payer
-          AND s.payee_id = payee AND s.amount = amount AND s.currency = currency AND s.status = 'active'))
+          AND (s.payee_id = payee OR (payee IS NULL AND system_account = 'antifraud_hold'))
+          AND s.amount = amount AND s.currency = currency AND s.status = 'active'))
        -- Or the release of the payer's held operation, which their PIN confirmed when it was held and
        -- the person, their trusted person or an operator has now let go (docs/decisions.md section 21).
        AND NOT (pin_proof IS NULL AND EXISTS (SELECT 1 FROM money_holds h WHERE h.movement_id = movement_id

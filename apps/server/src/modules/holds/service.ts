@@ -211,6 +211,7 @@ export async function release(
   const now = ctx.clock.now();
   const work = releaseWorkOf(first.call_name);
   let row = first;
+  let afterCommit: (() => Promise<void>) | undefined;
   try {
     await runMoneyCall(ctx, {
       call: first.call_name as MoneyCallName,
@@ -227,7 +228,7 @@ export async function release(
         if (!OPEN.includes(row.status)) return { refuse: new AppError('HOLD_CLOSED') };
         if (row.expires_at <= now) return { refuse: new AppError('HOLD_EXPIRED') };
         // The call's own row next (a request), as the call itself locks it before the people.
-        const refused = await work?.before(q, doorOf(row.door, now));
+        const refused = await work?.before?.(q, doorOf(row.door, now));
         if (refused) throw refused;
         // The people in user id order, as the door locks them, before the hold's accounts.
         await q.query('SELECT 1 FROM users WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE', [
@@ -248,9 +249,13 @@ export async function release(
           `UPDATE money_holds SET status = 'released', decided_at = $2, decided_by = $3 WHERE id = $1`,
           [id, now, decidedBy],
         );
-        await work?.after(q, doorOf(row.door, now));
+        afterCommit = await work?.after(q, doorOf(row.door, now), ctx);
         await notify(q, row.user_id, 'security', 'hold_released', holdParams(row), now);
         await alongside?.(q, row);
+      },
+      // Once, after the release committed (a payout handed to its provider): only the winner gets here.
+      committed: async () => {
+        await afterCommit?.();
       },
     });
   } catch (error) {
@@ -289,6 +294,7 @@ async function closeHold(
     if (!row || !OPEN.includes(row.status) || !allowed(row)) return null;
     if (status === 'expired' && row.expires_at > now) return null;
     await voidHold(q, row.hold_transfer_id, now);
+    await releaseWorkOf(row.call_name)?.closed?.(q, doorOf(row.door, now));
     await q.query(
       `UPDATE money_holds SET status = $2, decided_at = $3, decided_by = $4, decision_reason = $5 WHERE id = $1`,
       [id, status, now, decidedBy, reason],

@@ -79,6 +79,11 @@ export interface MoneyCall<A> {
   after?(q: Queryable, outcome: DoorOutcome): Promise<void>;
   /** After the commit, when the money moved: what follows outside the database. */
   committed?(answer: A): Promise<void>;
+  /**
+   * In the transaction that held the call's money (docs/decisions.md section 21), after the hold's row:
+   * what the call keeps for its release (a payout's sealed destination, a schedule's run marked held).
+   */
+  onHold?(q: Queryable, holdId: string): Promise<void>;
   /** After a refusal, outside the transaction: what it also tells (a lookup counted). */
   refused?(refusal: Refusal): Promise<void>;
   /**
@@ -89,8 +94,9 @@ export interface MoneyCall<A> {
   /**
    * An outgoing call's payee for the one antifraud check (docs/decisions.md section 21), asked before
    * the door: a listed recipient is refused; on a sign, or for the trusted person, the money is held
-   * and the call answers 202 (http/held.ts). A call with `committed`, or with `after` and no release
-   * work (release.ts), is only refused by the fraud database: its release would need what those do.
+   * and the call answers 202 (http/held.ts). A call with `committed` or `after` and no release work
+   * (release.ts), or one before the terms (closing the wallet, confirmed by a fresh SMS code), is only
+   * refused by the fraud database. A schedule's run is checked too, with no one to confirm.
    */
   antifraud?: AntifraudCall;
 }
@@ -122,7 +128,12 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
       : confirmer(ctx, call.person, call.confirmation);
   // A person's money waits for the current terms (a schedule's run and an operator's refund are not theirs now).
   if (confirm && !call.beforeTerms) await requireAcceptedTerms(ctx, call.person);
-  const held = confirm && call.antifraud ? await antifraudOf(ctx, call, confirm.check) : null;
+  // A schedule's run is checked as its payment would be: its standing order stands for the person.
+  const standing = 'standingOrder' in call.confirmation;
+  const held =
+    call.antifraud && (confirm || standing)
+      ? await antifraudOf(ctx, call, confirm ? confirm.check : async () => {})
+      : null;
   let proof = confirm ? await confirm.first() : null;
   for (let tries = 1; ; tries++) {
     let answer!: A;
@@ -141,7 +152,8 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
           id: hold.holdTransferId,
           payee: null,
           toward: 'antifraud_hold',
-          reference: { type: 'money_hold', id: hold.id },
+          // A run keeps its standing order's reference, which the door asks for without a PIN (payments.sql).
+          reference: standing ? door.reference : { type: 'money_hold', id: hold.id },
           description: heldDescription(door),
         };
       }
@@ -158,8 +170,10 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
               if (before && 'skip' in before) return { skipped: true };
               if (before) return { repeated: await answerOrRefuse(ctx, q, call, before.refuse) };
               const outcome = await open(q);
-              if (hold) {
-                if (outcome.outcome === 'created') await recordHold(q, hold);
+              // A held call's `after` waits for its release; a refused one hears its refusal (a run's skip).
+              if (hold && outcome.outcome === 'created') {
+                await recordHold(q, hold);
+                await call.onHold?.(q, hold.id);
               } else await call.after?.(q, outcome);
               return { outcome };
             },
@@ -227,7 +241,10 @@ async function antifraudOf<A>(
     call.person,
     check,
     // Holdable when a release can do again what the call does beside its door (release.ts).
-    { callName: call.call, holdable: !call.committed && (!call.after || !!releaseWorkOf(call.call)) },
+    {
+      callName: call.call,
+      holdable: !call.beforeTerms && (!!releaseWorkOf(call.call) || (!call.committed && !call.after)),
+    },
     async () => {
       await confirmed();
     },

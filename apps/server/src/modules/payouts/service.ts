@@ -7,6 +7,9 @@
  *                                    recorded 'created' in the same transaction; then, once committed,
  *                                    the destination (the full card number, in memory only) goes to the
  *                                    provider, 'pending' once accepted
+ *                                    On an antifraud sign the money is held instead (docs/decisions.md
+ *                                    section 21): the destination is sealed until the hold ends, and its
+ *                                    release records the payout and hands it to the provider, once
  *   settlePayout(ctx, id, outcome)   the provider's answer (webhook, fetch, or a refusal): success posts the
  *                                    hold, failure voids it (the money returns exactly once); repeats change nothing
  *   handlePayoutWebhook(ctx, body)   the signed callback POST /v2/wallet/webhooks/payouts
@@ -26,16 +29,17 @@ import {
   type Language,
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
+import { open, payoutsKey, seal } from '../../crypto/sealed.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { type LocalText, postHold, voidHold } from '../../ledger/index.ts';
+import { type LocalText, type Payment, postHold, voidHold } from '../../ledger/index.ts';
 import {
   type PayoutDestination,
   PayoutRejected,
   type PayoutState,
   PayoutUnavailable,
 } from '../../providers/payouts/payouts-provider.ts';
-import { type Confirmation, type IdempotencyScope, moneyCall } from '../money-calls/index.ts';
+import { type Confirmation, type IdempotencyScope, moneyCall, onRelease } from '../money-calls/index.ts';
 
 export type Receipt = AnswerOf<'withdrawalReceipt'>;
 export type PayoutPurpose = 'withdrawal' | 'payment';
@@ -148,15 +152,21 @@ export async function payOut<A>(
     after: async (q, outcome) => {
       if (outcome.outcome === 'created') await recordPayout(q, payout, request.payeeDetails);
     },
-    // Handed to the provider, then its job: asked about when a webhook may have been lost (section 23).
-    committed: async () => {
-      const answered = await submitPayout(
-        ctx,
-        payout,
-        request.destination,
-        request.providerDescription ?? description.ru,
+    committed: () =>
+      handOver(ctx, payout, request.destination, request.providerDescription ?? description.ru),
+    // Held: what the release records and sends, sealed beside the hold (docs/decisions.md section 21).
+    onHold: async (q, holdId) => {
+      const kept: KeptPayout = {
+        destination: request.destination,
+        shown: request.shownDestination,
+        payeeName: request.payeeName,
+        payeeDetails: request.payeeDetails,
+        providerDescription: request.providerDescription ?? description.ru,
+      };
+      await q.query(
+        'INSERT INTO payout_destinations (payout_id, hold_id, sealed, created_at) VALUES ($1, $2, $3, $4)',
+        [payout.id, holdId, sealKept(ctx, payout.id, kept), at],
       );
-      await sendPayoutCheck(ctx, payout.id, answered ? checkAfterMs(ctx) : PAYOUT_SUBMIT_GRACE_MS);
     },
     // The fraud database decides a card or an account (docs/decisions.md section 21).
     antifraud: {
@@ -173,6 +183,71 @@ export async function payOut<A>(
     },
   });
 }
+
+/** What a held payout keeps for its release: sealed, for the card's number and the account are in it. */
+interface KeptPayout {
+  destination: PayoutDestination;
+  shown: string;
+  payeeName: string | null;
+  payeeDetails: Record<string, string | null> | null;
+  providerDescription: string;
+}
+
+function sealKept(ctx: AppContext, payoutId: string, kept: KeptPayout): Buffer {
+  return seal(payoutsKey(ctx.config.PAYOUTS_KEY), Buffer.from(JSON.stringify(kept)), `payout:${payoutId}`);
+}
+
+function openKept(ctx: AppContext, payoutId: string, sealed: Buffer): KeptPayout {
+  const plain = open(payoutsKey(ctx.config.PAYOUTS_KEY), sealed, `payout:${payoutId}`);
+  return JSON.parse(plain.toString('utf8')) as KeptPayout;
+}
+
+const payoutIdOf = (door: Payment): string | null =>
+  door.reference?.type === 'payout' ? door.reference.id : null;
+
+/**
+ * A held withdrawal's or GOST payment's release (docs/decisions.md section 21): beside the door that
+ * holds the money toward payout clearing, the sealed destination is opened and deleted and the payout
+ * recorded 'created'; after the commit it goes to the provider, once (only the release that won the
+ * hold's row gets there; a crash before leaves it 'created' for the worker, which returns the money).
+ * A QR payment to a wallet user shares the call's name and has nothing here.
+ */
+const payoutRelease = {
+  after: async (q: Queryable, door: Payment, ctx: AppContext) => {
+    const payoutId = payoutIdOf(door);
+    if (!payoutId) return undefined;
+    const { rows } = await q.query<{ sealed: Buffer }>(
+      'DELETE FROM payout_destinations WHERE payout_id = $1 RETURNING sealed',
+      [payoutId],
+    );
+    if (!rows[0]) throw new Error(`payout ${payoutId}: its sealed destination is gone`);
+    const kept = openKept(ctx, payoutId, Buffer.from(rows[0].sealed));
+    const payout: PayoutRow = {
+      id: payoutId,
+      user_id: door.payer,
+      purpose: door.kind === 'withdrawal' ? 'withdrawal' : 'payment',
+      amount: door.amount,
+      currency: door.currency,
+      destination_type: kept.destination.type,
+      destination: kept.shown,
+      payee_name: kept.payeeName,
+      hold_transfer_id: door.id,
+      provider: ctx.payouts.id,
+      provider_ref: null,
+      status: 'created',
+      failure_reason: null,
+      created_at: door.at,
+    };
+    await recordPayout(q, payout, kept.payeeDetails);
+    return () => handOver(ctx, payout, kept.destination, kept.providerDescription);
+  },
+  closed: async (q: Queryable, door: Payment) => {
+    const payoutId = payoutIdOf(door);
+    if (payoutId) await q.query('DELETE FROM payout_destinations WHERE payout_id = $1', [payoutId]);
+  },
+};
+onRelease('withdrawal', payoutRelease);
+onRelease('qrPayment', payoutRelease);
 
 async function recordPayout(
   q: Queryable,
@@ -226,6 +301,17 @@ async function applyProviderState(ctx: AppContext, payoutId: string, state: Payo
       outcome: 'failed',
       reason: state.reason ?? REASON_PROVIDER_REJECTED,
     });
+}
+
+/** Handed to the provider, then its job: asked about when a webhook may have been lost (section 23). */
+async function handOver(
+  ctx: AppContext,
+  payout: PayoutRow,
+  destination: PayoutDestination,
+  description: string,
+): Promise<void> {
+  const answered = await submitPayout(ctx, payout, destination, description);
+  await sendPayoutCheck(ctx, payout.id, answered ? checkAfterMs(ctx) : PAYOUT_SUBMIT_GRACE_MS);
 }
 
 /**

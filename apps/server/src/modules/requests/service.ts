@@ -259,6 +259,7 @@ onRelease('requestPay', {
   },
   after: async (q, door) => {
     await markPaid(q, door.reference!.id, door.payer, door.id, door.at);
+    return undefined;
   },
 });
 

@@ -3,7 +3,9 @@
  * week or month, confirmed once with the PIN. Each period runs at most once: its row in
  * schedule_runs and its idempotency key (`run:<schedule>:<period>`) are claimed in the transaction
  * that pays through the ledger's one door, so limits and freeze apply; a refused run is skipped and
- * the person told. The job queue (jobs.ts) only decides when; this file decides what.
+ * the person told. Every run passes the antifraud check as a transfer does (docs/decisions.md section
+ * 21): a listed payee skips it, a sign holds its money until the person confirms it in the app.
+ * The job queue (jobs.ts) only decides when; this file decides what.
  *
  *   createSchedule / listSchedules / pauseSchedule / resumeSchedule / deleteSchedule   the calls
  *   runSchedule(ctx, id, index)       one period's run (a job of the queue, from any instance)
@@ -21,10 +23,11 @@ import {
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, isAppError } from '../../errors.ts';
+import { CallHeld } from '../../http/held.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
-import { checkConfirmation, refusalError, runMoneyCall } from '../money-calls/index.ts';
+import { checkConfirmation, onRelease, refusalError, runMoneyCall } from '../money-calls/index.ts';
 import { notify } from '../notifications/index.ts';
 import { findRecipient } from '../transfer/index.ts';
 
@@ -53,7 +56,7 @@ interface ScheduleRow {
   payee_first: string;
   payee_last: string;
   last_at: Date | null;
-  last_outcome: 'paid' | 'skipped' | null;
+  last_outcome: 'paid' | 'skipped' | 'held' | null;
   last_reason: string | null;
 }
 
@@ -212,7 +215,7 @@ export async function changeSchedule(
   return scheduleOf(row!);
 }
 
-export type RunOutcome = 'paid' | 'skipped' | 'stale';
+export type RunOutcome = 'paid' | 'skipped' | 'held' | 'stale';
 
 /**
  * Runs period `index` of a schedule, once: a job that is stale (the schedule paused, deleted or past
@@ -226,95 +229,166 @@ export async function runSchedule(
 ): Promise<{ outcome: RunOutcome; next: NextRun | null }> {
   const now = ctx.clock.now();
   const transferId = randomUUID();
+  // The payer, payee and amount never change: read first for the antifraud check, locked again in `before`.
+  const asked = await scheduleById(ctx.db, id);
+  if (asked?.status !== 'active' || asked.next_index !== index) return { outcome: 'stale', next: null };
+  const payeeName = maskedName(asked.payee_first, asked.payee_last);
   let row: ScheduleRow | undefined;
-  const result = await runMoneyCall(ctx, {
-    call: 'scheduleCreate',
-    // The payer is the schedule's, known once its row is read; the door claims the key for them.
-    person: 'schedule',
-    confirmation: { standingOrder: true },
-    key: `run:${id}:${index}`,
-    requestHash: 'schedule-run',
-    before: async (q) => {
-      const { rows } = await q.query<ScheduleRow>(`${SELECT_SCHEDULE} WHERE s.id = $1 FOR UPDATE OF s`, [id]);
-      row = rows[0];
-      if (row?.status !== 'active' || row.next_index !== index) return { skip: true };
-      const claimed = await q.query(
-        `INSERT INTO schedule_runs (schedule_id, period_index, run_at, outcome, created_at)
-         VALUES ($1, $2, $3, 'skipped', $4) ON CONFLICT DO NOTHING RETURNING period_index`,
-        [id, index, row.next_run_at ?? now, now],
-      );
-      return claimed.rows.length === 0 ? { skip: true } : undefined;
-    },
-    prepare: () => {
-      const schedule = row!;
-      const payeeName = maskedName(schedule.payee_first, schedule.payee_last);
-      return {
-        answer: { transfer_id: transferId },
-        door: {
-          door: 'pay',
-          id: transferId,
-          payer: schedule.user_id,
-          payee: schedule.payee_id,
-          currency: schedule.currency,
-          amount: schedule.amount,
-          kind: 'transfer',
-          reference: { type: 'scheduled_transfer', id: schedule.id },
-          description: {
-            debit: { ru: `Регулярный перевод: ${payeeName}`, en: `Scheduled transfer to ${payeeName}` },
-            credit: { ru: 'Регулярный перевод', en: 'Scheduled transfer' },
+  let result: Awaited<ReturnType<typeof runMoneyCall>>;
+  try {
+    result = await runMoneyCall(ctx, {
+      call: 'scheduleCreate',
+      person: asked.user_id,
+      confirmation: { standingOrder: true },
+      key: `run:${id}:${index}`,
+      requestHash: 'schedule-run',
+      before: async (q) => {
+        row = await claimRun(q, id, index, now);
+        return row ? undefined : { skip: true };
+      },
+      prepare: () => {
+        const schedule = row!;
+        return {
+          answer: { transfer_id: transferId },
+          door: {
+            door: 'pay',
+            id: transferId,
+            payer: schedule.user_id,
+            payee: schedule.payee_id,
+            currency: schedule.currency,
+            amount: schedule.amount,
+            kind: 'transfer',
+            reference: { type: 'scheduled_transfer', id: schedule.id },
+            description: {
+              debit: { ru: `Регулярный перевод: ${payeeName}`, en: `Scheduled transfer to ${payeeName}` },
+              credit: { ru: 'Регулярный перевод', en: 'Scheduled transfer' },
+            },
+            at: now,
+            rules: ctx.config.levelRulesJson,
           },
-          at: now,
-          rules: ctx.config.levelRulesJson,
-        },
-      };
-    },
-    // The period's record and the next run, in the run's transaction whatever the door answered.
-    after: async (q, outcome) => {
-      const schedule = row!;
-      if (outcome.outcome === 'refused') {
-        await q.query('UPDATE schedule_runs SET reason = $3 WHERE schedule_id = $1 AND period_index = $2', [
-          id,
-          index,
-          outcome.refusal.rule,
-        ]);
-        const error = refusalError(outcome.refusal);
-        await notify(
-          q,
-          schedule.user_id,
-          'schedule',
-          'schedule_skipped',
-          {
-            ...noticeParams(schedule),
-            reason: errorMessage(error.code, 'ru', error.params),
-            reason_en: errorMessage(error.code, 'en', error.params),
-          },
-          now,
-        );
-      } else {
+        };
+      },
+      // The period's record and the next run, in the run's transaction whatever the door answered.
+      after: async (q, outcome) => {
+        if (outcome.outcome === 'refused')
+          await skipRun(q, row!, index, outcome.refusal.rule, refusalError(outcome.refusal), now);
+        else
+          await q.query(
+            `UPDATE schedule_runs SET outcome = 'paid', transfer_id = $3 WHERE schedule_id = $1 AND period_index = $2`,
+            [id, index, outcome.outcome === 'created' ? transferId : null],
+          );
+        await advance(q, row!, index);
+      },
+      // Held by the antifraud check: the period is spent, paid when the person confirms it.
+      onHold: async (q) => {
         await q.query(
-          `UPDATE schedule_runs SET outcome = 'paid', transfer_id = $3 WHERE schedule_id = $1 AND period_index = $2`,
-          [id, index, outcome.outcome === 'created' ? transferId : null],
+          `UPDATE schedule_runs SET outcome = 'held', transfer_id = $3 WHERE schedule_id = $1 AND period_index = $2`,
+          [id, index, transferId],
         );
-      }
-      const nextIndex = index + 1;
-      const at = runTime(schedule.first_run_at, schedule.period, nextIndex);
-      const ended = schedule.ends_at !== null && at > schedule.ends_at;
-      await q.query(
-        'UPDATE scheduled_transfers SET next_index = $2, next_run_at = $3, status = $4 WHERE id = $1',
-        [id, nextIndex, ended ? null : at, ended ? 'ended' : 'active'],
-      );
-    },
-  });
+        await advance(q, row!, index);
+      },
+      antifraud: {
+        payee: { userId: asked.payee_id, phone: asked.phone, label: payeeName },
+        amount: asked.amount,
+        currency: asked.currency,
+        language: 'ru',
+      },
+    });
+  } catch (error) {
+    if (error instanceof CallHeld) return { outcome: 'held', next: nextAfter(asked, index) };
+    if (!isAppError(error) || error.code !== 'RECIPIENT_FRAUD_LISTED') throw error;
+    // A listed payee (the refusal recorded by the check): the period is skipped and the person told why.
+    const skipped = await ctx.db.tx(async (q) => {
+      const claimed = await claimRun(q, id, index, now);
+      if (!claimed) return false;
+      await skipRun(q, claimed, index, 'recipient_fraud_listed', error, now);
+      await advance(q, claimed, index);
+      return true;
+    });
+    return skipped ? { outcome: 'skipped', next: nextAfter(asked, index) } : { outcome: 'stale', next: null };
+  }
   if (result.outcome === 'skipped') return { outcome: 'stale', next: null };
-  const schedule = row!;
-  const nextIndex = index + 1;
-  const at = runTime(schedule.first_run_at, schedule.period, nextIndex);
-  const ended = schedule.ends_at !== null && at > schedule.ends_at;
-  return {
-    outcome: result.outcome === 'refused' ? 'skipped' : 'paid',
-    next: ended ? null : { id, index: nextIndex, at },
-  };
+  return { outcome: result.outcome === 'refused' ? 'skipped' : 'paid', next: nextAfter(asked, index) };
 }
+
+/** The schedule locked and its period claimed (as skipped until paid), or undefined: stale or run already. */
+async function claimRun(
+  q: Queryable,
+  id: string,
+  index: number,
+  now: Date,
+): Promise<ScheduleRow | undefined> {
+  const { rows } = await q.query<ScheduleRow>(`${SELECT_SCHEDULE} WHERE s.id = $1 FOR UPDATE OF s`, [id]);
+  const row = rows[0];
+  if (row?.status !== 'active' || row.next_index !== index) return undefined;
+  const claimed = await q.query(
+    `INSERT INTO schedule_runs (schedule_id, period_index, run_at, outcome, created_at)
+     VALUES ($1, $2, $3, 'skipped', $4) ON CONFLICT DO NOTHING RETURNING period_index`,
+    [id, index, row.next_run_at ?? now, now],
+  );
+  return claimed.rows.length === 0 ? undefined : row;
+}
+
+/** A skipped period: its reason kept and the person told why, in both languages. */
+async function skipRun(
+  q: Queryable,
+  schedule: ScheduleRow,
+  index: number,
+  reason: string,
+  error: AppError,
+  now: Date,
+): Promise<void> {
+  await q.query('UPDATE schedule_runs SET reason = $3 WHERE schedule_id = $1 AND period_index = $2', [
+    schedule.id,
+    index,
+    reason,
+  ]);
+  await notify(
+    q,
+    schedule.user_id,
+    'schedule',
+    'schedule_skipped',
+    {
+      ...noticeParams(schedule),
+      reason: errorMessage(error.code, 'ru', error.params),
+      reason_en: errorMessage(error.code, 'en', error.params),
+    },
+    now,
+  );
+}
+
+function nextAfter(schedule: ScheduleRow, index: number): NextRun | null {
+  const at = runTime(schedule.first_run_at, schedule.period, index + 1);
+  return schedule.ends_at !== null && at > schedule.ends_at
+    ? null
+    : { id: schedule.id, index: index + 1, at };
+}
+
+/** The schedule moved past period `index`: its next run, or its end. */
+async function advance(q: Queryable, schedule: ScheduleRow, index: number): Promise<void> {
+  const next = nextAfter(schedule, index);
+  await q.query(
+    'UPDATE scheduled_transfers SET next_index = $2, next_run_at = $3, status = $4 WHERE id = $1',
+    [schedule.id, index + 1, next?.at ?? null, next ? 'active' : 'ended'],
+  );
+}
+
+// A held run (docs/decisions.md section 21) is paid when released; when its hold ends otherwise, skipped.
+onRelease('scheduleCreate', {
+  after: async (q, door) => {
+    await q.query(`UPDATE schedule_runs SET outcome = 'paid' WHERE transfer_id = $1 AND outcome = 'held'`, [
+      door.id,
+    ]);
+    return undefined;
+  },
+  closed: async (q, door) => {
+    await q.query(
+      `UPDATE schedule_runs SET outcome = 'skipped', reason = 'hold_closed', transfer_id = NULL
+       WHERE transfer_id = $1 AND outcome = 'held'`,
+      [door.id],
+    );
+  },
+});
 
 /** What a schedule's notices name: the payee as a sender sees them and the amount in both languages. */
 function noticeParams(row: ScheduleRow): { name: string; amount: string; amount_en: string } {

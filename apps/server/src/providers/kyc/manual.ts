@@ -8,6 +8,7 @@
 import { ID_PATTERN } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../context.ts';
+import { documentsKey, open, seal } from '../../crypto/sealed.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import type { LevelName } from '../../policy/levels.ts';
 import { type Applicant, maskDocumentNumber } from './documents.ts';
@@ -19,7 +20,6 @@ import type {
   KycState,
   OperatorReview,
 } from './kyc-provider.ts';
-import { documentsKey, open, seal } from './sealed.ts';
 
 /** The app's Settings route shows the documents form for `?documents=<application id>`. */
 export const DOCUMENTS_PAGE = '/settings?documents=';

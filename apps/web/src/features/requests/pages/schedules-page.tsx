@@ -134,7 +134,9 @@ export function SchedulesPage() {
                   <span className="requests-list__date">
                     {schedule.last_run.outcome === 'skipped'
                       ? t('schedules.lastSkipped')
-                      : t('schedules.lastPaid', { date: formatDateTime(schedule.last_run.at, language) })}
+                      : schedule.last_run.outcome === 'held'
+                        ? t('schedules.lastHeld')
+                        : t('schedules.lastPaid', { date: formatDateTime(schedule.last_run.at, language) })}
                   </span>
                 )}
               </span>
