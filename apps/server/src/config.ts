@@ -397,28 +397,24 @@ export function loadConfig(
   };
 }
 
-/** The secrets production reads: each must be its own, unpublished and unguessable. */
-const SECRET_SETTINGS = [
+/** The keys this server makes its own use of (not a provider's credential): they must be random. */
+const OWN_KEY_SETTINGS = [
   'PIN_KEY',
   'WEBHOOK_SECRET',
   'RECEIPT_KEY',
   'OPS_KEY',
   'DOCUMENTS_KEY',
   'PAYOUTS_KEY',
+] as const;
+const OWN_KEYS = new Set<string>(OWN_KEY_SETTINGS);
+/** The secrets production reads: each must be its own, unpublished and unguessable. */
+const SECRET_SETTINGS = [
+  ...OWN_KEY_SETTINGS,
   'VAPID_PRIVATE_KEY',
   'YOOKASSA_SECRET_KEY',
   'SMSRU_API_ID',
   'SMSC_PASSWORD',
 ] as const;
-/** The keys this server makes its own use of (not a provider's credential): they must be random. */
-const OWN_KEYS = new Set<string>([
-  'PIN_KEY',
-  'WEBHOOK_SECRET',
-  'RECEIPT_KEY',
-  'OPS_KEY',
-  'DOCUMENTS_KEY',
-  'PAYOUTS_KEY',
-]);
 /**
  * What the characters of a key must carry at least, as `estimatedBits` counts: a random key of 32 hex
  * digits counts about 110, of 32 random bytes in base64 about 210; a word or a pattern far less.

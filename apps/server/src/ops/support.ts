@@ -11,6 +11,7 @@ import type { AppContext } from '../context.ts';
 import { remembered } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
+import { openEventStream } from '../http/event-stream.ts';
 import { opaqueIds } from '../http/opaque-id.ts';
 import {
   closeConversation,
@@ -192,15 +193,7 @@ function streamsOf(ctx: AppContext): Streams {
 /** `text/event-stream` of conversations that changed (`conversation` {id}), for a signed-in operator. */
 export async function supportEvents(ctx: AppContext, reply: FastifyReply): Promise<void> {
   const streams = streamsOf(ctx);
-  const raw = reply.raw;
-  reply.hijack();
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-accel-buffering': 'no',
-    connection: 'keep-alive',
-  });
+  const raw = openEventStream(reply);
   const stream: Stream = {
     write: (text) => {
       if (!raw.destroyed) raw.write(text);

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { openEventStream } from '../../http/event-stream.ts';
 import { route } from '../../http/route.ts';
 import {
   closeEventHub,
@@ -25,17 +26,7 @@ export default function eventsRoutes(app: FastifyInstance, ctx: AppContext): voi
     const header = request.headers['last-event-id'];
     const lastEventId = typeof header === 'string' ? header.trim() : null;
     const hub = eventHub(ctx);
-    const raw = reply.raw;
-    reply.hijack();
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      // Proxies (nginx) pass the events on at once instead of buffering them.
-      'x-accel-buffering': 'no',
-      connection: 'keep-alive',
-    });
-    raw.socket?.setNoDelay(true);
+    const raw = openEventStream(reply);
     let open = true;
     const stream: EventStream = {
       userId: auth.userId,
