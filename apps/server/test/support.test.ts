@@ -116,6 +116,8 @@ describe(`the support chat (${databaseLabel})`, () => {
     // The person sees the operator has read it.
     expect((await messages(anna)).body.results[0].read).toBe(true);
 
+    // The answer comes a moment later (the test clock stands still otherwise).
+    server.clock.advance(1_000);
     const reply = await asSupport('POST', `/ops/v1/support/conversations/${row.id}/messages`, {
       text: 'Банк карты отклонил выплату, деньги вернулись на счёт.',
     });

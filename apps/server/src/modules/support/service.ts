@@ -165,6 +165,8 @@ export async function supportMessages(
   query: { cursor?: string | undefined; limit?: string | undefined },
   language: Language,
 ): Promise<AnswerOf<'supportMessages'>> {
+  // A bad cursor is refused whether or not there is a conversation yet.
+  if (query.cursor) decodeCursor(query.cursor, opaqueIds(ctx.config));
   const conversation = await conversationOfPerson(ctx.db, userId);
   if (!conversation) return { results: [], next: null, unread: 0, status: 'none' };
   const page = await messagesPage(ctx, conversation, query, language);
