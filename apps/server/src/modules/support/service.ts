@@ -26,7 +26,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
+import { type Cursor, decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { opaqueIds } from '../../http/opaque-id.ts';
 import { reencodePhoto } from '../identification/index.ts';
 import { hit } from '../limits/index.ts';
@@ -85,15 +85,20 @@ export async function conversationById(q: Queryable, id: string): Promise<Conver
   return rows[0] ?? null;
 }
 
+function cursorOf(ctx: AppContext, query: { cursor?: string | undefined }): Cursor | null {
+  return query.cursor ? decodeCursor(query.cursor, opaqueIds(ctx.config)) : null;
+}
+
 /** A page of a conversation's messages, newest first, read as the given side sees receipts. */
 async function messagesPage(
   ctx: AppContext,
   conversation: ConversationRow,
   query: { cursor?: string | undefined; limit?: string | undefined },
   language: Language,
+  // Read by the caller: a bad cursor is refused whether or not there is a conversation yet.
+  after: Cursor | null,
 ): Promise<{ results: SupportMessageView[]; next: string | null }> {
   const ids = opaqueIds(ctx.config);
-  const after = query.cursor ? decodeCursor(query.cursor, ids) : null;
   const limit = Number(query.limit ?? DEFAULT_PAGE);
   // The attached operation as the person's history shows it: the person's opening entry of the transfer.
   const { rows } = await ctx.db.query<MessageRow>(
@@ -165,11 +170,10 @@ export async function supportMessages(
   query: { cursor?: string | undefined; limit?: string | undefined },
   language: Language,
 ): Promise<AnswerOf<'supportMessages'>> {
-  // A bad cursor is refused whether or not there is a conversation yet.
-  if (query.cursor) decodeCursor(query.cursor, opaqueIds(ctx.config));
+  const after = cursorOf(ctx, query);
   const conversation = await conversationOfPerson(ctx.db, userId);
   if (!conversation) return { results: [], next: null, unread: 0, status: 'none' };
-  const page = await messagesPage(ctx, conversation, query, language);
+  const page = await messagesPage(ctx, conversation, query, language, after);
   return { ...page, unread: await unreadOf(ctx.db, conversation), status: conversation.status };
 }
 
@@ -286,7 +290,7 @@ export async function operatorMessages(
   if (!row) throw new AppError('NOT_FOUND');
   const { newly_read: newlyRead, ...conversation } = row;
   if (newlyRead) await ctx.db.query('SELECT pg_notify($1, $2)', [SUPPORT_CHANNEL, id]);
-  return { conversation, ...(await messagesPage(ctx, conversation, query, language)) };
+  return { conversation, ...(await messagesPage(ctx, conversation, query, language, cursorOf(ctx, query))) };
 }
 
 /**

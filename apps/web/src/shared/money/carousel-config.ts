@@ -1,6 +1,6 @@
 /**
- * The wallet carousel's parameters (docs/product.md section 9): 1.4 slides per view, 2 from a
- * width of 920 px, a gap of 16 px, about 500 ms per move, no loop.
+ * The wallet carousel's parameters, as docs/product.md section 9 sets them: kept in one place so the
+ * carousel and its tests read the same figures.
  */
 import type useEmblaCarousel from 'embla-carousel-react';
 

@@ -10,8 +10,8 @@ import { categoryStatQuery, type StatFilter } from '../api/stat.ts';
 import { formatMoney } from '../format/money.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { AreaError, AreaLoading } from './area.tsx';
+import { RingChart } from './stats.tsx';
 
-const RADIUS = 15.9155;
 /** The fixed categories' colours (their codes are the contract's FIXED_CATEGORIES). */
 const COLORS: Record<string, string> = {
   groceries: '#1f9d63',
@@ -43,43 +43,23 @@ export function CategoryStatSection({ filter }: { filter: StatFilter }) {
   const segments = stat.results
     .filter((entry) => entry.percent > 0)
     .map((entry, index) => {
-      const segment = { ...entry, color: colorOf(entry.category, index), offset };
+      const segment = {
+        key: entry.category,
+        percent: entry.percent,
+        color: colorOf(entry.category, index),
+        offset,
+      };
       offset += entry.percent;
       return segment;
     });
   return (
     <div className="stat-section stat-section--list" aria-busy={query.isFetching || undefined}>
-      <figure className="stat-chart">
-        <svg
-          viewBox="0 0 42 42"
-          className="stat-chart__svg"
-          role="img"
-          aria-label={t('statsBy.chart', { spent })}
-        >
-          <circle cx="21" cy="21" r={RADIUS} fill="none" stroke="var(--color-border)" strokeWidth="5" />
-          {segments.map((segment) => (
-            <circle
-              key={segment.category}
-              className="stat-chart__segment"
-              data-category={segment.category}
-              cx="21"
-              cy="21"
-              r={RADIUS}
-              fill="none"
-              stroke={segment.color}
-              strokeWidth="5"
-              strokeDasharray={`${segment.percent} ${100 - segment.percent}`}
-              strokeDashoffset={25 - segment.offset}
-            />
-          ))}
-        </svg>
-        <figcaption className="stat-chart__center" aria-hidden="true">
-          <span className="stat-chart__total-label">{t('stats.spent')}</span>
-          <span className="stat-chart__total stat-chart__total--out" data-testid="category-spent">
-            {spent}
-          </span>
-        </figcaption>
-      </figure>
+      <RingChart label={t('statsBy.chart', { spent })} segments={segments} dataName="category">
+        <span className="stat-chart__total-label">{t('stats.spent')}</span>
+        <span className="stat-chart__total stat-chart__total--out" data-testid="category-spent">
+          {spent}
+        </span>
+      </RingChart>
       <div className="stat-section__side">
         {stat.results.length === 0 ? (
           <p className="stat-section__empty">{t('statsBy.empty')}</p>

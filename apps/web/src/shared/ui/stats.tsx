@@ -4,6 +4,7 @@
  */
 import './money-ui.css';
 import { clsx } from 'clsx';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Stat } from '../api/stat.ts';
 import { type StatFilter, useStat } from '../api/stat.ts';
@@ -15,27 +16,36 @@ import { AreaError, AreaLoading } from './area.tsx';
 const RADIUS = 15.9155; // a circumference of 100, so dash lengths are percents
 const isNonZero = (amount: string) => !/^0(\.0+)?$/.test(amount);
 
-export function StatChart({ stat }: { stat: Stat }) {
-  const { t } = useTranslation();
-  const language = currentLanguage();
-  const segments = chartSegments(stat.results);
-  // In and out apart: one sum of both would add what came in to what went out.
-  const income = formatMoney(stat.total_in, stat.currency_code, language);
-  const spent = formatMoney(stat.total_out, stat.currency_code, language);
+export interface RingSegment {
+  key: string;
+  color: string;
+  /** Its share of the ring, and where it starts, in percents. */
+  percent: number;
+  offset: number;
+}
+
+/** An SVG ring whose segments are percents of its circumference, with its centre's text as children. */
+export function RingChart({
+  label,
+  segments,
+  dataName,
+  children,
+}: {
+  label: string;
+  segments: RingSegment[];
+  /** The `data-` attribute naming each segment's key (`data-type`, `data-category`). */
+  dataName: string;
+  children: ReactNode;
+}) {
   return (
     <figure className="stat-chart">
-      <svg
-        viewBox="0 0 42 42"
-        className="stat-chart__svg"
-        role="img"
-        aria-label={t('stats.chart', { income, spent })}
-      >
+      <svg viewBox="0 0 42 42" className="stat-chart__svg" role="img" aria-label={label}>
         <circle cx="21" cy="21" r={RADIUS} fill="none" stroke="var(--color-border)" strokeWidth="5" />
         {segments.map((segment) => (
           <circle
-            key={segment.type}
+            key={segment.key}
             className="stat-chart__segment"
-            data-type={segment.type}
+            {...{ [`data-${dataName}`]: segment.key }}
             cx="21"
             cy="21"
             r={RADIUS}
@@ -49,18 +59,36 @@ export function StatChart({ stat }: { stat: Stat }) {
         ))}
       </svg>
       <figcaption className="stat-chart__center" aria-hidden="true">
-        <span className="stat-chart__total-label">{t('stats.income')}</span>
-        <span className="stat-chart__total stat-chart__total--in" data-testid="stat-income">
-          {isNonZero(stat.total_in) ? '+' : ''}
-          {income}
-        </span>
-        <span className="stat-chart__total-label">{t('stats.spent')}</span>
-        <span className="stat-chart__total stat-chart__total--out" data-testid="stat-spent">
-          {isNonZero(stat.total_out) ? '−' : ''}
-          {spent}
-        </span>
+        {children}
       </figcaption>
     </figure>
+  );
+}
+
+export function StatChart({ stat }: { stat: Stat }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const segments = chartSegments(stat.results);
+  // In and out apart: one sum of both would add what came in to what went out.
+  const income = formatMoney(stat.total_in, stat.currency_code, language);
+  const spent = formatMoney(stat.total_out, stat.currency_code, language);
+  return (
+    <RingChart
+      label={t('stats.chart', { income, spent })}
+      segments={segments.map((segment) => ({ ...segment, key: segment.type }))}
+      dataName="type"
+    >
+      <span className="stat-chart__total-label">{t('stats.income')}</span>
+      <span className="stat-chart__total stat-chart__total--in" data-testid="stat-income">
+        {isNonZero(stat.total_in) ? '+' : ''}
+        {income}
+      </span>
+      <span className="stat-chart__total-label">{t('stats.spent')}</span>
+      <span className="stat-chart__total stat-chart__total--out" data-testid="stat-spent">
+        {isNonZero(stat.total_out) ? '−' : ''}
+        {spent}
+      </span>
+    </RingChart>
   );
 }
 

@@ -1,6 +1,6 @@
 /**
  * The wallet carousel (docs/product.md section 9): the user's accounts with currency symbols and
- * balances, 1.4 slides per view (2 from 920 px), gap 16 px, about 500 ms per move, no loop.
+ * balances, laid out by shared/money/carousel-config.ts.
  * Slides link to their account page, or, with `onSelect`, choose the account a page shows.
  */
 import './money-ui.css';
