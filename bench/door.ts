@@ -9,10 +9,10 @@
  *   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { randomUUID } from 'node:crypto';
-import { openPostgres } from '../apps/server/src/db/client.ts';
-import { migrate } from '../apps/server/src/db/migrate.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import type { AppContext } from '../apps/server/src/context.ts';
+import { openPostgres } from '../apps/server/src/db/client.ts';
+import { migrate } from '../apps/server/src/db/migrate.ts';
 import { openDoor, transfer } from '../apps/server/src/ledger/index.ts';
 import { assessCall } from '../apps/server/src/modules/antifraud/index.ts';
 import { levelRules, levelRulesJson } from '../apps/server/src/policy/levels.ts';
@@ -47,7 +47,10 @@ try {
   );
   const people = rows.map((r) => r.id);
   const phones = new Map(
-    (await db.query<{ id: string; phone: string }>('SELECT id, phone FROM users')).rows.map((r) => [r.id, r.phone]),
+    (await db.query<{ id: string; phone: string }>('SELECT id, phone FROM users')).rows.map((r) => [
+      r.id,
+      r.phone,
+    ]),
   );
   // The check as a development server asks it (its signs on), with the sandbox fraud database.
   const ctx = { db, clock: { now: () => new Date() }, config: loadConfig({ WALLET_ENV: 'development' }) };
