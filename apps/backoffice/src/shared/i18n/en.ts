@@ -395,6 +395,8 @@ export const en: Texts = {
       expires: 'Waits until',
       release: 'Release',
       refuse: 'Refuse and return the money',
+      releaseReason: 'Why release',
+      refuseReason: 'Why refuse',
     },
     reason: {
       fraud_database: 'the recipient is in the Bank of Russia’s database',

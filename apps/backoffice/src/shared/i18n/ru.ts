@@ -406,6 +406,8 @@ export const ru = {
       expires: 'Ждёт до',
       release: 'Провести',
       refuse: 'Отклонить и вернуть деньги',
+      releaseReason: 'Почему проводим',
+      refuseReason: 'Почему отклоняем',
     },
     reason: {
       fraud_database: 'получатель в базе Банка России',
