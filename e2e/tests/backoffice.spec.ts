@@ -9,153 +9,24 @@
  * of its own, never the public one.
  */
 
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { formatPhone } from '@e-wallet/contract/phone';
-import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect } from '@playwright/test';
 import { generate } from 'otplib';
-import pg from 'pg';
-import { defaultBuild, freePort, type RunningServer, startServer } from './brand-server.ts';
+import {
+  browserBeside,
+  createOperator,
+  expectAccessible,
+  identify,
+  opsToken,
+  sendDocuments,
+  shot,
+  signInOperator,
+  test,
+} from './backoffice-helpers.ts';
 import { type Person, PIN, registerPerson, rubBalance, topUp } from './wallet-fixtures.ts';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DOCUMENTS_KEY = 'e2e-documents-key-of-at-least-32-characters';
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const SNILS = { document_type: 'snils', document_number: '112-233-445 95', birth_date: '1990-05-17' };
-
-interface OpsServer extends RunningServer {
-  env: Record<string, string>;
-  opsUrl: string;
-}
-
-const test = base.extend<{ ownServer: OpsServer }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  ownServer: async ({}, use) => {
-    const name = `ewallet_e2e_ops_${process.pid}_${Date.now() % 1_000_000}`;
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    const opsPort = await freePort();
-    const env = {
-      KYC_PROVIDER: 'manual',
-      DOCUMENTS_KEY,
-      DATABASE_URL: url.toString(),
-      OPS_PORT: String(opsPort),
-      OPS_HOST: '127.0.0.1',
-    };
-    const server = await startServer({ webDist: defaultBuild(), env });
-    try {
-      await use({ ...server, env, opsUrl: `http://127.0.0.1:${opsPort}` });
-    } finally {
-      await server.stop();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
-  },
-  baseURL: async ({ ownServer }, use) => use(ownServer.url),
-});
 
 // Each test starts its own server and runs the command line beside it: slower than the shared one's.
 test.describe.configure({ timeout: 300_000 });
-
-/** Saves a screen when SHOTS_DIR asks, named by the viewport. */
-async function shot(page: Page, name: string): Promise<void> {
-  if (!process.env.SHOTS_DIR) return;
-  const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: `${process.env.SHOTS_DIR}/backoffice-${name}-${width}.png`, fullPage: true });
-}
-
-/** No WCAG A/AA violation (contrast included) on the screen as it is. */
-async function expectAccessible(page: Page): Promise<void> {
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-}
-
-interface Operator {
-  email: string;
-  password: string;
-  secret: string;
-}
-
-/** `npm run ops -- create-operator` against the server's database. */
-function createOperator(server: OpsServer, role: string): Promise<Operator> {
-  const email = `${role}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@ops.example`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['apps/server/src/ops/main.ts', 'create-operator', '--email', email, '--role', role],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...server.env, LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.on('exit', (code) => {
-      const password = /^password: (\S+)$/m.exec(out)?.[1];
-      const secret = /^totp_secret: (\S+)$/m.exec(out)?.[1];
-      if (code === 0 && password && secret) resolve({ email, password, secret });
-      else reject(new Error(`create-operator: ${code} ${out}`));
-    });
-  });
-}
-
-/** The first sign-in in the browser, by keyboard: the one-time password is refused until replaced. */
-async function signInOperator(page: Page, server: OpsServer, operator: Operator): Promise<void> {
-  await page.goto(`${server.opsUrl}/`);
-  await expect(page.getByRole('heading', { name: 'Вход оператора' })).toBeVisible();
-  await page.getByLabel('E-mail').fill(operator.email);
-  await page.getByLabel('Пароль', { exact: true }).fill(operator.password);
-  await page
-    .getByLabel('Код из приложения-аутентификатора')
-    .fill(await generate({ secret: operator.secret }));
-  await page.getByLabel('Код из приложения-аутентификатора').press('Enter');
-  await expect(page.getByRole('alert')).toHaveText('Задайте новый пароль вместо одноразового');
-  const fresh = `${operator.password}-mine`;
-  await expect(page.getByLabel('Новый пароль (не короче 12 символов)')).toBeFocused();
-  await page.keyboard.type(fresh);
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('operator')).toContainText(operator.email);
-  operator.password = fresh;
-}
-
-/** An API session of an operator (for the setup the browser test does not show). */
-async function opsToken(request: APIRequestContext, server: OpsServer, operator: Operator): Promise<string> {
-  const answer = await request.post(`${server.opsUrl}/ops/v1/auth/login`, {
-    data: {
-      email: operator.email,
-      password: operator.password,
-      totp: await generate({ secret: operator.secret }),
-      new_password: `${operator.password}-api`,
-    },
-  });
-  expect(answer.ok(), await answer.text()).toBe(true);
-  operator.password = `${operator.password}-api`;
-  return ((await answer.json()) as { token: string }).token;
-}
-
-/** The person's documents sent for manual identification; answers the application id. */
-async function sendDocuments(request: APIRequestContext, person: Person): Promise<string> {
-  const headers = { Authorization: `Token ${person.token}` };
-  const started = await request.post('/v2/wallet/identification-level/upgrade', { headers, data: {} });
-  expect(started.ok(), await started.text()).toBe(true);
-  const id = ((await started.json()) as { verification_url: string }).verification_url.split('=').at(-1)!;
-  const sent = await request.post('/v2/wallet/identification-level/documents', {
-    headers,
-    data: { ...SNILS, full_name: `${person.lastName} ${person.firstName} Ивановна`, application_id: id },
-  });
-  expect(sent.ok(), await sent.text()).toBe(true);
-  return id;
-}
 
 const info = async (request: APIRequestContext, person: Person) =>
   (await request.get('/v2/wallet/auth/info', { headers: { Authorization: `Token ${person.token}` } })).json();
@@ -243,13 +114,7 @@ test('two operators refund a payment: the proposer cannot approve, another opera
   const adminToken = await opsToken(request, ownServer, admin);
   const payer = await registerPerson(request, { firstName: 'Олег', lastName: 'Крылов' });
   const payee = await registerPerson(request, { firstName: 'Инна', lastName: 'Белова' });
-  for (const person of [payer, payee]) {
-    const id = await sendDocuments(request, person);
-    const approved = await request.post(`${ownServer.opsUrl}/ops/v1/identifications/${id}/approve`, {
-      headers: { Authorization: `Token ${adminToken}` },
-    });
-    expect(approved.ok(), await approved.text()).toBe(true);
-  }
+  for (const person of [payer, payee]) await identify(request, ownServer, adminToken, person);
   await topUp(request, payer, '1000');
   const paid = await request.post('/v2/wallet/transfer', {
     headers: { Authorization: `Token ${payer.token}` },
@@ -284,12 +149,7 @@ test('two operators refund a payment: the proposer cannot approve, another opera
 
   // The second finance operator, in a browser of their own, approves: the money comes back once.
   const second = await createOperator(ownServer, 'finance');
-  const context = await browser.newContext({
-    locale: 'ru-RU',
-    timezoneId: 'Europe/Moscow',
-    viewport: page.viewportSize(),
-  });
-  const other = await context.newPage();
+  const other = await browserBeside(browser, page);
   await signInOperator(other, ownServer, second);
   await other.getByRole('link', { name: 'Возвраты' }).click();
   const theirs = other.getByRole('row', { name: /Ошибочный перевод/ });
@@ -312,7 +172,7 @@ test('two operators refund a payment: the proposer cannot approve, another opera
   await expect(other.getByRole('status')).toHaveText('Расхождений нет');
   await other.getByRole('link', { name: 'Выплаты' }).click();
   await expect(other.getByText('Выплат нет')).toBeVisible();
-  await context.close();
+  await other.context().close();
 });
 
 test('an administrator adds an operator through a one-time link, then disables them; the lists read as words', async ({
@@ -348,12 +208,7 @@ test('an administrator adds an operator through a one-time link, then disables t
   await shot(page, 'operators');
 
   // The new operator follows the link in their own browser: their own password, their own code.
-  const theirs = await browser.newContext({
-    locale: 'ru-RU',
-    timezoneId: 'Europe/Moscow',
-    viewport: page.viewportSize(),
-  });
-  const newcomer = await theirs.newPage();
+  const newcomer = await browserBeside(browser, page);
   await newcomer.goto(link);
   await expect(newcomer.getByRole('heading', { name: 'Настройка входа' })).toBeVisible();
   await expect(newcomer.getByRole('img', { name: 'QR-код для приложения-аутентификатора' })).toBeVisible();
@@ -392,7 +247,7 @@ test('an administrator adds an operator through a one-time link, then disables t
   await expect(set).toContainText('Отключён');
   await newcomer.getByRole('link', { name: 'Журнал действий' }).click();
   await expect(newcomer.getByRole('heading', { name: 'Вход оператора' })).toBeVisible();
-  await theirs.close();
+  await newcomer.context().close();
 
   // The audit tells it as sentences with the details laid out.
   await page.getByRole('link', { name: 'Журнал действий' }).click();

@@ -467,6 +467,22 @@ describe(`antifraud and the trusted person (${databaseLabel})`, () => {
     });
     expect(asked.body.status).toBe('removal_proposed');
     expect((await send(ivan, mule.phone, '10.00')).body.code).toBe('RECIPIENT_FRAUD_LISTED');
+    // The list names both pairs of eyes: who proposed and confirmed the entry, who asked to remove it.
+    const list = await backOffice.call('GET', '/ops/v1/fraud-list', { token: checker.token });
+    expect(list.body.results.find((row: { id: string }) => row.id === id)).toMatchObject({
+      value: mule.phone,
+      proposed_by_email: proposer.email,
+      confirmed_by_email: checker.email,
+      removal_proposed_by_email: proposer.email,
+      removal_reason: 'Ошибка: номер сменил владельца',
+    });
+    // The removal's proposer cannot finish it either (the back office hides the button; this is the rule).
+    const ownRemoval = await backOffice.call('POST', `/ops/v1/fraud-list/${id}/remove`, {
+      token: proposer.token,
+      body: { reason: 'Сам и подтверждаю' },
+    });
+    expect(ownRemoval.body.code).toBe('FRAUD_LIST_SECOND_OPERATOR');
+    expect((await send(ivan, mule.phone, '10.00')).body.code).toBe('RECIPIENT_FRAUD_LISTED');
     const removed = await backOffice.call('POST', `/ops/v1/fraud-list/${id}/remove`, {
       token: checker.token,
       body: { reason: 'Согласен' },

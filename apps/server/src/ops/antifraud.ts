@@ -102,8 +102,10 @@ export async function fraudListPage(
   const { after, limit } = bounds(ctx, query);
   const { rows } = await ctx.db.query<{ id: string; proposed_at: Date; kind: string; value: string }>(
     `SELECT f.id, f.kind, f.value, f.reason, f.proposed_by, p.email AS proposed_by_email, f.proposed_at,
-       f.confirmed_by, f.confirmed_at, f.removal_proposed_by, f.removal_reason, f.removed_at
+       f.confirmed_by, c.email AS confirmed_by_email, f.confirmed_at, f.removal_proposed_by,
+       r.email AS removal_proposed_by_email, f.removal_reason, f.removed_at
      FROM fraud_list f JOIN operators p ON p.id = f.proposed_by
+       LEFT JOIN operators c ON c.id = f.confirmed_by LEFT JOIN operators r ON r.id = f.removal_proposed_by
      WHERE ($1 = 'all' OR f.removed_at IS NULL)
        AND ($2::timestamptz IS NULL OR (f.proposed_at, f.id) < ($2::timestamptz, $3::uuid))
      ORDER BY f.proposed_at DESC, f.id DESC LIMIT $4`,

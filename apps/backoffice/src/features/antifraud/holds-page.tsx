@@ -83,12 +83,15 @@ export function HoldsPage() {
           />
           {decides && ['held', 'awaiting_approval'].includes(hold.status) && (
             <div className="actions">
+              {/* Two reasons side by side: each field says which decision it explains. */}
               <ReasonForm
                 action={t('antifraud.holds.release')}
+                label={t('antifraud.holds.releaseReason')}
                 onSubmit={(reason) => release.mutateAsync({ params: { id: hold.id }, body: { reason } })}
               />
               <ReasonForm
                 action={t('antifraud.holds.refuse')}
+                label={t('antifraud.holds.refuseReason')}
                 danger
                 onSubmit={(reason) => refuse.mutateAsync({ params: { id: hold.id }, body: { reason } })}
               />
