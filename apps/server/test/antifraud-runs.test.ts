@@ -113,7 +113,7 @@ describe(`the antifraud check of schedules' runs and payouts (${databaseLabel})`
     );
     expect(rows).toEqual([{ call_name: 'scheduleCreate', recipient: SANDBOX_FRAUD_PHONE }]);
     const notices = await server.call('GET', '/v2/wallet/user/notification', { token: ivan.token });
-    expect(JSON.stringify(notices.body)).toMatch(/базе Банка России/);
+    expect(JSON.stringify(notices.body)).toMatch(/базе случаев мошенничества/);
     const list = await server.call('GET', '/v2/wallet/schedule', { token: ivan.token });
     expect(list.body.results[0].last_run).toMatchObject({ outcome: 'skipped' });
   });

@@ -77,7 +77,7 @@ describe(`antifraud and the trusted person (${databaseLabel})`, () => {
     const refused = await send(ivan, SANDBOX_FRAUD_PHONE, '1.00');
     expect(refused.status, JSON.stringify(refused.body)).toBe(403);
     expect(refused.body.code).toBe('RECIPIENT_FRAUD_LISTED');
-    expect(refused.body.message).toMatch(/базе Банка России/);
+    expect(refused.body.message).toMatch(/базе случаев мошенничества/);
     const card = await withdraw(server, ivan, { amount: '10', pan: SANDBOX_FRAUD_CARD });
     expect(card.status, JSON.stringify(card.body)).toBe(403);
     expect(card.body.code).toBe('RECIPIENT_FRAUD_LISTED');

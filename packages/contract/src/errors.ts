@@ -475,8 +475,8 @@ export const ERRORS = {
   // Antifraud and the trusted person (docs/decisions.md section 21).
   RECIPIENT_FRAUD_LISTED: {
     http: 403,
-    ru: 'Получатель есть в базе Банка России о случаях мошенничества: перевод не выполнен. Не переводите деньги тем, кто торопит или представляется сотрудником банка, и позвоните в поддержку',
-    en: 'The recipient is in the Bank of Russia’s database of fraud cases: nothing was sent. Do not send money to anyone who rushes you or says they are from a bank, and call support',
+    ru: 'Получатель есть в базе случаев мошенничества (Банка России или службы безопасности E-Wallet): перевод не выполнен. Не переводите деньги тем, кто торопит или представляется сотрудником банка, и позвоните в поддержку',
+    en: 'The recipient is in a database of fraud cases (the Bank of Russia’s or E-Wallet’s security team’s): nothing was sent. Do not send money to anyone who rushes you or says they are from a bank, and call support',
   },
   HOLD_NOT_FOUND: { http: 404, ru: 'Операция не найдена', en: 'Operation not found' },
   HOLD_CLOSED: {
