@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import {
+  colorScheme,
   type Person,
   PIN,
   registerPerson,
@@ -32,7 +33,10 @@ async function noAxeViolations(page: Page) {
   expect(
     results.violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.help}`),
+      .map(
+        (violation) =>
+          `${violation.id}: ${violation.help} ${violation.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(' | ')}`,
+      ),
   ).toEqual([]);
 }
 
@@ -92,10 +96,10 @@ test('a large transfer from a new device is held, and the person confirms it wit
   await expect(card).toContainText('Иван П.');
   await noAxeViolations(page);
   await shot(page, 'holds');
-  await page.emulateMedia({ colorScheme: 'dark' });
+  await colorScheme(page, 'dark');
   await noAxeViolations(page);
   await shot(page, 'holds-dark');
-  await page.emulateMedia({ colorScheme: 'light' });
+  await colorScheme(page, 'light');
   await card.getByRole('button', { name: 'Подтвердить' }).click();
 
   const dialog = page.getByTestId('hold-confirm');
@@ -150,10 +154,10 @@ test('a trusted person approves, from their own session, a transfer waiting for 
   await expect(approvals).toContainText('Иван П.');
   await noAxeViolations(page);
   await shot(page, 'approval');
-  await page.emulateMedia({ colorScheme: 'dark' });
+  await colorScheme(page, 'dark');
   await noAxeViolations(page);
   await shot(page, 'approval-dark');
-  await page.emulateMedia({ colorScheme: 'light' });
+  await colorScheme(page, 'light');
   await approvals.getByRole('button', { name: 'Одобрить' }).click();
   const dialog = page.getByTestId('approval-confirm');
   await expect(dialog.getByLabel('Цифра 1 из 4 PIN-кода')).toBeFocused();

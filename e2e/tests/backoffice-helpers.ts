@@ -21,36 +21,41 @@ const SNILS = { document_type: 'snils', document_number: '112-233-445 95', birth
 export interface OpsServer extends RunningServer {
   env: Record<string, string>;
   opsUrl: string;
+  databaseUrl: string;
 }
 
-export const test = base.extend<{ ownServer: OpsServer }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  ownServer: async ({}, use) => {
-    const name = `ewallet_e2e_ops_${process.pid}_${Date.now() % 1_000_000}`;
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    const opsPort = await freePort();
-    const env = {
-      KYC_PROVIDER: 'manual',
-      DOCUMENTS_KEY,
-      DATABASE_URL: url.toString(),
-      OPS_PORT: String(opsPort),
-      OPS_HOST: '127.0.0.1',
-    };
-    const server = await startServer({ webDist: defaultBuild(), env });
-    try {
-      await use({ ...server, env, opsUrl: `http://127.0.0.1:${opsPort}` });
-    } finally {
-      await server.stop();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
-  },
-  baseURL: async ({ ownServer }, use) => use(ownServer.url),
-});
+/** Playwright's test with a server of each test's own, on a database named after `label`, with `env`. */
+export function opsTest(label: string, extraEnv: Record<string, string>) {
+  return base.extend<{ ownServer: OpsServer }>({
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    ownServer: async ({}, use) => {
+      const name = `ewallet_e2e_${label}_${process.pid}_${Date.now() % 1_000_000}`;
+      const admin = new pg.Client({ connectionString: ADMIN_URL });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(ADMIN_URL);
+      url.pathname = `/${name}`;
+      const opsPort = await freePort();
+      const env = {
+        ...extraEnv,
+        DATABASE_URL: url.toString(),
+        OPS_PORT: String(opsPort),
+        OPS_HOST: '127.0.0.1',
+      };
+      const server = await startServer({ webDist: defaultBuild(), env });
+      try {
+        await use({ ...server, env, opsUrl: `http://127.0.0.1:${opsPort}`, databaseUrl: url.toString() });
+      } finally {
+        await server.stop();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+    baseURL: async ({ ownServer }, use) => use(ownServer.url),
+  });
+}
+
+export const test = opsTest('ops', { KYC_PROVIDER: 'manual', DOCUMENTS_KEY });
 
 /** Saves a screen when SHOTS_DIR asks, named by the viewport. */
 export async function shot(page: Page, name: string): Promise<void> {
@@ -62,7 +67,12 @@ export async function shot(page: Page, name: string): Promise<void> {
 /** No WCAG A/AA violation (contrast included) on the screen as it is. */
 export async function expectAccessible(page: Page): Promise<void> {
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  expect(
+    axe.violations.map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    ),
+  ).toEqual([]);
 }
 
 export interface Operator {
@@ -71,19 +81,14 @@ export interface Operator {
   secret: string;
 }
 
-/** `npm run ops -- create-operator` against the server's database. */
-export function createOperator(server: OpsServer, role: string): Promise<Operator> {
-  const email = `${role}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@ops.example`;
+/** `npm run ops -- <args>` beside a server, on its database (`env`); answers what it printed. */
+export function runOps(env: Record<string, string>, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['apps/server/src/ops/main.ts', 'create-operator', '--email', email, '--role', role],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...server.env, LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, ['apps/server/src/ops/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
@@ -91,13 +96,20 @@ export function createOperator(server: OpsServer, role: string): Promise<Operato
     child.stderr.on('data', (c: Buffer) => {
       out += c.toString();
     });
-    child.on('exit', (code) => {
-      const password = /^password: (\S+)$/m.exec(out)?.[1];
-      const secret = /^totp_secret: (\S+)$/m.exec(out)?.[1];
-      if (code === 0 && password && secret) resolve({ email, password, secret });
-      else reject(new Error(`create-operator: ${code} ${out}`));
-    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`ops ${args[0]}: ${code} ${out}`)),
+    );
   });
+}
+
+/** `npm run ops -- create-operator` against the server's database. */
+export async function createOperator(server: OpsServer, role: string): Promise<Operator> {
+  const email = `${role}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@ops.example`;
+  const out = await runOps(server.env, ['create-operator', '--email', email, '--role', role]);
+  const password = /^password: (\S+)$/m.exec(out)?.[1];
+  const secret = /^totp_secret: (\S+)$/m.exec(out)?.[1];
+  if (!password || !secret) throw new Error(`create-operator: ${out}`);
+  return { email, password, secret };
 }
 
 /** The first sign-in in the browser, by keyboard: the one-time password is refused until replaced. */

@@ -23,7 +23,7 @@ import {
   signInOperator,
   test,
 } from './backoffice-helpers.ts';
-import { type Person, PIN, registerPerson, rubBalance, topUp } from './wallet-fixtures.ts';
+import { colorScheme, type Person, PIN, registerPerson, rubBalance, topUp } from './wallet-fixtures.ts';
 
 // Each test starts its own server and runs the command line beside it: slower than the shared one's.
 test.describe.configure({ timeout: 300_000 });
@@ -256,9 +256,9 @@ test('an administrator adds an operator through a one-time link, then disables t
   await expect(page.getByText('Причина: Перевёлся в другой отдел')).toBeVisible();
 
   // Dark, as the system asks and as chosen; axe's contrast holds in both.
-  await page.emulateMedia({ colorScheme: 'dark' });
+  await colorScheme(page, 'dark');
   await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: 'light' });
+  await colorScheme(page, 'light');
   await page.getByLabel('Оформление').first().selectOption({ label: 'Тёмное' });
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await expectAccessible(page);

@@ -5,45 +5,11 @@
  * the section shows the new level. The server is its own (manual identification, same database as
  * the ops command). With SHOTS_DIR set, the form and the waiting state are saved as screenshots.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
-import { test as base, expect } from '@playwright/test';
-import pg from 'pg';
-import { defaultBuild, type RunningServer, startServer } from './brand-server.ts';
+import { expect } from '@playwright/test';
+// The back office's server (manual identification on PostgreSQL, so the ops command runs beside it).
+import { runOps, test } from './backoffice-helpers.ts';
 import { registerPerson, signIn } from './wallet-fixtures.ts';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DOCUMENTS_KEY = 'e2e-documents-key-of-at-least-32-characters';
-
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-interface ManualServer extends RunningServer {
-  env: Record<string, string>;
-}
-
-// PostgreSQL, so the ops command can run beside the server (embedded PGlite is one process).
-const test = base.extend<{ ownServer: ManualServer }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  ownServer: async ({}, use) => {
-    const name = `ewallet_e2e_manual_${process.pid}_${Date.now() % 1_000_000}`;
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    const env = { KYC_PROVIDER: 'manual', DOCUMENTS_KEY, DATABASE_URL: url.toString() };
-    const server = await startServer({ webDist: defaultBuild(), env });
-    try {
-      await use({ ...server, env });
-    } finally {
-      await server.stop();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
-  },
-  baseURL: async ({ ownServer }, use) => use(ownServer.url),
-});
 
 /** A real PNG of a plain colour, so the browser can draw it again as the form does. */
 function pngOf(width: number, height: number): Buffer {
@@ -66,27 +32,6 @@ function pngOf(width: number, height: number): Buffer {
     chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
     chunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-/** `npm run ops -- <args>` against the server's database; answers what it printed. */
-function ops(server: ManualServer, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['apps/server/src/ops/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...server.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.on('exit', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`ops ${args[0]}: ${code} ${out}`)),
-    );
-  });
 }
 
 test('the documents form sends the data, the section waits for an operator, approval raises the level', async ({
@@ -134,10 +79,10 @@ test('the documents form sends the data, the section waits for an operator, appr
     });
 
   // The operator lists what waits and approves it; the person refreshes and sees the new level.
-  expect(await ops(ownServer, ['identification-list'])).toContain(applicationId);
+  expect(await runOps(ownServer.env, ['identification-list'])).toContain(applicationId);
   // The photo reached the operator once, although the form was sent twice.
-  expect(await ops(ownServer, ['identification-show', applicationId])).toContain('photos: 1');
-  expect(await ops(ownServer, ['identification-approve', applicationId])).toContain('approved');
+  expect(await runOps(ownServer.env, ['identification-show', applicationId])).toContain('photos: 1');
+  expect(await runOps(ownServer.env, ['identification-approve', applicationId])).toContain('approved');
   await section.getByRole('button', { name: 'Обновить статус' }).click();
   await expect(section.getByTestId('identification-level')).toHaveText('Упрощённый');
   await expect(section.getByTestId('identification-status')).toContainText('Проверка пройдена');

@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { passkeyTest, virtualAuthenticator } from './passkey-server.ts';
 import {
+  colorScheme,
   GOOD_CARD,
   openProfilePanel,
   PIN,
@@ -102,7 +103,7 @@ test.describe('dark mode', () => {
   test.describe.configure({ timeout: 240_000 });
 
   test('follows the system on the landing, registration and sign-in', async ({ page }) => {
-    await page.emulateMedia({ colorScheme: 'dark' });
+    await colorScheme(page, 'dark');
     const violations: string[] = [];
     for (const path of ['/auth', '/auth/register', '/auth/login']) {
       await page.goto(path);
@@ -117,7 +118,7 @@ test.describe('dark mode', () => {
     page,
     request,
   }, testInfo) => {
-    await page.emulateMedia({ colorScheme: 'dark' });
+    await colorScheme(page, 'dark');
     const person = await registerPerson(request, { firstName: 'Ночь', lastName: 'Тёмная' });
     await topUp(request, person, '300.00');
     await signIn(page, person, '/');
@@ -156,7 +157,7 @@ test.describe('dark mode', () => {
     ).json();
     const path = new URL(receipt.verify_url).pathname;
     for (const scheme of ['dark', 'light'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
+      await colorScheme(page, scheme);
       await page.goto(path);
       await expect(page.getByRole('heading', { name: 'Квитанция подлинная' })).toBeVisible();
       expect(await pageIsDark(page), scheme).toBe(scheme === 'dark');
@@ -165,7 +166,7 @@ test.describe('dark mode', () => {
   });
 
   test('Settings chooses light, dark or the system, kept on the device', async ({ page, request }) => {
-    await page.emulateMedia({ colorScheme: 'dark' });
+    await colorScheme(page, 'dark');
     const person = await registerPerson(request, { firstName: 'Свет', lastName: 'Выборова' });
     await signIn(page, person, '/settings');
     await expect(page.getByRole('heading', { name: 'Настройки', level: 1 })).toBeVisible();
@@ -178,7 +179,7 @@ test.describe('dark mode', () => {
     await page.reload();
     await expect(page.getByRole('radio', { name: 'Светлая' })).toBeChecked();
     expect(await pageIsDark(page)).toBe(false);
-    await page.emulateMedia({ colorScheme: 'light' });
+    await colorScheme(page, 'light');
     await page.getByRole('radio', { name: 'Тёмная' }).check();
     expect(await pageIsDark(page)).toBe(true);
     await page.getByRole('radio', { name: 'Как в системе' }).check();

@@ -5,56 +5,15 @@
  * an administrator retries a dead job and disables an operator. The server is its own (PostgreSQL,
  * the job system on, the back office on a port of its own), as in backoffice.spec.ts.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
-import { generate } from 'otplib';
-import pg from 'pg';
+import { expect, type Page } from '@playwright/test';
 import { PgBoss } from 'pg-boss';
-import { defaultBuild, freePort, type RunningServer, startServer } from './brand-server.ts';
-import { PIN, registerPerson, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
+import { createOperator, expectAccessible, opsTest, signInOperator } from './backoffice-helpers.ts';
+import { colorScheme, PIN, registerPerson, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DECLINED_CARD = '4000000000000002';
 
-interface OpsServer extends RunningServer {
-  env: Record<string, string>;
-  opsUrl: string;
-  databaseUrl: string;
-}
-
-const test = base.extend<{ ownServer: OpsServer }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  ownServer: async ({}, use) => {
-    const name = `ewallet_e2e_support_${process.pid}_${Date.now() % 1_000_000}`;
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    const opsPort = await freePort();
-    const env = {
-      DATABASE_URL: url.toString(),
-      OPS_PORT: String(opsPort),
-      OPS_HOST: '127.0.0.1',
-      JOBS: 'on',
-      JOBS_POLL_SECONDS: '0.5',
-      SANDBOX_PAYOUT_DELAY_MS: '500',
-    };
-    const server = await startServer({ webDist: defaultBuild(), env });
-    try {
-      await use({ ...server, env, opsUrl: `http://127.0.0.1:${opsPort}`, databaseUrl: url.toString() });
-    } finally {
-      await server.stop();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
-  },
-  baseURL: async ({ ownServer }, use) => use(ownServer.url),
-});
+const test = opsTest('support', { JOBS: 'on', JOBS_POLL_SECONDS: '0.5', SANDBOX_PAYOUT_DELAY_MS: '500' });
 
 test.describe.configure({ timeout: 300_000 });
 
@@ -62,65 +21,6 @@ async function shot(page: Page, name: string): Promise<void> {
   if (!process.env.SHOTS_DIR) return;
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({ path: `${process.env.SHOTS_DIR}/support-${name}-${width}.png`, fullPage: true });
-}
-
-async function expectAccessible(page: Page): Promise<void> {
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(
-    axe.violations.map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-    ),
-  ).toEqual([]);
-}
-
-interface Operator {
-  email: string;
-  password: string;
-  secret: string;
-}
-
-function createOperator(server: OpsServer, role: string): Promise<Operator> {
-  const email = `${role}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@ops.example`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['apps/server/src/ops/main.ts', 'create-operator', '--email', email, '--role', role],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...server.env, LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.on('exit', (code) => {
-      const password = /^password: (\S+)$/m.exec(out)?.[1];
-      const secret = /^totp_secret: (\S+)$/m.exec(out)?.[1];
-      if (code === 0 && password && secret) resolve({ email, password, secret });
-      else reject(new Error(`create-operator: ${code} ${out}`));
-    });
-  });
-}
-
-async function signInOperator(page: Page, server: OpsServer, operator: Operator): Promise<void> {
-  await page.goto(`${server.opsUrl}/`);
-  await page.getByLabel('E-mail').fill(operator.email);
-  await page.getByLabel('Пароль', { exact: true }).fill(operator.password);
-  await page
-    .getByLabel('Код из приложения-аутентификатора')
-    .fill(await generate({ secret: operator.secret }));
-  await page.getByLabel('Код из приложения-аутентификатора').press('Enter');
-  await expect(page.getByRole('alert')).toHaveText('Задайте новый пароль вместо одноразового');
-  operator.password = `${operator.password}-mine`;
-  await page.getByLabel('Новый пароль (не короче 12 символов)').fill(operator.password);
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('operator')).toContainText(operator.email);
 }
 
 test('a person writes from a failed withdrawal and sees the answer live; the operator answers from the queue', async ({
@@ -181,7 +81,7 @@ test('a person writes from a failed withdrawal and sees the answer live; the ope
   await expect(messages).toContainText('прочитано');
   await shot(page, 'person-answered');
   // The dark theme reads as well.
-  await page.emulateMedia({ colorScheme: 'dark' });
+  await colorScheme(page, 'dark');
   // Colours change with a short transition: checked once it has ended.
   await page.waitForTimeout(600);
   await expectAccessible(page);
@@ -211,12 +111,12 @@ test('an administrator retries a dead job and disables an operator', async ({ pa
   await expect(section).toContainText('Остановлена после повторов');
   await expectAccessible(page);
   await shot(page, 'jobs');
-  await page.emulateMedia({ colorScheme: 'dark' });
+  await colorScheme(page, 'dark');
   // Colours change with a short transition: checked once it has ended.
   await page.waitForTimeout(600);
   await expectAccessible(page);
   await shot(page, 'jobs-dark');
-  await page.emulateMedia({ colorScheme: 'light' });
+  await colorScheme(page, 'light');
   await section.getByRole('button', { name: 'Запустить снова' }).click();
   await expect(section).toHaveCount(0, { timeout: 15_000 });
   await page.getByRole('link', { name: 'Журнал действий' }).click();

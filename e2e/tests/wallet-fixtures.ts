@@ -170,3 +170,19 @@ export async function openProfilePanel(page: Page): Promise<void> {
   if (await open.isVisible()) await open.click();
   await expect(page.getByTestId('profile-name')).toBeVisible();
 }
+
+/**
+ * The system's colour scheme, once the screen has finished changing to it: buttons fade their colours
+ * (theme.css), and axe reading a colour halfway through the fade reports a contrast no one sees.
+ */
+export async function colorScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation instanceof CSSTransition)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
