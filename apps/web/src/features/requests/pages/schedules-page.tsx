@@ -124,7 +124,7 @@ export function SchedulesPage() {
                     name: schedule.recipient,
                   })}
                 </span>
-                <span>{formatPhone(schedule.phone)}</span>
+                {schedule.phone && <span>{formatPhone(schedule.phone)}</span>}
                 <span className="requests-list__date" data-testid="schedule-status">
                   {t(`schedules.status.${schedule.status}`)}
                   {schedule.next_run_at &&
