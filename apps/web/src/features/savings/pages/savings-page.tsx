@@ -1,7 +1,8 @@
 /**
  * 'Копилка и бюджеты' (docs/decisions.md section 22): savings goals with their progress, the day each is
- * reached at the current pace, round-ups, deposits and withdrawals through the PIN modal, and their
- * history; below, the monthly budgets with what this Moscow month has spent of each.
+ * reached at the current pace, round-ups, deposits and withdrawals through the PIN modal, a regular
+ * deposit (a schedule into the goal) and their history; below, the monthly budgets with what this
+ * Moscow month has spent of each.
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import './savings.css';
@@ -11,9 +12,15 @@ import { type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, isErrorAnswer } from '../../../shared/api/api-error.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
-import { formatDate } from '../../../shared/format/date.ts';
+import { formatDate, formatDateTime } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { changeSchedule, schedulesQuery } from '../../../shared/schedules/api.ts';
+import {
+  newTiming,
+  type ScheduleTiming,
+  ScheduleTimingFields,
+} from '../../../shared/schedules/schedule-timing.tsx';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { CategorySelect } from '../../../shared/ui/category-select.tsx';
@@ -33,6 +40,7 @@ import {
   goalsQuery,
   putBudget,
   startGoalMove,
+  startGoalPlan,
   updateGoal,
 } from '../api/savings.ts';
 
@@ -87,6 +95,129 @@ function GoalHistory({ goal }: { goal: Goal }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** 'Пополнять регулярно': the goal's standing order (docs/decisions.md section 22), or a form for one. */
+function GoalPlan({ goal }: { goal: Goal }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const queryClient = useQueryClient();
+  const titleId = useId();
+  const schedules = useQuery(schedulesQuery());
+  const plan = schedules.data?.results.find((one) => one.goal_id === goal.id && one.status !== 'ended');
+  const [editing, setEditing] = useState(false);
+  const [amount, setAmount] = useState('');
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const [timing, setTiming] = useState<ScheduleTiming>(newTiming);
+  const [open, setOpen] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const checked = checkAmount(amount, goal.currency_code);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['schedules'] });
+  const every = (money: string, period: ScheduleTiming['period']) =>
+    t('savings.plan.every', {
+      amount: formatMoney(money, goal.currency_code, language),
+      period: t(`schedules.${period}`).toLowerCase(),
+    });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!checked.ok) {
+      setAmountError(t(`moneyFlow.amountErrors.${checked.problem}`));
+      return;
+    }
+    setOpen(true);
+  }
+
+  async function stop(id: string) {
+    setProblem(null);
+    try {
+      await changeSchedule(id, 'delete');
+      // A new plan starts from an empty form.
+      setEditing(false);
+      setAmount('');
+      setTiming(newTiming());
+    } catch (error) {
+      setProblem(problemOf(error, t('common.networkError')));
+    }
+    await refresh();
+  }
+
+  return (
+    <section className="savings-plan" aria-labelledby={titleId}>
+      <h4 id={titleId} className="savings-plan__title">
+        {t('savings.plan.title')}
+      </h4>
+      {plan ? (
+        <div className="savings-plan__current" data-testid="goal-plan">
+          <p className="savings-plan__every">{every(plan.amount, plan.period)}</p>
+          <p className="savings-goal__pace">
+            {plan.next_run_at
+              ? t('savings.plan.next', { date: formatDateTime(plan.next_run_at, language) })
+              : t('savings.plan.paused')}
+            {plan.last_run?.outcome === 'skipped' && ` · ${t('savings.plan.lastSkipped')}`}
+          </p>
+          <Button type="button" variant="secondary" onClick={() => void stop(plan.id)}>
+            {t('savings.plan.stop')}
+          </Button>
+        </div>
+      ) : editing ? (
+        <form className="savings-plan__form" onSubmit={submit} noValidate aria-labelledby={titleId}>
+          <AmountField
+            label={t('savings.plan.amount')}
+            value={amount}
+            onChange={(next) => {
+              setAmount(next);
+              setAmountError(null);
+            }}
+            currency={goal.currency_code}
+            error={amountError}
+          />
+          <ScheduleTimingFields
+            value={timing}
+            onChange={setTiming}
+            labels={{
+              firstRun: t('savings.plan.firstRun'),
+              endsAt: t('savings.plan.endsAt'),
+              endsAtHint: t('savings.plan.endsAtHint'),
+            }}
+          />
+          <div className="savings-goal__actions">
+            <Button type="submit">{t('savings.continue')}</Button>
+            <Button type="button" variant="secondary" onClick={() => setEditing(false)}>
+              {t('savings.cancel')}
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <div className="savings-plan__current">
+          <p className="savings-goal__pace">{t('savings.plan.text')}</p>
+          <Button type="button" variant="secondary" onClick={() => setEditing(true)}>
+            {t('savings.plan.set')}
+          </Button>
+        </div>
+      )}
+      <FieldError message={problem} />
+      {checked.ok && (
+        <PayModal
+          open={open}
+          title={t('savings.plan.title')}
+          summary={
+            <PaySummary
+              amount={checked.amount}
+              currency={goal.currency_code}
+              to={`${goal.name} · ${t(`schedules.${timing.period}`).toLowerCase()}`}
+            />
+          }
+          send={startGoalPlan(goal, checked.amount, timing, t('savings.plan.created'))}
+          successText={t('savings.plan.created')}
+          onClose={() => {
+            setOpen(false);
+            void refresh();
+          }}
+        />
+      )}
+    </section>
   );
 }
 
@@ -230,6 +361,7 @@ function GoalCard({ goal }: { goal: Goal }) {
         </div>
       )}
       <FieldError message={problem} />
+      <GoalPlan goal={goal} />
       {showHistory && <GoalHistory goal={goal} />}
       {send && checked.ok && (
         <PayModal
