@@ -8,7 +8,7 @@ import '../../../shared/ui/pay-modal/money-flow.css';
 import './savings.css';
 import type { AccountCurrency } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, isErrorAnswer } from '../../../shared/api/api-error.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
@@ -98,6 +98,64 @@ function GoalHistory({ goal }: { goal: Goal }) {
   );
 }
 
+/**
+ * An amount for the goal, checked before the PIN modal opens: a deposit's, a withdrawal's and a regular
+ * deposit's form (its schedule's fields as children).
+ */
+function GoalAmountForm({
+  goal,
+  label,
+  className,
+  labelledBy,
+  autoFocus,
+  children,
+  onContinue,
+  onCancel,
+}: {
+  goal: Goal;
+  label: string;
+  className: string;
+  labelledBy?: string;
+  autoFocus?: boolean;
+  children?: ReactNode;
+  onContinue: (amount: string) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const [amount, setAmount] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const checked = checkAmount(amount, goal.currency_code);
+    if (checked.ok) onContinue(checked.amount);
+    else setError(t(`moneyFlow.amountErrors.${checked.problem}`));
+  }
+
+  return (
+    <form className={className} onSubmit={submit} noValidate aria-labelledby={labelledBy}>
+      <AmountField
+        label={label}
+        value={amount}
+        onChange={(next) => {
+          setAmount(next);
+          setError(null);
+        }}
+        currency={goal.currency_code}
+        error={error}
+        autoFocus={autoFocus}
+      />
+      {children}
+      <div className="savings-goal__actions">
+        <Button type="submit">{t('savings.continue')}</Button>
+        <Button type="button" variant="secondary" onClick={onCancel}>
+          {t('savings.cancel')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
 /** 'Пополнять регулярно': the goal's standing order (docs/decisions.md section 22), or a form for one. */
 function GoalPlan({ goal }: { goal: Goal }) {
   const { t } = useTranslation();
@@ -107,12 +165,10 @@ function GoalPlan({ goal }: { goal: Goal }) {
   const schedules = useQuery(schedulesQuery());
   const plan = schedules.data?.results.find((one) => one.goal_id === goal.id && one.status !== 'ended');
   const [editing, setEditing] = useState(false);
-  const [amount, setAmount] = useState('');
-  const [amountError, setAmountError] = useState<string | null>(null);
   const [timing, setTiming] = useState<ScheduleTiming>(newTiming);
-  const [open, setOpen] = useState(false);
+  // The checked amount the PIN modal confirms, while it is open.
+  const [amount, setAmount] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const checked = checkAmount(amount, goal.currency_code);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['schedules'] });
   const every = (money: string, period: ScheduleTiming['period']) =>
     t('savings.plan.every', {
@@ -120,22 +176,12 @@ function GoalPlan({ goal }: { goal: Goal }) {
       period: t(`schedules.${period}`).toLowerCase(),
     });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!checked.ok) {
-      setAmountError(t(`moneyFlow.amountErrors.${checked.problem}`));
-      return;
-    }
-    setOpen(true);
-  }
-
   async function stop(id: string) {
     setProblem(null);
     try {
       await changeSchedule(id, 'delete');
       // A new plan starts from an empty form.
       setEditing(false);
-      setAmount('');
       setTiming(newTiming());
     } catch (error) {
       setProblem(problemOf(error, t('common.networkError')));
@@ -162,17 +208,14 @@ function GoalPlan({ goal }: { goal: Goal }) {
           </Button>
         </div>
       ) : editing ? (
-        <form className="savings-plan__form" onSubmit={submit} noValidate aria-labelledby={titleId}>
-          <AmountField
-            label={t('savings.plan.amount')}
-            value={amount}
-            onChange={(next) => {
-              setAmount(next);
-              setAmountError(null);
-            }}
-            currency={goal.currency_code}
-            error={amountError}
-          />
+        <GoalAmountForm
+          goal={goal}
+          label={t('savings.plan.amount')}
+          className="savings-plan__form"
+          labelledBy={titleId}
+          onContinue={setAmount}
+          onCancel={() => setEditing(false)}
+        >
           <ScheduleTimingFields
             value={timing}
             onChange={setTiming}
@@ -182,13 +225,7 @@ function GoalPlan({ goal }: { goal: Goal }) {
               endsAtHint: t('savings.plan.endsAtHint'),
             }}
           />
-          <div className="savings-goal__actions">
-            <Button type="submit">{t('savings.continue')}</Button>
-            <Button type="button" variant="secondary" onClick={() => setEditing(false)}>
-              {t('savings.cancel')}
-            </Button>
-          </div>
-        </form>
+        </GoalAmountForm>
       ) : (
         <div className="savings-plan__current">
           <p className="savings-goal__pace">{t('savings.plan.text')}</p>
@@ -198,21 +235,21 @@ function GoalPlan({ goal }: { goal: Goal }) {
         </div>
       )}
       <FieldError message={problem} />
-      {checked.ok && (
+      {amount && (
         <PayModal
-          open={open}
+          open
           title={t('savings.plan.title')}
           summary={
             <PaySummary
-              amount={checked.amount}
+              amount={amount}
               currency={goal.currency_code}
               to={`${goal.name} · ${t(`schedules.${timing.period}`).toLowerCase()}`}
             />
           }
-          send={startGoalPlan(goal, checked.amount, timing, t('savings.plan.created'))}
+          send={startGoalPlan(goal, amount, timing, t('savings.plan.created'))}
           successText={t('savings.plan.created')}
           onClose={() => {
-            setOpen(false);
+            setAmount(null);
             void refresh();
           }}
         />
@@ -227,33 +264,17 @@ function GoalCard({ goal }: { goal: Goal }) {
   const queryClient = useQueryClient();
   const roundUpId = useId();
   const [direction, setDirection] = useState<'deposit' | 'withdraw' | null>(null);
-  const [amount, setAmount] = useState('');
-  const [amountError, setAmountError] = useState<string | null>(null);
-  const [open, setOpen] = useState(false);
-  const [opening, setOpening] = useState(0);
+  // The checked amount the PIN modal confirms, while it is open.
+  const [amount, setAmount] = useState<string | null>(null);
   const [showHistory, setShowHistory] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const checked = checkAmount(amount, goal.currency_code);
   const title = direction === 'withdraw' ? t('savings.withdrawTitle') : t('savings.depositTitle');
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt per opening of the modal
   const send = useMemo(
-    () =>
-      direction && checked.ok
-        ? startGoalMove(goal, direction, checked.amount, `${title}: ${goal.name}`)
-        : null,
-    [opening],
+    () => (direction && amount ? startGoalMove(goal, direction, amount, `${title}: ${goal.name}`) : null),
+    [amount],
   );
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['goals'] });
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!checked.ok) {
-      setAmountError(t(`moneyFlow.amountErrors.${checked.problem}`));
-      return;
-    }
-    setOpening((n) => n + 1);
-    setOpen(true);
-  }
 
   return (
     <li className="savings-goal" data-testid="goal">
@@ -305,25 +326,14 @@ function GoalCard({ goal }: { goal: Goal }) {
         </select>
       </div>
       {direction ? (
-        <form className="savings-goal__move" onSubmit={submit} noValidate>
-          <AmountField
-            label={title}
-            value={amount}
-            onChange={(next) => {
-              setAmount(next);
-              setAmountError(null);
-            }}
-            currency={goal.currency_code}
-            error={amountError}
-            autoFocus
-          />
-          <div className="savings-goal__actions">
-            <Button type="submit">{t('savings.continue')}</Button>
-            <Button type="button" variant="secondary" onClick={() => setDirection(null)}>
-              {t('savings.cancel')}
-            </Button>
-          </div>
-        </form>
+        <GoalAmountForm
+          goal={goal}
+          label={title}
+          className="savings-goal__move"
+          autoFocus
+          onContinue={setAmount}
+          onCancel={() => setDirection(null)}
+        />
       ) : (
         <div className="savings-goal__actions">
           <Button type="button" onClick={() => setDirection('deposit')}>
@@ -363,11 +373,11 @@ function GoalCard({ goal }: { goal: Goal }) {
       <FieldError message={problem} />
       <GoalPlan goal={goal} />
       {showHistory && <GoalHistory goal={goal} />}
-      {send && checked.ok && (
+      {send && amount && (
         <PayModal
-          open={open}
+          open
           title={title}
-          summary={<PaySummary amount={checked.amount} currency={goal.currency_code} to={goal.name} />}
+          summary={<PaySummary amount={amount} currency={goal.currency_code} to={goal.name} />}
           send={send}
           successText={direction === 'withdraw' ? t('savings.withdrawn') : t('savings.deposited')}
           onReceipt={() => {
@@ -375,9 +385,8 @@ function GoalCard({ goal }: { goal: Goal }) {
             void refresh();
           }}
           onClose={() => {
-            setOpen(false);
             setDirection(null);
-            setAmount('');
+            setAmount(null);
           }}
         />
       )}
