@@ -1,10 +1,9 @@
 /**
  * Scheduled transfers (docs/decisions.md section 13): a standing order to send a person money every
  * week or month, or to put it into one's own savings goal (section 22), confirmed once with the PIN.
- * Each period runs at most once: its row in
- * schedule_runs and its idempotency key (`run:<schedule>:<period>`) are claimed in the transaction
- * that pays through the ledger's one door, so limits and freeze apply; a refused run is skipped and
- * the person told. Every run passes the antifraud check as a transfer does (docs/decisions.md section
+ * Each period runs at most once: its row in schedule_runs and its idempotency key
+ * (`run:<schedule>:<period>`) are claimed in the transaction that pays through the ledger's door, so
+ * limits and freeze apply (to a transfer); a refused run is skipped and the person told. Every run passes the antifraud check as a transfer does (docs/decisions.md section
  * 21): a listed payee skips it, a sign holds its money until the person confirms it in the app. A
  * goal's deposit is one's own money and is not checked; a run whose goal was deleted ends its schedule.
  * The job queue (jobs.ts) only decides when; this file decides what.
