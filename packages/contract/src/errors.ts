@@ -283,7 +283,7 @@ export const ERRORS = {
     ru: 'Первый перевод должен быть в будущем, не дальше чем через год, и раньше окончания',
     en: 'The first transfer must be in the future, within a year, and before the end',
   },
-  // A refinement's issue (schemas.ts ScheduleCreate): answered as this code, not as a field's.
+  // A rule between two fields (a schedule's phone or goal), told as itself rather than as one field's.
   SCHEDULE_TARGET: {
     http: 400,
     ru: 'Укажите телефон получателя или копилку — что-то одно',

@@ -101,7 +101,7 @@ export interface GoalMove {
   goalId: string;
   direction: 'deposit' | 'withdraw' | 'close';
   amount: bigint;
-  /** A regular deposit's run names its standing order, which the door asks for without a PIN (payments.sql). */
+  /** A regular deposit's run names its standing order, which stands for the PIN (docs/decisions.md section 22). */
   reference?: { type: 'scheduled_transfer'; id: string } | null;
   description: SidedText;
   at: Date;
