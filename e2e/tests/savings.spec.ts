@@ -1,7 +1,8 @@
 /**
  * Managing money in the browser (docs/decisions.md section 22), on a phone and a desktop: a category
  * chosen on a history row shows in the statistics by category; a monthly budget shows this month's
- * progress; a savings goal rounds a QR payment up and shows the round-up in its history; a dinner
+ * progress; a savings goal rounds a QR payment up and shows the round-up in its history; a weekly
+ * deposit is set on a goal with the PIN, shown on the goal and among the schedules, and stopped; a dinner
  * paid by one is split among three friends from the history, and the list shows who has paid. Screenshots
  * go to SHOTS_DIR when it is set.
  */
@@ -115,6 +116,53 @@ test('a savings goal rounds a QR payment up', async ({ page, request }) => {
   await expect(goal).toContainText('При нынешнем темпе цель будет достигнута');
   await expectNoSeriousAxe(page);
   await shot(page, 'goal');
+});
+
+test('a weekly deposit is set on a goal with the PIN and listed', async ({ page, request }) => {
+  const person = await registerPerson(request, { firstName: 'Пётр', lastName: 'Орлов' });
+  await topUp(request, person, '3000');
+
+  await signIn(page, person, '/wallet/savings');
+  const form = page.getByRole('form', { name: 'Новая копилка' });
+  await form.getByLabel('Название').fill('Велосипед');
+  await form.getByLabel('Цель').fill('20000');
+  await form.getByRole('button', { name: 'Создать копилку' }).click();
+  const goal = page.getByTestId('goal');
+  const plan = goal.getByRole('region', { name: 'Пополнять регулярно' });
+  await plan.getByRole('button', { name: 'Настроить' }).click();
+  const planForm = plan.getByRole('form', { name: 'Пополнять регулярно' });
+  await planForm.getByLabel('Сумма пополнения').fill('500');
+  await planForm.getByLabel('Периодичность').selectOption('week');
+  await expect(planForm.getByLabel('Первое пополнение (время московское)')).not.toHaveValue('');
+  await expectNoSeriousAxe(page);
+  await shot(page, 'goal-plan-form');
+  await planForm.getByRole('button', { name: 'Продолжить' }).click();
+  const modal = page.getByRole('dialog');
+  await expect(modal).toContainText(nbsp('Велосипед · каждую неделю'));
+  await page.keyboard.type(PIN);
+  await modal.getByRole('button', { name: 'Подтвердить' }).click();
+  await expect(modal.getByText('Регулярное пополнение настроено')).toBeVisible();
+  await modal.getByRole('button', { name: 'Готово' }).click();
+
+  const current = plan.getByTestId('goal-plan');
+  await expect(current).toContainText(nbsp('500,00 ₽ каждую неделю'));
+  await expect(current).toContainText('Следующее пополнение:');
+  await expectNoSeriousAxe(page);
+  await shot(page, 'goal-plan');
+
+  // Among the schedules: the goal's name, no phone.
+  await page.goto('/wallet/schedules');
+  const item = page.getByTestId('schedule');
+  await expect(item).toContainText('в копилку «Велосипед»');
+  await expect(item).toContainText('каждую неделю');
+  await expect(item).not.toContainText('+7');
+  await expect(item.getByTestId('schedule-status')).toContainText('Следующий перевод');
+
+  // Stopped from the goal's card.
+  await page.goto('/wallet/savings');
+  await plan.getByRole('button', { name: 'Остановить' }).click();
+  await expect(plan.getByRole('button', { name: 'Настроить' })).toBeVisible();
+  await expect(plan.getByTestId('goal-plan')).toHaveCount(0);
 });
 
 test('a dinner is split among three friends from the history, and the list shows who has paid', async ({

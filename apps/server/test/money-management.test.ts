@@ -2,11 +2,16 @@
  * Managing money through the API (docs/decisions.md section 22): categories by rule and remembered per
  * payee, statistics by category summing to the ledger, budgets' notices once per threshold and month,
  * savings goals (deposit and withdraw idempotent, never negative, zero-sum, in the balance cap but not
- * the monthly limit), round-ups in the payment's own statement, and a deleted goal's money returned.
+ * the monthly limit), round-ups in the payment's own statement, a deleted goal's money returned, and a
+ * goal's regular deposit run by the schedules' job (once, without a PIN, skipped without money, ended
+ * with its goal).
  */
+import { randomUUID } from 'node:crypto';
 import { accountChecksumOk, walletQrText } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openDoor } from '../src/ledger/index.ts';
 import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
+import { remindSchedule, runSchedule } from '../src/modules/schedules/service.ts';
 import { fund } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer, usePostgres } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
@@ -475,5 +480,128 @@ describe(`managing money (${databaseLabel})`, () => {
       expect(results.filter((r) => r.status === 200)).toHaveLength(3);
       expect(await balance(server, petr)).toBe('10.00');
     }
+  });
+  // Last in this file: it moves the clock on by weeks.
+  it('deposits into a goal every week through the schedules’ job: once, without a PIN, skipped without money, ended with its goal', async () => {
+    const ivan = await person(server, { rub: rub(5000) });
+    const anna = await person(server, { rub: rub(100) });
+    const newGoal = async (who: Person, name: string) =>
+      (await call(who, 'POST', '/v2/wallet/goals', { name, target_amount: '20000', currency_code: 'RUB' }))
+        .body.id as string;
+    const goal = await newGoal(ivan, 'Отпуск');
+    const annas = await newGoal(anna, 'Шуба');
+    const plan = (body: Record<string, unknown>, language = 'ru') =>
+      server.call('POST', '/v2/wallet/schedule', {
+        token: ivan.token,
+        headers: { 'accept-language': language },
+        body: {
+          goal_id: goal,
+          amount: '3500.00',
+          currency_code: 'RUB',
+          period: 'week',
+          first_run_at: new Date(clock.now().getTime() + 60_000).toISOString(),
+          pin: PIN,
+          ...body,
+        },
+      });
+    // A phone or a goal, exactly one; the person's own open goal, in its currency; the PIN confirms it.
+    const both = await plan({ phone: anna.phone });
+    expect(both.status).toBe(400);
+    expect(both.body).toMatchObject({
+      code: 'SCHEDULE_TARGET',
+      message: 'Укажите телефон получателя или копилку — что-то одно',
+    });
+    const neither = await plan({ goal_id: undefined }, 'en');
+    expect(neither.body).toMatchObject({
+      code: 'SCHEDULE_TARGET',
+      message: 'Please give either the recipient’s phone or a savings goal, not both',
+    });
+    expect((await plan({ goal_id: annas })).body.code).toBe('NOT_FOUND');
+    expect((await plan({ currency_code: 'USD' })).body.code).toBe('SCHEDULE_GOAL_CURRENCY');
+    expect((await plan({ pin: '0000' })).body.code).toBe('PIN_INVALID');
+    const made = await plan({});
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = made.body.schedule.id as string;
+    expect(made.body.schedule).toMatchObject({
+      goal_id: goal,
+      phone: null,
+      recipient: 'Отпуск',
+      amount: '3500.00',
+      status: 'active',
+    });
+
+    // The first run: 3,500 is over the monthly limit of 3,000, which a goal's deposit does not count.
+    clock.advance(61_000);
+    expect((await runSchedule(server.ctx, id, 0)).outcome).toBe('paid');
+    expect((await runSchedule(server.ctx, id, 0)).outcome).toBe('stale');
+    const moves = await server.ctx.db.query<{ n: number }>(
+      `SELECT count(*)::integer AS n FROM ledger_transfers WHERE reference_type = 'goal' AND reference_id = $1`,
+      [goal],
+    );
+    expect(moves.rows[0]!.n).toBe(1);
+    expect(await balance(server, ivan)).toBe('1500.00');
+    const detail = (await call(ivan, 'GET', `/v2/wallet/goals/${goal}`)).body;
+    expect(detail).toMatchObject({ saved: '3500.00' });
+    expect(detail.history).toMatchObject([{ kind: 'deposit', amount: '3500.00' }]);
+    const history = (await call(ivan, 'GET', '/v2/wallet/transaction')).body.results;
+    expect(history[0]).toMatchObject({ amount: '-3500.00', description: 'В копилку «Отпуск»' });
+
+    // Without a PIN the door takes only this standing order's own deposit into its own goal.
+    const withoutPin = (change: { amount?: bigint; goalId?: string; direction?: 'deposit' | 'withdraw' }) =>
+      openDoor(
+        server.ctx.db,
+        {
+          door: 'goal',
+          id: randomUUID(),
+          person: ivan.userId,
+          goalId: change.goalId ?? goal,
+          direction: change.direction ?? 'deposit',
+          amount: change.amount ?? rub(3500),
+          reference: { type: 'scheduled_transfer', id },
+          description: { debit: { ru: '-', en: '-' }, credit: { ru: '-', en: '-' } },
+          at: clock.now(),
+        },
+        { pinProof: null, call: { name: 'goalDeposit', key: null, requestHash: '-', answer: null } },
+      );
+    for (const change of [{ amount: rub(1) }, { direction: 'withdraw' as const }, { goalId: annas }])
+      expect(await withoutPin(change)).toEqual({ outcome: 'refused', refusal: { rule: 'pin' } });
+
+    // The reminder a day before, in the goal's words.
+    expect(await remindSchedule(server.ctx, id, 1)).toBe(true);
+    // A week on, the person opening the app midway (a session idle for 7 days ends).
+    const aWeekLater = async () => {
+      clock.advance(4 * 86_400_000);
+      await balance(server, ivan);
+      clock.advance(3 * 86_400_000);
+    };
+    // The second week: 1,500 does not cover 3,500; the period is skipped and the person told.
+    await aWeekLater();
+    expect((await runSchedule(server.ctx, id, 1)).outcome).toBe('skipped');
+    expect(await balance(server, ivan)).toBe('1500.00');
+    const told = async () =>
+      (await call(ivan, 'GET', '/v2/wallet/user/notification')).body.results.map((n: { message: string }) =>
+        n.message.replace(/\s/g, ' '),
+      );
+    const notices = await told();
+    expect(notices.slice(0, 2)).toEqual([
+      'Регулярное пополнение копилки «Отпуск» на 3 500,00 ₽ не выполнено: Недостаточно средств на счёте',
+      'Завтра регулярное пополнение копилки «Отпуск» на 3 500,00 ₽',
+    ]);
+    const listed = (await call(ivan, 'GET', '/v2/wallet/schedule')).body.results;
+    expect(listed).toMatchObject([
+      { id, goal_id: goal, phone: null, status: 'active', last_run: { outcome: 'skipped' } },
+    ]);
+
+    // The goal deleted: its next run ends the schedule, and tells nothing.
+    expect((await call(ivan, 'DELETE', `/v2/wallet/goals/${goal}`)).status).toBe(200);
+    await aWeekLater();
+    expect(await runSchedule(server.ctx, id, 2)).toEqual({ outcome: 'ended', next: null });
+    expect((await runSchedule(server.ctx, id, 3)).outcome).toBe('stale');
+    expect((await call(ivan, 'GET', '/v2/wallet/schedule')).body.results[0]).toMatchObject({
+      status: 'ended',
+      next_run_at: null,
+    });
+    expect((await told()).filter((text: string) => text.includes('копилки'))).toHaveLength(2);
+    expect(await balance(server, ivan)).toBe('5000.00');
   });
 });

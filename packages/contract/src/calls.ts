@@ -684,7 +684,8 @@ export const calls = {
     path: '/v2/wallet/schedule',
     access: 'token',
     tag: 'schedules',
-    summary: 'Schedule a transfer every week or month, confirmed with the PIN',
+    summary:
+      "Schedule a transfer to a person (phone), or a deposit into one's own savings goal (goal_id), every week or month, confirmed with the PIN",
     body: s.ScheduleCreate,
     answer: s.ScheduleAnswer,
   }),

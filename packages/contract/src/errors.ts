@@ -283,6 +283,17 @@ export const ERRORS = {
     ru: 'Первый перевод должен быть в будущем, не дальше чем через год, и раньше окончания',
     en: 'The first transfer must be in the future, within a year, and before the end',
   },
+  // A rule between two fields (a schedule's phone or goal), told as itself rather than as one field's.
+  SCHEDULE_TARGET: {
+    http: 400,
+    ru: 'Укажите телефон получателя или копилку — что-то одно',
+    en: 'Please give either the recipient’s phone or a savings goal, not both',
+  },
+  SCHEDULE_GOAL_CURRENCY: {
+    http: 400,
+    ru: 'Копилка ведётся в другой валюте: выберите валюту копилки',
+    en: 'The savings goal is kept in another currency: please choose the goal’s currency',
+  },
   SCHEDULES_TOO_MANY: {
     http: 409,
     ru: 'Слишком много регулярных переводов. Удалите ненужные',
@@ -619,6 +630,7 @@ export const FIELD_LABELS: Record<string, Record<Language, string>> = {
   text: { ru: 'Сообщение', en: 'Message' },
   images: { ru: 'Изображения', en: 'Images' },
   operation_id: { ru: 'Операция', en: 'Operation' },
+  goal_id: { ru: 'Копилка', en: 'Savings goal' },
 };
 
 export function fieldLabel(field: string, language: Language): string {

@@ -638,19 +638,27 @@ export const RepeatAnswer = z.object({
 });
 
 export const SchedulePeriod = z.enum(['week', 'month']);
+/** A transfer to a person by phone, or a regular deposit into one's own goal (`goal_id`): one of the two. */
 export const ScheduleCreate = confirmedBy({
-  phone: Phone,
+  phone: Phone.optional(),
+  goal_id: Id.optional().describe("one of the person's open savings goals, in its currency"),
   amount: Amount,
   currency_code: AccountCurrencySchema,
   period: SchedulePeriod,
   first_run_at: DateTimeBound,
   ends_at: DateTimeBound.optional(),
+}).superRefine((body, ctx) => {
+  if ((body.phone === undefined) === (body.goal_id === undefined))
+    ctx.addIssue({ code: 'custom', path: ['goal_id'], params: { error: 'SCHEDULE_TARGET' } });
 });
 export const ScheduleStatus = z.enum(['active', 'paused', 'ended']);
 export const Schedule = z.object({
   id: Id,
-  phone: Phone,
-  recipient: z.string(),
+  /** The person paid's phone; null for a goal's regular deposit. */
+  phone: Phone.nullable(),
+  /** The goal a regular deposit goes into; null for a transfer. */
+  goal_id: Id.nullable(),
+  recipient: z.string().describe("the person's masked name, or the goal's name"),
   amount: AmountOut,
   currency_code: CurrencyCodeSchema,
   period: SchedulePeriod,

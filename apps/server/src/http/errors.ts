@@ -3,6 +3,7 @@
  * request's language. Details of unexpected errors stay in the log; the client gets INTERNAL_ERROR.
  */
 import {
+  ERRORS,
   type ErrorCode,
   type ErrorParams,
   errorMessage,
@@ -50,12 +51,18 @@ interface Issue {
   path: string[];
   keys: string[];
   missing: boolean;
+  /** A refinement's own error code (`params: {error}` of its issue), when it is the contract's. */
+  error: ErrorCode | null;
 }
 
-/** The first validation issue as FIELD_REQUIRED / FIELD_INVALID naming the field as a person reads it. */
+/**
+ * The first validation issue as FIELD_REQUIRED / FIELD_INVALID naming the field as a person reads it,
+ * or as the code its refinement names (a rule between fields, such as a schedule's phone or goal).
+ */
 function validationError(issues: Issue[], language: Language): { code: ErrorCode; params: ErrorParams } {
   const issue = issues[0];
   if (!issue) return { code: 'VALIDATION_ERROR', params: {} };
+  if (issue.error) return { code: issue.error, params: {} };
   const key =
     issue.code === 'unrecognized_keys' && issue.keys?.[0]
       ? issue.keys[0]
@@ -63,6 +70,11 @@ function validationError(issues: Issue[], language: Language): { code: ErrorCode
   if (!key) return { code: 'VALIDATION_ERROR', params: {} };
   const field = fieldLabel(key, language);
   return { code: issue.missing ? 'FIELD_REQUIRED' : 'FIELD_INVALID', params: { field } };
+}
+
+function refinementError(params: unknown): ErrorCode | null {
+  const error = (params as { error?: unknown } | undefined)?.error;
+  return typeof error === 'string' && Object.hasOwn(ERRORS, error) ? (error as ErrorCode) : null;
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -84,6 +96,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
           path: v.instancePath.split('/').filter(Boolean),
           keys: Array.isArray(v.params.keys) ? (v.params.keys as string[]) : [],
           missing: v.keyword === 'invalid_type' && /received undefined/.test(v.message ?? ''),
+          error: refinementError(v.params.params),
         }),
       );
       const { code, params } = validationError(issues, languageOf(request));

@@ -101,6 +101,8 @@ export interface GoalMove {
   goalId: string;
   direction: 'deposit' | 'withdraw' | 'close';
   amount: bigint;
+  /** A regular deposit's run names its standing order, which stands for the PIN (docs/decisions.md section 22). */
+  reference?: { type: 'scheduled_transfer'; id: string } | null;
   description: SidedText;
   at: Date;
 }
@@ -219,8 +221,8 @@ function goalParams(move: GoalMove, confirmed: Confirmed): unknown[] {
     move.amount,
     'savings',
     false,
-    'goal',
-    move.goalId,
+    move.reference?.type ?? 'goal',
+    move.reference?.id ?? move.goalId,
     JSON.stringify(move.description),
     move.at,
     null,

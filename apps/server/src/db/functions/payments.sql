@@ -6,8 +6,9 @@
 --                              `system_account` (payout clearing), then settled (ledger_settle)
 --   between one's own accounts an exchange (quote_id set): the quote's figures move as two transfers
 --                              through the currencies' 'exchange' system accounts; a savings goal's
---                              deposit, withdrawal or closing (goal_id set, goals.sql): kind 'savings'
---                              between the account and the goal's, neither outgoing nor over the cap
+--                              deposit (a regular deposit's run too), withdrawal or closing (goal_id
+--                              set, goals.sql): kind 'savings' between the account and the goal's,
+--                              neither outgoing nor over the cap
 -- One statement, in this order:
 --   1. the prologue: the people's rows, each with their accounts in the call's currencies, locked in
 --      user id order (then system accounts), so two calls of one person are decided one after the
@@ -128,13 +129,16 @@ BEGIN
     refusal := jsonb_build_object('rule', 'account_missing');
   ELSIF NOT check_only AND proven IS NOT TRUE THEN
     -- Without a PIN only a goal's closing (its money back to its owner, section 22), or a run of the
-    -- payer's active standing order, which the PIN confirmed (a run the antifraud check held goes to
-    -- the 'antifraud_hold' account instead of the payee, section 21: its release is the exception
-    -- below). (Asked apart: a condition with a subquery is a whole query for PL/pgSQL.)
+    -- payer's active standing order, which the PIN confirmed: to its payee (a run the antifraud check
+    -- held goes to the 'antifraud_hold' account instead, section 21: its release is the exception
+    -- below), or into its goal (a regular deposit, section 22). (Asked apart: a condition with a
+    -- subquery is a whole query for PL/pgSQL.)
     IF NOT (pin_proof IS NULL AND goal_direction IS NOT DISTINCT FROM 'close')
        AND NOT (pin_proof IS NULL AND reference_type = 'scheduled_transfer'
         AND EXISTS (SELECT 1 FROM scheduled_transfers s WHERE s.id::text = reference_id AND s.user_id = payer
-          AND (s.payee_id = payee OR (payee IS NULL AND system_account = 'antifraud_hold'))
+          AND (s.payee_id = payee
+            OR (payee IS NULL AND s.payee_id IS NOT NULL AND system_account = 'antifraud_hold')
+            OR (s.goal_id = goal_id AND goal_direction = 'deposit'))
           AND s.amount = amount AND s.currency = currency AND s.status = 'active'))
        -- Or the release of the payer's held operation, which their PIN confirmed when it was held and
        -- the person, their trusted person or an operator has now let go (docs/decisions.md section 21).

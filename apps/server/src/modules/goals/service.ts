@@ -15,7 +15,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { accountsOf } from '../../ledger/index.ts';
+import { accountsOf, type GoalMove } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { checkConfirmation, moneyCall, requestHash } from '../money-calls/index.ts';
 
@@ -88,7 +88,13 @@ function goalView(row: GoalRow, now: Date): GoalView {
   };
 }
 
-async function goalRow(q: Queryable, userId: string, goalId: string, now: Date): Promise<GoalRow | null> {
+/** One of the person's open goals, or null (another's, closed or none). */
+export async function goalRow(
+  q: Queryable,
+  userId: string,
+  goalId: string,
+  now: Date,
+): Promise<GoalRow | null> {
   const { rows } = await q.query<GoalRow>(`${GOAL_SQL} AND g.id = $3`, [userId, now, goalId]);
   return rows[0] ?? null;
 }
@@ -225,17 +231,6 @@ export async function moveGoalMoney(
   }
   const amount = body ? amountOf(body.amount, goal.currency) : BigInt(goal.saved);
   const movementId = randomUUID();
-  const name = goal.name;
-  const description =
-    direction === 'deposit'
-      ? {
-          debit: { ru: `В копилку «${name}»`, en: `To the goal “${name}”` },
-          credit: { ru: 'Пополнение копилки', en: 'Goal deposit' },
-        }
-      : {
-          debit: { ru: 'Из копилки', en: 'From the goal' },
-          credit: { ru: `Из копилки «${name}»`, en: `From the goal “${name}”` },
-        };
   const answer: AnswerOf<'goalDeposit'> = {
     status: 'success',
     message: MOVED[direction][options.language],
@@ -252,7 +247,44 @@ export async function moveGoalMoney(
     requestHash: requestHash(ctx, { goal: goalId, amount: body?.amount ?? null }),
     prepare: () => ({
       answer,
-      door: { door: 'goal', id: movementId, person: userId, goalId, direction, amount, description, at },
+      door: goalMove({ id: movementId, person: userId, goal, direction, amount, at }),
     }),
   });
+}
+
+/**
+ * A move between the person's account and their goal as the door takes it, with the words its history
+ * reads; a regular deposit's run names its standing order (docs/decisions.md section 22).
+ */
+export function goalMove(move: {
+  id: string;
+  person: string;
+  goal: { id: string; name: string };
+  direction: GoalMove['direction'];
+  amount: bigint;
+  at: Date;
+  reference?: GoalMove['reference'];
+}): GoalMove {
+  const { name } = move.goal;
+  const description =
+    move.direction === 'deposit'
+      ? {
+          debit: { ru: `В копилку «${name}»`, en: `To the goal “${name}”` },
+          credit: { ru: 'Пополнение копилки', en: 'Goal deposit' },
+        }
+      : {
+          debit: { ru: 'Из копилки', en: 'From the goal' },
+          credit: { ru: `Из копилки «${name}»`, en: `From the goal “${name}”` },
+        };
+  return {
+    door: 'goal',
+    id: move.id,
+    person: move.person,
+    goalId: move.goal.id,
+    direction: move.direction,
+    amount: move.amount,
+    reference: move.reference ?? null,
+    description,
+    at: move.at,
+  };
 }

@@ -58,6 +58,15 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Регулярный перевод {amount} ({name}) не выполнен: {reason}',
     en: 'The scheduled transfer of {amount_en} to {name} was skipped: {reason_en}',
   },
+  // A goal's regular deposit (docs/decisions.md section 22): {name} is the goal's.
+  schedule_goal_reminder: {
+    ru: 'Завтра регулярное пополнение копилки «{name}» на {amount}',
+    en: 'Tomorrow: the regular deposit of {amount_en} into the goal “{name}”',
+  },
+  schedule_goal_skipped: {
+    ru: 'Регулярное пополнение копилки «{name}» на {amount} не выполнено: {reason}',
+    en: 'The regular deposit of {amount_en} into the goal “{name}” was skipped: {reason_en}',
+  },
   pin_locked: {
     ru: 'PIN-код введён неверно слишком много раз: операции с деньгами приостановлены на {minutes} мин.',
     en: 'The PIN was entered wrongly too many times: money operations are paused for {minutes} min.',

@@ -1,10 +1,11 @@
 /**
  * Scheduled transfers (docs/decisions.md section 13): a standing order to send a person money every
- * week or month, confirmed once with the PIN. Each period runs at most once: its row in
- * schedule_runs and its idempotency key (`run:<schedule>:<period>`) are claimed in the transaction
- * that pays through the ledger's one door, so limits and freeze apply; a refused run is skipped and
- * the person told. Every run passes the antifraud check as a transfer does (docs/decisions.md section
- * 21): a listed payee skips it, a sign holds its money until the person confirms it in the app.
+ * week or month, or to put it into one's own savings goal (section 22), confirmed once with the PIN.
+ * Each period runs at most once: its row in schedule_runs and its idempotency key
+ * (`run:<schedule>:<period>`) are claimed in the transaction that pays through the ledger's door, so
+ * limits and freeze apply (to a transfer); a refused run is skipped and the person told. Every run passes the antifraud check as a transfer does (docs/decisions.md section
+ * 21): a listed payee skips it, a sign holds its money until the person confirms it in the app. A
+ * goal's deposit is one's own money and is not checked; a run whose goal was deleted ends its schedule.
  * The job queue (jobs.ts) only decides when; this file decides what.
  *
  *   createSchedule / listSchedules / pauseSchedule / resumeSchedule / deleteSchedule   the calls
@@ -27,6 +28,7 @@ import { AppError, isAppError } from '../../errors.ts';
 import { CallHeld } from '../../http/held.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
+import { goalMove, goalRow } from '../goals/index.ts';
 import { checkConfirmation, onRelease, refusalError, runMoneyCall } from '../money-calls/index.ts';
 import { notify } from '../notifications/index.ts';
 import { findRecipient } from '../transfer/index.ts';
@@ -42,8 +44,10 @@ type Schedule = AnswerOf<'scheduleCreate'>['schedule'];
 interface ScheduleRow {
   id: string;
   user_id: string;
-  payee_id: string;
-  phone: string;
+  /** The person paid and the phone it was made to, or the goal deposited into: one of the two. */
+  payee_id: string | null;
+  phone: string | null;
+  goal_id: string | null;
   amount: bigint;
   currency: CurrencyCode;
   period: Period;
@@ -53,16 +57,17 @@ interface ScheduleRow {
   next_run_at: Date | null;
   status: 'active' | 'paused' | 'ended' | 'deleted';
   created_at: Date;
-  payee_first: string;
-  payee_last: string;
+  payee_first: string | null;
+  payee_last: string | null;
+  goal_name: string | null;
   last_at: Date | null;
   last_outcome: 'paid' | 'skipped' | 'held' | null;
   last_reason: string | null;
 }
 
 const SELECT_SCHEDULE = `SELECT s.*, u.first_name AS payee_first, u.last_name AS payee_last,
-    r.run_at AS last_at, r.outcome AS last_outcome, r.reason AS last_reason
-  FROM scheduled_transfers s JOIN users u ON u.id = s.payee_id
+    g.name AS goal_name, r.run_at AS last_at, r.outcome AS last_outcome, r.reason AS last_reason
+  FROM scheduled_transfers s LEFT JOIN users u ON u.id = s.payee_id LEFT JOIN savings_goals g ON g.id = s.goal_id
   LEFT JOIN LATERAL (SELECT run_at, outcome, reason FROM schedule_runs WHERE schedule_id = s.id
     ORDER BY period_index DESC LIMIT 1) r ON true`;
 
@@ -80,11 +85,17 @@ export function runTime(first: Date, period: Period, index: number): Date {
   return at;
 }
 
+/** Whom a schedule pays as its owner reads it: the payee's masked name, or the goal's name. */
+function targetName(row: ScheduleRow): string {
+  return row.goal_id ? row.goal_name! : maskedName(row.payee_first!, row.payee_last!);
+}
+
 function scheduleOf(row: ScheduleRow): Schedule {
   return {
     id: row.id,
     phone: row.phone,
-    recipient: maskedName(row.payee_first, row.payee_last),
+    goal_id: row.goal_id,
+    recipient: targetName(row),
     amount: formatAmount(row.amount, row.currency),
     currency_code: row.currency,
     period: row.period,
@@ -140,7 +151,13 @@ export async function createSchedule(
     throw new AppError('SCHEDULE_TIME_INVALID');
   // The PIN (or a passkey) confirms the standing order; every run is then authorised by it (payments.sql).
   await checkConfirmation(ctx, userId, body);
-  const payee = await findRecipient(ctx, userId, body.phone);
+  const target = body.goal_id
+    ? await goalTarget(ctx, userId, body.goal_id, currency, now)
+    : await findRecipient(ctx, userId, body.phone!).then((payee) => ({
+        payee: payee.userId,
+        phone: payee.phone,
+        goal: null,
+      }));
   const id = randomUUID();
   await ctx.db.tx(async (q) => {
     await q.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
@@ -150,15 +167,30 @@ export async function createSchedule(
     );
     if (Number(rows[0]?.count ?? 0) >= SCHEDULES_MAX) throw new AppError('SCHEDULES_TOO_MANY');
     await q.query(
-      `INSERT INTO scheduled_transfers (id, user_id, payee_id, phone, amount, currency, period, first_run_at, ends_at,
-         next_index, next_run_at, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $8, 'active', $10)`,
-      [id, userId, payee.userId, payee.phone, amount, currency, body.period, first, ends, now],
+      `INSERT INTO scheduled_transfers (id, user_id, payee_id, phone, goal_id, amount, currency, period, first_run_at,
+         ends_at, next_index, next_run_at, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $9, 'active', $11)`,
+      [id, userId, target.payee, target.phone, target.goal, amount, currency, body.period, first, ends, now],
     );
   });
   const row = (await scheduleById(ctx.db, id))!;
   const next = nextRunOf(row);
   if (next) await queue.enqueue(next);
   return { status: 'success', schedule: scheduleOf(row) };
+}
+
+/** A regular deposit's goal: one of the person's open goals, in the schedule's currency. */
+async function goalTarget(
+  ctx: AppContext,
+  userId: string,
+  goalId: string,
+  currency: CurrencyCode,
+  now: Date,
+): Promise<{ payee: null; phone: null; goal: string }> {
+  const goal = await goalRow(ctx.db, userId, goalId, now);
+  if (!goal) throw new AppError('NOT_FOUND');
+  if (goal.currency !== currency) throw new AppError('SCHEDULE_GOAL_CURRENCY');
+  return { payee: null, phone: null, goal: goal.id };
 }
 
 export async function listSchedules(ctx: AppContext, userId: string): Promise<AnswerOf<'scheduleList'>> {
@@ -215,12 +247,12 @@ export async function changeSchedule(
   return scheduleOf(row!);
 }
 
-export type RunOutcome = 'paid' | 'skipped' | 'held' | 'stale';
+export type RunOutcome = 'paid' | 'skipped' | 'held' | 'ended' | 'stale';
 
 /**
  * Runs period `index` of a schedule, once: a job that is stale (the schedule paused, deleted or past
- * this period) or a period already run (another instance, a job run again) does nothing. Answers
- * what happened and the next run to enqueue.
+ * this period) or a period already run (another instance, a job run again) does nothing. A goal's
+ * deposit whose goal was deleted ends its schedule. Answers what happened and the next run to enqueue.
  */
 export async function runSchedule(
   ctx: AppContext,
@@ -232,8 +264,9 @@ export async function runSchedule(
   // The payer, payee and amount never change: read first for the antifraud check, locked again in `before`.
   const asked = await scheduleById(ctx.db, id);
   if (asked?.status !== 'active' || asked.next_index !== index) return { outcome: 'stale', next: null };
-  const payeeName = maskedName(asked.payee_first, asked.payee_last);
+  const payeeName = targetName(asked);
   let row: ScheduleRow | undefined;
+  let ended = false;
   let result: Awaited<ReturnType<typeof runMoneyCall>>;
   try {
     result = await runMoneyCall(ctx, {
@@ -243,33 +276,57 @@ export async function runSchedule(
       key: `run:${id}:${index}`,
       requestHash: 'schedule-run',
       before: async (q) => {
+        ended = false;
         row = await claimRun(q, id, index, now);
         return row ? undefined : { skip: true };
       },
       prepare: () => {
         const schedule = row!;
+        const reference = { type: 'scheduled_transfer', id: schedule.id } as const;
         return {
           answer: { transfer_id: transferId },
-          door: {
-            door: 'pay',
-            id: transferId,
-            payer: schedule.user_id,
-            payee: schedule.payee_id,
-            currency: schedule.currency,
-            amount: schedule.amount,
-            kind: 'transfer',
-            reference: { type: 'scheduled_transfer', id: schedule.id },
-            description: {
-              debit: { ru: `Регулярный перевод: ${payeeName}`, en: `Scheduled transfer to ${payeeName}` },
-              credit: { ru: 'Регулярный перевод', en: 'Scheduled transfer' },
-            },
-            at: now,
-            rules: ctx.config.levelRulesJson,
-          },
+          door: schedule.goal_id
+            ? goalMove({
+                id: transferId,
+                person: schedule.user_id,
+                goal: { id: schedule.goal_id, name: payeeName },
+                direction: 'deposit',
+                amount: schedule.amount,
+                at: now,
+                reference,
+              })
+            : {
+                door: 'pay',
+                id: transferId,
+                payer: schedule.user_id,
+                payee: schedule.payee_id,
+                currency: schedule.currency,
+                amount: schedule.amount,
+                kind: 'transfer',
+                reference,
+                description: {
+                  debit: { ru: `Регулярный перевод: ${payeeName}`, en: `Scheduled transfer to ${payeeName}` },
+                  credit: { ru: 'Регулярный перевод', en: 'Scheduled transfer' },
+                },
+                at: now,
+                rules: ctx.config.levelRulesJson,
+              },
         };
       },
       // The period's record and the next run, in the run's transaction whatever the door answered.
       after: async (q, outcome) => {
+        if (outcome.outcome === 'refused' && row!.goal_id && outcome.refusal.rule === 'missing') {
+          // The goal was deleted: its deposit ends here rather than telling of it every period.
+          await q.query(
+            `UPDATE schedule_runs SET reason = 'goal_closed' WHERE schedule_id = $1 AND period_index = $2`,
+            [id, index],
+          );
+          await q.query(`UPDATE scheduled_transfers SET status = 'ended', next_run_at = NULL WHERE id = $1`, [
+            id,
+          ]);
+          ended = true;
+          return;
+        }
         if (outcome.outcome === 'refused')
           await skipRun(q, row!, index, outcome.refusal.rule, refusalError(outcome.refusal), now);
         else
@@ -287,12 +344,15 @@ export async function runSchedule(
         );
         await advance(q, row!, index);
       },
-      antifraud: {
-        payee: { userId: asked.payee_id, phone: asked.phone, label: payeeName },
-        amount: asked.amount,
-        currency: asked.currency,
-        language: 'ru',
-      },
+      // A goal's deposit is one's own money between one's own accounts: not outgoing, not checked.
+      antifraud: asked.payee_id
+        ? {
+            payee: { userId: asked.payee_id, phone: asked.phone!, label: payeeName },
+            amount: asked.amount,
+            currency: asked.currency,
+            language: 'ru',
+          }
+        : undefined,
     });
   } catch (error) {
     if (error instanceof CallHeld) return { outcome: 'held', next: nextAfter(asked, index) };
@@ -308,6 +368,7 @@ export async function runSchedule(
     return skipped ? { outcome: 'skipped', next: nextAfter(asked, index) } : { outcome: 'stale', next: null };
   }
   if (result.outcome === 'skipped') return { outcome: 'stale', next: null };
+  if (ended) return { outcome: 'ended', next: null };
   return { outcome: result.outcome === 'refused' ? 'skipped' : 'paid', next: nextAfter(asked, index) };
 }
 
@@ -347,7 +408,7 @@ async function skipRun(
     q,
     schedule.user_id,
     'schedule',
-    'schedule_skipped',
+    schedule.goal_id ? 'schedule_goal_skipped' : 'schedule_skipped',
     {
       ...noticeParams(schedule),
       reason: errorMessage(error.code, 'ru', error.params),
@@ -390,11 +451,11 @@ onRelease('scheduleCreate', {
   },
 });
 
-/** What a schedule's notices name: the payee as a sender sees them and the amount in both languages. */
+/** What a schedule's notices name: the payee as a sender sees them (or the goal) and the amount in both languages. */
 function noticeParams(row: ScheduleRow): { name: string; amount: string; amount_en: string } {
   const amount = formatAmount(row.amount, row.currency);
   return {
-    name: maskedName(row.payee_first, row.payee_last),
+    name: targetName(row),
     amount: formatMoney(amount, row.currency, 'ru'),
     amount_en: formatMoney(amount, row.currency, 'en'),
   };
@@ -412,7 +473,8 @@ export async function remindSchedule(ctx: AppContext, id: string, index: number)
       [id, index, now],
     );
     if (claimed.rows.length === 0) return false;
-    await notify(q, row.user_id, 'schedule', 'schedule_reminder', noticeParams(row), now);
+    const key = row.goal_id ? 'schedule_goal_reminder' : 'schedule_reminder';
+    await notify(q, row.user_id, 'schedule', key, noticeParams(row), now);
     return true;
   });
 }

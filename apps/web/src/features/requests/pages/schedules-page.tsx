@@ -1,12 +1,12 @@
 /**
  * Scheduled transfers (docs/decisions.md section 13): the person's schedules with their next run,
- * the last run's outcome, and pause / resume / delete; a form for a new one (phone, amount, every week
- * or month, the first run's date and time, the PIN that confirms it).
+ * the last run's outcome, and pause / resume / delete (a goal's regular deposit among them, named by
+ * its goal, section 22); a form for a new one (phone, amount, every week or month, the first run's
+ * date and time, the PIN that confirms it).
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import '../../../shared/requests/requests.css';
 import type { AccountCurrency } from '@e-wallet/contract/money';
-import { fromWalletClock, walletClock } from '@e-wallet/contract/time';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,20 +18,19 @@ import { formatPhone } from '../../../shared/format/person.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
 import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
+import { changeSchedule, createSchedule, schedulesQuery } from '../../../shared/schedules/api.ts';
+import {
+  newTiming,
+  type ScheduleTiming,
+  ScheduleTimingFields,
+  timingBody,
+} from '../../../shared/schedules/schedule-timing.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { CodeInput } from '../../../shared/ui/code-input.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { PhoneField } from '../../../shared/ui/phone-field.tsx';
-import { FieldError, TextField } from '../../../shared/ui/text-field.tsx';
-import { changeSchedule, createSchedule, schedulesQuery } from '../api/schedules.ts';
-
-/** An hour from now as the datetime-local input shows it: Moscow's wall clock, as its label says. */
-function inAnHour(): string {
-  return walletClock(new Date(Date.now() + 3600_000))
-    .slice(0, 16)
-    .replace(' ', 'T');
-}
+import { FieldError } from '../../../shared/ui/text-field.tsx';
 
 export function SchedulesPage() {
   const { t } = useTranslation();
@@ -41,9 +40,7 @@ export function SchedulesPage() {
   const [phone, setPhone] = useRecipientPhone();
   const [amount, setAmount] = useState('');
   const [amountError, setAmountError] = useState<string | null>(null);
-  const [period, setPeriod] = useState<'week' | 'month'>('month');
-  const [firstRun, setFirstRun] = useState(inAnHour);
-  const [endsAt, setEndsAt] = useState('');
+  const [timing, setTiming] = useState<ScheduleTiming>(newTiming);
   const accounts = useAccounts();
   const [currencyChoice, setCurrency] = useState<AccountCurrency | null>(null);
   const currency: AccountCurrency =
@@ -74,15 +71,12 @@ export function SchedulesPage() {
         phone: toE164(phone.country.code, phone.digits),
         amount: checked.amount,
         currency_code: currency,
-        period,
-        first_run_at: fromWalletClock(firstRun).toISOString(),
-        // The last day runs; the schedule ends after it (Moscow's wall clock, as the first run's).
-        ...(endsAt ? { ends_at: fromWalletClock(`${endsAt}T23:59`).toISOString() } : {}),
+        ...timingBody(timing),
         pin,
       });
       setNote(t('schedules.created'));
       setAmount('');
-      setEndsAt('');
+      setTiming((before) => ({ ...before, endsAt: '' }));
       setPin('');
       await refresh();
     } catch (failure) {
@@ -121,10 +115,12 @@ export function SchedulesPage() {
                   {t('schedules.every', {
                     amount: formatMoney(schedule.amount, schedule.currency_code, language),
                     period: t(`schedules.${schedule.period}`).toLowerCase(),
-                    name: schedule.recipient,
+                    name: schedule.goal_id
+                      ? t('schedules.goal', { name: schedule.recipient })
+                      : schedule.recipient,
                   })}
                 </span>
-                <span>{formatPhone(schedule.phone)}</span>
+                {schedule.phone && <span>{formatPhone(schedule.phone)}</span>}
                 <span className="requests-list__date" data-testid="schedule-status">
                   {t(`schedules.status.${schedule.status}`)}
                   {schedule.next_run_at &&
@@ -197,33 +193,14 @@ export function SchedulesPage() {
               </select>
             </div>
           )}
-          <div className="field">
-            <label className="field__label" htmlFor="schedule-period">
-              {t('schedules.period')}
-            </label>
-            <select
-              id="schedule-period"
-              className="field__input"
-              value={period}
-              onChange={(event) => setPeriod(event.target.value === 'week' ? 'week' : 'month')}
-            >
-              <option value="month">{t('schedules.month')}</option>
-              <option value="week">{t('schedules.week')}</option>
-            </select>
-          </div>
-          <TextField
-            label={t('schedules.firstRun')}
-            type="datetime-local"
-            value={firstRun}
-            onChange={(event) => setFirstRun(event.target.value)}
-          />
-          <TextField
-            label={t('scheduleForm.endsAt')}
-            hint={t('scheduleForm.endsAtHint')}
-            type="date"
-            value={endsAt}
-            min={firstRun.slice(0, 10)}
-            onChange={(event) => setEndsAt(event.target.value)}
+          <ScheduleTimingFields
+            value={timing}
+            onChange={setTiming}
+            labels={{
+              firstRun: t('schedules.firstRun'),
+              endsAt: t('scheduleForm.endsAt'),
+              endsAtHint: t('scheduleForm.endsAtHint'),
+            }}
           />
           <CodeInput
             value={pin}

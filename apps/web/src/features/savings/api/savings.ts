@@ -1,13 +1,17 @@
 /**
  * Savings goals and budgets (docs/decisions.md section 22): GET/POST /v2/wallet/goals, GET/PATCH/DELETE
  * /v2/wallet/goals/:id, the deposit and withdrawal as money calls (the pay modal's PIN or passkey, one
- * Idempotency-Key per attempt), and GET/PUT/DELETE /v2/wallet/budgets.
+ * Idempotency-Key per attempt), a regular deposit as a schedule into the goal, and GET/PUT/DELETE
+ * /v2/wallet/budgets.
  */
 import type { AnswerOf, BodyOf } from '@e-wallet/contract';
+import type { AccountCurrency } from '@e-wallet/contract/money';
 import { queryOptions } from '@tanstack/react-query';
 import { isErrorAnswer } from '../../../shared/api/api-error.ts';
 import { callOk } from '../../../shared/api/client.ts';
 import { startMoneyAttempt } from '../../../shared/api/money-call.ts';
+import { createSchedule } from '../../../shared/schedules/api.ts';
+import { type ScheduleTiming, timingBody } from '../../../shared/schedules/schedule-timing.tsx';
 import type { Confirmation } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { type PayOutcome, payOutcomeOf } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 
@@ -62,5 +66,24 @@ export function startGoalMove(
           },
         };
       }),
+    );
+}
+
+/** A regular deposit: a schedule whose target is the goal, confirmed in the PIN modal; it answers no receipt. */
+export function startGoalPlan(
+  goal: Goal,
+  amount: string,
+  timing: ScheduleTiming,
+  message: string,
+): (confirmation: Confirmation) => Promise<PayOutcome> {
+  return (confirmation) =>
+    payOutcomeOf(
+      createSchedule({
+        goal_id: goal.id,
+        amount,
+        currency_code: goal.currency_code as AccountCurrency,
+        ...timingBody(timing),
+        ...confirmation,
+      }).then(() => ({ status: 'success' as const, message, receipt: null })),
     );
 }

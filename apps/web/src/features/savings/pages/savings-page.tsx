@@ -1,19 +1,26 @@
 /**
  * 'Копилка и бюджеты' (docs/decisions.md section 22): savings goals with their progress, the day each is
- * reached at the current pace, round-ups, deposits and withdrawals through the PIN modal, and their
- * history; below, the monthly budgets with what this Moscow month has spent of each.
+ * reached at the current pace, round-ups, deposits and withdrawals through the PIN modal, a regular
+ * deposit (a schedule into the goal) and their history; below, the monthly budgets with what this
+ * Moscow month has spent of each.
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import './savings.css';
 import type { AccountCurrency } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, isErrorAnswer } from '../../../shared/api/api-error.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
-import { formatDate } from '../../../shared/format/date.ts';
+import { formatDate, formatDateTime } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { changeSchedule, schedulesQuery } from '../../../shared/schedules/api.ts';
+import {
+  newTiming,
+  type ScheduleTiming,
+  ScheduleTimingFields,
+} from '../../../shared/schedules/schedule-timing.tsx';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { CategorySelect } from '../../../shared/ui/category-select.tsx';
@@ -33,6 +40,7 @@ import {
   goalsQuery,
   putBudget,
   startGoalMove,
+  startGoalPlan,
   updateGoal,
 } from '../api/savings.ts';
 
@@ -90,39 +98,183 @@ function GoalHistory({ goal }: { goal: Goal }) {
   );
 }
 
+/**
+ * An amount for the goal, checked before the PIN modal opens: a deposit's, a withdrawal's and a regular
+ * deposit's form (its schedule's fields as children).
+ */
+function GoalAmountForm({
+  goal,
+  label,
+  className,
+  labelledBy,
+  autoFocus,
+  children,
+  onContinue,
+  onCancel,
+}: {
+  goal: Goal;
+  label: string;
+  className: string;
+  labelledBy?: string;
+  autoFocus?: boolean;
+  children?: ReactNode;
+  onContinue: (amount: string) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const [amount, setAmount] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const checked = checkAmount(amount, goal.currency_code);
+    if (checked.ok) onContinue(checked.amount);
+    else setError(t(`moneyFlow.amountErrors.${checked.problem}`));
+  }
+
+  return (
+    <form className={className} onSubmit={submit} noValidate aria-labelledby={labelledBy}>
+      <AmountField
+        label={label}
+        value={amount}
+        onChange={(next) => {
+          setAmount(next);
+          setError(null);
+        }}
+        currency={goal.currency_code}
+        error={error}
+        autoFocus={autoFocus}
+      />
+      {children}
+      <div className="savings-goal__actions">
+        <Button type="submit">{t('savings.continue')}</Button>
+        <Button type="button" variant="secondary" onClick={onCancel}>
+          {t('savings.cancel')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** 'Пополнять регулярно': the goal's standing order (docs/decisions.md section 22), or a form for one. */
+function GoalPlan({ goal }: { goal: Goal }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const queryClient = useQueryClient();
+  const titleId = useId();
+  const schedules = useQuery(schedulesQuery());
+  const plan = schedules.data?.results.find((one) => one.goal_id === goal.id && one.status !== 'ended');
+  const [editing, setEditing] = useState(false);
+  const [timing, setTiming] = useState<ScheduleTiming>(newTiming);
+  // The checked amount the PIN modal confirms, while it is open.
+  const [amount, setAmount] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['schedules'] });
+  const every = (money: string, period: ScheduleTiming['period']) =>
+    t('savings.plan.every', {
+      amount: formatMoney(money, goal.currency_code, language),
+      period: t(`schedules.${period}`).toLowerCase(),
+    });
+
+  async function stop(id: string) {
+    setProblem(null);
+    try {
+      await changeSchedule(id, 'delete');
+      // A new plan starts from an empty form.
+      setEditing(false);
+      setTiming(newTiming());
+    } catch (error) {
+      setProblem(problemOf(error, t('common.networkError')));
+    }
+    await refresh();
+  }
+
+  return (
+    <section className="savings-plan" aria-labelledby={titleId}>
+      <h4 id={titleId} className="savings-plan__title">
+        {t('savings.plan.title')}
+      </h4>
+      {plan ? (
+        <div className="savings-plan__current" data-testid="goal-plan">
+          <p className="savings-plan__every">{every(plan.amount, plan.period)}</p>
+          <p className="savings-goal__pace">
+            {plan.next_run_at
+              ? t('savings.plan.next', { date: formatDateTime(plan.next_run_at, language) })
+              : t('savings.plan.paused')}
+            {plan.last_run?.outcome === 'skipped' && ` · ${t('savings.plan.lastSkipped')}`}
+          </p>
+          <Button type="button" variant="secondary" onClick={() => void stop(plan.id)}>
+            {t('savings.plan.stop')}
+          </Button>
+        </div>
+      ) : editing ? (
+        <GoalAmountForm
+          goal={goal}
+          label={t('savings.plan.amount')}
+          className="savings-plan__form"
+          labelledBy={titleId}
+          onContinue={setAmount}
+          onCancel={() => setEditing(false)}
+        >
+          <ScheduleTimingFields
+            value={timing}
+            onChange={setTiming}
+            labels={{
+              firstRun: t('savings.plan.firstRun'),
+              endsAt: t('savings.plan.endsAt'),
+              endsAtHint: t('savings.plan.endsAtHint'),
+            }}
+          />
+        </GoalAmountForm>
+      ) : (
+        <div className="savings-plan__current">
+          <p className="savings-goal__pace">{t('savings.plan.text')}</p>
+          <Button type="button" variant="secondary" onClick={() => setEditing(true)}>
+            {t('savings.plan.set')}
+          </Button>
+        </div>
+      )}
+      <FieldError message={problem} />
+      {amount && (
+        <PayModal
+          open
+          title={t('savings.plan.title')}
+          summary={
+            <PaySummary
+              amount={amount}
+              currency={goal.currency_code}
+              to={`${goal.name} · ${t(`schedules.${timing.period}`).toLowerCase()}`}
+            />
+          }
+          send={startGoalPlan(goal, amount, timing, t('savings.plan.created'))}
+          successText={t('savings.plan.created')}
+          onClose={() => {
+            setAmount(null);
+            void refresh();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
 function GoalCard({ goal }: { goal: Goal }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const queryClient = useQueryClient();
   const roundUpId = useId();
   const [direction, setDirection] = useState<'deposit' | 'withdraw' | null>(null);
-  const [amount, setAmount] = useState('');
-  const [amountError, setAmountError] = useState<string | null>(null);
-  const [open, setOpen] = useState(false);
-  const [opening, setOpening] = useState(0);
+  // The checked amount the PIN modal confirms, while it is open.
+  const [amount, setAmount] = useState<string | null>(null);
   const [showHistory, setShowHistory] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const checked = checkAmount(amount, goal.currency_code);
   const title = direction === 'withdraw' ? t('savings.withdrawTitle') : t('savings.depositTitle');
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt per opening of the modal
   const send = useMemo(
-    () =>
-      direction && checked.ok
-        ? startGoalMove(goal, direction, checked.amount, `${title}: ${goal.name}`)
-        : null,
-    [opening],
+    () => (direction && amount ? startGoalMove(goal, direction, amount, `${title}: ${goal.name}`) : null),
+    [amount],
   );
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['goals'] });
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!checked.ok) {
-      setAmountError(t(`moneyFlow.amountErrors.${checked.problem}`));
-      return;
-    }
-    setOpening((n) => n + 1);
-    setOpen(true);
-  }
 
   return (
     <li className="savings-goal" data-testid="goal">
@@ -174,25 +326,14 @@ function GoalCard({ goal }: { goal: Goal }) {
         </select>
       </div>
       {direction ? (
-        <form className="savings-goal__move" onSubmit={submit} noValidate>
-          <AmountField
-            label={title}
-            value={amount}
-            onChange={(next) => {
-              setAmount(next);
-              setAmountError(null);
-            }}
-            currency={goal.currency_code}
-            error={amountError}
-            autoFocus
-          />
-          <div className="savings-goal__actions">
-            <Button type="submit">{t('savings.continue')}</Button>
-            <Button type="button" variant="secondary" onClick={() => setDirection(null)}>
-              {t('savings.cancel')}
-            </Button>
-          </div>
-        </form>
+        <GoalAmountForm
+          goal={goal}
+          label={title}
+          className="savings-goal__move"
+          autoFocus
+          onContinue={setAmount}
+          onCancel={() => setDirection(null)}
+        />
       ) : (
         <div className="savings-goal__actions">
           <Button type="button" onClick={() => setDirection('deposit')}>
@@ -230,12 +371,13 @@ function GoalCard({ goal }: { goal: Goal }) {
         </div>
       )}
       <FieldError message={problem} />
+      <GoalPlan goal={goal} />
       {showHistory && <GoalHistory goal={goal} />}
-      {send && checked.ok && (
+      {send && amount && (
         <PayModal
-          open={open}
+          open
           title={title}
-          summary={<PaySummary amount={checked.amount} currency={goal.currency_code} to={goal.name} />}
+          summary={<PaySummary amount={amount} currency={goal.currency_code} to={goal.name} />}
           send={send}
           successText={direction === 'withdraw' ? t('savings.withdrawn') : t('savings.deposited')}
           onReceipt={() => {
@@ -243,9 +385,8 @@ function GoalCard({ goal }: { goal: Goal }) {
             void refresh();
           }}
           onClose={() => {
-            setOpen(false);
             setDirection(null);
-            setAmount('');
+            setAmount(null);
           }}
         />
       )}

@@ -10,12 +10,13 @@ import i18n from '../../i18n/i18n.ts';
 export type Receipt = AnswerOf<'withdrawal'>['receipt'];
 
 export type PayOutcome =
-  | { status: 'success'; message: string; receipt: Receipt }
+  /** A confirmed order that moves no money yet (a goal's regular deposit) has no receipt. */
+  | { status: 'success'; message: string; receipt: Receipt | null }
   | { status: 'error'; message: string; code: string | null }
   /** Held by the antifraud check or waiting for the trusted person (202, docs/decisions.md section 21). */
   | { status: 'held'; message: string; held: HeldAnswer };
 
-type MoneyAnswer = { status: 'success'; message: string; receipt: Receipt } | HeldAnswer | ErrorAnswer;
+type MoneyAnswer = { status: 'success'; message: string; receipt: Receipt | null } | HeldAnswer | ErrorAnswer;
 
 /** Awaits a money call (`attempt.send(...)`) and never throws: every failure becomes an error outcome. */
 export async function payOutcomeOf(call: Promise<MoneyAnswer>): Promise<PayOutcome> {

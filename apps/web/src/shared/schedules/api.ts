@@ -1,7 +1,10 @@
-/** Scheduled transfers: GET/POST /v2/wallet/schedule, pause, resume, DELETE. */
+/**
+ * Scheduled transfers, shared by the schedules page and a savings goal's regular deposit
+ * (docs/decisions.md sections 13 and 22): GET/POST /v2/wallet/schedule, pause, resume, DELETE.
+ */
 import type { BodyOf } from '@e-wallet/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { callOk } from '../../../shared/api/client.ts';
+import { callOk } from '../api/client.ts';
 
 export const schedulesQuery = () =>
   queryOptions({
