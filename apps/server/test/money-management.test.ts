@@ -592,8 +592,12 @@ describe(`managing money (${databaseLabel})`, () => {
       { id, goal_id: goal, phone: null, status: 'active', last_run: { outcome: 'skipped' } },
     ]);
 
-    // The goal deleted: its next run ends the schedule, and tells nothing.
+    // The goal deleted: its schedule reads as ended at once; its next run ends the row, and tells nothing.
     expect((await call(ivan, 'DELETE', `/v2/wallet/goals/${goal}`)).status).toBe(200);
+    expect((await call(ivan, 'GET', '/v2/wallet/schedule')).body.results[0]).toMatchObject({
+      status: 'ended',
+      next_run_at: null,
+    });
     await aWeekLater();
     expect(await runSchedule(server.ctx, id, 2)).toEqual({ outcome: 'ended', next: null });
     expect((await runSchedule(server.ctx, id, 3)).outcome).toBe('stale');

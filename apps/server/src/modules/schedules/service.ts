@@ -60,13 +60,14 @@ interface ScheduleRow {
   payee_first: string | null;
   payee_last: string | null;
   goal_name: string | null;
+  goal_closed: boolean;
   last_at: Date | null;
   last_outcome: 'paid' | 'skipped' | 'held' | null;
   last_reason: string | null;
 }
 
 const SELECT_SCHEDULE = `SELECT s.*, u.first_name AS payee_first, u.last_name AS payee_last,
-    g.name AS goal_name, r.run_at AS last_at, r.outcome AS last_outcome, r.reason AS last_reason
+    g.name AS goal_name, g.closed_at IS NOT NULL AS goal_closed, r.run_at AS last_at, r.outcome AS last_outcome, r.reason AS last_reason
   FROM scheduled_transfers s LEFT JOIN users u ON u.id = s.payee_id LEFT JOIN savings_goals g ON g.id = s.goal_id
   LEFT JOIN LATERAL (SELECT run_at, outcome, reason FROM schedule_runs WHERE schedule_id = s.id
     ORDER BY period_index DESC LIMIT 1) r ON true`;
@@ -91,6 +92,8 @@ function targetName(row: ScheduleRow): string {
 }
 
 function scheduleOf(row: ScheduleRow): Schedule {
+  // A deleted goal's deposits have ended, though the row waits for its next run to say so.
+  const ended = row.status === 'deleted' || row.goal_closed;
   return {
     id: row.id,
     phone: row.phone,
@@ -100,9 +103,9 @@ function scheduleOf(row: ScheduleRow): Schedule {
     currency_code: row.currency,
     period: row.period,
     first_run_at: row.first_run_at.toISOString(),
-    next_run_at: row.status === 'active' && row.next_run_at ? row.next_run_at.toISOString() : null,
+    next_run_at: row.status === 'active' && !ended && row.next_run_at ? row.next_run_at.toISOString() : null,
     ends_at: row.ends_at?.toISOString() ?? null,
-    status: row.status === 'deleted' ? 'ended' : row.status,
+    status: ended ? 'ended' : row.status,
     last_run:
       row.last_at && row.last_outcome
         ? { at: row.last_at.toISOString(), outcome: row.last_outcome, reason: row.last_reason }
@@ -466,7 +469,7 @@ export async function remindSchedule(ctx: AppContext, id: string, index: number)
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const row = await scheduleById(q, id);
-    if (row?.status !== 'active' || row.next_index !== index) return false;
+    if (row?.status !== 'active' || row.goal_closed || row.next_index !== index) return false;
     const claimed = await q.query(
       `INSERT INTO schedule_reminders (schedule_id, period_index, created_at) VALUES ($1, $2, $3)
        ON CONFLICT DO NOTHING RETURNING period_index`,
