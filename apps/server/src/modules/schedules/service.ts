@@ -105,7 +105,7 @@ function scheduleOf(row: ScheduleRow): Schedule {
     first_run_at: row.first_run_at.toISOString(),
     next_run_at: row.status === 'active' && !ended && row.next_run_at ? row.next_run_at.toISOString() : null,
     ends_at: row.ends_at?.toISOString() ?? null,
-    status: ended ? 'ended' : row.status,
+    status: ended || row.status === 'deleted' ? 'ended' : row.status,
     last_run:
       row.last_at && row.last_outcome
         ? { at: row.last_at.toISOString(), outcome: row.last_outcome, reason: row.last_reason }
