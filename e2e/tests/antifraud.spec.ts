@@ -6,8 +6,8 @@
  * /tmp/shots/antifraud-*.png.
  */
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
 import {
   colorScheme,
   type Person,
@@ -28,17 +28,7 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: `/tmp/shots/antifraud-${name}-${width}.png` });
 }
 
-async function noAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) =>
-          `${violation.id}: ${violation.help} ${violation.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(' | ')}`,
-      ),
-  ).toEqual([]);
-}
+const noAxeViolations = (page: Page) => expectNoAxeViolations(page, { serious: true });
 
 async function smsCode(request: APIRequestContext, phone: string, after: string | null): Promise<string> {
   let code = '';

@@ -6,8 +6,8 @@
  * resend cooldown make two tests long.
  */
 import { gzipSync } from 'node:zlib';
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
 import { openProfilePanel, termsVersion } from './wallet-fixtures.ts';
 
 const COOLDOWN_SECONDS = 60;
@@ -355,8 +355,6 @@ test('landing, register and login have no serious accessibility violations', asy
   for (const path of ['/auth', '/auth/register', '/auth/login']) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+    await expectNoAxeViolations(page, { serious: true, tags: ['wcag2a', 'wcag2aa', 'wcag21aa'] });
   }
 });

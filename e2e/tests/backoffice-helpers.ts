@@ -6,10 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Browser, test as base, expect, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import pg from 'pg';
+import { expectNoAxeViolations } from './axe.ts';
 import { defaultBuild, freePort, type RunningServer, startServer } from './brand-server.ts';
 import type { Person } from './wallet-fixtures.ts';
 
@@ -65,15 +65,8 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** No WCAG A/AA violation (contrast included) on the screen as it is. */
-export async function expectAccessible(page: Page): Promise<void> {
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(
-    axe.violations.map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-    ),
-  ).toEqual([]);
-}
+export const expectAccessible = (page: Page): Promise<void> =>
+  expectNoAxeViolations(page, { tags: ['wcag2a', 'wcag2aa'] });
 
 export interface Operator {
   email: string;

@@ -6,9 +6,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import jsQRModule from 'jsqr';
+import { expectNoAxeViolations } from './axe.ts';
 import { PIN, payMerchant, registerPerson, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
 
 test.use({ serviceWorkers: 'block' });
@@ -20,10 +20,7 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: `/tmp/shots/documents-${name}-${width}.png` });
 }
 
-async function noAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-}
+const noAxeViolations = (page: Page) => expectNoAxeViolations(page);
 
 // jsqr is CommonJS with a `default` export in its types: Node hands the whole module over.
 type DecodeQr = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;

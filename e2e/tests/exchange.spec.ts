@@ -6,8 +6,8 @@
  * reads the receipt; history shows one 'Обмен RUB → USD' with both amounts; then the dollars go to a
  * second user, whose USD account opens. Screenshots go to /tmp/shots/exchange-*.png.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
 import { PIN, registerPerson, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
 
 test.use({ serviceWorkers: 'block' });
@@ -66,8 +66,7 @@ test('RUB → USD exchange, then a USD transfer to a second user', async ({ page
   await expect(page.getByTestId('exchange-age')).toContainText('Тестовые курсы, обновлены');
   const submit = page.getByRole('button', { name: 'Обменять' });
   await expect(submit).toBeEnabled();
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  await expectNoAxeViolations(page);
   await shot(page, 'quote');
 
   await submit.click();

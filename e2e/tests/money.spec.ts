@@ -6,8 +6,8 @@
  * a second user who then sees it. Withdrawals and transfers need the 'simplified' level: the test
  * raises people through the sandbox KYC page. Screenshots go to /tmp/shots/money-*.png.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
 import { PIN, registerPerson, rubBalance, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
 
 // One test here mocks an API answer with page.route. Playwright does not promise that page.route
@@ -23,10 +23,7 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: `/tmp/shots/money-${name}-${width}.png` });
 }
 
-async function noAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-}
+const noAxeViolations = (page: Page) => expectNoAxeViolations(page);
 
 async function enterPin(page: Page, pin: string) {
   const modal = page.getByRole('dialog');

@@ -5,8 +5,8 @@
  * the wrong type, and an unknown code shown as unavailable with nothing to send. On a phone, the
  * two tabs and the user's own receive QR. Images are generated here with the `qrcode` package.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
 import { dropFile, qrPng, walletQr } from './payment-qr-helpers.ts';
 import {
   merchantQr,
@@ -25,11 +25,7 @@ async function shot(page: Page, name: string) {
   if (dir) await page.screenshot({ path: `${dir}/qr-${name}-${project}.png`, fullPage: project !== 'phone' });
 }
 
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
+const expectNoSeriousAxeViolations = (page: Page) => expectNoAxeViolations(page, { serious: true });
 
 async function confirmWithPin(page: Page) {
   const modal = page.getByTestId('pay-modal');

@@ -5,8 +5,8 @@
  * and dark mode on every main screen with no serious accessibility issue (axe) in either theme.
  * WebAuthn needs a domain, so the passkey test has a server of its own at http://localhost:<port>.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations } from './axe.ts';
 import { passkeyTest, virtualAuthenticator } from './passkey-server.ts';
 import {
   colorScheme,
@@ -21,10 +21,8 @@ import {
 } from './wallet-fixtures.ts';
 
 async function seriousViolations(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${where}: ${v.id} ${v.nodes.map((n) => n.target).join(', ')}`);
+  const found = await axeViolations(page, { serious: true, tags: ['wcag2a', 'wcag2aa', 'wcag21aa'] });
+  return found.map((violation) => `${where}: ${violation}`);
 }
 
 /** The page's background as the browser paints it: dark when every channel is low. */

@@ -7,8 +7,8 @@
  * go to SHOTS_DIR when it is set.
  */
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
 import { PIN, payMerchant, registerPerson, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
 
 // SHOTS_SCHEME=dark takes the screenshots in the dark theme.
@@ -25,14 +25,7 @@ async function shot(page: Page, name: string) {
   });
 }
 
-async function expectNoSeriousAxe(page: Page) {
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(
-    axe.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.help}`),
-  ).toEqual([]);
-}
+const expectNoSeriousAxe = (page: Page) => expectNoAxeViolations(page, { serious: true });
 
 test('a category chosen on an operation shows in the statistics by category', async ({ page, request }) => {
   const person = await registerPerson(request, { firstName: 'Мария', lastName: 'Соколова' });

@@ -6,8 +6,8 @@
  * problems and limit meter before the PIN. Screenshots go to $SHOTS_DIR (default /tmp/shots).
  */
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
 import { qrPng } from './payment-qr-helpers.ts';
 import {
   merchantQr,
@@ -30,11 +30,7 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${process.env.SHOTS_DIR ?? '/tmp/shots'}/protect-${name}-${width}.png` });
 }
 
-async function noSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-}
+const noSeriousAxeViolations = (page: Page) => expectNoAxeViolations(page, { serious: true });
 
 async function latestCode(request: APIRequestContext, phone: string, count: number): Promise<string> {
   let code = '';

@@ -4,8 +4,8 @@
  * device (their tokens then answer 401 INVALID_TOKEN), and changing the PIN with the old one (the
  * new PIN is then the one the server accepts). With SHOTS_DIR set, the page is saved as screenshots.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
 import { type Person, PIN, registerPerson, signIn } from './wallet-fixtures.ts';
 
 const auth = (token: string) => ({ Authorization: `Token ${token}` });
@@ -61,9 +61,7 @@ test('profile facts, and the language switches to English and back, remembered a
   await expect(page.getByRole('radio', { name: 'Русский' })).toBeChecked();
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
 
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await expectNoAxeViolations(page, { serious: true });
 
   await page.getByRole('radio', { name: 'English' }).check();
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();

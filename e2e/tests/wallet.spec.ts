@@ -4,18 +4,11 @@
  * with their scroll lock, signing out from the profile panel, and an axe check of each page.
  * People register and get money through the real API (sandbox SMS, sandbox payment page).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
 import { payMerchant, registerPerson, signIn, topUp } from './wallet-fixtures.ts';
 
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    'serious axe violations',
-  ).toEqual([]);
-}
+const expectNoSeriousAxeViolations = (page: Page) => expectNoAxeViolations(page, { serious: true });
 
 /** The app's navigation link (header on a desktop, tab bar on a phone). */
 const nav = (page: Page, name: string) =>
