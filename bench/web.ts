@@ -35,6 +35,7 @@ const sessionValue = (token: string) => JSON.stringify({ state: { authToken: tok
 export interface RouteJs {
   route: string;
   scripts: number;
+  files: string[];
   gzipKiB: number;
   budgetKiB: number;
   withinBudget: boolean;
@@ -107,6 +108,10 @@ export async function routeJavaScript(
       results.push({
         route,
         scripts: scripts.size,
+        // Each file and its gzip KiB, largest first: where a route's budget goes.
+        files: [...scripts]
+          .sort(([, a], [, b]) => b - a)
+          .map(([url, size]) => `${new URL(url).pathname.split('/').pop()} ${(size / 1024).toFixed(1)}`),
         gzipKiB,
         budgetKiB,
         withinBudget: gzipKiB <= budgetKiB,

@@ -9,21 +9,43 @@ import { currentLanguage } from '../i18n/i18n.ts';
 import { initialPhoneValue, type PhoneValue } from '../ui/phone-field.tsx';
 import type { Country, Language } from './country.ts';
 import { defaultCountry } from './default-country.ts';
-import { phoneValueOf } from './from-e164.ts';
+import { defaultPhoneValueOf, phoneValueOf } from './from-e164.ts';
 
+/** The person's own country among the default rows, else the language's default. */
 export function ownCountry(ownPhone: string | undefined, language: Language): Country {
-  return (ownPhone ? phoneValueOf(ownPhone, language)?.country : undefined) ?? defaultCountry(language);
+  return (
+    (ownPhone ? defaultPhoneValueOf(ownPhone, language)?.country : undefined) ?? defaultCountry(language)
+  );
+}
+
+/** The person's own country from the full list (a number outside the default rows waits for it). */
+export function useOwnCountry(): Country {
+  const language = currentLanguage();
+  const ownPhone = useAuthInfo().data?.phone;
+  const [found, setFound] = useState<Country | null>(null);
+  useEffect(() => {
+    let current = true;
+    if (ownPhone && !defaultPhoneValueOf(ownPhone, language))
+      void phoneValueOf(ownPhone, language).then((value) => {
+        if (current) setFound(value?.country ?? null);
+      });
+    return () => {
+      current = false;
+    };
+  }, [ownPhone, language]);
+  return found ?? ownCountry(ownPhone, language);
 }
 
 /** A phone input's state that starts at the person's own country. */
 export function useRecipientPhone(): [PhoneValue, (value: PhoneValue) => void] {
-  const language = currentLanguage();
-  const ownPhone = useAuthInfo().data?.phone;
-  const [phone, setPhone] = useState<PhoneValue>(() => initialPhoneValue(ownCountry(ownPhone, language)));
+  const own = useOwnCountry();
+  const [phone, setPhone] = useState<PhoneValue>(() => initialPhoneValue(own));
   const touched = useRef(false);
+  // By its code: the default rows are made anew on each render.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the country changes only with its code
   useEffect(() => {
-    if (!touched.current && ownPhone) setPhone(initialPhoneValue(ownCountry(ownPhone, language)));
-  }, [ownPhone, language]);
+    if (!touched.current) setPhone(initialPhoneValue(own));
+  }, [own.iso]);
   const set = (value: PhoneValue) => {
     touched.current = true;
     setPhone(value);

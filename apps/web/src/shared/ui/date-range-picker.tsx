@@ -3,26 +3,17 @@
  * and end days with Russian month names; presets Today to Last Year; a 6-week calendar; cancel and
  * apply. A start after the end is swapped and future days cannot be picked (money/date-range.ts).
  */
-import 'react-day-picker/style.css';
 import './money-ui.css';
 import { clsx } from 'clsx';
-import { useEffect, useId, useRef, useState } from 'react';
-import { DayPicker } from 'react-day-picker';
-import { enGB } from 'react-day-picker/locale/en-GB';
-import { ru } from 'react-day-picker/locale/ru';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDayRange, formatPickedDay } from '../format/date-range-text.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
-import {
-  type DayRange,
-  isDisabledDay,
-  pickDay,
-  presetOf,
-  presetRange,
-  RANGE_PRESETS,
-  type RangeDraft,
-} from '../money/date-range.ts';
+import { type DayRange, presetOf, presetRange, RANGE_PRESETS, type RangeDraft } from '../money/date-range.ts';
 import { CalendarIcon, ChevronRightIcon } from './money-icons.tsx';
+
+const loadCalendar = () => import('./date-range-calendar.tsx');
+const RangeCalendar = lazy(loadCalendar);
 
 export interface DateRangePickerProps {
   value: DayRange;
@@ -71,6 +62,9 @@ export function DateRangePicker({ value, onChange, now: fixedNow }: DateRangePic
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => (open ? close() : openPicker())}
+        // The calendar's code starts loading as the pointer or the keyboard reaches the toggle.
+        onPointerEnter={() => void loadCalendar()}
+        onFocus={() => void loadCalendar()}
         data-testid="range-toggle"
       >
         <CalendarIcon />
@@ -132,19 +126,16 @@ export function DateRangePicker({ value, onChange, now: fixedNow }: DateRangePic
                 <p className="range-picker__hint" aria-live="polite">
                   {draft.picking === 'start' ? t('range.pickStart') : t('range.pickEnd')}
                 </p>
-                <DayPicker
-                  mode="range"
-                  locale={language === 'ru' ? ru : enGB}
-                  weekStartsOn={1}
-                  fixedWeeks
-                  showOutsideDays
-                  month={month}
-                  onMonthChange={setMonth}
-                  endMonth={now}
-                  selected={{ from: draft.start, to: draft.end }}
-                  disabled={(day: Date) => isDisabledDay(day, now)}
-                  onSelect={(_range, day) => setDraft((current) => pickDay(current, day, now))}
-                />
+                <Suspense fallback={<div className="range-picker__calendar-wait" aria-busy="true" />}>
+                  <RangeCalendar
+                    language={language}
+                    month={month}
+                    onMonthChange={setMonth}
+                    now={now}
+                    draft={draft}
+                    onDraft={setDraft}
+                  />
+                </Suspense>
               </div>
             </div>
             <div className="range-picker__actions">

@@ -62,8 +62,9 @@ export function TransferPage() {
   const repeat = useQuery(repeatQuery(search.get('repeat')));
 
   function choose(choice: PayeeChoice) {
-    const value = phoneValueOf(choice.phone, language);
-    if (value) setPhone(value);
+    void phoneValueOf(choice.phone, language).then((value) => {
+      if (value) setPhone(value);
+    });
     if (choice.amount) setAmount(amountForInput(choice.amount, language));
     setAmountError(null);
   }
