@@ -58,6 +58,13 @@ try {
   const rules = levelRulesJson(levelRules());
   const random = seeded(7);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
+  /** Two different members of `list`, at random. */
+  const pair = <T>(list: T[]): [T, T] => {
+    const first = pick(list);
+    let second = pick(list);
+    while (second === first) second = pick(list);
+    return [first, second];
+  };
   const proof = Buffer.from([1]);
   const text = { debit: { ru: '-', en: '-' }, credit: { ru: '-', en: '-' } };
 
@@ -65,9 +72,7 @@ try {
     await Promise.all(
       Array.from({ length: clients }, async () => {
         for (let i = 0; i < n / clients; i++) {
-          const debit = pick(accounts);
-          let credit = pick(accounts);
-          while (credit === debit) credit = pick(accounts);
+          const [debit, credit] = pair(accounts);
           await transfer(db, {
             debit,
             credit,
@@ -85,9 +90,7 @@ try {
     await Promise.all(
       Array.from({ length: clients }, async () => {
         for (let i = 0; i < n / clients; i++) {
-          const payer = pick(people);
-          let payee = pick(people);
-          while (payee === payer) payee = pick(people);
+          const [payer, payee] = pair(people);
           const id = randomUUID();
           const done = await openDoor(
             db,
@@ -119,9 +122,7 @@ try {
     await Promise.all(
       Array.from({ length: clients }, async () => {
         for (let i = 0; i < n / clients; i++) {
-          const payer = pick(people);
-          let payee = pick(people);
-          while (payee === payer) payee = pick(people);
+          const [payer, payee] = pair(people);
           const held = await assessCall(
             ctx as unknown as AppContext,
             payer,

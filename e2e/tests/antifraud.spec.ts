@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.ts';
 import {
-  colorScheme,
+  lightAndDark,
   type Person,
   PIN,
   registerPerson,
@@ -84,12 +84,10 @@ test('a large transfer from a new device is held, and the person confirms it wit
   const card = page.getByTestId('hold-card').first();
   await expect(card).toContainText('Приостановлена');
   await expect(card).toContainText('Иван П.');
-  await noAxeViolations(page);
-  await shot(page, 'holds');
-  await colorScheme(page, 'dark');
-  await noAxeViolations(page);
-  await shot(page, 'holds-dark');
-  await colorScheme(page, 'light');
+  await lightAndDark(page, async (scheme) => {
+    await noAxeViolations(page);
+    await shot(page, `holds${scheme}`);
+  });
   await card.getByRole('button', { name: 'Подтвердить' }).click();
 
   const dialog = page.getByTestId('hold-confirm');
@@ -142,12 +140,10 @@ test('a trusted person approves, from their own session, a transfer waiting for 
   const approvals = page.getByTestId('approvals');
   await expect(approvals).toContainText('Мария С.');
   await expect(approvals).toContainText('Иван П.');
-  await noAxeViolations(page);
-  await shot(page, 'approval');
-  await colorScheme(page, 'dark');
-  await noAxeViolations(page);
-  await shot(page, 'approval-dark');
-  await colorScheme(page, 'light');
+  await lightAndDark(page, async (scheme) => {
+    await noAxeViolations(page);
+    await shot(page, `approval${scheme}`);
+  });
   await approvals.getByRole('button', { name: 'Одобрить' }).click();
   const dialog = page.getByTestId('approval-confirm');
   await expect(dialog.getByLabel('Цифра 1 из 4 PIN-кода')).toBeFocused();

@@ -21,6 +21,7 @@ import {
 } from './backoffice-helpers.ts';
 import {
   colorScheme,
+  lightAndDark,
   type Person,
   PIN,
   registerPerson,
@@ -83,12 +84,10 @@ test('support releases one held transfer and refuses another, each with a reason
   await expect(first).toContainText('Ждёт подтверждения клиента');
   await expect(first).not.toContainText('new_session');
   await expect(first.getByRole('link', { name: 'Соколова Мария' })).toBeVisible();
-  await expectAccessible(page);
-  await shot(page, 'holds');
-  await colorScheme(page, 'dark');
-  await expectAccessible(page);
-  await shot(page, 'holds-dark');
-  await colorScheme(page, 'light');
+  await lightAndDark(page, async (scheme) => {
+    await expectAccessible(page);
+    await shot(page, `holds${scheme}`);
+  });
 
   // A reason is required; with it, the release pays the payee and the hold leaves the queue.
   await first.getByRole('button', { name: 'Провести' }).click();

@@ -186,3 +186,11 @@ export async function colorScheme(page: Page, scheme: 'light' | 'dark'): Promise
     ),
   );
 }
+
+/** `look` at the screen as it is, then again in the dark scheme, and back to light. */
+export async function lightAndDark(page: Page, look: (scheme: '' | '-dark') => Promise<void>): Promise<void> {
+  await look('');
+  await colorScheme(page, 'dark');
+  await look('-dark');
+  await colorScheme(page, 'light');
+}

@@ -7,10 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createContext, type RunningContext } from '../src/create-context.ts';
+import type { RunningContext } from '../src/create-context.ts';
 import { pruneEvents } from '../src/modules/events/hub.ts';
-import { databaseLabel, isErrorShape, startTestServer, type TestServer, usePostgres } from './helpers.ts';
+import {
+  databaseLabel,
+  isErrorShape,
+  secondContext,
+  startTestServer,
+  type TestServer,
+  usePostgres,
+} from './helpers.ts';
 import { openStream } from './sse-client.ts';
 import { PIN, person } from './withdrawal-helpers.ts';
 
@@ -24,14 +30,7 @@ describe(`the event stream (${databaseLabel})`, () => {
     server = await startTestServer();
     base = await server.app.listen({ port: 0, host: '127.0.0.1' });
     if (usePostgres) {
-      const config = loadConfig({
-        WALLET_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        SANDBOX_PAYOUT_DELAY_MS: '0',
-        DATABASE_URL: server.config.DATABASE_URL!,
-        DB_POOL_SIZE: '5',
-      });
-      const ctx = await createContext(config, { clock: server.clock });
+      const ctx = await secondContext(server);
       const app = await buildApp(ctx, { logger: false });
       const otherBase = await app.listen({ port: 0, host: '127.0.0.1' });
       other = {

@@ -31,6 +31,13 @@ export class TestClock implements Clock {
   }
 }
 
+/** The test clock following real time, for jobs whose due times are the database's. */
+export class RealClock extends TestClock {
+  override now(): Date {
+    return new Date();
+  }
+}
+
 export interface TestServer {
   app: FastifyInstance;
   ctx: RunningContext;
@@ -43,6 +50,27 @@ export interface TestServer {
     options?: { body?: unknown; token?: string; headers?: Record<string, string> },
   ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   close(): Promise<void>;
+}
+
+/** A JSON call to `app` by `inject`, as every test server answers it. */
+export function jsonCaller(app: FastifyInstance): TestServer['call'] {
+  return async (method, url, { body, token, headers = {} } = {}) => {
+    const response = await app.inject({
+      method,
+      url,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Token ${token}` } : {}),
+        ...headers,
+      },
+      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    let parsed: unknown = response.body;
+    try {
+      parsed = JSON.parse(response.body);
+    } catch {}
+    return { status: response.statusCode, body: parsed, headers: response.headers };
+  };
 }
 
 /** A new, empty PostgreSQL database beside TEST_DATABASE_URL's, and how to drop it. */
@@ -89,29 +117,25 @@ export async function startTestServer(
     ctx,
     clock,
     config,
-    async call(method, url, { body, token, headers = {} } = {}) {
-      const response = await app.inject({
-        method,
-        url,
-        headers: {
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...(token ? { authorization: `Token ${token}` } : {}),
-          ...headers,
-        },
-        payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      });
-      let parsed: unknown = response.body;
-      try {
-        parsed = JSON.parse(response.body);
-      } catch {}
-      return { status: response.statusCode, body: parsed, headers: response.headers };
-    },
+    call: jsonCaller(app),
     async close() {
       await app.close();
       await ctx.stop();
       await database?.drop();
     },
   };
+}
+
+/** A second server context on a test server's PostgreSQL database: another instance of the wallet. */
+export function secondContext(server: TestServer): Promise<RunningContext> {
+  const config = loadConfig({
+    WALLET_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SANDBOX_PAYOUT_DELAY_MS: '0',
+    DATABASE_URL: server.config.DATABASE_URL!,
+    DB_POOL_SIZE: '5',
+  });
+  return createContext(config, { clock: server.clock });
 }
 
 let phoneCounter = 0;

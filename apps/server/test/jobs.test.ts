@@ -12,17 +12,17 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext, type RunningContext } from '../src/create-context.ts';
 import { PayoutUnavailable } from '../src/providers/payouts/payouts-provider.ts';
-import { databaseLabel, freshDatabase, TestClock, type TestServer, usePostgres } from './helpers.ts';
+import {
+  databaseLabel,
+  freshDatabase,
+  jsonCaller,
+  RealClock,
+  type TestServer,
+  usePostgres,
+} from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { type OpsServer, operator, startOps, type TestOperator } from './ops-helpers.ts';
 import { balance, person, withdraw } from './withdrawal-helpers.ts';
-
-/** pg-boss keeps the database's time: the instances follow real time too. */
-class RealClock extends TestClock {
-  override now(): Date {
-    return new Date();
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -72,23 +72,7 @@ describe(`one job system (${databaseLabel})`, () => {
       ctx,
       clock,
       config,
-      async call(method, url, { body, token, headers = {} } = {}) {
-        const response = await app.inject({
-          method,
-          url,
-          headers: {
-            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-            ...(token ? { authorization: `Token ${token}` } : {}),
-            ...headers,
-          },
-          payload: body === undefined ? undefined : JSON.stringify(body),
-        });
-        let parsed: unknown = response.body;
-        try {
-          parsed = JSON.parse(response.body);
-        } catch {}
-        return { status: response.statusCode, body: parsed, headers: response.headers };
-      },
+      call: jsonCaller(app),
       async close() {
         await app.close();
         await ctx.stop();

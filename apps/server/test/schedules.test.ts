@@ -18,6 +18,8 @@ import { pay } from './door.ts';
 import {
   databaseLabel,
   freshDatabase,
+  jsonCaller,
+  RealClock,
   startTestServer,
   TestClock,
   type TestServer,
@@ -26,13 +28,6 @@ import {
 import { type Person, PIN, person } from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
-
-/** The test harness's clock, following real time: the job queue's times are the database's. */
-class RealClock extends TestClock {
-  override now(): Date {
-    return new Date();
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -62,23 +57,7 @@ describe(`scheduled transfers (${databaseLabel})`, () => {
       ctx,
       clock,
       config: ctx.config,
-      async call(method, url, { body, token, headers = {} } = {}) {
-        const response = await app.inject({
-          method,
-          url,
-          headers: {
-            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-            ...(token ? { authorization: `Token ${token}` } : {}),
-            ...headers,
-          },
-          payload: body === undefined ? undefined : JSON.stringify(body),
-        });
-        let parsed: unknown = response.body;
-        try {
-          parsed = JSON.parse(response.body);
-        } catch {}
-        return { status: response.statusCode, body: parsed, headers: response.headers };
-      },
+      call: jsonCaller(app),
       async close() {
         await app.close();
         if (usePostgres) await ctx.stop();

@@ -10,11 +10,10 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createContext, type RunningContext } from '../src/create-context.ts';
+import type { RunningContext } from '../src/create-context.ts';
 import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { buildOpsApp } from '../src/ops/server.ts';
-import { databaseLabel, startTestServer, type TestServer, usePostgres } from './helpers.ts';
+import { databaseLabel, secondContext, startTestServer, type TestServer, usePostgres } from './helpers.ts';
 import { type OpsServer, operator, startOps, type TestOperator } from './ops-helpers.ts';
 import { openStream } from './sse-client.ts';
 import { DECLINED_CARD, type Person, person, withdraw } from './withdrawal-helpers.ts';
@@ -37,14 +36,7 @@ describe(`the support chat (${databaseLabel})`, () => {
     back = await startOps(server);
     support = await operator(server, back, 'support');
     if (usePostgres) {
-      const config = loadConfig({
-        WALLET_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        SANDBOX_PAYOUT_DELAY_MS: '0',
-        DATABASE_URL: server.config.DATABASE_URL!,
-        DB_POOL_SIZE: '5',
-      });
-      const ctx = await createContext(config, { clock: server.clock });
+      const ctx = await secondContext(server);
       const app = await buildApp(ctx, { logger: false });
       await app.ready();
       const ops = await buildOpsApp(ctx, { logger: false });

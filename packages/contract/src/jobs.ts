@@ -22,6 +22,20 @@ export const QueueFigures = z.object({
   dead: z.number().int(),
   oldest_at: z.string().nullable(),
 });
+export type QueueFigures = z.infer<typeof QueueFigures>;
+
+/** A failed job (retries left) or a dead one (in its queue's dead-letter queue), as the back office lists it. */
+export const JobProblem = z.object({
+  id: z.string(),
+  queue: z.string(),
+  state: z.enum(['failed', 'dead']),
+  data: z.unknown(),
+  error: z.string().nullable(),
+  retries: z.number().int(),
+  created_at: z.string(),
+  failed_at: z.string().nullable(),
+});
+export type JobProblem = z.infer<typeof JobProblem>;
 
 export const opsJobsCalls = {
   jobs: def({ method: 'GET', path: '/ops/v1/jobs', permission: 'read', query: OpsJobsQuery }),

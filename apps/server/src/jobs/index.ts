@@ -9,6 +9,8 @@
  * The system starts with the server (app.ts, onReady) where `runsJobs` says so; tests that drive the
  * work by hand leave it off, and then `send` tells nobody (the owners' start-up catch-up re-sends).
  */
+// What the back office reads of the queues is the contract's (contract/jobs.ts).
+import type { JobProblem as JobView, QueueFigures } from '@e-wallet/contract';
 import { fromPglite, PgBoss } from 'pg-boss';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -29,26 +31,6 @@ export interface QueueSpec<T extends object> {
   pollSeconds?: number;
   /** Runs when the system has started on this instance: re-sends what a crash may have lost. */
   onStart?(): Promise<void>;
-}
-
-export interface QueueFigures {
-  queue: string;
-  queued: number;
-  active: number;
-  failed: number;
-  dead: number;
-  oldest_at: string | null;
-}
-
-export interface JobView {
-  id: string;
-  queue: string;
-  state: 'failed' | 'dead';
-  data: unknown;
-  error: string | null;
-  retries: number;
-  created_at: string;
-  failed_at: string | null;
 }
 
 export const deadQueue = (name: string) => `${name}-dead`;

@@ -149,11 +149,22 @@ const REFUND_SQL = `SELECT ${ANSWER} FROM ops_refund(refund_id => $1::uuid, appr
 /** A payment as the door is asked it before the PIN: without its id, PIN and call. */
 export type PaymentCheck = Omit<Payment, 'door' | 'id' | 'description'> & { description?: SidedText };
 
+/** The PIN's proof and the call (pin_proof .. answer): none for a check before the PIN. */
+function callParams(confirmed: Confirmed | undefined): unknown[] {
+  const call = confirmed?.call;
+  return [
+    confirmed?.pinProof ?? null,
+    call?.name ?? null,
+    call?.key ?? null,
+    call?.requestHash ?? null,
+    call && call.key !== null ? JSON.stringify(call.answer) : null,
+  ];
+}
+
 function payParams(payment: PaymentCheck & { id?: string }, confirmed?: Confirmed): unknown[] {
   if (payment.amount <= 0n || payment.amount > MAX_MINOR) throw new Error('ledger: amount out of range');
   if (!ID_PATTERN.test(payment.payer) || (payment.payee !== null && !ID_PATTERN.test(payment.payee)))
     throw new Error('ledger: a payment names its people by id');
-  const call = confirmed?.call;
   return [
     payment.id ?? null,
     payment.payer,
@@ -168,11 +179,7 @@ function payParams(payment: PaymentCheck & { id?: string }, confirmed?: Confirme
     payment.description ?? null,
     payment.at,
     payment.rules,
-    confirmed?.pinProof ?? null,
-    call?.name ?? null,
-    call?.key ?? null,
-    call?.requestHash ?? null,
-    call && call.key !== null ? JSON.stringify(call.answer) : null,
+    ...callParams(confirmed),
     confirmed === undefined,
     null,
     null,
@@ -182,7 +189,6 @@ function payParams(payment: PaymentCheck & { id?: string }, confirmed?: Confirme
 }
 
 function exchangeParams(exchange: Exchange, confirmed: Confirmed): unknown[] {
-  const { call } = confirmed;
   return [
     exchange.outId,
     exchange.person,
@@ -197,11 +203,7 @@ function exchangeParams(exchange: Exchange, confirmed: Confirmed): unknown[] {
     JSON.stringify(exchange.description),
     exchange.at,
     exchange.rules,
-    confirmed.pinProof,
-    call.name,
-    call.key,
-    call.requestHash,
-    call.key !== null ? JSON.stringify(call.answer) : null,
+    ...callParams(confirmed),
     false,
     exchange.quoteId,
     exchange.inId,
@@ -211,7 +213,6 @@ function exchangeParams(exchange: Exchange, confirmed: Confirmed): unknown[] {
 }
 
 function goalParams(move: GoalMove, confirmed: Confirmed): unknown[] {
-  const { call } = confirmed;
   return [
     move.id,
     move.person,
@@ -226,11 +227,7 @@ function goalParams(move: GoalMove, confirmed: Confirmed): unknown[] {
     JSON.stringify(move.description),
     move.at,
     null,
-    confirmed.pinProof,
-    call.name,
-    call.key,
-    call.requestHash,
-    call.key !== null ? JSON.stringify(call.answer) : null,
+    ...callParams(confirmed),
     false,
     null,
     null,

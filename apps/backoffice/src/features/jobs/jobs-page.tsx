@@ -3,33 +3,13 @@
  * and how old its oldest waiting job is; under a queue with trouble, its dead and failing jobs with
  * their error, which an admin retries or cancels.
  */
-import { roleAllows } from '@e-wallet/contract';
+import { type JobProblem as Job, type QueueFigures as Queue, roleAllows } from '@e-wallet/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { opsCall, type Page } from '../../shared/api/client.ts';
 import { useAction, useMe } from '../../shared/api/queries.ts';
 import { useFormat } from '../../shared/format/format.ts';
 import { Badge, DataTable, ErrorText, Facts, Title } from '../../shared/ui/ui.tsx';
-
-interface Queue {
-  queue: string;
-  queued: number;
-  active: number;
-  failed: number;
-  dead: number;
-  oldest_at: string | null;
-}
-
-interface Job {
-  id: string;
-  queue: string;
-  state: 'failed' | 'dead';
-  data: unknown;
-  error: string | null;
-  retries: number;
-  created_at: string;
-  failed_at: string | null;
-}
 
 export function JobsPage() {
   const { t } = useTranslation();

@@ -16,18 +16,12 @@ import { useFormat, useNames } from '../../shared/format/format.ts';
 import { currentLanguage } from '../../shared/i18n/i18n.ts';
 import { FieldError } from '../../shared/ui/field-error.tsx';
 import { Badge, ErrorText, Facts, Title } from '../../shared/ui/ui.tsx';
+import type { User } from '../users/types.ts';
 import { useSupportEvents } from './use-support-events.ts';
 import { WaitTime } from './wait-time.tsx';
 
 type Message = z.infer<typeof SupportMessage>;
-interface Person {
-  id: string;
-  first_name: string;
-  last_name: string;
-  phone: string;
-  email: string;
-  level: string;
-}
+type Person = Pick<User, 'id' | 'first_name' | 'last_name' | 'phone' | 'email' | 'level'>;
 interface ConversationAnswer {
   conversation: { id: string; user_id: string; status: 'open' | 'closed'; wait_seconds: number | null };
   results: Message[];

@@ -47,8 +47,8 @@ CREATE TABLE sandbox_payments (
 );
 
 -- Payouts, settled SANDBOX_PAYOUT_DELAY_MS after they were made, the outcome decided by the test card
--- then. Rows stay until their signed webhook is delivered, so a restart loses no settlement; each
--- instance's worker claims due rows with FOR UPDATE SKIP LOCKED and a lease.
+-- then. Rows stay until their signed webhook is delivered, so a restart loses no settlement; the
+-- payout's job (providers/payouts/sandbox.ts) claims its row with a lease.
 CREATE TABLE sandbox_payouts (
   id uuid PRIMARY KEY,
   -- The wallet's Idempotence-Key: a repeated request answers the first payout.

@@ -93,7 +93,7 @@ function targetName(row: ScheduleRow): string {
 
 function scheduleOf(row: ScheduleRow): Schedule {
   // A deleted goal's deposits have ended, though the row waits for its next run to say so.
-  const ended = row.status === 'deleted' || row.goal_closed;
+  const status = row.status === 'deleted' || row.goal_closed ? 'ended' : row.status;
   return {
     id: row.id,
     phone: row.phone,
@@ -103,9 +103,9 @@ function scheduleOf(row: ScheduleRow): Schedule {
     currency_code: row.currency,
     period: row.period,
     first_run_at: row.first_run_at.toISOString(),
-    next_run_at: row.status === 'active' && !ended && row.next_run_at ? row.next_run_at.toISOString() : null,
+    next_run_at: status === 'active' && row.next_run_at ? row.next_run_at.toISOString() : null,
     ends_at: row.ends_at?.toISOString() ?? null,
-    status: ended || row.status === 'deleted' ? 'ended' : row.status,
+    status,
     last_run:
       row.last_at && row.last_outcome
         ? { at: row.last_at.toISOString(), outcome: row.last_outcome, reason: row.last_reason }
