@@ -7,6 +7,9 @@ CREATE OR REPLACE FUNCTION idempotency_claim(
 ) LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 BEGIN
+  -- A call without a key has nothing to claim.
+  claimed := call_key IS NULL;
+  IF claimed THEN RETURN; END IF;
   INSERT INTO idempotency_keys (user_id, call, key, request_hash, answer, created_at)
   VALUES (person, call_name, call_key, request_hash, answer, at)
   ON CONFLICT (user_id, call, key) DO NOTHING;

@@ -91,7 +91,7 @@ DECLARE
     WHEN step = 'void' THEN -t_amount ELSE t_amount END;
   month timestamptz := limits_month(t_created_at);
   entries int;
-  told int;
+  watched bigint[];
 BEGIN
   WITH opened AS (
     INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
@@ -125,22 +125,18 @@ BEGIN
     SELECT t_id, c.id, c.user_id, step, c.entry_amount, t_currency, t_kind, c.balance,
       c.pending_debits, c.pending_credits, c.version, at, t_created_at
     FROM changed c ORDER BY c.ord
-    RETURNING id, user_id, phase, amount
-  ), due AS (
-    -- The live wallet (wallet_events.sql): an entry that is a notification is a push due for a person
-    -- with a subscription, and every person someone's stream listens to is told, at commit.
-    INSERT INTO push_due (user_id, kind, ref)
-    SELECT a.user_id, 'entry', a.id::text FROM added a
-    WHERE a.user_id IS NOT NULL AND ledger_entry_notifies(a.phase, a.amount)
-      AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = a.user_id)
-    RETURNING user_id
+    RETURNING id, user_id
   )
-  SELECT (SELECT count(*) FROM added),
-    (SELECT sum(wallet_event_notify(p.user_id, p.user_id IN (SELECT d.user_id FROM due d)))
-     FROM (SELECT DISTINCT a.user_id FROM added a WHERE a.user_id IS NOT NULL) p
-     WHERE p.user_id IN (SELECT d.user_id FROM due d)
-       OR EXISTS (SELECT 1 FROM wallet_event_listeners l WHERE l.user_id = p.user_id))
-  INTO entries, told;
+  -- Most entries are of people nobody watches: two index probes each, and the live wallet's work
+  -- (wallet_events.sql) only for the entries of people someone listens to or a push is due for.
+  SELECT count(*), array_agg(a.id) FILTER (WHERE a.user_id IS NOT NULL
+      AND (EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = a.user_id)
+        OR EXISTS (SELECT 1 FROM wallet_event_listeners l WHERE l.user_id = a.user_id)))
+  INTO entries, watched
+  FROM added a;
+  IF watched IS NOT NULL THEN
+    PERFORM wallet_events_tell_entries(watched);
+  END IF;
   RETURN entries > 0;
 END
 $$;

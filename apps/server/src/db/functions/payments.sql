@@ -78,7 +78,8 @@ DECLARE
   credit ledger_accounts;
   sink ledger_accounts;
   source ledger_accounts;
-  first record;
+  claimed boolean;
+  saves boolean;
   found_problem jsonb;
   sent bigint;
   held bigint;
@@ -153,16 +154,22 @@ BEGIN
     RETURN NEXT;
     RETURN;
   END IF;
-  -- Claimed before the rules, since money calls succeed far more often than they are refused or repeated.
-  IF NOT check_only AND call_key IS NOT NULL THEN
-    SELECT * INTO first FROM idempotency_claim(payer, call_name, call_key, request_hash, answer, at);
-    IF NOT first.claimed THEN
-      outcome := 'repeated';
-      first_request_hash := first.first_request_hash;
-      first_answer := first.first_answer;
-      RETURN NEXT;
-      RETURN;
-    END IF;
+  -- One statement once the locks are held (its snapshot sees every call that held them before): the
+  -- Idempotency-Key claimed with the call's answer (idempotency.sql), before the rules, since money
+  -- calls succeed far more often than they are refused or repeated; the figures the limits read (what
+  -- the payer sent this month, what the receiving person holds); and whether the payer saves
+  -- (goals.sql). One statement for the three, since each statement of PL/pgSQL starts an executor
+  -- (docs/performance.md).
+  SELECT c.claimed, c.first_request_hash, c.first_answer, f.sent, h.held,
+    EXISTS (SELECT 1 FROM savings_goals g WHERE g.user_id = payer AND g.round_up > 0 AND g.closed_at IS NULL)
+      OR EXISTS (SELECT 1 FROM budgets b WHERE b.user_id = payer)
+  INTO claimed, first_request_hash, first_answer, sent, held, saves
+  FROM limits_sent_in_month_total(payer, at) f, limits_holdings(coalesce(payee, payer), at) h,
+    idempotency_claim(payer, call_name, CASE WHEN NOT check_only THEN call_key END, request_hash, answer, at) c;
+  IF claimed IS FALSE THEN
+    outcome := 'repeated';
+    RETURN NEXT;
+    RETURN;
   END IF;
 
   -- 2. The rules.
@@ -193,9 +200,6 @@ BEGIN
   IF frozen THEN
     problems := problems || jsonb_build_object('rule', 'wallet_frozen');
   END IF;
-  -- The figures the limits read: what the payer sent this month, what the receiving person holds.
-  SELECT f.sent, h.held INTO sent, held
-  FROM limits_sent_in_month_total(payer, at) f, limits_holdings(coalesce(payee, payer), at) h;
   IF quote_id IS NOT NULL THEN
     IF debit.id IS NULL AND quote.id IS NOT NULL THEN
       problems := problems || jsonb_build_object('rule', 'account_missing');
@@ -281,10 +285,9 @@ BEGIN
       CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
     RAISE EXCEPTION 'ledger_pay: the movement % exists already', movement_id;
   END IF;
-  -- A payment's round-up into a savings goal and its budgets' notices, in this statement (goals.sql).
-  -- Asked only of a person who saves: most payments pass with one probe of each table.
-  IF quote_id IS NULL AND (EXISTS (SELECT 1 FROM savings_goals g WHERE g.user_id = payer AND g.round_up > 0
-      AND g.closed_at IS NULL) OR EXISTS (SELECT 1 FROM budgets b WHERE b.user_id = payer)) THEN
+  -- A payment's round-up into a savings goal and its budgets' notices, in this statement (goals.sql),
+  -- asked only of a person who saves.
+  IF quote_id IS NULL AND saves THEN
     PERFORM goals_after_payment(payer, movement_id, debit.id, currency, amount, kind, at);
   END IF;
   outcome := 'created';

@@ -1,8 +1,8 @@
 -- The live wallet (migration 0200, docs/decisions.md section 14), so every door to money and every
 -- notification is covered without a second writer:
--- - a person's ledger entry is an event as it is: its one writer, ledger_move (ledger.sql), sends
---   NOTIFY (at commit) when an instance holds the person's streams (wallet_event_listeners), and marks
---   a push due when the person has a push subscription and the entry is one the notifications list;
+-- - a person's ledger entry is an event as it is: its one writer, ledger_move (ledger.sql), asks
+--   wallet_events_tell_entries (below) when an instance holds the person's streams
+--   (wallet_event_listeners) or the person has a push subscription;
 -- - a stored notification gets the person's next event number (wallet_events) by a trigger, then the same.
 -- NOTIFY serialises the commits of the transactions that send it, so money nobody watches sends none.
 CREATE OR REPLACE FUNCTION wallet_event_tell(p_user uuid, p_kind text, p_ref text, p_push boolean)
@@ -17,8 +17,8 @@ BEGIN
 END
 $$;
 
--- Whether a person's ledger entry is a notification (money in or out), decided here for the event
--- trigger below and for the notifications' reads (modules/notifications): a plain transfer tells both
+-- Whether a person's ledger entry is a notification (money in or out), decided here for the
+-- entries' events below and for the notifications' reads (modules/notifications): a plain transfer tells both
 -- sides, a hold tells the payer (the money has left), its posting tells the payee, its release tells
 -- the payer the money is back. Inlined where it is used, so index-only reads stay index-only.
 CREATE OR REPLACE FUNCTION ledger_entry_notifies(phase text, amount bigint) RETURNS boolean
@@ -28,7 +28,8 @@ $$;
 
 -- Tells the instances about a person: ':push' asks them to claim the person's due pushes (modules/push)
 -- and feeds their streams; otherwise only the streams are fed. Sent at commit (NOTIFY), and only for
--- people someone listens to or a push is due for (ledger_move and wallet_event_tell decide that).
+-- people someone listens to or a push is due for (wallet_events_tell_entries and wallet_event_tell
+-- decide that).
 -- Answers 1, so a statement can count the people it told.
 DROP FUNCTION IF EXISTS wallet_event_notify(uuid, boolean);
 CREATE OR REPLACE FUNCTION wallet_event_notify(p_user uuid, p_push boolean) RETURNS integer
@@ -36,6 +37,29 @@ LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('wallet_events', p_user::text || CASE WHEN p_push THEN ':push' ELSE '' END);
   RETURN 1;
+END
+$$;
+
+-- The live wallet's part of a movement, asked by ledger_move only for the entries of people someone
+-- listens to or who have a push subscription: an entry that is a notification is a push due for a
+-- person with a subscription, and each of those people is told once, at commit.
+CREATE OR REPLACE FUNCTION wallet_events_tell_entries(entry_ids bigint[]) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  pushed uuid[];
+BEGIN
+  WITH due AS (
+    INSERT INTO push_due (user_id, kind, ref)
+    SELECT e.user_id, 'entry', e.id::text FROM ledger_entries e
+    WHERE e.id = ANY (entry_ids) AND ledger_entry_notifies(e.phase, e.amount)
+      AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = e.user_id)
+    RETURNING user_id
+  )
+  SELECT array_agg(d.user_id) INTO pushed FROM due d;
+  PERFORM wallet_event_notify(p.user_id, p.user_id = ANY (coalesce(pushed, '{}')))
+  FROM (SELECT DISTINCT e.user_id FROM ledger_entries e WHERE e.id = ANY (entry_ids)) p
+  WHERE p.user_id = ANY (coalesce(pushed, '{}'))
+    OR EXISTS (SELECT 1 FROM wallet_event_listeners l WHERE l.user_id = p.user_id);
 END
 $$;
 
