@@ -400,6 +400,39 @@ describe(`antifraud and the trusted person (${databaseLabel})`, () => {
     });
   });
 
+  it('what an instance keeps of the local list and of who has no trusted person follows every change', async () => {
+    const ivan = await person(server, { level: 'full', rub: rub(1000) });
+    const mule = await person(server, { level: 'full' });
+    const pays = async () => (await send(ivan, mule.phone, '1.00', key())).status;
+    // Warm: the instance now knows Ivan has no trusted person and has read the local list.
+    for (let i = 0; i < 3; i++) expect(await pays()).toBe(200);
+    /** The status a payment answers once the database's notice has reached this instance. */
+    async function settlesOn(status: number): Promise<void> {
+      let last = 0;
+      for (let i = 0; i < 40 && last !== status; i++) {
+        last = await pays();
+        if (last !== status) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(last).toBe(status);
+    }
+    // Written as another instance would (no announcement in this process): the notice alone tells.
+    await server.ctx.db.query(
+      `INSERT INTO fraud_list (id, kind, value, reason, proposed_by, proposed_at, confirmed_by, confirmed_at)
+       VALUES (gen_random_uuid(), 'phone', $1, 'test', gen_random_uuid(), now(), gen_random_uuid(), now())`,
+      [mule.phone],
+    );
+    await settlesOn(403);
+    await server.ctx.db.query(`UPDATE fraud_list SET removed_at = now() WHERE value = $1`, [mule.phone]);
+    await settlesOn(200);
+    const trusted = await person(server, { level: 'full' });
+    await server.ctx.db.query(
+      `INSERT INTO trusted_people (user_id, trusted_id, threshold, new_payees, status, created_at, accepted_at)
+       VALUES ($1, $2, 0, false, 'active', now(), now())`,
+      [ivan.userId, trusted.userId],
+    );
+    await settlesOn(202);
+  });
+
   it('the back office releases or refuses a held operation (audited) and keeps the local list under four eyes', async () => {
     const backOffice = await startOps(server);
     const support = await operator(server, backOffice, 'support');

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { cardKey } from '../modules/antifraud/index.ts';
+import { cardKey, fraudListChanging } from '../modules/antifraud/index.ts';
 import { refuseHold, release } from '../modules/holds/index.ts';
 import { normalizeCardNumber } from '../providers/payouts/payouts-provider.ts';
 import { writeAudit } from './audit.ts';
@@ -150,6 +150,7 @@ export async function confirmFraudEntry(ctx: AppContext, by: Operator, id: strin
     if (!entry || entry.removed_at) throw new AppError('FRAUD_LIST_NOT_FOUND');
     if (entry.confirmed_at) return { id, status: 'active' };
     if (entry.proposed_by === by.id) throw new AppError('FRAUD_LIST_SECOND_OPERATOR');
+    fraudListChanging(q);
     await q.query('UPDATE fraud_list SET confirmed_by = $2, confirmed_at = $3 WHERE id = $1', [
       id,
       by.id,
@@ -187,6 +188,7 @@ export async function removeFraudEntry(
     const now = ctx.clock.now();
     const removeNow = entry.confirmed_at === null || entry.removal_proposed_by !== null;
     if (removeNow && entry.removal_proposed_by === by.id) throw new AppError('FRAUD_LIST_SECOND_OPERATOR');
+    fraudListChanging(q);
     if (removeNow)
       await q.query(
         `UPDATE fraud_list SET removed_by = $2, removed_at = $3,

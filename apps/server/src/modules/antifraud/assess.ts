@@ -8,8 +8,8 @@
  *   3. the signs, from ANTIFRAUD_AMOUNT_FLOOR in roubles only: a new session or a recent security
  *      change with a new payee, an amount over three times the person's largest in 90 days, many new
  *      payees within an hour.
- * Everyday payments cost one read (the local list and the trusted person together); the signs' read
- * runs only from the floor or for a trusted person's new-payee rule.
+ * Everyday payments read nothing (watch.ts knows the local list and who has no trusted person);
+ * the signs' read runs only from the floor or for a trusted person's new-payee rule.
  */
 import { createHmac } from 'node:crypto';
 import type { CurrencyCode, HoldReason, Language } from '@e-wallet/contract';
@@ -19,6 +19,7 @@ import { amountOf } from '../../policy/amounts.ts';
 import type { FraudDbProvider, FraudMatch } from '../../providers/fraud-db/fraud-db-provider.ts';
 import { createFraudDbProvider } from '../../providers/fraud-db/index.ts';
 import { maskCard } from '../../providers/payouts/payouts-provider.ts';
+import { antifraudWatch } from './watch.ts';
 
 /** What the pipeline tells the check about a money call's payee. */
 export interface AntifraudPayee {
@@ -116,28 +117,14 @@ export async function assessCall(
   const at = ctx.clock.now();
   const { payee } = call;
   const money = { ...options, amount: call.amount, currency: call.currency };
-  const { rows } = await ctx.db.query<FirstRow>(
-    `SELECT (SELECT f.kind FROM fraud_list f WHERE f.removed_at IS NULL AND f.confirmed_at IS NOT NULL
-         AND ((f.kind = 'phone' AND f.value = $2) OR (f.kind = 'account' AND f.value = $3)
-           OR (f.kind = 'card' AND f.value = $4)) LIMIT 1) AS local,
-       limits_in_roubles($5::bigint, $6::text)::text AS amount_rub,
-       t.trusted_id,
-       (CASE WHEN t.change = 'raise' AND t.change_at <= $7 THEN t.pending_threshold ELSE t.threshold END)::text AS threshold,
-       CASE WHEN t.change = 'raise' AND t.change_at <= $7 THEN t.pending_new_payees ELSE t.new_payees END AS new_payees
-     FROM (SELECT 1) one
-     LEFT JOIN trusted_people t ON t.user_id = $1 AND t.status = 'active'
-       AND NOT (t.change IS NOT DISTINCT FROM 'remove' AND t.change_at <= $7)`,
-    [
-      person,
-      payee.phone ?? null,
-      payee.account ?? null,
-      payee.card ? cardKey(ctx, payee.card) : null,
-      money.amount,
-      money.currency,
-      at,
-    ],
+  const card = payee.card ? cardKey(ctx, payee.card) : null;
+  const first = await firstFacts(
+    ctx,
+    person,
+    { phone: payee.phone ?? null, account: payee.account ?? null, card },
+    money,
+    at,
   );
-  const first = rows[0]!;
   const listed = first.local ?? (await fraudDbOf(ctx).listed(payee));
   if (listed) {
     await confirmed();
@@ -190,6 +177,60 @@ export async function assessCall(
     }
   }
   return reasons.length > 0 ? { status: 'held', reasons, approverId: null } : null;
+}
+
+/** The local list's entries in force: confirmed by a second operator, not removed. */
+const LIST_IN_FORCE = 'f.removed_at IS NULL AND f.confirmed_at IS NOT NULL';
+
+/**
+ * What every check asks first: the recipient on the local list, the amount in roubles and the trusted
+ * person in force. Known to this instance (watch.ts) for a payment in roubles of a person without a
+ * trusted person; otherwise one read.
+ */
+async function firstFacts(
+  ctx: AppContext,
+  person: string,
+  recipient: { phone: string | null; account: string | null; card: string | null },
+  money: { amount: bigint; currency: CurrencyCode },
+  at: Date,
+): Promise<FirstRow> {
+  const known = antifraudWatch(ctx.db, async () => {
+    const { rows } = await ctx.db.query<{ key: string }>(
+      `SELECT f.kind || ':' || f.value AS key FROM fraud_list f WHERE ${LIST_IN_FORCE}`,
+    );
+    return rows.map((r) => r.key);
+  });
+  if (known && money.currency === 'RUB' && known.watch.hasNoTrustedPerson(person)) {
+    const keys = (['phone', 'account', 'card'] as const).flatMap((kind) =>
+      recipient[kind] === null ? [] : [`${kind}:${recipient[kind]}` as const],
+    );
+    const local = known.watch.listed(keys);
+    if (local !== undefined)
+      return {
+        local: local === null ? null : (local.slice(0, local.indexOf(':')) as FraudMatch),
+        amount_rub: money.amount.toString(),
+        trusted_id: null,
+        threshold: null,
+        new_payees: null,
+      };
+  }
+  const { rows } = await ctx.db.query<FirstRow & { trusted_row: boolean }>(
+    `SELECT (SELECT f.kind FROM fraud_list f WHERE ${LIST_IN_FORCE}
+         AND ((f.kind = 'phone' AND f.value = $2) OR (f.kind = 'account' AND f.value = $3)
+           OR (f.kind = 'card' AND f.value = $4)) LIMIT 1) AS local,
+       limits_in_roubles($5::bigint, $6::text)::text AS amount_rub,
+       t.trusted_id,
+       (CASE WHEN t.change = 'raise' AND t.change_at <= $7 THEN t.pending_threshold ELSE t.threshold END)::text AS threshold,
+       CASE WHEN t.change = 'raise' AND t.change_at <= $7 THEN t.pending_new_payees ELSE t.new_payees END AS new_payees,
+       EXISTS (SELECT 1 FROM trusted_people r WHERE r.user_id = $1) AS trusted_row
+     FROM (SELECT 1) one
+     LEFT JOIN trusted_people t ON t.user_id = $1 AND t.status = 'active'
+       AND NOT (t.change IS NOT DISTINCT FROM 'remove' AND t.change_at <= $7)`,
+    [person, recipient.phone, recipient.account, recipient.card, money.amount, money.currency, at],
+  );
+  const row = rows[0]!;
+  if (known && !row.trusted_row) known.watch.noTrustedPersonRead(person, known.seen);
+  return row;
 }
 
 /** The signs' facts in one read: the session's age, a security change, the payee and the usual amounts. */

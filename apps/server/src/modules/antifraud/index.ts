@@ -32,5 +32,6 @@ export {
 } from './store.ts';
 export { REASON_TEXTS, reasonSentence, reasonText } from './texts.ts';
 export { applyDueTrustedChanges } from './trusted.ts';
+export { fraudListChanging } from './watch.ts';
 
 export const routes = modulePlugin('antifraud', register);

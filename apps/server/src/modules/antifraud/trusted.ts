@@ -17,6 +17,7 @@ import { maskedName } from '../../policy/names.ts';
 import { sendNotice } from '../auth/index.ts';
 import { notify } from '../notifications/index.ts';
 import { CHANGES, fill, SMS } from './texts.ts';
+import { trustedPersonChanging } from './watch.ts';
 
 /** How long a weakening change waits. */
 export const TRUSTED_CHANGE_HOURS = 48;
@@ -188,6 +189,7 @@ export async function setTrustedPerson(
     const me = await personById(q, userId);
     const row = await ownRow(q, userId, at, true);
     if (!row) {
+      trustedPersonChanging(q, userId);
       await q.query('DELETE FROM trusted_people WHERE user_id = $1', [userId]);
       await q.query(
         `INSERT INTO trusted_people (user_id, trusted_id, threshold, new_payees, status, created_at)
