@@ -17,8 +17,8 @@ BEGIN
 END
 $$;
 
--- Whether a person's ledger entry is a notification (money in or out), decided here for the
--- entries' events below and for the notifications' reads (modules/notifications): a plain transfer tells both
+-- Whether a person's ledger entry is a notification (money in or out), decided here for the entries'
+-- events below and for the notifications' reads (modules/notifications): a plain transfer tells both
 -- sides, a hold tells the payer (the money has left), its posting tells the payee, its release tells
 -- the payer the money is back. Inlined where it is used, so index-only reads stay index-only.
 CREATE OR REPLACE FUNCTION ledger_entry_notifies(phase text, amount bigint) RETURNS boolean
@@ -30,13 +30,11 @@ $$;
 -- and feeds their streams; otherwise only the streams are fed. Sent at commit (NOTIFY), and only for
 -- people someone listens to or a push is due for (wallet_events_tell_entries and wallet_event_tell
 -- decide that).
--- Answers 1, so a statement can count the people it told.
 DROP FUNCTION IF EXISTS wallet_event_notify(uuid, boolean);
-CREATE OR REPLACE FUNCTION wallet_event_notify(p_user uuid, p_push boolean) RETURNS integer
+CREATE OR REPLACE FUNCTION wallet_event_notify(p_user uuid, p_push boolean) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('wallet_events', p_user::text || CASE WHEN p_push THEN ':push' ELSE '' END);
-  RETURN 1;
 END
 $$;
 
