@@ -3,8 +3,9 @@
  * Idempotency-Key) beside a bare ledger transfer (`ledger_open`), driven in alternating rounds from
  * one process on one database, so both meet the same machine (pg_stat_user_functions, self and total
  * time per function). What the full run's P2P row measures through HTTP, without HTTP. Beside them, in
- * the same rounds: the antifraud check every outgoing payment passes before its door (its one read,
- * timed by the client), and then the door again for people whose rounding goal takes a round-up.
+ * the same rounds: the antifraud check every outgoing payment passes before its door (timed by the
+ * client: a read until the instance knows the person, then none), and then the door again for people
+ * whose rounding goal takes a round-up.
  *   node bench/door.ts [--calls=3000] [--clients=4] [--people=2000]
  *   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
  */
