@@ -19,7 +19,7 @@ import { amountOf } from '../../policy/amounts.ts';
 import type { FraudDbProvider, FraudMatch } from '../../providers/fraud-db/fraud-db-provider.ts';
 import { createFraudDbProvider } from '../../providers/fraud-db/index.ts';
 import { maskCard } from '../../providers/payouts/payouts-provider.ts';
-import { antifraudWatch } from './watch.ts';
+import { antifraudWatch, LIST_IN_FORCE, type ListedRecipient } from './watch.ts';
 
 /** What the pipeline tells the check about a money call's payee. */
 export interface AntifraudPayee {
@@ -179,9 +179,6 @@ export async function assessCall(
   return reasons.length > 0 ? { status: 'held', reasons, approverId: null } : null;
 }
 
-/** The local list's entries in force: confirmed by a second operator, not removed. */
-const LIST_IN_FORCE = 'f.removed_at IS NULL AND f.confirmed_at IS NOT NULL';
-
 /**
  * What every check asks first: the recipient on the local list, the amount in roubles and the trusted
  * person in force. Known to this instance (watch.ts) for a payment in roubles of a person without a
@@ -190,24 +187,16 @@ const LIST_IN_FORCE = 'f.removed_at IS NULL AND f.confirmed_at IS NOT NULL';
 async function firstFacts(
   ctx: AppContext,
   person: string,
-  recipient: { phone: string | null; account: string | null; card: string | null },
+  recipient: ListedRecipient,
   money: { amount: bigint; currency: CurrencyCode },
   at: Date,
 ): Promise<FirstRow> {
-  const known = antifraudWatch(ctx.db, async () => {
-    const { rows } = await ctx.db.query<{ key: string }>(
-      `SELECT f.kind || ':' || f.value AS key FROM fraud_list f WHERE ${LIST_IN_FORCE}`,
-    );
-    return rows.map((r) => r.key);
-  });
+  const known = antifraudWatch(ctx.db);
   if (known && money.currency === 'RUB' && known.watch.hasNoTrustedPerson(person)) {
-    const keys = (['phone', 'account', 'card'] as const).flatMap((kind) =>
-      recipient[kind] === null ? [] : [`${kind}:${recipient[kind]}` as const],
-    );
-    const local = known.watch.listed(keys);
+    const local = known.watch.listed(recipient);
     if (local !== undefined)
       return {
-        local: local === null ? null : (local.slice(0, local.indexOf(':')) as FraudMatch),
+        local,
         amount_rub: money.amount.toString(),
         trusted_id: null,
         threshold: null,

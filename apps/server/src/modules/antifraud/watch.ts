@@ -12,9 +12,14 @@
  */
 import { LRUCache } from 'lru-cache';
 import { type Db, isDb, type Queryable, remembered } from '../../db/client.ts';
+import type { FraudMatch } from '../../providers/fraud-db/fraud-db-provider.ts';
 
-/** A local list's entry as the check matches it: its kind and its value (a card's keyed hash). */
-export type ListKey = `${'phone' | 'account' | 'card'}:${string}`;
+/** The local list's entries in force: confirmed by a second operator, not removed (`f` is fraud_list). */
+export const LIST_IN_FORCE = 'f.removed_at IS NULL AND f.confirmed_at IS NOT NULL';
+
+/** A recipient as the local list keeps it: a phone, an account, a card's keyed hash. */
+export type ListedRecipient = Record<FraudMatch, string | null>;
+const KINDS: readonly FraudMatch[] = ['phone', 'account', 'card'];
 
 const CHANNEL = 'antifraud_changed';
 const MAX_PEOPLE = 100_000;
@@ -24,10 +29,10 @@ class AntifraudWatch {
   private list: Set<string> | null = null;
   private loading = false;
   private readonly untrusted = new LRUCache<string, true>({ max: MAX_PEOPLE });
-  private readonly loadList: () => Promise<string[]>;
+  private readonly db: Db;
 
-  constructor(db: Db, loadList: () => Promise<string[]>) {
-    this.loadList = loadList;
+  constructor(db: Db) {
+    this.db = db;
     db.listen(CHANNEL, {
       notice: (payload) => (payload === 'list' ? this.listChanged() : this.personChanged(payload)),
       ready: () => {
@@ -43,14 +48,15 @@ class AntifraudWatch {
     });
   }
 
-  /** Whether `keys` are on the local list, or undefined while the list is not known here. */
-  listed(keys: ListKey[]): ListKey | null | undefined {
+  /** Which of the recipient's identifiers the local list holds, or undefined while it is not known here. */
+  listed(recipient: ListedRecipient): FraudMatch | null | undefined {
     if (!this.listening) return undefined;
-    if (!this.list) {
+    const list = this.list;
+    if (!list) {
       this.reload();
       return undefined;
     }
-    return keys.find((key) => this.list!.has(key)) ?? null;
+    return KINDS.find((kind) => recipient[kind] !== null && list.has(`${kind}:${recipient[kind]}`)) ?? null;
   }
 
   hasNoTrustedPerson(person: string): boolean {
@@ -82,9 +88,12 @@ class AntifraudWatch {
     if (this.loading) return;
     this.loading = true;
     const seen = generation;
-    this.loadList()
-      .then((keys) => {
-        if (this.listening && seen === generation) this.list = new Set(keys);
+    this.db
+      .query<{ key: string }>(
+        `SELECT f.kind || ':' || f.value AS key FROM fraud_list f WHERE ${LIST_IN_FORCE}`,
+      )
+      .then(({ rows }) => {
+        if (this.listening && seen === generation) this.list = new Set(rows.map((r) => r.key));
       })
       .catch(() => {})
       .finally(() => {
@@ -99,13 +108,10 @@ const everyWatch = new Set<WeakRef<AntifraudWatch>>();
 let generation = 0;
 
 /** This database's watch (a Db only: inside a transaction the check reads directly). */
-export function antifraudWatch(
-  q: Queryable,
-  loadList: () => Promise<string[]>,
-): { watch: AntifraudWatch; seen: number } | null {
+export function antifraudWatch(q: Queryable): { watch: AntifraudWatch; seen: number } | null {
   if (!isDb(q)) return null;
   const watch = remembered(q, WATCH, () => {
-    const made = new AntifraudWatch(q, loadList);
+    const made = new AntifraudWatch(q);
     everyWatch.add(new WeakRef(made));
     return made;
   });
