@@ -4,7 +4,7 @@
  * again on every notification (shared/live), so every state shows at once.
  */
 import type { AnswerOf, BodyOf } from '@e-wallet/contract';
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { isErrorAnswer } from '../api/api-error.ts';
 import { callApi, callOk } from '../api/client.ts';
 import { callMoney } from '../api/money-call.ts';
@@ -22,25 +22,40 @@ export const approvalsQuery = queryOptions({
   queryFn: ({ signal }) => callOk('approvals', { signal }),
 });
 
-function words<T>(answer: T): Exclude<T, { status: 'error' }> {
-  if (isErrorAnswer(answer)) throw new Error(answer.message);
-  return answer as Exclude<T, { status: 'error' }>;
+/** A decision on one of my held operations, or on one I am asked to approve. */
+export type Decision =
+  | { id: string; decision: 'confirm'; body: BodyOf<'holdConfirm'> }
+  | { id: string; decision: 'approve'; body: BodyOf<'approvalApprove'> }
+  | { id: string; decision: 'cancel' | 'decline' };
+
+function decide(d: Decision) {
+  const params = { id: d.id };
+  switch (d.decision) {
+    case 'confirm':
+      return callMoney('holdConfirm', { params, body: d.body });
+    case 'approve':
+      return callMoney('approvalApprove', { params, body: d.body });
+    case 'cancel':
+      return callApi('holdCancel', { params });
+    case 'decline':
+      return callApi('approvalDecline', { params });
+  }
 }
 
-export async function confirmHold(id: string, body: BodyOf<'holdConfirm'>) {
-  return words(await callMoney('holdConfirm', { params: { id }, body }));
-}
-
-export async function cancelHold(id: string) {
-  return words(await callApi('holdCancel', { params: { id } }));
-}
-
-export async function approveHold(id: string, body: BodyOf<'approvalApprove'>) {
-  return words(await callMoney('approvalApprove', { params: { id }, body }));
-}
-
-export async function declineHold(id: string) {
-  return words(await callApi('approvalDecline', { params: { id } }));
+/** Decides, then asks again every list a decision changes; a refusal is the server's words. */
+export function useDecision() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (d: Decision) => {
+      const answer = await decide(d);
+      if (isErrorAnswer(answer)) throw new Error(answer.message);
+      return answer;
+    },
+    onSuccess: () => {
+      for (const queryKey of [['holds'], ['approvals'], ['wallet']])
+        void client.invalidateQueries({ queryKey });
+    },
+  });
 }
 
 export const OPEN_HOLD = new Set(['held', 'awaiting_approval']);

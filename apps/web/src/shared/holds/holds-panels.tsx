@@ -7,36 +7,17 @@
 import '../ui/pay-modal/pay-modal.css';
 import './holds.css';
 import { formatMoney } from '@e-wallet/contract/money';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../api/auth-info.ts';
 import { formatDateTime } from '../format/date.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
-import { useOwnCode } from '../security/own-code.ts';
+import { OwnCodeStep, useOwnCodeStep } from '../security/own-code-step.tsx';
 import { Button } from '../ui/button.tsx';
 import { CodeInput } from '../ui/code-input.tsx';
 import { ModalFrame } from '../ui/pay-modal/modal-frame.tsx';
-import {
-  type Approval,
-  approvalsQuery,
-  approveHold,
-  cancelHold,
-  confirmHold,
-  declineHold,
-  type Hold,
-  holdsQuery,
-  OPEN_HOLD,
-} from './holds-api.ts';
-
-function useRefresh() {
-  const client = useQueryClient();
-  return () => {
-    void client.invalidateQueries({ queryKey: ['holds'] });
-    void client.invalidateQueries({ queryKey: ['approvals'] });
-    void client.invalidateQueries({ queryKey: ['wallet'] });
-  };
-}
+import { type Approval, approvalsQuery, type Hold, holdsQuery, OPEN_HOLD, useDecision } from './holds-api.ts';
 
 function HoldFacts({ hold, person }: { hold: Hold | Approval; person?: string }) {
   const { t } = useTranslation();
@@ -60,6 +41,14 @@ function HoldFacts({ hold, person }: { hold: Hold | Approval; person?: string })
   );
 }
 
+function DecisionError({ error }: { error: Error | null }) {
+  return error ? (
+    <p className="field__error" role="alert">
+      {error.message}
+    </p>
+  ) : null;
+}
+
 /** My operations on hold, newest first; the open ones with their two buttons. */
 export function HoldsPanel({
   focusId,
@@ -73,25 +62,10 @@ export function HoldsPanel({
   const titleKey = openOnly ? 'holds.title' : 'holds.mine';
   const { t } = useTranslation();
   const { data } = useQuery(holdsQuery);
-  const refresh = useRefresh();
+  const cancel = useDecision();
   const [confirming, setConfirming] = useState<Hold | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
   const all = data?.results ?? [];
   const holds = openOnly ? all.filter((hold) => OPEN_HOLD.has(hold.status)) : all;
-
-  async function cancel(hold: Hold) {
-    setBusy(hold.id);
-    setError(null);
-    try {
-      await cancelHold(hold.id);
-      refresh();
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  }
 
   if (openOnly && holds.length === 0 && !confirming) return null;
   return (
@@ -116,7 +90,11 @@ export function HoldsPanel({
                 {hold.status === 'held' && (
                   <Button onClick={() => setConfirming(hold)}>{t('holds.confirm')}</Button>
                 )}
-                <Button variant="secondary" busy={busy === hold.id} onClick={() => void cancel(hold)}>
+                <Button
+                  variant="secondary"
+                  busy={cancel.isPending && cancel.variables.id === hold.id}
+                  onClick={() => cancel.mutate({ id: hold.id, decision: 'cancel' })}
+                >
                   {t('holds.cancel')}
                 </Button>
               </div>
@@ -124,91 +102,45 @@ export function HoldsPanel({
           </li>
         ))}
       </ul>
-      {error && (
-        <p className="field__error" role="alert">
-          {error}
-        </p>
-      )}
-      {confirming && (
-        <ConfirmDialog
-          hold={confirming}
-          onClose={() => setConfirming(null)}
-          onDone={() => {
-            setConfirming(null);
-            refresh();
-          }}
-        />
-      )}
+      <DecisionError error={cancel.error} />
+      {confirming && <ConfirmDialog hold={confirming} onClose={() => setConfirming(null)} />}
     </section>
   );
 }
 
-function ConfirmDialog({ hold, onClose, onDone }: { hold: Hold; onClose: () => void; onDone: () => void }) {
+/** 'Подтвердить': a fresh code to my own phone and my PIN (a thief with a session rarely has the phone). */
+function ConfirmDialog({ hold, onClose }: { hold: Hold; onClose: () => void }) {
   const { t } = useTranslation();
   const { data: user } = useAuthInfo();
-  const [pin, setPin] = useState('');
-  const [code, setCode] = useState('');
-  const ownCode = useOwnCode(user?.phone);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'confirm' | null>(null);
+  const confirm = useDecision();
+  const step = useOwnCodeStep(confirm.reset);
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    if (busy) return;
-    setBusy('confirm');
-    setError(null);
-    try {
-      await confirmHold(hold.id, { confirm_code: code, pin });
-      onDone();
-    } catch (failure) {
-      setError((failure as Error).message);
-      setBusy(null);
-    }
+    if (confirm.isPending || !step.ready) return;
+    confirm.mutate(
+      { id: hold.id, decision: 'confirm', body: { confirm_code: step.code, pin: step.pin } },
+      { onSuccess: onClose, onError: step.clearPin },
+    );
   }
 
   return (
     <ModalFrame
       open
       title={t('holds.confirmTitle')}
-      closable={busy !== 'confirm'}
+      closable={!confirm.isPending}
       onClose={onClose}
       testId="hold-confirm"
     >
       <form className="pay-stage hold-stage" onSubmit={submit} noValidate>
         <HoldFacts hold={hold} />
         <p className="hold-stage__warning">{t('holds.confirmText')}</p>
-        <Button
-          variant="secondary"
-          onClick={() => void ownCode.send()}
-          busy={ownCode.sending}
-          disabled={ownCode.left > 0}
-        >
-          {t('holds.sendCode')}
-        </Button>
-        <p role="status">{ownCode.error ?? (ownCode.sent ? t('holds.codeSent') : null)}</p>
-        <CodeInput
-          label={t('holds.codeLabel')}
-          digitLabel={(n, total) => t('holds.codeDigit', { n, total })}
-          value={code}
-          onChange={setCode}
-        />
-        <CodeInput
-          label={t('holds.pinLabel')}
-          digitLabel={(n, total) => t('holds.pinDigit', { n, total })}
-          value={pin}
-          onChange={setPin}
-          secret
-        />
-        {error && (
-          <p className="field__error" role="alert">
-            {error}
-          </p>
-        )}
+        <OwnCodeStep step={step} phone={user?.phone} error={confirm.error?.message} />
         <div className="hold-stage__actions">
-          <Button variant="secondary" onClick={onClose} disabled={busy === 'confirm'}>
+          <Button variant="secondary" onClick={onClose} disabled={confirm.isPending}>
             {t('holds.back')}
           </Button>
-          <Button type="submit" disabled={pin.length < 4 || code.length < 4} busy={busy === 'confirm'}>
+          <Button type="submit" disabled={!step.ready} busy={confirm.isPending}>
             {t('holds.confirm')}
           </Button>
         </div>
@@ -221,25 +153,10 @@ function ConfirmDialog({ hold, onClose, onDone }: { hold: Hold; onClose: () => v
 export function ApprovalsPanel({ hideWhenEmpty = false }: { hideWhenEmpty?: boolean }) {
   const { t } = useTranslation();
   const { data } = useQuery(approvalsQuery);
-  const refresh = useRefresh();
+  const decline = useDecision();
   const [approving, setApproving] = useState<Approval | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
   const open = (data?.results ?? []).filter((approval) => approval.status === 'awaiting_approval');
   if (hideWhenEmpty && open.length === 0) return null;
-
-  async function decline(approval: Approval) {
-    setBusy(approval.id);
-    setError(null);
-    try {
-      await declineHold(approval.id);
-      refresh();
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  }
 
   return (
     <section className="panel holds-panel" aria-labelledby="approvals-title" data-testid="approvals">
@@ -253,65 +170,43 @@ export function ApprovalsPanel({ hideWhenEmpty = false }: { hideWhenEmpty?: bool
             <HoldFacts hold={approval} person={approval.person} />
             <div className="hold-card__actions">
               <Button onClick={() => setApproving(approval)}>{t('holds.approve')}</Button>
-              <Button variant="secondary" busy={busy === approval.id} onClick={() => void decline(approval)}>
+              <Button
+                variant="secondary"
+                busy={decline.isPending && decline.variables.id === approval.id}
+                onClick={() => decline.mutate({ id: approval.id, decision: 'decline' })}
+              >
                 {t('holds.decline')}
               </Button>
             </div>
           </li>
         ))}
       </ul>
-      {error && (
-        <p className="field__error" role="alert">
-          {error}
-        </p>
-      )}
-      {approving && (
-        <ApproveDialog
-          approval={approving}
-          onClose={() => setApproving(null)}
-          onDone={() => {
-            setApproving(null);
-            refresh();
-          }}
-        />
-      )}
+      <DecisionError error={decline.error} />
+      {approving && <ApproveDialog approval={approving} onClose={() => setApproving(null)} />}
     </section>
   );
 }
 
-function ApproveDialog({
-  approval,
-  onClose,
-  onDone,
-}: {
-  approval: Approval;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+/** 'Одобрить': the trusted person's own PIN. */
+function ApproveDialog({ approval, onClose }: { approval: Approval; onClose: () => void }) {
   const { t } = useTranslation();
   const [pin, setPin] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const approve = useDecision();
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await approveHold(approval.id, { pin });
-      onDone();
-    } catch (failure) {
-      setError((failure as Error).message);
-      setBusy(false);
-    }
+    if (approve.isPending || pin.length < 4) return;
+    approve.mutate(
+      { id: approval.id, decision: 'approve', body: { pin } },
+      { onSuccess: onClose, onError: () => setPin('') },
+    );
   }
 
   return (
     <ModalFrame
       open
       title={t('holds.approveTitle')}
-      closable={!busy}
+      closable={!approve.isPending}
       onClose={onClose}
       testId="approval-confirm"
     >
@@ -319,23 +214,22 @@ function ApproveDialog({
         <HoldFacts hold={approval} person={approval.person} />
         <p className="hold-stage__warning">{t('holds.approveText')}</p>
         <CodeInput
-          label={t('holds.pinLabel')}
-          digitLabel={(n, total) => t('holds.pinDigit', { n, total })}
+          label={t('security.pinLabel')}
+          digitLabel={(n, total) => t('security.pinDigit', { n, total })}
           value={pin}
-          onChange={setPin}
+          onChange={(value) => {
+            setPin(value);
+            approve.reset();
+          }}
+          error={approve.error?.message ?? null}
           secret
           autoFocus
         />
-        {error && (
-          <p className="field__error" role="alert">
-            {error}
-          </p>
-        )}
         <div className="hold-stage__actions">
-          <Button variant="secondary" onClick={onClose} disabled={busy}>
+          <Button variant="secondary" onClick={onClose} disabled={approve.isPending}>
             {t('holds.back')}
           </Button>
-          <Button type="submit" disabled={pin.length < 4} busy={busy}>
+          <Button type="submit" disabled={pin.length < 4} busy={approve.isPending}>
             {t('holds.approve')}
           </Button>
         </div>

@@ -22,12 +22,6 @@ export const antifraudRu = {
     confirmTitle: 'Подтверждение операции',
     confirmText:
       'Если вас торопят, просят перевести деньги или представляются сотрудником банка, это мошенники: отмените операцию.',
-    sendCode: 'Получить код',
-    codeSent: 'Код отправлен на ваш номер',
-    codeLabel: 'Код из SMS',
-    codeDigit: 'Цифра {{n}} из {{total}} кода',
-    pinLabel: 'PIN-код',
-    pinDigit: 'Цифра {{n}} из {{total}} PIN-кода',
     status: {
       held: 'Приостановлена',
       awaiting_approval: 'Ждёт одобрения',
@@ -86,12 +80,6 @@ export const antifraudEn: typeof antifraudRu = {
     confirmTitle: 'Confirm the operation',
     confirmText:
       'If someone rushes you, asks you to send money or says they are from a bank, it is a fraud: cancel the operation.',
-    sendCode: 'Get a code',
-    codeSent: 'The code is sent to your number',
-    codeLabel: 'SMS code',
-    codeDigit: 'Digit {{n}} of {{total}} of the code',
-    pinLabel: 'PIN',
-    pinDigit: 'Digit {{n}} of {{total}} of the PIN',
     status: {
       held: 'On hold',
       awaiting_approval: 'Waiting for approval',

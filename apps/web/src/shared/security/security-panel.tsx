@@ -8,8 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../api/auth-info.ts';
 import { formatPhone } from '../format/person.ts';
 import { Button } from '../ui/button.tsx';
-import { CodeInput } from '../ui/code-input.tsx';
-import { useOwnCode } from './own-code.ts';
+import { OwnCodeStep, useOwnCodeStep } from './own-code-step.tsx';
 import { useUnfreeze } from './security-api.ts';
 import { FreezeButton } from './security-buttons.tsx';
 
@@ -53,66 +52,26 @@ export function SecurityPanel() {
 function UnfreezeForm({ phone }: { phone: string }) {
   const { t } = useTranslation();
   const unfreeze = useUnfreeze();
-  const ownCode = useOwnCode(phone);
-  const { left, sent } = ownCode;
-  const [code, setCode] = useState('');
-  const [pin, setPin] = useState('');
-  const ready = /^\d{4}$/.test(code) && /^\d{4}$/.test(pin);
+  const step = useOwnCodeStep(unfreeze.reset);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!ready || unfreeze.isPending) return;
-    // A wrong code or PIN is typed again.
-    unfreeze.mutate({ confirm_code: code, pin }, { onError: () => setPin('') });
+    if (!step.ready || unfreeze.isPending) return;
+    unfreeze.mutate({ confirm_code: step.code, pin: step.pin }, { onError: step.clearPin });
   }
 
   return (
     <form className="unfreeze" onSubmit={submit} noValidate data-testid="unfreeze-form">
       <p className="settings-panel__hint">{t('security.unfreezeText', { phone: formatPhone(phone) })}</p>
-      <Button
-        variant={sent ? 'link' : 'secondary'}
-        onClick={() => void ownCode.send()}
-        busy={ownCode.sending}
-        disabled={left > 0}
-        data-testid="unfreeze-send-code"
-      >
-        {left > 0
-          ? t('security.sendAgainIn', { seconds: left })
-          : sent
-            ? t('security.sendAgain')
-            : t('security.sendCode')}
+      <OwnCodeStep
+        step={step}
+        phone={phone}
+        error={unfreeze.error?.message}
+        sendTestId="unfreeze-send-code"
+      />
+      <Button type="submit" block disabled={!step.ready} busy={unfreeze.isPending}>
+        {t('security.unfreeze')}
       </Button>
-      <p className="form-note" role="status">
-        {ownCode.error ?? (sent ? t('security.codeSent', { phone: formatPhone(phone) }) : null)}
-      </p>
-      {sent && (
-        <>
-          <CodeInput
-            value={code}
-            onChange={(value) => {
-              setCode(value);
-              unfreeze.reset();
-            }}
-            label={t('security.codeLabel')}
-            digitLabel={(n, total) => t('security.codeDigit', { n, total })}
-            autoFocus
-          />
-          <CodeInput
-            value={pin}
-            onChange={(value) => {
-              setPin(value);
-              unfreeze.reset();
-            }}
-            label={t('security.pinLabel')}
-            digitLabel={(n, total) => t('security.pinDigit', { n, total })}
-            error={unfreeze.error?.message ?? null}
-            secret
-          />
-          <Button type="submit" block disabled={!ready} busy={unfreeze.isPending}>
-            {t('security.unfreeze')}
-          </Button>
-        </>
-      )}
     </form>
   );
 }

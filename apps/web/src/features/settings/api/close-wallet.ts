@@ -1,8 +1,8 @@
 /** GET /v2/wallet/close (what closing would do) and POST /v2/wallet/close (docs/decisions.md section 18). */
 import type { BodyOf } from '@e-wallet/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { isErrorAnswer } from '../../../shared/api/api-error.ts';
-import { callApi, callOk } from '../../../shared/api/client.ts';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { callOk } from '../../../shared/api/client.ts';
+import { signOutLocally } from '../../../shared/session/sign-out.ts';
 
 export const closePreviewQuery = queryOptions({
   queryKey: ['close-preview'],
@@ -14,9 +14,10 @@ export function useClosePreview(enabled: boolean) {
   return useQuery({ ...closePreviewQuery, enabled });
 }
 
-/** Closes the wallet; the server's words on a refusal. */
-export async function closeWallet(body: BodyOf<'closeWallet'>) {
-  const answer = await callApi('closeWallet', { body });
-  if (isErrorAnswer(answer)) throw new Error(answer.message);
-  return answer;
+/** Closes the wallet, then signs out here; a refusal is the server's words. */
+export function useCloseWallet() {
+  return useMutation({
+    mutationFn: (body: BodyOf<'closeWallet'>) => callOk('closeWallet', { body }),
+    onSuccess: () => signOutLocally(),
+  });
 }

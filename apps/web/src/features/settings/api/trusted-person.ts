@@ -1,21 +1,34 @@
 /** GET/PUT/DELETE /v2/wallet/trusted-person and its acceptance (docs/decisions.md section 21). */
 import type { BodyOf } from '@e-wallet/contract';
-import { queryOptions } from '@tanstack/react-query';
-import { isErrorAnswer } from '../../../shared/api/api-error.ts';
-import { callApi, callOk } from '../../../shared/api/client.ts';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { callOk } from '../../../shared/api/client.ts';
 
 export const trustedPersonQuery = queryOptions({
   queryKey: ['trusted-person'],
   queryFn: ({ signal }) => callOk('trustedPerson', { signal }),
 });
 
-async function words<T>(answer: Promise<T>) {
-  const result = await answer;
-  if (isErrorAnswer(result)) throw new Error(result.message);
-  return result;
+/** A change of my trusted person, or my acceptance of someone's request. */
+export type TrustedChange =
+  | { kind: 'set'; body: BodyOf<'trustedPersonSet'> }
+  | { kind: 'remove' }
+  | { kind: 'accept'; id: string };
+
+function change(c: TrustedChange) {
+  switch (c.kind) {
+    case 'set':
+      return callOk('trustedPersonSet', { body: c.body });
+    case 'remove':
+      return callOk('trustedPersonRemove');
+    case 'accept':
+      return callOk('trustedPersonAccept', { body: { id: c.id } });
+  }
 }
 
-export const setTrustedPerson = (body: BodyOf<'trustedPersonSet'>) =>
-  words(callApi('trustedPersonSet', { body }));
-export const removeTrustedPerson = () => words(callApi('trustedPersonRemove'));
-export const acceptTrustedPerson = (id: string) => words(callApi('trustedPersonAccept', { body: { id } }));
+export function useTrustedChange() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: change,
+    onSuccess: () => client.invalidateQueries({ queryKey: ['trusted-person'] }),
+  });
+}

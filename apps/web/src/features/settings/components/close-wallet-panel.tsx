@@ -9,14 +9,12 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
-import { useOwnCode } from '../../../shared/security/own-code.ts';
-import { signOutLocally } from '../../../shared/session/sign-out.ts';
+import { OwnCodeStep, useOwnCodeStep } from '../../../shared/security/own-code-step.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
-import { CodeInput } from '../../../shared/ui/code-input.tsx';
 import { cardDigits, cardProblem, groupCard } from '../../../shared/ui/pay-modal/card-number.ts';
 import { ModalFrame } from '../../../shared/ui/pay-modal/modal-frame.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
-import { closeWallet, useClosePreview } from '../api/close-wallet.ts';
+import { useClosePreview, useCloseWallet } from '../api/close-wallet.ts';
 
 export function CloseWalletPanel() {
   const { t } = useTranslation();
@@ -44,43 +42,29 @@ function CloseWalletDialog({ onClose }: { onClose: () => void }) {
   const language = currentLanguage();
   const { data: user } = useAuthInfo();
   const preview = useClosePreview(true);
+  const close = useCloseWallet();
   const [card, setCard] = useState('');
-  const [pin, setPin] = useState('');
-  const [code, setCode] = useState('');
-  const ownCode = useOwnCode(user?.phone);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'close' | null>(null);
+  const step = useOwnCodeStep(close.reset);
+  const [cardError, setCardError] = useState(false);
   const data = preview.data;
   const blocked = !data || data.problems.length > 0;
   const cardBad = data?.needs_card ? cardProblem(cardDigits(card)) !== null : false;
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    if (blocked || busy) return;
-    if (cardBad) {
-      setError(t('account.close.cardInvalid'));
-      return;
-    }
-    setBusy('close');
-    setError(null);
-    try {
-      await closeWallet({
-        pin,
-        confirm_code: code,
-        ...(data?.needs_card ? { pan: cardDigits(card) } : {}),
-      });
-      signOutLocally();
-    } catch (failure) {
-      setError((failure as Error).message);
-      setBusy(null);
-    }
+    setCardError(cardBad);
+    if (cardBad || close.isPending) return;
+    close.mutate(
+      { pin: step.pin, confirm_code: step.code, ...(data?.needs_card ? { pan: cardDigits(card) } : {}) },
+      { onError: step.clearPin },
+    );
   }
 
   return (
     <ModalFrame
       open
       title={t('account.close.title')}
-      closable={busy !== 'close'}
+      closable={!close.isPending}
       onClose={onClose}
       testId="close-dialog"
     >
@@ -120,47 +104,25 @@ function CloseWalletDialog({ onClose }: { onClose: () => void }) {
                 placeholder="xxxx xxxx xxxx xxxx"
                 maxLength={19}
                 value={card}
-                onChange={(event) => setCard(groupCard(cardDigits(event.target.value)))}
+                onChange={(event) => {
+                  setCard(groupCard(cardDigits(event.target.value)));
+                  setCardError(false);
+                }}
+                error={cardError ? t('account.close.cardInvalid') : null}
               />
             )}
-            <CodeInput
-              label={t('account.close.pin')}
-              digitLabel={(n, total) => t('account.close.pinDigit', { n, total })}
-              value={pin}
-              onChange={setPin}
-              secret
-            />
-            <Button
-              variant="secondary"
-              onClick={() => void ownCode.send()}
-              busy={ownCode.sending}
-              disabled={ownCode.left > 0}
-            >
-              {t('account.close.sendCode')}
-            </Button>
-            <p role="status">{ownCode.error ?? (ownCode.sent ? t('account.close.codeSent') : null)}</p>
-            <CodeInput
-              label={t('account.close.code')}
-              digitLabel={(n, total) => t('account.close.codeDigit', { n, total })}
-              value={code}
-              onChange={setCode}
-            />
+            <OwnCodeStep step={step} phone={user?.phone} error={close.error?.message} />
           </>
         )}
-        {error && (
-          <p className="field__error" role="alert">
-            {error}
-          </p>
-        )}
         <div className="close-stage__actions">
-          <Button variant="secondary" onClick={onClose} disabled={busy === 'close'}>
+          <Button variant="secondary" onClick={onClose} disabled={close.isPending}>
             {t('account.close.cancel')}
           </Button>
           <Button
             type="submit"
             className="close-stage__confirm"
-            disabled={blocked || pin.length < 4 || code.length < 4}
-            busy={busy === 'close'}
+            disabled={blocked || !step.ready}
+            busy={close.isPending}
           >
             {t('account.close.confirm')}
           </Button>

@@ -4,7 +4,7 @@
  * accepted, and when a removal or a raise takes effect (48 hours). Below it, the people who named me,
  * with 'Принять' for a new request.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../shared/format/date.ts';
@@ -16,40 +16,20 @@ import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { PhoneField } from '../../../shared/ui/phone-field.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
-import {
-  acceptTrustedPerson,
-  removeTrustedPerson,
-  setTrustedPerson,
-  trustedPersonQuery,
-} from '../api/trusted-person.ts';
+import { type TrustedChange, trustedPersonQuery, useTrustedChange } from '../api/trusted-person.ts';
 
 export function TrustedPersonPanel() {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const queryClient = useQueryClient();
   const { data } = useQuery(trustedPersonQuery);
+  const change = useTrustedChange();
   const [phone, setPhone] = useRecipientPhone();
   const [threshold, setThreshold] = useState('');
   const [newPayees, setNewPayees] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const [phoneIncomplete, setPhoneIncomplete] = useState(false);
   const current = data?.trusted_person ?? null;
-
-  async function act(name: string, work: () => Promise<unknown>) {
-    setBusy(name);
-    setError(null);
-    setNote(null);
-    try {
-      await work();
-      setNote(t('trusted.saved'));
-      await queryClient.invalidateQueries({ queryKey: ['trusted-person'] });
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  }
+  const pendingFor = (c: (kind: TrustedChange) => boolean) => change.isPending && c(change.variables);
+  const error = phoneIncomplete ? t('validation.phoneIncomplete') : (change.error?.message ?? null);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -59,17 +39,12 @@ export function TrustedPersonPanel() {
           const mask = phone.country.mask[phone.maskIndex] ?? phone.country.mask[0]!;
           return isMaskComplete(phone.digits, mask) ? toE164(phone.country.code, phone.digits) : null;
         })();
-    if (!target) {
-      setError(t('validation.phoneIncomplete'));
-      return;
-    }
-    void act('save', () =>
-      setTrustedPerson({
-        phone: target,
-        threshold: threshold.trim() || current?.threshold || '',
-        new_payees: newPayees,
-      }),
-    );
+    setPhoneIncomplete(!target);
+    if (!target) return;
+    change.mutate({
+      kind: 'set',
+      body: { phone: target, threshold: threshold.trim() || current?.threshold || '', new_payees: newPayees },
+    });
   }
 
   return (
@@ -117,20 +92,20 @@ export function TrustedPersonPanel() {
           />
           {t('trusted.newPayees')}
         </label>
-        <Button type="submit" busy={busy === 'save'}>
+        <Button type="submit" busy={pendingFor((c) => c.kind === 'set')}>
           {t('trusted.save')}
         </Button>
       </form>
       {current && current.status !== 'leaving' && (
         <Button
           variant="ghost"
-          busy={busy === 'remove'}
-          onClick={() => void act('remove', removeTrustedPerson)}
+          busy={pendingFor((c) => c.kind === 'remove')}
+          onClick={() => change.mutate({ kind: 'remove' })}
         >
           {t('trusted.remove')}
         </Button>
       )}
-      {note && <p role="status">{note}</p>}
+      {change.isSuccess && <p role="status">{t('trusted.saved')}</p>}
       {error && (
         <p className="field__error" role="alert">
           {error}
@@ -147,8 +122,8 @@ export function TrustedPersonPanel() {
                 {person.status === 'pending' && (
                   <Button
                     variant="secondary"
-                    busy={busy === person.id}
-                    onClick={() => void act(person.id, () => acceptTrustedPerson(person.id))}
+                    busy={pendingFor((c) => c.kind === 'accept' && c.id === person.id)}
+                    onClick={() => change.mutate({ kind: 'accept', id: person.id })}
                   >
                     {t('trusted.accept')}
                   </Button>
