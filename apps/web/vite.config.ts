@@ -91,6 +91,9 @@ function routeModuleFiles(): Map<RouteModuleName, string> {
   return files;
 }
 
+/** The first script of index.html (routePreload), an entry of its own. */
+const ROUTE_PRELOAD_ENTRY = 'src/preload-route.ts';
+
 /**
  * The chunks of a signed-in first screen. Left to itself the bundler makes a chunk for every set
  * of routes that shares some modules: the home page needed 20 files (about 60 KiB gzip) besides
@@ -143,7 +146,11 @@ function firstScreenChunks(): Plugin {
           if (!file) throw new Error(`first-screen chunks: no loader for ${name} in ${routeModulesFile}`);
           return file;
         });
-      const main = reach([...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry));
+      const entries = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry);
+      // The route preload's own modules (the stored language's reader) stay out of the main chunk:
+      // importing them from it, the first script would wait for the main chunk to arrive and run.
+      const early = reach(entries.filter((id) => id.endsWith(ROUTE_PRELOAD_ENTRY)));
+      const main = reach(entries.filter((id) => !early.has(id)));
       const signedIn = reach(of(['HomeLayout', 'HomePage']));
       const signedOut = reach(of(['AuthInPage', 'LoginPage', 'RegisterPage']));
       const layout = reach(of(['HomeLayout']));
@@ -153,9 +160,9 @@ function firstScreenChunks(): Plugin {
       const pageCss = [...signedIn].filter((id) => /\.css($|\?)/.test(id) && !layout.has(id));
       const withPageCss = reach(pageCss, 'importers');
       groupOf.clear();
-      for (const id of main) if (!this.getModuleInfo(id)?.isEntry) groupOf.set(id, 'index');
+      for (const id of main) if (!this.getModuleInfo(id)?.isEntry && !early.has(id)) groupOf.set(id, 'index');
       for (const id of signedIn) {
-        if (main.has(id) || withPageCss.has(id)) continue;
+        if (main.has(id) || early.has(id) || withPageCss.has(id)) continue;
         // What the sign-in pages use too (the API client, the code and text fields) is small and
         // needed by nearly every first screen: it goes with the main chunk, one request fewer.
         groupOf.set(id, signedOut.has(id) ? 'index' : 'signed-in');
@@ -182,7 +189,7 @@ function routePreload(): Plugin {
   return {
     name: 'e-wallet-route-preload',
     config: () => ({
-      build: { rollupOptions: { input: { index: 'index.html', [name]: 'src/preload-route.ts' } } },
+      build: { rollupOptions: { input: { index: 'index.html', [name]: ROUTE_PRELOAD_ENTRY } } },
     }),
     configResolved: (config) => {
       root = config.root;
@@ -205,6 +212,12 @@ function routePreload(): Plugin {
         const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
         const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === name);
         if (!entry) throw new Error(`route preload: no ${name} entry chunk in the bundle`);
+        // Importing from the main chunk, it would run only after that chunk arrived and ran.
+        const heavy = entry.imports.filter(
+          (file) => chunks.find((c) => c.fileName === file)?.name === 'index',
+        );
+        if (heavy.length)
+          throw new Error(`route preload: ${entry.fileName} imports the main chunk ${heavy.join(', ')}`);
 
         const filesOf = (fileName: string, seen = new Set<string>()): string[] => {
           if (seen.has(fileName)) return [];
