@@ -93,6 +93,8 @@ function routeModuleFiles(): Map<RouteModuleName, string> {
 
 /** The first script of index.html (routePreload), an entry of its own. */
 const ROUTE_PRELOAD_ENTRY = 'src/preload-route.ts';
+/** The main chunk's name (firstScreenChunks' group of what the main entry imports). */
+const MAIN_CHUNK = 'index';
 
 /**
  * The chunks of a signed-in first screen. Left to itself the bundler makes a chunk for every set
@@ -160,12 +162,13 @@ function firstScreenChunks(): Plugin {
       const pageCss = [...signedIn].filter((id) => /\.css($|\?)/.test(id) && !layout.has(id));
       const withPageCss = reach(pageCss, 'importers');
       groupOf.clear();
-      for (const id of main) if (!this.getModuleInfo(id)?.isEntry && !early.has(id)) groupOf.set(id, 'index');
+      for (const id of main)
+        if (!this.getModuleInfo(id)?.isEntry && !early.has(id)) groupOf.set(id, MAIN_CHUNK);
       for (const id of signedIn) {
         if (main.has(id) || early.has(id) || withPageCss.has(id)) continue;
         // What the sign-in pages use too (the API client, the code and text fields) is small and
         // needed by nearly every first screen: it goes with the main chunk, one request fewer.
-        groupOf.set(id, signedOut.has(id) ? 'index' : 'signed-in');
+        groupOf.set(id, signedOut.has(id) ? MAIN_CHUNK : 'signed-in');
       }
     },
   };
@@ -214,7 +217,7 @@ function routePreload(): Plugin {
         if (!entry) throw new Error(`route preload: no ${name} entry chunk in the bundle`);
         // Importing from the main chunk, it would run only after that chunk arrived and ran.
         const heavy = entry.imports.filter(
-          (file) => chunks.find((c) => c.fileName === file)?.name === 'index',
+          (file) => chunks.find((c) => c.fileName === file)?.name === MAIN_CHUNK,
         );
         if (heavy.length)
           throw new Error(`route preload: ${entry.fileName} imports the main chunk ${heavy.join(', ')}`);
