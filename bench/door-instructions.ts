@@ -1,0 +1,171 @@
+/**
+ * The door's cost in instructions: what bench/door.ts measures in time, counted by valgrind's callgrind,
+ * which gives the same count for the same calls whatever else the machine is doing (docs/performance.md,
+ * 'Counting instructions'). A PostgreSQL of its own in a temporary directory (the database's binaries,
+ * fsync off) gets the schema and 2,000 seeded people (`--people`), then is stopped; single-user backends under
+ * callgrind run the same P2P payments through `ledger_pay` and transfers through `ledger_open`, 50
+ * and then 350 of them on copies of the same data. The difference over 300 calls is one call's count,
+ * warm plans and caches, commit included, the wire protocol not.
+ *   node bench/door-instructions.ts [--people=2000] [--variant=change.sql ...]
+ * Each `--variant` file is run on the seeded database first (a change under test: a function
+ * replaced, a constraint dropped); the counts are printed beside those of the code as it is.
+ * Needs valgrind and PostgreSQL's server binaries (`pg_config --bindir`); as root it runs them as the
+ * `postgres` user.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPostgres } from '../apps/server/src/db/client.ts';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import { levelRules, levelRulesJson } from '../apps/server/src/policy/levels.ts';
+import { seedAccounts } from './ledger.ts';
+import { freePort, seeded } from './lib.ts';
+
+const population = Number(process.argv.find((a) => a.startsWith('--people='))?.split('=')[1] ?? 2000);
+const WARM = 50;
+const COUNTED = 300;
+
+const variants = process.argv
+  .filter((a) => a.startsWith('--variant='))
+  .map((a) => a.slice('--variant='.length));
+const bin = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+const asRoot = process.getuid?.() === 0;
+/** A PostgreSQL binary, as the postgres user when this runs as root (the server refuses root). */
+const command = (file: string, args: string[]): [string, string[]] =>
+  asRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
+const run = (file: string, args: string[], input?: string) => {
+  const [c, a] = command(file, args);
+  return execFileSync(c, a, { input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+};
+
+const root = mkdtempSync(join(tmpdir(), 'door-instructions-'));
+chmodSync(root, 0o777);
+const quiet = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+
+/** A seeded data directory (the schema, people with accounts and a PIN proof of \x01), stopped. */
+async function seed(dir: string, change: string | null) {
+  run(join(bin, 'initdb'), ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${quiet.join(' ')}`;
+  // Its log goes to a file: a server holding this process's pipe open would never let pg_ctl's call end.
+  run(join(bin, 'pg_ctl'), ['-D', dir, '-w', '-l', join(root, 'server.log'), '-o', options, 'start']);
+  const db = await openPostgres(`postgres://postgres@127.0.0.1:${port}/postgres`, 1);
+  try {
+    await migrate(db);
+    const accounts = await seedAccounts(db, population, 1_000_000n);
+    const { rows } = await db.query<{ id: string }>(
+      `UPDATE users SET identification_level = 'simplified', pin_hash = '\\x01', pin_salt = '\\x01',
+         pin_key_version = 1 RETURNING id`,
+    );
+    if (change) await db.exec(readFileSync(change, 'utf8'));
+    await db.exec('VACUUM ANALYZE');
+    return { accounts, people: rows.map((r) => r.id) };
+  } finally {
+    await db.close();
+    run(join(bin, 'pg_ctl'), ['-D', dir, '-w', '-m', 'fast', 'stop']);
+  }
+}
+
+const literal = (value: unknown) => `'${JSON.stringify(value).replaceAll("'", "''")}'`;
+
+/** `count` calls of one door as single-user statements: a prepared statement, then its executions. */
+function script(door: 'pay' | 'open', count: number, accounts: string[], people: string[]): string {
+  const random = seeded(7);
+  const pair = (list: string[]) => {
+    const first = Math.floor(random() * list.length);
+    let second = Math.floor(random() * list.length);
+    if (second === first) second = (second + 1) % list.length;
+    return [list[first]!, list[second]!];
+  };
+  const text = {
+    debit: { ru: 'Перевод: Бенч Т.', en: 'Transfer to Бенч Т.' },
+    credit: { ru: 'Перевод: Бенч Т.', en: 'Transfer from Бенч Т.' },
+  };
+  const lines =
+    door === 'pay'
+      ? [
+          `PREPARE call(uuid, uuid, uuid, text, jsonb) AS SELECT outcome FROM ledger_pay(movement_id => $1,
+            payer => $2, payee => $3, system_account => NULL, currency => 'RUB', amount => 100, kind => 'transfer',
+            hold => false, reference_type => NULL, reference_id => NULL, description => ${literal(text)}::jsonb,
+            at => now(), rules => ${literal(JSON.parse(levelRulesJson(levelRules())))}::jsonb, pin_proof => '\\x01',
+            call_name => 'transfer', call_key => $4, request_hash => 'Swoj6nZGxiw9YCFTVgJM5Oeoq-t8VLfPUdqFTyNLqAA',
+            answer => $5, check_only => false, quote_id => NULL, in_id => NULL, goal_id => NULL, goal_direction => NULL)`,
+        ]
+      : [
+          `PREPARE call(uuid, uuid, uuid, text) AS SELECT outcome FROM ledger_open($1, $2, $3, 100, 'RUB', 'transfer',
+            false, $4, NULL, NULL, ${literal(text)}::jsonb, now())`,
+        ];
+  for (let i = 0; i < count; i++) {
+    const id = randomUUID();
+    if (door === 'pay') {
+      const [payer, payee] = pair(people);
+      const answer = {
+        status: 'success',
+        message: 'Перевод выполнен',
+        receipt: {
+          id,
+          kind: 'transfer',
+          status: 'complete',
+          amount: '1.00',
+          currency_code: 'RUB',
+          counterparty: 'Бенч Т.',
+        },
+      };
+      lines.push(`EXECUTE call('${id}', '${payer}', '${payee}', '${randomUUID()}', ${literal(answer)})`);
+    } else {
+      const [debit, credit] = pair(accounts);
+      lines.push(`EXECUTE call('${id}', '${debit}', '${credit}', 'transfer:${id}')`);
+    }
+  }
+  // Single-user mode ends a statement at a newline.
+  return `${lines.map((l) => l.replace(/\s*\n\s*/g, ' ')).join('\n')}\n`;
+}
+
+/** Instructions of a single-user backend that runs `sql` on a copy of `seededDir`; answers its output too. */
+function counted(seededDir: string, label: string, sql: string): { instructions: number; output: string } {
+  const dir = join(root, `run-${label}`);
+  // Copied as the user that owns the data directory.
+  run('cp', ['-a', seededDir, dir]);
+  const out = join(root, `callgrind-${label}`);
+  const [c, a] = command('valgrind', [
+    '--tool=callgrind',
+    `--callgrind-out-file=${out}`,
+    join(bin, 'postgres'),
+    '--single',
+    '-D',
+    dir,
+    ...quiet,
+    'postgres',
+  ]);
+  const output = execFileSync(c, a, { input: sql, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  const totals = /^(?:summary|totals): (\d+)/m.exec(readFileSync(out, 'utf8'));
+  if (!totals) throw new Error(`no totals in ${out}`);
+  rmSync(dir, { recursive: true });
+  return { instructions: Number(totals[1]), output };
+}
+
+async function measure(name: string, change: string | null) {
+  const dir = join(root, `seeded-${name.replace(/\W/g, '_')}`);
+  const { accounts, people } = await seed(dir, change);
+  const perCall: Record<string, number> = {};
+  for (const door of ['pay', 'open'] as const) {
+    const warm = counted(dir, `${door}-warm`, script(door, WARM, accounts, people));
+    const all = counted(dir, `${door}-all`, script(door, WARM + COUNTED, accounts, people));
+    const created = all.output.match(/outcome = "created"/g)?.length ?? 0;
+    if (created !== WARM + COUNTED) throw new Error(`${door}: ${created} of ${WARM + COUNTED} calls created`);
+    perCall[door] = Math.round((all.instructions - warm.instructions) / COUNTED);
+  }
+  const k = (n: number) => `${Math.round(n / 1000).toLocaleString('en')}k`;
+  console.log(
+    `${name.padEnd(40)} ledger_pay ${k(perCall.pay!)}  ledger_open ${k(perCall.open!)}  ratio ${(perCall.pay! / perCall.open!).toFixed(2)}x`,
+  );
+}
+
+try {
+  await measure('as it is', null);
+  for (const change of variants) await measure(change, change);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
