@@ -32,12 +32,12 @@ const variants = process.argv
   .map((a) => a.slice('--variant='.length));
 const bin = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
 const asRoot = process.getuid?.() === 0;
-/** A PostgreSQL binary, as the postgres user when this runs as root (the server refuses root). */
+/** A command as the postgres user when this runs as root: PostgreSQL refuses to run as root. */
 const command = (file: string, args: string[]): [string, string[]] =>
   asRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
-const run = (file: string, args: string[], input?: string) => {
+const run = (file: string, args: string[]) => {
   const [c, a] = command(file, args);
-  return execFileSync(c, a, { input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  execFileSync(c, a, { stdio: ['ignore', 'pipe', 'pipe'] });
 };
 
 const root = mkdtempSync(join(tmpdir(), 'door-instructions-'));
