@@ -20,8 +20,8 @@ import { join } from 'node:path';
 import { openPostgres } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { levelRules, levelRulesJson } from '../apps/server/src/policy/levels.ts';
-import { seedAccounts } from './ledger.ts';
-import { freePort, seeded } from './lib.ts';
+import { seedPayers } from './ledger.ts';
+import { freePort, randomPair, seeded } from './lib.ts';
 
 const population = Number(process.argv.find((a) => a.startsWith('--people='))?.split('=')[1] ?? 2000);
 const WARM = 50;
@@ -44,7 +44,7 @@ const root = mkdtempSync(join(tmpdir(), 'door-instructions-'));
 chmodSync(root, 0o777);
 const quiet = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
 
-/** A seeded data directory (the schema, people with accounts and a PIN proof of \x01), stopped. */
+/** A seeded data directory (the schema and `seedPayers`' people), stopped. */
 async function seed(dir: string, change: string | null) {
   run(join(bin, 'initdb'), ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
@@ -54,31 +54,22 @@ async function seed(dir: string, change: string | null) {
   const db = await openPostgres(`postgres://postgres@127.0.0.1:${port}/postgres`, 1);
   try {
     await migrate(db);
-    const accounts = await seedAccounts(db, population, 1_000_000n);
-    const { rows } = await db.query<{ id: string }>(
-      `UPDATE users SET identification_level = 'simplified', pin_hash = '\\x01', pin_salt = '\\x01',
-         pin_key_version = 1 RETURNING id`,
-    );
+    const payers = await seedPayers(db, population, 1_000_000n);
     if (change) await db.exec(readFileSync(change, 'utf8'));
     await db.exec('VACUUM ANALYZE');
-    return { accounts, people: rows.map((r) => r.id) };
+    return payers;
   } finally {
     await db.close();
     run(join(bin, 'pg_ctl'), ['-D', dir, '-w', '-m', 'fast', 'stop']);
   }
 }
 
-const literal = (value: unknown) => `'${JSON.stringify(value).replaceAll("'", "''")}'`;
+/** A text as an SQL string literal. */
+const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** `count` calls of one door as single-user statements: a prepared statement, then its executions. */
 function script(door: 'pay' | 'open', count: number, accounts: string[], people: string[]): string {
   const random = seeded(7);
-  const pair = (list: string[]) => {
-    const first = Math.floor(random() * list.length);
-    let second = Math.floor(random() * list.length);
-    if (second === first) second = (second + 1) % list.length;
-    return [list[first]!, list[second]!];
-  };
   const text = {
     debit: { ru: 'Перевод: Бенч Т.', en: 'Transfer to Бенч Т.' },
     credit: { ru: 'Перевод: Бенч Т.', en: 'Transfer from Бенч Т.' },
@@ -88,19 +79,19 @@ function script(door: 'pay' | 'open', count: number, accounts: string[], people:
       ? [
           `PREPARE call(uuid, uuid, uuid, text, jsonb) AS SELECT outcome FROM ledger_pay(movement_id => $1,
             payer => $2, payee => $3, system_account => NULL, currency => 'RUB', amount => 100, kind => 'transfer',
-            hold => false, reference_type => NULL, reference_id => NULL, description => ${literal(text)}::jsonb,
-            at => now(), rules => ${literal(JSON.parse(levelRulesJson(levelRules())))}::jsonb, pin_proof => '\\x01',
+            hold => false, reference_type => NULL, reference_id => NULL, description => ${quoted(JSON.stringify(text))}::jsonb,
+            at => now(), rules => ${quoted(levelRulesJson(levelRules()))}::jsonb, pin_proof => '\\x01',
             call_name => 'transfer', call_key => $4, request_hash => 'Swoj6nZGxiw9YCFTVgJM5Oeoq-t8VLfPUdqFTyNLqAA',
             answer => $5, check_only => false, quote_id => NULL, in_id => NULL, goal_id => NULL, goal_direction => NULL)`,
         ]
       : [
           `PREPARE call(uuid, uuid, uuid, text) AS SELECT outcome FROM ledger_open($1, $2, $3, 100, 'RUB', 'transfer',
-            false, $4, NULL, NULL, ${literal(text)}::jsonb, now())`,
+            false, $4, NULL, NULL, ${quoted(JSON.stringify(text))}::jsonb, now())`,
         ];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
     if (door === 'pay') {
-      const [payer, payee] = pair(people);
+      const [payer, payee] = randomPair(random, people);
       const answer = {
         status: 'success',
         message: 'Перевод выполнен',
@@ -113,9 +104,11 @@ function script(door: 'pay' | 'open', count: number, accounts: string[], people:
           counterparty: 'Бенч Т.',
         },
       };
-      lines.push(`EXECUTE call('${id}', '${payer}', '${payee}', '${randomUUID()}', ${literal(answer)})`);
+      lines.push(
+        `EXECUTE call('${id}', '${payer}', '${payee}', '${randomUUID()}', ${quoted(JSON.stringify(answer))})`,
+      );
     } else {
-      const [debit, credit] = pair(accounts);
+      const [debit, credit] = randomPair(random, accounts);
       lines.push(`EXECUTE call('${id}', '${debit}', '${credit}', 'transfer:${id}')`);
     }
   }

@@ -17,11 +17,12 @@ import { migrate } from '../apps/server/src/db/migrate.ts';
 import { openDoor, transfer } from '../apps/server/src/ledger/index.ts';
 import { assessCall } from '../apps/server/src/modules/antifraud/index.ts';
 import { levelRules, levelRulesJson } from '../apps/server/src/policy/levels.ts';
-import { seedAccounts } from './ledger.ts';
+import { seedPayers } from './ledger.ts';
 import {
   freshDatabase,
   functionTimes,
   type Options,
+  randomPair,
   resetFunctionTimes,
   seeded,
   trackFunctions,
@@ -41,12 +42,7 @@ await trackFunctions(options, bench);
 const db = await openPostgres(bench.url, clients);
 try {
   await migrate(db);
-  const accounts = await seedAccounts(db, population, 1_000_000n);
-  const { rows } = await db.query<{ id: string; user_id: string }>(
-    `UPDATE users SET identification_level = 'simplified', pin_hash = '\\x01', pin_salt = '\\x01', pin_key_version = 1
-     RETURNING id, id AS user_id`,
-  );
-  const people = rows.map((r) => r.id);
+  const { accounts, people } = await seedPayers(db, population, 1_000_000n);
   const phones = new Map(
     (await db.query<{ id: string; phone: string }>('SELECT id, phone FROM users')).rows.map((r) => [
       r.id,
@@ -58,14 +54,6 @@ try {
   await db.exec('ANALYZE');
   const rules = levelRulesJson(levelRules());
   const random = seeded(7);
-  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
-  /** Two different members of `list`, at random. */
-  const pair = <T>(list: T[]): [T, T] => {
-    const first = pick(list);
-    let second = pick(list);
-    while (second === first) second = pick(list);
-    return [first, second];
-  };
   const proof = Buffer.from([1]);
   const text = { debit: { ru: '-', en: '-' }, credit: { ru: '-', en: '-' } };
 
@@ -73,7 +61,7 @@ try {
     await Promise.all(
       Array.from({ length: clients }, async () => {
         for (let i = 0; i < n / clients; i++) {
-          const [debit, credit] = pair(accounts);
+          const [debit, credit] = randomPair(random, accounts);
           await transfer(db, {
             debit,
             credit,
@@ -91,7 +79,7 @@ try {
     await Promise.all(
       Array.from({ length: clients }, async () => {
         for (let i = 0; i < n / clients; i++) {
-          const [payer, payee] = pair(people);
+          const [payer, payee] = randomPair(random, people);
           const id = randomUUID();
           const done = await openDoor(
             db,
@@ -123,7 +111,7 @@ try {
     await Promise.all(
       Array.from({ length: clients }, async () => {
         for (let i = 0; i < n / clients; i++) {
-          const [payer, payee] = pair(people);
+          const [payer, payee] = randomPair(random, people);
           const held = await assessCall(
             ctx as unknown as AppContext,
             payer,

@@ -141,6 +141,23 @@ export async function seedAccounts(
   });
 }
 
+/**
+ * `count` people who can pay through the person's door: seeded as `seedAccounts`, at the simplified
+ * level, each with the PIN proof `\x01` (`ledger_pay` compares the proof with the stored hash).
+ */
+export async function seedPayers(
+  db: Db,
+  count: number,
+  fundMinor: bigint,
+): Promise<{ accounts: string[]; people: string[] }> {
+  const accounts = await seedAccounts(db, count, fundMinor);
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE users SET identification_level = 'simplified', pin_hash = '\\x01', pin_salt = '\\x01', pin_key_version = 1
+     RETURNING id`,
+  );
+  return { accounts, people: rows.map((r) => r.id) };
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! * 100) / 100;

@@ -443,3 +443,12 @@ export function seeded(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Two different members of `list`, drawn from `random`. */
+export function randomPair<T>(random: () => number, list: T[]): [T, T] {
+  const pick = () => list[Math.floor(random() * list.length)]!;
+  const first = pick();
+  let second = pick();
+  while (second === first) second = pick();
+  return [first, second];
+}
