@@ -1,7 +1,8 @@
 /**
  * The live wallet's stream, GET /v2/wallet/events (docs/decisions.md section 14), over real HTTP:
  * a bad token is refused before any stream; a transfer reaches the receiver's stream (on PostgreSQL
- * from a second instance on the same database); Last-Event-ID resumes without loss; a revoked
+ * from a second instance on the same database); Last-Event-ID resumes without loss; a page's first
+ * stream catches up from when the page asked for its data; a revoked
  * session's stream hears `session` and ends.
  */
 import { randomUUID } from 'node:crypto';
@@ -159,6 +160,43 @@ describe(`the event stream (${databaseLabel})`, () => {
     expect((await bogus.next('ready')).data).toEqual({ resumed: false });
     again.close();
     bogus.close();
+  });
+
+  it('starts a page’s first stream from when the page asked for its data (replay_ms), not before', async () => {
+    const sender = await person(server, { rub: 100_000n });
+    const receiver = await person(server);
+    // The welcome is older than the page; so is the first transfer.
+    await server.ctx.db.query(
+      `UPDATE wallet_events SET created_at = now() - interval '1 minute' WHERE user_id = $1`,
+      [receiver.userId],
+    );
+    expect((await transfer(sender, receiver, '1.00')).status).toBe(200);
+    server.clock.advance(10_000);
+    // The page asks for its data; money comes before its stream is open; the stream opens 3 s on.
+    expect((await transfer(sender, receiver, '2.00')).status).toBe(200);
+    server.clock.advance(3000);
+    const page = await openStream(base, receiver.token, { path: '/v2/wallet/events?replay_ms=5000' });
+    expect((await page.next('ready')).data).toEqual({ resumed: false });
+    expect((await page.next('transaction')).data.amount).toBe('2.00');
+    expect((await page.next('balance')).data.balance).toBe('3.00');
+    expect((await page.next('notification')).data.notification.kind).toBe('money_in');
+    expect(page.lastId).toMatch(/^\d+\.2$/);
+    // Without a replay a stream starts from now: the next transfer is the first it hears.
+    const now = await openStream(base, receiver.token);
+    await now.next('ready');
+    expect((await transfer(sender, receiver, '4.00')).status).toBe(200);
+    expect((await now.next('transaction')).data.amount).toBe('4.00');
+    expect((await page.next('transaction')).data.amount).toBe('4.00');
+    page.close();
+    now.close();
+    // More than a minute back, or not a number: refused in the contract's shape before any stream.
+    for (const replay of ['60001', 'soon', '-5']) {
+      const refused = await server.call('GET', `/v2/wallet/events?replay_ms=${replay}`, {
+        token: receiver.token,
+      });
+      expect(refused.status, replay).toBe(400);
+      expect(isErrorShape(refused.body)).toBe(true);
+    }
   });
 
   it('keeps notifications 15 minutes for resuming (money for ever); an older place starts afresh', async () => {

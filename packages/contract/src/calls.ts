@@ -331,7 +331,9 @@ export const calls = {
     path: '/v2/wallet/events',
     access: 'token',
     tag: 'notifications',
-    summary: 'Server-sent events of the signed-in person (Last-Event-ID resumes)',
+    summary:
+      'Server-sent events of the signed-in person (Last-Event-ID resumes; replay_ms catches up a new page)',
+    query: s.EventStreamQuery,
     answer: s.EventStreamAnswer,
   }),
   pushKey: def({

@@ -688,6 +688,13 @@ export const BalanceEvent = z.object({
 export const NotificationEvent = z.object({ notification: Notification, unread: z.number().int() });
 export const SessionEvent = z.object({ reason: z.enum(['revoked', 'expired']) });
 export const ReadyEvent = z.object({ resumed: z.boolean() });
+/** A page's first stream asks for what changed since it asked for its data (at most a minute back). */
+export const EventStreamQuery = z.strictObject({
+  replay_ms: z
+    .string()
+    .regex(/^(?:\d{1,4}|[1-5]\d{4}|60000)$/)
+    .optional(),
+});
 export const EventStreamAnswer = z
   .string()
   .describe(

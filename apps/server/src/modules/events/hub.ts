@@ -131,11 +131,13 @@ export class EventHub {
 
   /**
    * Starts a stream: from `lastEventId` when everything after it is still there (resumed), else
-   * from now; `started` hears which. Events made meanwhile are fed right after.
+   * from `replayMs` ago (what a page asked for before its stream opened), else from now; `started`
+   * hears whether it resumed. Events made meanwhile are fed right after.
    */
   async open(
     stream: EventStream,
     lastEventId: string | null,
+    replayMs: number,
     started: (resumed: boolean) => void,
   ): Promise<void> {
     const set = this.streams.get(stream.userId) ?? new Set<EventStream>();
@@ -152,15 +154,29 @@ export class EventHub {
         [stream.userId, this.instance],
       ),
     );
-    const { rows } = await db.query<{ head: bigint | null; oldest: bigint | null }>(
+    // Where a replay starts: entries carry the application's clock, stored notifications the database's.
+    const since = replayMs > 0 ? new Date(this.ctx.clock.now().getTime() - replayMs) : null;
+    const { rows } = await db.query<{ head: bigint | null; oldest: bigint | null; first_new: bigint | null }>(
       `SELECT (SELECT seq FROM wallet_event_heads WHERE user_id = $1) AS head,
-         (SELECT min(seq) FROM wallet_events WHERE user_id = $1) AS oldest`,
-      [stream.userId],
+         (SELECT min(seq) FROM wallet_events WHERE user_id = $1) AS oldest,
+         (SELECT min(seq) FROM wallet_events WHERE user_id = $1 AND $2::int > 0
+            AND created_at >= now() - make_interval(secs => $2::int / 1000.0)) AS first_new`,
+      [stream.userId, replayMs],
     );
-    const accounts = await this.accountsOf(stream.userId);
+    // Each account's version before its first entry written since then (none without a replay).
+    const { rows: accounts } = await db.query<Account & { before: bigint }>(
+      `SELECT a.id, a.version, coalesce((SELECT min(e.account_version) - 1 FROM ledger_entries e
+           WHERE e.account_id = a.id AND e.created_at >= $2::timestamptz), a.version) AS before
+       FROM ledger_accounts a WHERE a.user_id = $1 ORDER BY a.created_at, a.id`,
+      [stream.userId, since],
+    );
     const head = rows[0]?.head ?? 0n;
     const oldest = rows[0]?.oldest ?? head + 1n;
-    const now: Place = { notes: head, versions: new Map(accounts.map((a) => [a.id, a.version])) };
+    const firstNew = rows[0]?.first_new;
+    const now: Place = {
+      notes: firstNew != null && firstNew <= head ? firstNew - 1n : head,
+      versions: new Map(accounts.map((a) => [a.id, a.before])),
+    };
     const asked = parsePlaceId(lastEventId);
     let resumed = false;
     let place = now;

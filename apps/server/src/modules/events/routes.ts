@@ -1,7 +1,8 @@
 /**
  * The live wallet's stream (docs/decisions.md section 14):
  *   GET /v2/wallet/events   text/event-stream of the signed-in person: transaction, balance,
- *                           notification, session; `Last-Event-ID` resumes; a comment as heartbeat
+ *                           notification, session; `Last-Event-ID` resumes, `?replay_ms` starts a
+ *                           page's first stream from when it asked for its data; a comment as heartbeat
  * The token is checked by the call table's route before anything is written, so a bad one answers
  * 401 INVALID_TOKEN in the contract's shape; only then does the stream start.
  */
@@ -22,7 +23,7 @@ import {
 const RETRY_MS = 3000;
 
 export default function eventsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, ctx, 'events', async ({ auth, language, request, reply }) => {
+  route(app, ctx, 'events', async ({ auth, language, query, request, reply }) => {
     const header = request.headers['last-event-id'];
     const lastEventId = typeof header === 'string' ? header.trim() : null;
     const hub = eventHub(ctx);
@@ -55,7 +56,9 @@ export default function eventsRoutes(app: FastifyInstance, ctx: AppContext): voi
     });
     raw.write(`retry: ${RETRY_MS}\n\n`);
     await hub
-      .open(stream, lastEventId, (resumed) => stream.write(sseEvent('ready', { resumed })))
+      .open(stream, lastEventId, Number(query.replay_ms ?? 0), (resumed) =>
+        stream.write(sseEvent('ready', { resumed })),
+      )
       .catch(() => stream.close());
     return undefined as never;
   });

@@ -76,13 +76,21 @@ export function parseEvents(text: string): { events: (LiveEvent & { id?: string 
   return { events, rest };
 }
 
+/** Whether this page has started a stream: the first one's data were asked from the page's first script. */
+let pageStreamed = false;
+/** How far back a new stream may ask (the server's bound). */
+const REPLAY_MAX_MS = 60_000;
+
 /**
  * Keeps the stream open while signed in; answers a stop. `onEvent` gets each named event; an event
- * carrying an id moves the resume point only once it is whole.
+ * carrying an id moves the resume point only once it is whole. Until it has started, the stream asks
+ * for what changed since its data were asked (`replay_ms`), so nothing between the two is missed.
  */
 export function startEventStream(): () => void {
   let stopped = false;
   let lastEventId: string | null = null;
+  let dataAskedAt: number | null = pageStreamed ? performance.now() : 0;
+  pageStreamed = true;
   let attempt = 0;
   let controller: AbortController | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -109,7 +117,11 @@ export function startEventStream(): () => void {
       };
       if (lastEventId) headers['Last-Event-ID'] = lastEventId;
       watch();
-      const response = await fetch('/v2/wallet/events', {
+      const replay =
+        dataAskedAt === null
+          ? ''
+          : `?replay_ms=${Math.min(REPLAY_MAX_MS, Math.round(performance.now() - dataAskedAt))}`;
+      const response = await fetch(`/v2/wallet/events${replay}`, {
         headers,
         signal: current.signal,
         cache: 'no-store',
@@ -133,6 +145,7 @@ export function startEventStream(): () => void {
         for (const event of events) {
           if (event.event === 'ready') {
             attempt = 0;
+            dataAskedAt = null;
             setConnected(true);
           }
           if (event.event === 'session') {
