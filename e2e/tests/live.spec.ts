@@ -27,7 +27,7 @@ test('the receiver’s balance, history and bell change within 2 s of the sender
   const other = await browser.newContext({ viewport: page.viewportSize() ?? undefined, locale: 'ru-RU' });
   const receiverPage = await other.newPage();
   const streamOpened = receiverPage.waitForResponse(
-    (response) => response.url().endsWith('/v2/wallet/events') && response.status() === 200,
+    (response) => new URL(response.url()).pathname === '/v2/wallet/events' && response.status() === 200,
   );
   await signIn(receiverPage, receiver, '/');
   const balance = receiverPage.getByTestId('account-balance').first();
