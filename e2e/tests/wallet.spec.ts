@@ -36,6 +36,9 @@ test('the home screen asks for its data once: the first script starts the calls 
     '/v2/wallet/user/notification?limit=20',
     '/v2/wallet',
     '/v2/wallet/transaction?ordering=-created_at&limit=6',
+    '/v2/wallet/holds',
+    '/v2/wallet/approvals',
+    '/v2/wallet/request?direction=incoming',
   ])
     expect(
       asked.filter((path) => path === call),

@@ -43,15 +43,19 @@ export function hasStoredToken(): boolean {
 
 /**
  * The GET calls of the home screen, signed in, as shared/api/client.ts `pathOf` writes them (a test
- * keeps them in step): the signed-in layout's user and notifications, the accounts and the last six
- * transactions. Started here, their answers arrive while the main chunks download and run, instead
- * of after (they used to leave about 0.45 s after this script).
+ * keeps them in step): the signed-in layout's user and notifications, the accounts, the last six
+ * transactions, and the panels of held operations, approvals asked of me and requests to me. Started
+ * here, their answers arrive while the main chunks download and run, instead of after (they used to
+ * leave about 0.45 s after this script), and the first screen renders once with all of them.
  */
 export const HOME_CALLS = [
   '/v2/wallet/auth/info',
   '/v2/wallet/user/notification?limit=20',
   '/v2/wallet',
   '/v2/wallet/transaction?ordering=-created_at&limit=6',
+  '/v2/wallet/holds',
+  '/v2/wallet/approvals',
+  '/v2/wallet/request?direction=incoming',
 ];
 
 /** Answers started before the app ran, taken once by shared/api/early-answers.ts. */

@@ -2,6 +2,8 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notificationsQuery } from '../../features/notifications/api/notifications.ts';
 import { HOME_CALLS } from '../../preload-route.ts';
+import { approvalsQuery, holdsQuery } from '../holds/holds-api.ts';
+import { requestsQuery } from '../requests/api.ts';
 import { setSignedOutNavigation } from '../session/sign-out.ts';
 import { useSessionStore } from '../store/session-store.ts';
 import { ApiError } from './api-error.ts';
@@ -196,6 +198,10 @@ describe('the home screen calls started by preload-route.ts', () => {
     await client.fetchInfiniteQuery(notificationsQuery('token-1'));
     await client.fetchQuery(walletQuery('token-1'));
     await client.fetchInfiniteQuery(transactionsQuery({ limit: 6 }));
+    // Its panels: held operations, approvals asked of me, requests to me.
+    await client.fetchQuery(holdsQuery);
+    await client.fetchQuery(approvalsQuery);
+    await client.fetchQuery(requestsQuery('incoming'));
     expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(HOME_CALLS);
   });
 
