@@ -227,7 +227,8 @@ test('an administrator adds an operator through a one-time link, then disables t
   await expect(newcomer.getByRole('alert')).toHaveCount(0);
   await shot(newcomer, 'setup');
   await newcomer.getByRole('link', { name: 'Перейти ко входу' }).click();
-  await newcomer.getByLabel('E-mail').fill(email);
+  await expect(newcomer.getByRole('heading', { name: 'Вход оператора' })).toBeVisible();
+  await newcomer.getByLabel('E-mail', { exact: true }).fill(email);
   await newcomer.getByLabel('Пароль', { exact: true }).fill('my-very-own-password');
   // A fresh code: the one that finished the set-up is spent.
   await newcomer.waitForTimeout(Math.max(0, 30_000 - (Date.now() % 30_000)) + 200);
