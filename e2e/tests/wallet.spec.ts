@@ -5,6 +5,7 @@
  * People register and get money through the real API (sandbox SMS, sandbox payment page).
  */
 import { expect, type Page, test } from '@playwright/test';
+import { HOME_CALLS } from '../../apps/web/src/preload-route.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { payMerchant, registerPerson, signIn, topUp } from './wallet-fixtures.ts';
 
@@ -30,16 +31,8 @@ test('the home screen asks for its data once: the first script starts the calls 
     '500,00\u00a0₽',
   ]);
   await expect(page.getByTestId('greeting')).toHaveText(`Здравствуйте, ${person.firstName}!`);
-  // src/preload-route.ts HOME_CALLS: each asked for once (the app asks again only if it did not take them).
-  for (const call of [
-    '/v2/wallet/auth/info',
-    '/v2/wallet/user/notification?limit=20',
-    '/v2/wallet',
-    '/v2/wallet/transaction?ordering=-created_at&limit=6',
-    '/v2/wallet/holds',
-    '/v2/wallet/approvals',
-    '/v2/wallet/request?direction=incoming',
-  ])
+  // Each call the first script starts is asked for once (the app asks again only if it did not take them).
+  for (const call of HOME_CALLS)
     expect(
       asked.filter((path) => path === call),
       call,
