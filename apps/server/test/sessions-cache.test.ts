@@ -118,6 +118,35 @@ describe(`session cache (${databaseLabel})`, () => {
     expect((await info(fresh)).status).toBe(200);
   });
 
+  it('a session in use is touched at most once a minute, never back in time', async () => {
+    const { token } = await registeredUser(server);
+    const userId = await userIdOf(token);
+    const lastUsed = async () =>
+      (
+        await server.ctx.db.query<{ last_used_at: Date }>(
+          'SELECT last_used_at FROM sessions WHERE user_id = $1',
+          [userId],
+        )
+      ).rows[0]!.last_used_at.getTime();
+    // Used within the week, it lives on past a week since it was last touched.
+    server.clock.advance(6 * 86_400_000);
+    const touchedAt = server.clock.now().getTime();
+    expect((await info(token)).status).toBe(200);
+    expect(await lastUsed()).toBe(touchedAt);
+    server.clock.advance(2 * 86_400_000);
+    expect((await info(token)).status).toBe(200);
+    server.clock.advance(30_000);
+    expect((await info(token)).status).toBe(200);
+    expect(await lastUsed()).toBe(touchedAt + 2 * 86_400_000);
+    // Another instance, whose clock runs ahead, touched it later than this one's next touch would:
+    // the touch keeps the later time (moved back, it would read as idling and drop cached sessions).
+    const ahead = new Date(server.clock.now().getTime() + 3_600_000);
+    await server.ctx.db.query('UPDATE sessions SET last_used_at = $2 WHERE user_id = $1', [userId, ahead]);
+    server.clock.advance(120_000);
+    expect((await info(token)).status).toBe(200);
+    expect(await lastUsed()).toBe(ahead.getTime());
+  });
+
   it('an idle session ends on time although it was cached', async () => {
     const { token } = await registeredUser(server);
     expect((await info(token)).status).toBe(200);

@@ -61,8 +61,10 @@ export async function findSession(q: Queryable, token: string, now: Date): Promi
   const idleSince = now.getTime() - SESSION_IDLE_DAYS * 86_400_000;
   if (row.expires_at.getTime() <= now.getTime() || row.last_used_at.getTime() <= idleSince) return null;
   if (now.getTime() - row.last_used_at.getTime() > TOUCH_AFTER_MS) {
-    await q.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1', [row.id, now]);
+    // Marked first, so this instance's concurrent requests of the session do not touch it again;
+    // never moved back, which would read as an idle session and drop every instance's cached ones.
     sessionTouched(q, tokenHash, now);
+    await q.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1 AND last_used_at < $2', [row.id, now]);
   }
   return { sessionId: row.id, userId: row.user_id };
 }
