@@ -66,7 +66,7 @@ test('a large transfer from a new device is held, and the person confirms it wit
   await signIn(page, payer, '/wallet/save');
   await page.getByLabel('Телефон получателя').fill(payee.national);
   await expect(page.getByTestId('recipient-card')).toContainText('Иван П.');
-  await page.getByLabel('Сумма').fill('15000');
+  await page.getByLabel('Сумма', { exact: true }).fill('15000');
   await expect(page.getByRole('button', { name: 'Перевести' })).toBeEnabled();
   await page.getByRole('button', { name: 'Перевести' }).click();
   const modal = page.getByRole('dialog', { name: 'Перевод' });

@@ -60,8 +60,8 @@ async function fillRegistration(page: Page, person: ReturnType<typeof newPerson>
   const continueButton = page.getByRole('button', { name: 'Продолжить' });
   await expect(continueButton).toBeDisabled();
   await page.getByLabel('Имя', { exact: true }).fill(person.firstName);
-  await page.getByLabel('Фамилия').fill(person.lastName);
-  await page.getByLabel('E-mail').fill(person.email);
+  await page.getByLabel('Фамилия', { exact: true }).fill(person.lastName);
+  await page.getByLabel('E-mail', { exact: true }).fill(person.email);
   await page.getByLabel('Телефон', { exact: true }).pressSequentially(person.national);
   await expect(page.getByLabel('Телефон', { exact: true })).toHaveValue(
     `${person.national.slice(0, 3)} ${person.national.slice(3, 6)}-${person.national.slice(6, 8)}-${person.national.slice(8)}`,
@@ -205,7 +205,7 @@ test('a wrong registration code shows the server message and keeps the code step
 
   // 'Change number' goes back to step 1 with the details kept.
   await page.getByRole('button', { name: 'Изменить номер' }).click();
-  await expect(page.getByLabel('E-mail')).toHaveValue(person.email);
+  await expect(page.getByLabel('E-mail', { exact: true })).toHaveValue(person.email);
 });
 
 test('registering a registered number goes on like any registration; the owner gets a notice, no code', async ({

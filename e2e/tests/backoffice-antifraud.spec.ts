@@ -138,19 +138,21 @@ test('compliance lists a phone under four eyes: its transfers are refused until 
   const proposal = page.getByRole('form', { name: 'Добавить получателя' });
   await proposal.getByLabel('Что').selectOption({ label: 'Телефон' });
   const written = `+7 (${mule.national.slice(0, 3)}) ${mule.national.slice(3, 6)}-${mule.national.slice(6, 8)}-${mule.national.slice(8)}`;
-  await proposal.getByLabel('Номер').fill(written);
-  await proposal.getByLabel('Причина').fill('Жалобы трёх клиентов: представлялся сотрудником банка');
+  await proposal.getByLabel('Номер', { exact: true }).fill(written);
+  await proposal
+    .getByLabel('Причина', { exact: true })
+    .fill('Жалобы трёх клиентов: представлялся сотрудником банка');
   await proposal.getByRole('button', { name: 'Предложить' }).click();
   await expect(proposal.getByRole('status')).toHaveText('Предложено: ждёт подтверждения другого оператора');
   const entry = page.getByRole('article', { name: `Телефон: ${formatPhone(mule.phone)}` });
   await expect(entry).toContainText('Ждёт подтверждения');
   await expect(entry).toContainText(proposer.email);
   // The same number twice is refused, and the form keeps what was typed.
-  await proposal.getByLabel('Номер').fill(written);
-  await proposal.getByLabel('Причина').fill('Ещё одна жалоба');
+  await proposal.getByLabel('Номер', { exact: true }).fill(written);
+  await proposal.getByLabel('Причина', { exact: true }).fill('Ещё одна жалоба');
   await proposal.getByRole('button', { name: 'Предложить' }).click();
   await expect(proposal.getByRole('alert')).toHaveText('Этот получатель уже в списке');
-  await expect(proposal.getByLabel('Номер')).toHaveValue(written);
+  await expect(proposal.getByLabel('Номер', { exact: true })).toHaveValue(written);
   // Four eyes: the proposer cannot confirm their own entry, and until confirmed it lists no one.
   await expect(entry.getByRole('button', { name: 'Подтвердить' })).toHaveCount(0);
   const early = await transfer(request, payer, mule, '100');
@@ -177,7 +179,7 @@ test('compliance lists a phone under four eyes: its transfers are refused until 
   await signIn(app, payer, '/wallet/save');
   await app.getByLabel('Телефон получателя').fill(mule.national);
   await expect(app.getByTestId('recipient-card')).toContainText('Глеб Ж.');
-  await app.getByLabel('Сумма').fill('200');
+  await app.getByLabel('Сумма', { exact: true }).fill('200');
   await app.getByRole('button', { name: 'Перевести' }).click();
   const modal = app.getByRole('dialog', { name: 'Перевод' });
   await expect(modal.getByLabel('Цифра 1 из 4')).toBeFocused();

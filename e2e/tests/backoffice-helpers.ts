@@ -109,7 +109,7 @@ export async function createOperator(server: OpsServer, role: string): Promise<O
 export async function signInOperator(page: Page, server: OpsServer, operator: Operator): Promise<void> {
   await page.goto(`${server.opsUrl}/`);
   await expect(page.getByRole('heading', { name: 'Вход оператора' })).toBeVisible();
-  await page.getByLabel('E-mail').fill(operator.email);
+  await page.getByLabel('E-mail', { exact: true }).fill(operator.email);
   await page.getByLabel('Пароль', { exact: true }).fill(operator.password);
   await page
     .getByLabel('Код из приложения-аутентификатора')

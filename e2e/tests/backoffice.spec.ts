@@ -50,8 +50,8 @@ test('an operator signs in with the code, freezes a person and approves their id
   await expect(page.getByRole('heading', { name: 'Морозова Алиса' })).toBeFocused();
   await expect(page.getByTestId('user-status')).toHaveText('Активен');
   const freezing = page.getByRole('region', { name: 'Блокировка кошелька' });
-  await freezing.getByLabel('Причина').first().fill('Проверка по 115-ФЗ');
-  await freezing.getByLabel('Причина').first().press('Enter');
+  await freezing.getByLabel('Причина', { exact: true }).first().fill('Проверка по 115-ФЗ');
+  await freezing.getByLabel('Причина', { exact: true }).first().press('Enter');
   await expect(page.getByTestId('user-status')).toHaveText('Заблокирован оператором');
   expect((await info(request, person)).is_frozen).toBe(true);
   // The person cannot lift it: only an operator may.
@@ -132,8 +132,8 @@ test('two operators refund a payment: the proposer cannot approve, another opera
   const row = page.getByRole('row', { name: /Перевод.*−300,00\s₽/ });
   await row.getByRole('button', { name: 'Предложить возврат' }).click();
   const form = page.getByRole('form', { name: 'Предложить возврат операции' });
-  await expect(form.getByLabel('Сумма')).toHaveValue('300.00');
-  await form.getByLabel('Причина').fill('Ошибочный перевод, подтверждено получателем');
+  await expect(form.getByLabel('Сумма', { exact: true })).toHaveValue('300.00');
+  await form.getByLabel('Причина', { exact: true }).fill('Ошибочный перевод, подтверждено получателем');
   await form.getByRole('button', { name: 'Предложить' }).click();
   await expect(form.getByRole('status')).toContainText('Возврат предложен');
   expect(await rubBalance(request, payer)).toBe('700.00');

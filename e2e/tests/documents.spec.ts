@@ -121,8 +121,8 @@ test('a receipt from the pay modal’s details after a withdrawal', async ({ pag
   await topUp(request, person, '2000');
   await upgradeToSimplified(request, person);
   await signIn(page, person, '/wallet/withdrawal');
-  await page.getByLabel('Сумма').fill('700');
-  await page.getByLabel('Карта').fill('4111111111111111');
+  await page.getByLabel('Сумма', { exact: true }).fill('700');
+  await page.getByLabel('Карта', { exact: true }).fill('4111111111111111');
   await page.getByRole('button', { name: 'Вывести' }).click();
   const modal = page.getByRole('dialog', { name: 'Вывод на карту' });
   await page.keyboard.type(PIN);

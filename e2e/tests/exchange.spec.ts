@@ -94,7 +94,7 @@ test('RUB → USD exchange, then a USD transfer to a second user', async ({ page
   // The dollars go to a second user, who has no USD account yet.
   await page.goto('/wallet/save');
   await page.locator('.wallet-carousel__slide[data-currency="USD"] button').click();
-  await page.getByLabel('Сумма').fill('10');
+  await page.getByLabel('Сумма', { exact: true }).fill('10');
   await page.getByLabel('Телефон получателя').fill(friend.national);
   await expect(page.getByTestId('recipient-card')).toContainText('Иван П.');
   await expect(page.getByRole('button', { name: 'Перевести' })).toBeEnabled();

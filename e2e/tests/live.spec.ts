@@ -42,7 +42,7 @@ test('the receiver’s balance, history and bell change within 2 s of the sender
   });
 
   await signIn(page, sender, '/wallet/save');
-  await page.getByLabel('Сумма').fill('250');
+  await page.getByLabel('Сумма', { exact: true }).fill('250');
   await page.getByLabel('Телефон получателя').fill(receiver.national);
   await expect(page.getByTestId('recipient-card')).toContainText('Иван П.');
   await expect(page.getByRole('button', { name: 'Перевести' })).toBeEnabled();

@@ -45,7 +45,7 @@ test('top up through the sandbox payment page: the result page and home show the
   const person = await registerPerson(request);
   await signIn(page, person, '/wallet/topup');
   await expect(page.getByRole('heading', { name: 'Пополнение', level: 1 })).toBeVisible();
-  const amount = page.getByLabel('Сумма');
+  const amount = page.getByLabel('Сумма', { exact: true });
   await expect(amount).toHaveAttribute('placeholder', '0');
   await expect(amount).toHaveAttribute('inputmode', 'decimal');
   await expect(page.getByTestId('account-balance')).toHaveText(nbsp('0,00 ₽'));
@@ -89,7 +89,7 @@ test('a declined payment shows failed on the result page; top-up is refused with
 }) => {
   const person = await registerPerson(request);
   await signIn(page, person, '/wallet/topup');
-  await page.getByLabel('Сумма').fill('300');
+  await page.getByLabel('Сумма', { exact: true }).fill('300');
   await page.getByRole('button', { name: 'Пополнить' }).click();
   await expect(page).toHaveURL(/\/sandbox\/pay\//);
   await page.getByRole('button', { name: 'Отменить оплату' }).click();
@@ -125,8 +125,8 @@ test('withdraw to a card with the PIN modal: success, and a failed payout that b
   await expect(page.getByTestId('withdrawal-unavailable')).toContainText(
     'Вывод средств недоступен, пожалуйста, пройдите идентификацию.',
   );
-  await page.getByLabel('Сумма').fill('100');
-  await page.getByLabel('Карта').fill('4111111111111111');
+  await page.getByLabel('Сумма', { exact: true }).fill('100');
+  await page.getByLabel('Карта', { exact: true }).fill('4111111111111111');
   await expect(page.getByRole('button', { name: 'Вывести' })).toBeDisabled();
 
   await upgradeToSimplified(request, person);
@@ -134,8 +134,8 @@ test('withdraw to a card with the PIN modal: success, and a failed payout that b
   await expect(page.getByTestId('withdrawal-balance')).toHaveText(nbsp('5 000,00 ₽'));
   await expect(page.getByTestId('withdrawal-unavailable')).toHaveCount(0);
 
-  const amount = page.getByLabel('Сумма');
-  const card = page.getByLabel('Карта');
+  const amount = page.getByLabel('Сумма', { exact: true });
+  const card = page.getByLabel('Карта', { exact: true });
   const submit = page.getByRole('button', { name: 'Вывести' });
   await expect(amount).toHaveAttribute('placeholder', '0');
   await expect(card).toHaveAttribute('placeholder', '0000 0000 0000 0000');
@@ -214,7 +214,7 @@ test('send money to a second user, who then sees it', async ({ page, browser, re
   await phone.fill('9990000000');
   await expect(page.getByText('Получатель с таким номером не найден')).toBeVisible();
 
-  await page.getByLabel('Сумма').fill('700');
+  await page.getByLabel('Сумма', { exact: true }).fill('700');
   await phone.fill(recipient.national);
   const card = page.getByTestId('recipient-card');
   await expect(card).toContainText('Иван П.');
@@ -274,7 +274,7 @@ test('a transfer whose answer is lost to a failover is repeated with the same ke
     });
   });
   await signIn(page, sender, '/wallet/save');
-  await page.getByLabel('Сумма').fill('300');
+  await page.getByLabel('Сумма', { exact: true }).fill('300');
   await page.getByLabel('Телефон получателя').fill(recipient.national);
   await expect(page.getByTestId('recipient-card')).toContainText('Пётр И.');
   await page.getByRole('button', { name: 'Перевести' }).click();

@@ -91,7 +91,7 @@ test('a transfer is confirmed with a passkey instead of the PIN', async ({ page,
   await expect(panel.getByTestId('passkey')).toHaveCount(1);
 
   await page.goto('/wallet/save');
-  await page.getByLabel('Сумма').fill('250');
+  await page.getByLabel('Сумма', { exact: true }).fill('250');
   await page.getByLabel('Телефон получателя').fill(recipient.national);
   await expect(page.getByTestId('recipient-card')).toContainText('Анна С.');
   await page.getByRole('button', { name: 'Перевести' }).click();

@@ -68,7 +68,7 @@ test('a request’s link is shared, and a second person opens it signed out, sig
   await signIn(page, asker, '/');
   await page.getByRole('link', { name: 'Запросить' }).click();
   await expect(page.getByRole('heading', { name: 'Запрос денег', level: 1 })).toBeVisible();
-  await page.getByLabel('Сумма').fill('250');
+  await page.getByLabel('Сумма', { exact: true }).fill('250');
   await page.getByLabel('Комментарий').fill('Билеты в кино');
   await page.getByRole('button', { name: 'Создать запрос' }).click();
   const url = (await page.getByTestId('request-url').textContent()) ?? '';
@@ -163,7 +163,7 @@ test('‘Повторить’ on a transfer in the history fills the form, and 
     .first()
     .click();
   await expect(page).toHaveURL(/\/wallet\/save\?repeat=/);
-  await expect(page.getByLabel('Сумма')).toHaveValue('150,00');
+  await expect(page.getByLabel('Сумма', { exact: true })).toHaveValue('150,00');
   await expect(page.getByTestId('recipient-card')).toContainText('Иван П.');
   await expect(page.getByTestId('recent-recipients')).toContainText('Иван П.');
   await shot(page, 'repeat');
@@ -187,16 +187,16 @@ test('‘Сохранить как шаблон’ shows the name and amount to 
   await Promise.all([upgradeToSimplified(request, sender), upgradeToSimplified(request, recipient)]);
 
   await signIn(page, sender, '/wallet/save');
-  await page.getByLabel('Сумма').fill('75');
+  await page.getByLabel('Сумма', { exact: true }).fill('75');
   await page.getByLabel('Телефон получателя').fill(recipient.national);
   await expect(page.getByTestId('recipient-card')).toContainText('Иван П.');
   await page.getByRole('button', { name: 'Сохранить как шаблон' }).click();
   const dialog = page.getByRole('dialog', { name: 'Сохранить как шаблон' });
   // Nothing is saved yet: the name and amount are shown and can be changed.
   await expect(dialog.getByLabel('Название шаблона')).toHaveValue('Иван П.');
-  await expect(dialog.getByLabel('Сумма')).toHaveValue('75,00');
+  await expect(dialog.getByLabel('Сумма', { exact: true })).toHaveValue('75,00');
   await dialog.getByLabel('Название шаблона').fill('Аренда');
-  await dialog.getByLabel('Сумма').fill('500,5');
+  await dialog.getByLabel('Сумма', { exact: true }).fill('500,5');
   await dialog.getByRole('button', { name: 'Сохранить', exact: true }).click();
   await expect(dialog.getByRole('status')).toHaveText('Шаблон «Аренда» сохранён');
   await dialog.getByRole('button', { name: 'Закрыть', exact: true }).first().click();
@@ -204,9 +204,9 @@ test('‘Сохранить как шаблон’ shows the name and amount to 
   const card = page.getByTestId('templates').getByRole('listitem');
   await expect(card).toContainText('Аренда');
   await expect(card).toContainText(/Иван П\. · 500,50\s₽/);
-  await page.getByLabel('Сумма').fill('');
+  await page.getByLabel('Сумма', { exact: true }).fill('');
   await card.getByRole('button', { name: /^Аренда/ }).click();
-  await expect(page.getByLabel('Сумма')).toHaveValue('500,50');
+  await expect(page.getByLabel('Сумма', { exact: true })).toHaveValue('500,50');
   await card.getByRole('button', { name: 'Удалить шаблон «Аренда»' }).click();
   await expect(page.getByTestId('templates')).toHaveCount(0);
 });
@@ -224,7 +224,7 @@ test('a scheduled transfer is created with the PIN, paused and resumed', async (
   await expect(page.getByRole('heading', { name: 'Регулярные переводы', level: 1 })).toBeVisible();
   await expect(page.getByText('Регулярных переводов пока нет')).toBeVisible();
   await page.getByLabel('Телефон получателя').fill(recipient.national);
-  await page.getByLabel('Сумма').fill('500');
+  await page.getByLabel('Сумма', { exact: true }).fill('500');
   await page.getByLabel('Периодичность').selectOption('week');
   // The PIN in four boxes, as everywhere else.
   await page.getByLabel('Цифра 1 из 4').click();

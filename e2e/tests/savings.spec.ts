@@ -63,7 +63,7 @@ test('a monthly budget shows what the month has spent', async ({ page, request }
   await signIn(page, person, '/wallet/savings');
   await expect(page.getByRole('heading', { name: 'Копилка и бюджеты', level: 1 })).toBeVisible();
   const form = page.getByRole('form', { name: 'Новый бюджет' });
-  await form.getByLabel('Категория').selectOption({ label: 'Все траты' });
+  await form.getByLabel('Категория', { exact: true }).selectOption({ label: 'Все траты' });
   await form.getByLabel('Сумма на месяц').fill('1000');
   await form.getByRole('button', { name: 'Сохранить бюджет' }).click();
   const budget = page.getByTestId('budget');
@@ -80,8 +80,8 @@ test('a savings goal rounds a QR payment up', async ({ page, request }) => {
 
   await signIn(page, person, '/wallet/savings');
   const form = page.getByRole('form', { name: 'Новая копилка' });
-  await form.getByLabel('Название').fill('Отпуск');
-  await form.getByLabel('Цель').fill('5000');
+  await form.getByLabel('Название', { exact: true }).fill('Отпуск');
+  await form.getByLabel('Цель', { exact: true }).fill('5000');
   await form.getByRole('button', { name: 'Создать копилку' }).click();
   const goal = page.getByTestId('goal');
   await expect(goal).toContainText('Отпуск');
@@ -117,8 +117,8 @@ test('a weekly deposit is set on a goal with the PIN and listed', async ({ page,
 
   await signIn(page, person, '/wallet/savings');
   const form = page.getByRole('form', { name: 'Новая копилка' });
-  await form.getByLabel('Название').fill('Велосипед');
-  await form.getByLabel('Цель').fill('20000');
+  await form.getByLabel('Название', { exact: true }).fill('Велосипед');
+  await form.getByLabel('Цель', { exact: true }).fill('20000');
   await form.getByRole('button', { name: 'Создать копилку' }).click();
   const goal = page.getByTestId('goal');
   const plan = goal.getByRole('region', { name: 'Пополнять регулярно' });

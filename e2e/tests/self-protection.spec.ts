@@ -92,9 +92,9 @@ test('freeze in Settings: the frozen state across the app, then unfreeze with a 
   await noSeriousAxeViolations(page);
   await shot(page, 'frozen-home');
   await page.goto('/wallet/withdrawal');
-  await page.getByLabel('Сумма').fill('100');
+  await page.getByLabel('Сумма', { exact: true }).fill('100');
   await expect(page.locator('[data-code="WALLET_FROZEN"]')).toContainText('Кошелёк заблокирован');
-  await page.getByLabel('Карта').fill('4111 1111 1111 1111');
+  await page.getByLabel('Карта', { exact: true }).fill('4111 1111 1111 1111');
   await expect(page.getByRole('button', { name: 'Вывести' })).toBeDisabled();
 
   // Unfreeze: a fresh SMS code to one's own phone, with the 60-second countdown, and the PIN.
@@ -269,7 +269,7 @@ test('transfer: problems and the limit meter before the PIN; the PIN opens only 
   // Only 'Перевод' is the current section, not 'Счета' as well.
   await expect(page.locator('.home-nav [aria-current="page"]')).toHaveText('Перевод');
 
-  await page.getByLabel('Сумма').fill('5000');
+  await page.getByLabel('Сумма', { exact: true }).fill('5000');
   const phone = page.getByLabel('Телефон получателя');
   await phone.pressSequentially(recipient.national);
   // Item 9: the number reads as it does everywhere else.
@@ -289,7 +289,7 @@ test('transfer: problems and the limit meter before the PIN; the PIN opens only 
     path: `${process.env.SHOTS_DIR ?? '/tmp/shots'}/protect-transfer-form-${page.viewportSize()?.width}.png`,
   });
 
-  await page.getByLabel('Сумма').fill('1500');
+  await page.getByLabel('Сумма', { exact: true }).fill('1500');
   await expect(page.locator('[data-code]')).toHaveCount(0);
   await submit.click();
   const modal = page.getByRole('dialog', { name: 'Перевод' });
