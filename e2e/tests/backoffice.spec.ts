@@ -195,7 +195,7 @@ test('an administrator adds an operator through a one-time link, then disables t
 
   // A new operator: the administrator sees a link, never a password or a secret.
   await page.getByRole('link', { name: 'Операторы' }).click();
-  // The users page's search ('Телефон, имя или e-mail') also answers to 'E-mail' until the page changes.
+  // Typed only once the page is there: until then the field typed into is the users page's.
   await expect(page.getByRole('heading', { name: 'Операторы', level: 1 })).toBeVisible();
   const email = `new.${Date.now()}@ops.example`;
   await page.getByLabel('E-mail', { exact: true }).fill(email);
