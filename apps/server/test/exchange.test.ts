@@ -284,10 +284,10 @@ describe(`exchange (${databaseLabel})`, () => {
     const petr = await person(server, { rub: rub(40_000) });
     // 200 $ at 80 ₽ = 16 000 ₽: with 40 000 ₽ that is 56 000 ₽ of a 60 000 ₽ cap.
     await fund(server.ctx, petr.userId, 200_00n, 'USD');
-    expect((await send(sender, petr, '4000.01', 'RUB')).body.code).toBe('RECIPIENT_LIMIT_BALANCE');
+    expect((await send(sender, petr, '4000.01', 'RUB')).body.code).toBe('RECIPIENT_UNAVAILABLE');
     // 50 $ = 4 000 ₽ more would also pass the cap; 49.99 $ does not.
     await fund(server.ctx, sender.userId, 1_000_00n, 'USD');
-    expect((await send(sender, petr, '50.01', 'USD')).body.code).toBe('RECIPIENT_LIMIT_BALANCE');
+    expect((await send(sender, petr, '50.01', 'USD')).body.code).toBe('RECIPIENT_UNAVAILABLE');
     expect((await send(sender, petr, '49.99', 'USD')).status).toBe(200);
     // 40 000 ₽ + 249.99 $ * 80 = 59 999.20 ₽: a top-up may bring 0.80 ₽ more.
     expect(

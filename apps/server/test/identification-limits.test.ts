@@ -260,12 +260,12 @@ describe(`identification limits (${databaseLabel})`, () => {
     await fund(ctx, id, rub(14_999, 99));
     expect(await receive(id, 1n)).toBeNull();
     const over = await receive(id, 2n);
-    expect(over?.code).toBe('RECIPIENT_LIMIT_BALANCE');
-    expect(errorMessage('RECIPIENT_LIMIT_BALANCE', 'ru', over!.params)).not.toMatch(/15\u00a0000/);
+    expect(over?.code).toBe('RECIPIENT_UNAVAILABLE');
+    expect(errorMessage('RECIPIENT_UNAVAILABLE', 'ru', over!.params)).not.toMatch(/15\u00a0000/);
     const simplified = await userAt('simplified');
     await fund(ctx, simplified, rub(59_999, 99));
     expect(await receive(simplified, 1n)).toBeNull();
-    expect((await receive(simplified, 2n))?.code).toBe('RECIPIENT_LIMIT_BALANCE');
+    expect((await receive(simplified, 2n))?.code).toBe('RECIPIENT_UNAVAILABLE');
   });
 
   it('counts other currencies in roubles at the stored rate (docs/decisions.md section 15)', async () => {

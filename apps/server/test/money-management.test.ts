@@ -391,7 +391,7 @@ describe(`managing money (${databaseLabel})`, () => {
     // Ivan holds 7,100 in his account and 5,000 in the goal; the cap is 15,000: 3,000 more is too much.
     await fund(server.ctx, anna.userId, rub(5000));
     const over = await send(anna, ivan, '3000.00');
-    expect(over.body.code).toBe('RECIPIENT_LIMIT_BALANCE');
+    expect(over.body.code).toBe('RECIPIENT_UNAVAILABLE');
     expect((await send(anna, ivan, '2800.00')).status).toBe(200);
   });
 

@@ -562,7 +562,7 @@ describe(`the back office API (${databaseLabel})`, () => {
       reason: 'x',
     });
     const capped = await as(team.admin!).post(`/ops/v1/refunds/${proposal.body.id}/approve`);
-    expect([capped.status, capped.body.code]).toEqual([409, 'RECIPIENT_LIMIT_BALANCE']);
+    expect([capped.status, capped.body.code]).toEqual([409, 'RECIPIENT_UNAVAILABLE']);
 
     const anna = await person(server, { rub: rub(100) });
     const oleg = await person(server);

@@ -172,11 +172,7 @@ describe(`self-protection and checks (${databaseLabel})`, () => {
     });
     expect(toPerson.status).toBe(200);
     expect(toPerson.body.ok).toBe(false);
-    expect(codes(toPerson)).toEqual([
-      'TRANSFER_NOT_ALLOWED',
-      'RECIPIENT_LIMIT_BALANCE',
-      'INSUFFICIENT_FUNDS',
-    ]);
+    expect(codes(toPerson)).toEqual(['TRANSFER_NOT_ALLOWED', 'RECIPIENT_UNAVAILABLE', 'INSUFFICIENT_FUNDS']);
     expect(toPerson.body.limits).toMatchObject({
       monthly_outgoing_max: '40000.00',
       monthly_outgoing_left: '40000.00',

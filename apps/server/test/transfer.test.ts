@@ -237,7 +237,7 @@ describe(`transfers (${databaseLabel})`, () => {
     const poor = await person(server, { level: 'anonymous', rub: rub(10_000) });
     const over = await send(rich, poor.phone, { amount: '5000.01' });
     expect(over.status).toBe(409);
-    expect(over.body.code).toBe('RECIPIENT_LIMIT_BALANCE');
+    expect(over.body.code).toBe('RECIPIENT_UNAVAILABLE');
     expect((await send(rich, poor.phone, { amount: '5000' })).status).toBe(200);
     expect(await balance(server, poor)).toBe('15000.00');
   });
@@ -338,7 +338,7 @@ describe(`transfers (${databaseLabel})`, () => {
     // The recipient's level raised elsewhere (15 000 RUB cap when anonymous): the new level's cap
     // applies at once.
     expect((await send(ivan, petr.phone, { amount: '15000', pin: '4321' })).body.code).toBe(
-      'RECIPIENT_LIMIT_BALANCE',
+      'RECIPIENT_UNAVAILABLE',
     );
     expect((await send(ivan, petr.phone, { amount: '1', pin: '4321' })).status).toBe(200); // hints again
     await db.query(`UPDATE users SET identification_level = 'full' WHERE id = $1`, [petr.userId]);

@@ -110,6 +110,21 @@ export const ERRORS = {
     ru: 'Чтобы вывести остаток на карту, пройдите идентификацию или потратьте остаток',
     en: 'To pay the balance out to a card, please complete identification or spend the balance',
   },
+  WALLET_CLOSE_TRUSTED: {
+    http: 409,
+    ru: 'У кошелька есть доверенное лицо: остаток уходит только с его одобрения. Сначала выведите остаток на карту (вывод дождётся одобрения доверенного лица) или удалите доверенное лицо: удаление вступит в силу через 48 часов',
+    en: 'Your wallet has a trusted person: the balance leaves only with their approval. Withdraw the balance to a card first (the withdrawal waits for their approval), or remove the trusted person: the removal takes effect in 48 hours',
+  },
+  WALLET_CLOSE_CHECK: {
+    http: 409,
+    ru: 'Закрытие остановлено для проверки: {reason}. Сначала выведите остаток на карту и подтвердите вывод кодом из SMS, затем закройте кошелёк',
+    en: 'Closing is stopped for a check: {reason}. Withdraw the balance to a card first and confirm it with an SMS code, then close the wallet',
+  },
+  WALLET_CLOSED: {
+    http: 409,
+    ru: 'Кошелёк закрыт: деньги с него больше не уходят',
+    en: 'The wallet is closed: no money leaves it any more',
+  },
   WALLET_CLOSE_FROZEN: {
     http: 403,
     ru: 'Кошелёк заблокирован оператором: закрыть его поможет поддержка',
@@ -201,10 +216,11 @@ export const ERRORS = {
     ru: 'Превышен месячный лимит расходов для вашего уровня идентификации: {limit}, осталось {left}',
     en: 'This exceeds the monthly spending limit of your identification level: {limit}, {left} left',
   },
-  RECIPIENT_LIMIT_BALANCE: {
+  // Says nothing of the recipient's balance, level or wallet: trying amounts must tell nobody anything.
+  RECIPIENT_UNAVAILABLE: {
     http: 409,
-    ru: 'Получатель не может принять эту сумму: она превысит лимит остатка его кошелька',
-    en: 'The recipient cannot accept this amount: it would exceed the balance limit of their wallet',
+    ru: 'Получатель сейчас не может принять перевод',
+    en: 'The recipient cannot accept the transfer now',
   },
   TOPUP_NOT_ALLOWED: {
     http: 403,

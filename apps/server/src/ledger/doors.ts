@@ -20,6 +20,8 @@ export type RefusalRule =
   | 'account_missing'
   | 'payee_account_missing'
   | 'wallet_frozen'
+  | 'wallet_closed'
+  | 'recipient_closed'
   | 'transfer_not_allowed'
   | 'withdrawal_not_allowed'
   | 'topup_not_allowed'

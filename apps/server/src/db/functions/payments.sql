@@ -16,7 +16,8 @@
 --      'pin' lets modules/auth/pin.ts check and count the PIN); without a proof only a run of the
 --      payer's active standing order passes; the Idempotency-Key claimed with the call's answer
 --      (idempotency.sql): a used key answers the first call's fingerprint and answer, before any rule;
---   2. the rules: an exchange's quote, a frozen wallet, limits.sql's (the level, the monthly limit,
+--   2. the rules: a closed wallet on either side (nothing moves once a wallet is closed: a release, a
+--      schedule's run, a request's payment), an exchange's quote, a frozen wallet, limits.sql's (the level, the monthly limit,
 --      the payee's balance cap or the exchange's), the money available (ledger_available);
 --   3. the epilogue: a refusal gives the key back and writes nothing; otherwise the movement is
 --      written by ledger_move and the answer, stored with the key, is the call's.
@@ -73,6 +74,8 @@ DECLARE
   payer_level text;
   payee_level text;
   frozen boolean := false;
+  payer_closed boolean := false;
+  payee_closed boolean := false;
   proven boolean := false;
   debit ledger_accounts;
   credit ledger_accounts;
@@ -95,26 +98,29 @@ BEGIN
     SELECT g.currency INTO currency FROM savings_goals g WHERE g.id = goal_id AND g.user_id = payer;
   END IF;
   FOR person IN SELECT u.id, u.identification_level AS level, u.frozen_at IS NOT NULL AS frozen,
-      pin_proven(u, pin_proof) AS proven, a AS account
+      u.closed_at IS NOT NULL AS closed, pin_proven(u, pin_proof) AS proven, a AS account
     FROM users u JOIN ledger_accounts a ON a.user_id = u.id AND a.currency IN (currency, to_currency)
     WHERE u.id IN (payer, payee) ORDER BY u.id, a.id FOR NO KEY UPDATE OF u, a LOOP
     IF person.id = payer THEN
       payer_level := person.level;
       frozen := person.frozen;
+      payer_closed := person.closed;
       proven := person.proven;
       IF (person.account).currency = currency THEN debit := person.account; ELSE credit := person.account; END IF;
     ELSE
       payee_level := person.level;
+      payee_closed := person.closed;
       credit := person.account;
     END IF;
   END LOOP;
   -- Rarely: a person without an account in the currency is locked alone (then the system accounts).
   IF payer_level IS NULL AND (quote_id IS NOT NULL OR goal_id IS NOT NULL) THEN
-    SELECT u.identification_level, u.frozen_at IS NOT NULL, pin_proven(u, pin_proof)
-    INTO payer_level, frozen, proven FROM users u WHERE u.id = payer FOR NO KEY UPDATE;
+    SELECT u.identification_level, u.frozen_at IS NOT NULL, u.closed_at IS NOT NULL, pin_proven(u, pin_proof)
+    INTO payer_level, frozen, payer_closed, proven FROM users u WHERE u.id = payer FOR NO KEY UPDATE;
   END IF;
   IF payee IS NOT NULL AND credit.id IS NULL THEN
-    SELECT u.identification_level INTO payee_level FROM users u WHERE u.id = payee FOR NO KEY UPDATE;
+    SELECT u.identification_level, u.closed_at IS NOT NULL INTO payee_level, payee_closed
+    FROM users u WHERE u.id = payee FOR NO KEY UPDATE;
     IF FOUND THEN
       credit.user_id := payee;
       credit.currency := currency;
@@ -174,6 +180,14 @@ BEGIN
 
   -- 2. The rules.
   problems := '[]'::jsonb;
+  -- A closed wallet's money stays where it is, whoever lets it go (docs/security.md, 'Antifraud and
+  -- the trusted person: which paths are judged'); a closed payee is only 'cannot accept now'.
+  IF payer_closed THEN
+    problems := problems || jsonb_build_object('rule', 'wallet_closed');
+  END IF;
+  IF payee IS NOT NULL AND payee_closed THEN
+    problems := problems || jsonb_build_object('rule', 'recipient_closed');
+  END IF;
   IF goal_id IS NOT NULL THEN
     -- One's own money between one's own accounts: no limit and no freeze apply, only the goal and the
     -- money on the side it leaves. The goal's account is the person's, locked after their account.

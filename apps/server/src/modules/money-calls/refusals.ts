@@ -17,6 +17,12 @@ export function refusalError(refusal: Refusal): AppError {
       return new AppError('RECIPIENT_ACCOUNT_MISSING');
     case 'wallet_frozen':
       return new AppError('WALLET_FROZEN');
+    case 'wallet_closed':
+      return new AppError('WALLET_CLOSED');
+    // Another person's state (their cap, a closed wallet) is never told, only that they cannot accept now.
+    case 'recipient_closed':
+    case 'recipient_limit_balance':
+      return new AppError('RECIPIENT_UNAVAILABLE');
     case 'transfer_not_allowed':
       return new AppError('TRANSFER_NOT_ALLOWED');
     case 'withdrawal_not_allowed':
@@ -27,8 +33,6 @@ export function refusalError(refusal: Refusal): AppError {
       return new AppError('LIMIT_MONTHLY', { limit: rub(refusal.limit), left: rub(refusal.left) });
     case 'limit_balance':
       return new AppError('LIMIT_BALANCE', { limit: rub(refusal.limit) });
-    case 'recipient_limit_balance':
-      return new AppError('RECIPIENT_LIMIT_BALANCE', { limit: rub(refusal.limit) });
     case 'insufficient_funds':
       return new AppError('INSUFFICIENT_FUNDS');
     case 'exchange_not_allowed':
