@@ -7,13 +7,20 @@
  *      the operation waits for their approval;
  *   3. the signs, from ANTIFRAUD_AMOUNT_FLOOR in roubles only: a new session or a recent security
  *      change with a new payee, an amount over three times the person's largest in 90 days, many new
- *      payees within an hour.
+ *      payees within an hour; and, under the floor, a new session whose payments to new payees add up
+ *      to the floor. A payee is a person, a card or a bank account alike; what the session judged
+ *      did itself never makes a payee known or an amount usual (payments count from before it, or
+ *      older than 24 hours).
  * Everyday payments read nothing (watch.ts knows the local list and who has no trusted person);
- * the signs' read runs only from the floor or for a trusted person's new-payee rule.
+ * the signs' read runs only from the floor, from a session younger than 24 hours, or for a trusted
+ * person's new-payee rule.
  */
 import { createHmac } from 'node:crypto';
 import type { CurrencyCode, HoldReason, Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
+import { batchedRead } from '../../db/batch.ts';
+import { isDb } from '../../db/client.ts';
+import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import type { FraudDbProvider, FraudMatch } from '../../providers/fraud-db/fraud-db-provider.ts';
@@ -85,6 +92,38 @@ export function cardKey(ctx: AppContext, card: string): string {
   return createHmac('sha256', ctx.config.PIN_KEY).update(`fraud-list-card:${card}`).digest('hex');
 }
 
+/**
+ * Who a payee is, for 'paid before': a wallet user's id, a card's keyed hash, a bank account; kept on
+ * each payout (`payouts.payee_key`), so a card or an account never paid before is a new payee.
+ */
+export function payeeKey(
+  ctx: AppContext,
+  payee: Pick<AntifraudPayee, 'userId' | 'card' | 'account'>,
+): string {
+  if (payee.userId) return payee.userId;
+  if (payee.card) return `card:${cardKey(ctx, payee.card)}`;
+  return `account:${payee.account ?? ''}`;
+}
+
+/** When each session began: it never changes, so an instance keeps it once read. */
+const sessionStarts = hintsPerDatabase<Date>({ max: 100_000, ttlMs: 24 * 3_600_000 });
+const sessionStartsRead = batchedRead<string, { id: string; created_at: Date }>(async (q, ids) => {
+  const { rows } = await q.query<{ id: string; created_at: Date }>(
+    'SELECT id, created_at FROM sessions WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, row]));
+});
+
+async function sessionStart(ctx: AppContext, sessionId: string): Promise<Date | null> {
+  const db = isDb(ctx.db) ? ctx.db : null;
+  const known = db ? sessionStarts(db).get(sessionId) : undefined;
+  if (known) return known;
+  const row = await sessionStartsRead(ctx.db, sessionId);
+  if (row && db) sessionStarts(db).set(sessionId, row.created_at);
+  return row?.created_at ?? null;
+}
+
 interface FirstRow {
   local: FraudMatch | null;
   amount_rub: string;
@@ -94,11 +133,12 @@ interface FirstRow {
 }
 
 interface SignsRow {
-  session_at: Date | null;
   security_changed_at: Date | null;
   known_payee: boolean;
   largest: string | null;
   new_payees: number;
+  /** What the session sent to payees new to it, in roubles (a fresh session's only). */
+  sent_new: string;
 }
 
 /**
@@ -148,23 +188,30 @@ export async function assessCall(
 
   const amountRub = BigInt(first.amount_rub);
   const trusted = first.trusted_id !== null;
-  const reachesFloor = signsEnabled(ctx) && amountRub >= amountFloor(ctx);
+  const signs = signsEnabled(ctx);
+  const reachesFloor = signs && amountRub >= amountFloor(ctx);
   const trustedNewPayees = trusted && first.new_payees === true;
-  if (!reachesFloor && !trusted) return null;
+  const hoursAgo = (time: Date | null, hours: number) =>
+    time !== null && at.getTime() - time.getTime() < hours * 3_600_000;
+  const started = signs && call.sessionId ? await sessionStart(ctx, call.sessionId) : null;
+  const freshSession = hoursAgo(started, SIGNS.newSessionHours);
+  // Under the floor a fresh session is summed: many small payments to new payees are one large one.
+  const summed = freshSession && !reachesFloor;
+  if (!reachesFloor && !trusted && !summed) return null;
 
   const reasons: HoldReason[] = [];
   let knownPayee = true;
-  if (reachesFloor || trustedNewPayees) {
-    const signs = await signsOf(ctx, person, payee.userId, call.sessionId ?? null, at);
-    knownPayee = signs.known_payee;
+  if (reachesFloor || trustedNewPayees || summed) {
+    const facts = await signsOf(ctx, person, payeeKey(ctx, payee), freshSession ? started : null, at);
+    knownPayee = facts.known_payee;
+    if (summed && !knownPayee && BigInt(facts.sent_new) + amountRub >= amountFloor(ctx))
+      reasons.push('new_session');
     if (reachesFloor) {
-      const hoursAgo = (time: Date | null, hours: number) =>
-        time !== null && at.getTime() - time.getTime() < hours * 3_600_000;
-      if (!knownPayee && hoursAgo(signs.session_at, SIGNS.newSessionHours)) reasons.push('new_session');
-      if (!knownPayee && hoursAgo(signs.security_changed_at, SIGNS.securityChangeHours))
+      if (!knownPayee && freshSession) reasons.push('new_session');
+      if (!knownPayee && hoursAgo(facts.security_changed_at, SIGNS.securityChangeHours))
         reasons.push('security_change');
-      if (amountRub > BigInt(signs.largest ?? '0') * SIGNS.usualTimes) reasons.push('large_amount');
-      if (!knownPayee && signs.new_payees + 1 >= SIGNS.manyNewPayees) reasons.push('many_new_payees');
+      if (amountRub > BigInt(facts.largest ?? '0') * SIGNS.usualTimes) reasons.push('large_amount');
+      if (!knownPayee && facts.new_payees + 1 >= SIGNS.manyNewPayees) reasons.push('many_new_payees');
     }
   }
   if (trusted) {
@@ -222,44 +269,61 @@ async function firstFacts(
   return row;
 }
 
-/** The signs' facts in one read: the session's age, a security change, the payee and the usual amounts. */
+/**
+ * The signs' facts in one read: a security change, the payee, the usual amounts, the new payees of the
+ * hour, and what a fresh session (`started`, else null) sent to payees new to it. A payee is known and
+ * an amount usual only from payments before `cutoff` (the session's start, or 24 hours ago if later)
+ * or released from a hold, so the session judged cannot prime its own signs.
+ */
 async function signsOf(
   ctx: AppContext,
   person: string,
-  payeeId: string | null,
-  sessionId: string | null,
+  payee: string,
+  started: Date | null,
   at: Date,
 ): Promise<SignsRow> {
+  const dayAgo = new Date(at.getTime() - SIGNS.newSessionHours * 3_600_000);
+  const cutoff = started && started > dayAgo ? started : dayAgo;
   const { rows } = await ctx.db.query<SignsRow>(
-    `WITH paid AS (
-       SELECT c.user_id AS payee, e.created_at
+    `WITH moved AS (
+       SELECT c.user_id::text AS payee, e.created_at, -e.amount AS amount, e.currency, t.id AS movement
        FROM ledger_entries e
        JOIN ledger_transfers t ON t.id = e.transfer_id
        JOIN ledger_accounts c ON c.id = t.credit_account_id
        WHERE e.user_id = $1 AND e.amount < 0 AND e.phase = 'single' AND c.user_id IS NOT NULL AND c.user_id <> $1
-     )
-     SELECT (SELECT s.created_at FROM sessions s WHERE s.id = $3 AND s.user_id = $1) AS session_at,
-       u.security_changed_at,
-       EXISTS (SELECT 1 FROM paid p WHERE p.payee = $2) AS known_payee,
+       UNION ALL
+       SELECT p.payee_key, p.created_at, p.amount, p.currency, p.hold_transfer_id FROM payouts p
+       WHERE p.user_id = $1 AND p.payee_key IS NOT NULL AND p.status <> 'failed'
+     ), paid AS (
+       -- A held payment released (the person's SMS code, the trusted person, an operator) was judged:
+       -- its payee is known at once and it is not summed again.
+       SELECT m.*, EXISTS (SELECT 1 FROM money_holds h WHERE h.movement_id = m.movement) AS vetted FROM moved m
+     ), known AS (SELECT DISTINCT payee FROM paid WHERE created_at < $7 OR vetted)
+     SELECT u.security_changed_at,
+       EXISTS (SELECT 1 FROM known k WHERE k.payee = $2) AS known_payee,
        (SELECT max(limits_in_roubles(-e.amount, e.currency))::text FROM ledger_entries e
          WHERE e.user_id = $1 AND e.amount < 0 AND e.phase IN ('single', 'hold')
            AND e.kind IN ('transfer', 'payment', 'withdrawal') AND e.created_at > $4::timestamptz - make_interval(days => $5)
+           AND e.created_at < $7
            AND NOT EXISTS (SELECT 1 FROM ledger_transfers h JOIN ledger_accounts ha ON ha.id = h.credit_account_id
              WHERE h.id = e.transfer_id AND ha.purpose = 'antifraud_hold')) AS largest,
        (SELECT count(DISTINCT p.payee)::integer FROM paid p
          WHERE p.created_at > $4::timestamptz - make_interval(mins => $6)
            AND NOT EXISTS (SELECT 1 FROM paid o WHERE o.payee = p.payee
-             AND o.created_at <= $4::timestamptz - make_interval(mins => $6))) AS new_payees
+             AND o.created_at <= $4::timestamptz - make_interval(mins => $6))) AS new_payees,
+       (SELECT coalesce(sum(limits_in_roubles(p.amount, p.currency)), 0)::text FROM paid p
+         WHERE $3::timestamptz IS NOT NULL AND p.created_at >= $3::timestamptz AND NOT p.vetted
+           AND NOT EXISTS (SELECT 1 FROM known k WHERE k.payee = p.payee)) AS sent_new
      FROM users u WHERE u.id = $1`,
-    [person, payeeId, sessionId, at, SIGNS.usualDays, SIGNS.newPayeesWindowMinutes],
+    [person, payee, started, at, SIGNS.usualDays, SIGNS.newPayeesWindowMinutes, cutoff],
   );
   return (
     rows[0] ?? {
-      session_at: null,
       security_changed_at: null,
       known_payee: false,
       largest: null,
       new_payees: 0,
+      sent_new: '0',
     }
   );
 }

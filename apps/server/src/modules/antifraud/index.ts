@@ -14,6 +14,7 @@ export {
   assessCall,
   cardKey,
   type HoldVerdict,
+  payeeKey,
   SIGNS,
   signsEnabled,
 } from './assess.ts';
@@ -31,7 +32,7 @@ export {
   tellHeld,
 } from './store.ts';
 export { REASON_TEXTS, reasonSentence, reasonText } from './texts.ts';
-export { applyDueTrustedChanges } from './trusted.ts';
+export { applyDueTrustedChanges, trustedPersonInForce } from './trusted.ts';
 export { fraudListChanging } from './watch.ts';
 
 export const routes = modulePlugin('antifraud', register);

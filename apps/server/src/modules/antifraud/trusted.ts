@@ -100,6 +100,11 @@ async function save(q: Queryable, userId: string, row: TrustedRow | null): Promi
   );
 }
 
+/** Whether a trusted person's approval is in force for the person now (accepted, not yet removed). */
+export async function trustedPersonInForce(q: Queryable, userId: string, at: Date): Promise<boolean> {
+  return (await ownRow(q, userId, at))?.status === 'active';
+}
+
 export async function trustedPersonOf(ctx: AppContext, userId: string): Promise<AnswerOf<'trustedPerson'>> {
   const at = ctx.clock.now();
   const row = await ownRow(ctx.db, userId, at);

@@ -1,8 +1,11 @@
 /**
  * Closing the wallet (docs/decisions.md section 18). What it would do is shown first (`closePreview`);
  * closing asks a fresh SMS code and the PIN or a passkey. Roubles leave through the payout path a
- * withdrawal takes (`withdraw` of modules/withdrawal); other currencies must be exchanged or spent
- * first, and operations still in progress refuse it. Then, in one transaction: schedules end (the
+ * withdrawal takes (`withdraw` of modules/withdrawal), judged by the antifraud check as a withdrawal
+ * is: where a withdrawal would wait (a sign, the trusted person), closing is refused with what to do,
+ * for nothing can wait for a wallet that is gone. Other currencies must be exchanged or spent first,
+ * and operations still in progress (a payout, a top-up, a held operation or one awaiting approval)
+ * refuse it. Then, in one transaction: schedules end (the
  * person's and those paying them), their pending requests are cancelled or declined, sessions end,
  * passkeys and push subscriptions go, and the phone moves to `closed_phone`, so it can register a new
  * wallet and the old one can no longer sign in. Every record stays for the operators.
@@ -14,6 +17,7 @@ import { AppError } from '../../errors.ts';
 import type { LevelName } from '../../policy/levels.ts';
 import { maskCard, normalizeCardNumber } from '../../providers/payouts/payouts-provider.ts';
 import { revokeAllSessions, type SessionRef } from '../../sessions/tokens.ts';
+import { type HoldVerdict, reasonText, trustedPersonInForce } from '../antifraud/index.ts';
 import { checkPin, lockPhone, message, sendNotice, verifyCode } from '../auth/index.ts';
 import { goalsHoldingMoney } from '../goals/index.ts';
 import { verifyPasskey } from '../passkeys/index.ts';
@@ -29,6 +33,10 @@ const TEXTS = {
   operations: {
     payout: { ru: 'вывод на карту', en: 'a payout to a card' },
     topup: { ru: 'пополнение', en: 'a top-up' },
+    held: {
+      ru: 'операция на проверке или ждёт одобрения доверенного лица',
+      en: 'an operation on hold or awaiting your trusted person’s approval',
+    },
   },
 } as const;
 
@@ -39,13 +47,16 @@ interface ClosingState {
   accounts: { currency_code: string; balance: string }[];
   payouts: number;
   topUps: number;
+  /** Held operations and those awaiting the trusted person (docs/decisions.md section 21). */
+  holds: number;
+  trusted: boolean;
   schedules: number;
   requests: number;
   /** Savings goals still holding money (docs/decisions.md section 22). */
   goals: number;
 }
 
-async function stateOf(q: Queryable, userId: string): Promise<ClosingState> {
+async function stateOf(q: Queryable, userId: string, at: Date): Promise<ClosingState> {
   const { rows } = await q.query<{
     phone: string;
     identification_level: LevelName;
@@ -53,12 +64,15 @@ async function stateOf(q: Queryable, userId: string): Promise<ClosingState> {
     closed_at: Date | null;
     payouts: number;
     top_ups: number;
+    holds: number;
     schedules: number;
     requests: number;
   }>(
     `SELECT u.phone, u.identification_level, u.frozen_by, u.closed_at,
        (SELECT count(*)::integer FROM payouts p WHERE p.user_id = u.id AND p.status IN ('created', 'pending')) AS payouts,
        (SELECT count(*)::integer FROM topup_orders o WHERE o.user_id = u.id AND o.status = 'pending') AS top_ups,
+       (SELECT count(*)::integer FROM money_holds h
+         WHERE h.user_id = u.id AND h.status IN ('held', 'awaiting_approval', 'releasing')) AS holds,
        (SELECT count(*)::integer FROM scheduled_transfers s
          WHERE s.user_id = u.id AND s.status IN ('active', 'paused')) AS schedules,
        (SELECT count(*)::integer FROM payment_requests r
@@ -79,6 +93,8 @@ async function stateOf(q: Queryable, userId: string): Promise<ClosingState> {
     })),
     payouts: row.payouts,
     topUps: row.top_ups,
+    holds: row.holds,
+    trusted: await trustedPersonInForce(q, userId, at),
     schedules: row.schedules,
     requests: row.requests,
     goals: await goalsHoldingMoney(q, userId),
@@ -94,6 +110,7 @@ function problemsOf(ctx: AppContext, state: ClosingState, language: Language): A
   const inProgress = [
     ...(state.payouts > 0 ? [TEXTS.operations.payout[language]] : []),
     ...(state.topUps > 0 ? [TEXTS.operations.topup[language]] : []),
+    ...(state.holds > 0 ? [TEXTS.operations.held[language]] : []),
   ];
   if (inProgress.length > 0)
     problems.push(new AppError('WALLET_CLOSE_PENDING', { operations: inProgress.join(', ') }));
@@ -109,6 +126,9 @@ function problemsOf(ctx: AppContext, state: ClosingState, language: Language): A
   const roubles = state.accounts.find((a) => a.currency_code === 'RUB');
   if (roubles && !isZero(roubles.balance) && !ctx.config.levels[state.level].withdrawal)
     problems.push(new AppError('WALLET_CLOSE_IDENTIFY'));
+  // The balance leaving at closing is an outgoing payment: the trusted person would have to approve it.
+  if (roubles && !isZero(roubles.balance) && state.trusted)
+    problems.push(new AppError('WALLET_CLOSE_TRUSTED'));
   return problems;
 }
 
@@ -117,7 +137,7 @@ export async function closePreview(
   userId: string,
   language: Language,
 ): Promise<AnswerOf<'closePreview'>> {
-  const state = await stateOf(ctx.db, userId);
+  const state = await stateOf(ctx.db, userId, ctx.clock.now());
   return {
     accounts: state.accounts.map((a) => ({
       currency_code: a.currency_code as AnswerOf<'closePreview'>['accounts'][number]['currency_code'],
@@ -134,6 +154,12 @@ export async function closePreview(
   };
 }
 
+/** Where a withdrawal of the balance would wait, closing is refused, saying what to do instead. */
+function cannotWait(verdict: HoldVerdict, language: Language): AppError {
+  if (verdict.status === 'awaiting_approval') return new AppError('WALLET_CLOSE_TRUSTED');
+  return new AppError('WALLET_CLOSE_CHECK', { reason: reasonText(verdict.reasons, language) });
+}
+
 export async function closeWallet(
   ctx: AppContext,
   session: SessionRef,
@@ -141,7 +167,7 @@ export async function closeWallet(
   language: Language,
 ): Promise<AnswerOf<'closeWallet'>> {
   const { userId } = session;
-  const state = await stateOf(ctx.db, userId);
+  const state = await stateOf(ctx.db, userId, ctx.clock.now());
   const problem = problemsOf(ctx, state, language)[0];
   if (problem) throw problem;
   const roubles = state.accounts.find((a) => a.currency_code === 'RUB' && !isZero(a.balance));
@@ -172,7 +198,12 @@ export async function closeWallet(
         ...(body.pin !== undefined ? { pin: body.pin } : {}),
         ...(body.passkey !== undefined ? { passkey: body.passkey } : {}),
       },
-      { idempotencyKey: `close-wallet:${userId}`, language, closing: true },
+      {
+        idempotencyKey: `close-wallet:${userId}`,
+        language,
+        sessionId: session.sessionId,
+        closing: { cannotWait: (verdict) => cannotWait(verdict, language) },
+      },
     );
     payout = { amount: roubles.balance, currency_code: 'RUB', card: maskCard(card) };
   } else if (body.passkey !== undefined) {
@@ -180,6 +211,15 @@ export async function closeWallet(
   }
   await ctx.db.tx(async (q) => {
     const now = ctx.clock.now();
+    // Asked again under the person's lock: nothing held or awaiting approval is left behind a closed wallet.
+    await q.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    const { rows: open } = await q.query<{ holds: number }>(
+      `SELECT count(*)::integer AS holds FROM money_holds
+       WHERE user_id = $1 AND status IN ('held', 'awaiting_approval', 'releasing')`,
+      [userId],
+    );
+    if (open[0]!.holds > 0)
+      throw new AppError('WALLET_CLOSE_PENDING', { operations: TEXTS.operations.held[language] });
     await q.query(
       `UPDATE users SET closed_at = $2, closed_phone = phone, phone = 'closed:' || id::text WHERE id = $1`,
       [userId, now],

@@ -95,10 +95,15 @@ export interface MoneyCall<A> {
    * An outgoing call's payee for the one antifraud check (docs/decisions.md section 21), asked before
    * the door: a listed recipient is refused; on a sign, or for the trusted person, the money is held
    * and the call answers 202 (http/held.ts). A call with `committed` or `after` and no release work
-   * (release.ts), or one before the terms (closing the wallet, confirmed by a fresh SMS code), is only
-   * refused by the fraud database. A schedule's run is checked too, with no one to confirm.
+   * (release.ts) is only refused by the fraud database. A schedule's run is checked too, with no one
+   * to confirm.
    */
   antifraud?: AntifraudCall;
+  /**
+   * A call that cannot wait in a hold (closing the wallet, which ends the wallet after it): judged
+   * as any other, and refused with this error where another call would be held.
+   */
+  cannotWait?: (verdict: HoldVerdict) => AppError;
 }
 
 export type MoneyCallResult<A> =
@@ -240,16 +245,24 @@ async function antifraudOf<A>(
     ctx,
     call.person,
     check,
-    // Holdable when a release can do again what the call does beside its door (release.ts).
+    // Holdable when a release can do again what the call does beside its door (release.ts), or
+    // judged as if it were, when the call is refused rather than held.
     {
       callName: call.call,
-      holdable: !call.beforeTerms && (!!releaseWorkOf(call.call) || (!call.committed && !call.after)),
+      holdable:
+        !!call.cannotWait ||
+        (!call.beforeTerms && (!!releaseWorkOf(call.call) || (!call.committed && !call.after))),
     },
     async () => {
       await confirmed();
     },
   );
   if (!verdict) return null;
+  if (call.cannotWait) {
+    // What it refuses tells no more than a hold would, and only to the person the PIN proved.
+    await confirmed();
+    throw call.cannotWait(verdict);
+  }
   const id = randomUUID();
   return { verdict, id, answer: heldAnswerOf(id, verdict, check.language) };
 }

@@ -171,6 +171,8 @@ export async function payQr(
       },
       providerDescription: code.purpose,
       scope,
+      sessionId: options.sessionId ?? null,
+      language,
     },
     (payout) => ({
       status: 'success' as const,

@@ -39,6 +39,7 @@ import {
   type PayoutState,
   PayoutUnavailable,
 } from '../../providers/payouts/payouts-provider.ts';
+import { type AntifraudPayee, type HoldVerdict, payeeKey } from '../antifraud/index.ts';
 import { type Confirmation, type IdempotencyScope, moneyCall, onRelease } from '../money-calls/index.ts';
 
 export type Receipt = AnswerOf<'withdrawalReceipt'>;
@@ -94,6 +95,20 @@ export interface PayoutRequest {
   scope: IdempotencyScope;
   /** Closing the wallet: paid out before the current terms are accepted (money-calls). */
   beforeTerms?: true;
+  /** Closing the wallet: a payout that cannot wait for a hold is refused with this instead. */
+  cannotWait?: (verdict: HoldVerdict) => AppError;
+  /** The session that asked, for the antifraud signs (its age), as every outgoing call gives it. */
+  sessionId?: string | null;
+  language?: Language;
+}
+
+/** The payee a payout's destination is, for the antifraud check and for 'paid before'. */
+function payeeOf(destination: PayoutDestination, label: string): AntifraudPayee {
+  return {
+    userId: null,
+    ...(destination.type === 'bank_card' ? { card: destination.number } : { account: destination.account }),
+    label,
+  };
 }
 
 /**
@@ -132,6 +147,7 @@ export async function payOut<A>(
     key: scope.key,
     requestHash: scope.requestHash,
     ...(request.beforeTerms ? { beforeTerms: true as const } : {}),
+    ...(request.cannotWait ? { cannotWait: request.cannotWait } : {}),
     prepare: () => ({
       answer: answerOf(payout),
       door: {
@@ -150,7 +166,8 @@ export async function payOut<A>(
     }),
     // The money held and the payout recorded in one transaction, or neither.
     after: async (q, outcome) => {
-      if (outcome.outcome === 'created') await recordPayout(q, payout, request.payeeDetails);
+      if (outcome.outcome === 'created')
+        await recordPayout(q, payout, request.payeeDetails, payeeKey(ctx, payeeOf(request.destination, '')));
     },
     committed: () =>
       handOver(ctx, payout, request.destination, request.providerDescription ?? description.ru),
@@ -168,18 +185,13 @@ export async function payOut<A>(
         [payout.id, holdId, sealKept(ctx, payout.id, kept), at],
       );
     },
-    // The fraud database decides a card or an account (docs/decisions.md section 21).
+    // A card or an account is judged as a person is: the fraud database, the trusted person, the signs.
     antifraud: {
-      payee: {
-        userId: null,
-        ...(request.destination.type === 'bank_card'
-          ? { card: request.destination.number }
-          : { account: request.destination.account }),
-        label: request.payeeName ?? request.shownDestination,
-      },
+      payee: payeeOf(request.destination, request.payeeName ?? request.shownDestination),
       amount: payout.amount,
       currency: payout.currency,
-      language: 'ru',
+      sessionId: request.sessionId ?? null,
+      language: request.language ?? 'ru',
     },
   });
 }
@@ -238,7 +250,7 @@ const payoutRelease = {
       failure_reason: null,
       created_at: door.at,
     };
-    await recordPayout(q, payout, kept.payeeDetails);
+    await recordPayout(q, payout, kept.payeeDetails, payeeKey(ctx, payeeOf(kept.destination, '')));
     return () => handOver(ctx, payout, kept.destination, kept.providerDescription);
   },
   closed: async (q: Queryable, door: Payment) => {
@@ -253,11 +265,12 @@ async function recordPayout(
   q: Queryable,
   payout: PayoutRow,
   payeeDetails: Record<string, string | null> | null,
+  payee: string,
 ): Promise<void> {
   await q.query(
     `INSERT INTO payouts (id, user_id, purpose, amount, currency, destination_type, destination, payee_name,
-       payee_details, hold_transfer_id, provider, status, created_at, updated_at, next_check_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13)`,
+       payee_details, hold_transfer_id, provider, status, created_at, updated_at, next_check_at, payee_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13, $14)`,
     [
       payout.id,
       payout.user_id,
@@ -272,6 +285,7 @@ async function recordPayout(
       payout.provider,
       payout.created_at,
       new Date(payout.created_at.getTime() + PAYOUT_SUBMIT_GRACE_MS),
+      payee,
     ],
   );
 }

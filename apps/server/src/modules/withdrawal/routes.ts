@@ -12,7 +12,7 @@ import { checkWithdrawal, withdraw } from './service.ts';
 
 export default function withdrawalRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, ctx, 'withdrawal', ({ auth, body, idempotencyKey, language }) =>
-    withdraw(ctx, auth.userId, body, { idempotencyKey, language }),
+    withdraw(ctx, auth.userId, body, { idempotencyKey, language, sessionId: auth.sessionId }),
   );
 
   route(app, ctx, 'withdrawalCheck', ({ auth, body, language }) =>

@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskCard, normalizeCardNumber } from '../../providers/payouts/payouts-provider.ts';
+import type { HoldVerdict } from '../antifraud/index.ts';
 import { type CheckAnswer, checkAnswer, paymentProblemsOf, requestHash } from '../money-calls/index.ts';
 import { payOut, payoutReceiptOf } from '../payouts/index.ts';
 
@@ -21,7 +22,13 @@ export async function withdraw(
   ctx: AppContext,
   userId: string,
   body: BodyOut<'withdrawal'>,
-  options: { idempotencyKey: string | null; language: Language; closing?: true },
+  options: {
+    idempotencyKey: string | null;
+    language: Language;
+    sessionId?: string;
+    /** Closing the wallet: refused with `cannotWait`'s error where a withdrawal would be held. */
+    closing?: { cannotWait: (verdict: HoldVerdict) => AppError };
+  },
 ): Promise<AnswerOf<'withdrawal'>> {
   if (body.currency_code !== 'RUB') throw new AppError('CURRENCY_NOT_ALLOWED');
   const amount = amountOf(body.amount, 'RUB');
@@ -40,7 +47,9 @@ export async function withdraw(
       payeeName: null,
       payeeDetails: null,
       scope: { userId, call: 'withdrawal', key: options.idempotencyKey, requestHash: requestHash(ctx, body) },
-      ...(options.closing ? { beforeTerms: true as const } : {}),
+      sessionId: options.sessionId ?? null,
+      language: options.language,
+      ...(options.closing ? { beforeTerms: true as const, cannotWait: options.closing.cannotWait } : {}),
     },
     (payout) => ({
       status: 'success' as const,
