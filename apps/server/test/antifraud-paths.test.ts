@@ -4,7 +4,7 @@
  * outgoing path, with the session; a session cannot prime its own signs; closing the wallet is an
  * outgoing payment; nothing moves once a wallet is closed; a refusal tells nothing of another person.
  */
-import { accountChecksumOk, errorMessage, walletQrText } from '@e-wallet/contract';
+import { errorMessage, walletQrText } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { settlePayout } from '../src/modules/payouts/index.ts';
 import { lastCode } from './auth-helpers.ts';
@@ -12,21 +12,23 @@ import { fund } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { operator, startOps } from './ops-helpers.ts';
-import { balance, GOOD_CARD, OTHER_CARD, type Person, PIN, person, withdraw } from './withdrawal-helpers.ts';
+import {
+  balance,
+  GOOD_CARD,
+  GOST_BIC,
+  gostAccount,
+  OTHER_CARD,
+  type Person,
+  PIN,
+  person,
+  settledPerson,
+  withdraw,
+} from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
 const HOUR = 3_600_000;
-const BIC = '044525225';
-const CORR = '30101810400000000225';
-function withControlKey(account: string): string {
-  for (let d = 0; d <= 9; d++) {
-    const candidate = `${account.slice(0, 8)}${d}${account.slice(9)}`;
-    if (accountChecksumOk(BIC, candidate)) return candidate;
-  }
-  throw new Error('no control key');
-}
 const gost = (account: string, sum: number) =>
-  `ST00012|Name=ООО «Ромашка»|PersonalAcc=${withControlKey(account)}|BankName=ПАО Сбербанк|BIC=${BIC}|CorrespAcc=${CORR}|Sum=${sum * 100}`;
+  `ST00012|Name=ООО «Ромашка»|PersonalAcc=${gostAccount(account)}|BankName=ПАО Сбербанк|BIC=${GOST_BIC}|CorrespAcc=30101810400000000225|Sum=${sum * 100}`;
 
 describe(`antifraud on every path that reaches the money (${databaseLabel})`, () => {
   let server: TestServer;
@@ -47,15 +49,7 @@ describe(`antifraud on every path that reaches the money (${databaseLabel})`, ()
       token: from.token,
       body: { qr, currency_code: 'RUB', pin: PIN },
     });
-  /** A person whose session is older than the new-session sign's 24 hours. */
-  async function settled(roubles: number): Promise<Person> {
-    const who = await person(server, { level: 'full', rub: rub(roubles) });
-    await server.ctx.db.query(
-      `UPDATE sessions SET created_at = created_at - interval '2 days' WHERE user_id = $1`,
-      [who.userId],
-    );
-    return who;
-  }
+  const settled = (roubles: number) => settledPerson(server, roubles);
   async function freshCode(who: Person): Promise<string> {
     clock.advance(61_000);
     const sent = await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone: who.phone } });

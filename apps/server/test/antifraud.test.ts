@@ -16,7 +16,7 @@ import { lastCode, registeredUser, wrongCode } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { operator, startOps } from './ops-helpers.ts';
-import { balance, key, type Person, PIN, person, withdraw } from './withdrawal-helpers.ts';
+import { balance, key, type Person, PIN, person, settledPerson, withdraw } from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
 const HOUR = 3_600_000;
@@ -48,15 +48,7 @@ describe(`antifraud and the trusted person (${databaseLabel})`, () => {
       token: who.token,
       body: { confirm_code: code, pin },
     });
-  /** A person whose session is older than the new-session sign's 24 hours. */
-  async function settled(rubles: number): Promise<Person> {
-    const who = await person(server, { level: 'full', rub: rub(rubles) });
-    await server.ctx.db.query(
-      `UPDATE sessions SET created_at = created_at - interval '2 days' WHERE user_id = $1`,
-      [who.userId],
-    );
-    return who;
-  }
+  const settled = (roubles: number) => settledPerson(server, roubles);
   async function holdStatus(id: string): Promise<string> {
     const { rows } = await server.ctx.db.query<{ status: string }>(
       'SELECT status FROM money_holds WHERE id = $1',

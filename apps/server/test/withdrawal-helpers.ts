@@ -1,5 +1,6 @@
 /** Shared steps of the money-out tests (withdrawal, transfer, QR payment): people with money, balances, webhooks. */
 import { randomUUID } from 'node:crypto';
+import { accountChecksumOk } from '@e-wallet/contract';
 import { expect } from 'vitest';
 import type { EntryPhase, TransferKind } from '../src/ledger/index.ts';
 import { moneyNotice, noticeEntrySql } from '../src/modules/notifications/service.ts';
@@ -37,6 +38,26 @@ export async function person(
   ]);
   if (options.rub) await fund(server.ctx, userId, options.rub);
   return { phone, token, userId };
+}
+
+/** A person at the full level whose session is older than the antifraud new-session sign's 24 hours. */
+export async function settledPerson(server: TestServer, roubles: number): Promise<Person> {
+  const who = await person(server, { level: 'full', rub: BigInt(roubles) * 100n });
+  await server.ctx.db.query(
+    `UPDATE sessions SET created_at = created_at - interval '2 days' WHERE user_id = $1`,
+    [who.userId],
+  );
+  return who;
+}
+
+/** Sberbank's BIC and a payee's account of it with a valid control key (a GOST code's requisites). */
+export const GOST_BIC = '044525225';
+export function gostAccount(account: string): string {
+  for (let d = 0; d <= 9; d++) {
+    const candidate = `${account.slice(0, 8)}${d}${account.slice(9)}`;
+    if (accountChecksumOk(GOST_BIC, candidate)) return candidate;
+  }
+  throw new Error('no control key');
 }
 
 /** What the person sees as the balance of an account (available money), as a decimal string. */
