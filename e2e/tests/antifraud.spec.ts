@@ -2,7 +2,8 @@
  * Antifraud and the trusted person in the browser (docs/decisions.md section 21), on a phone and a
  * desktop: a large transfer from a new device to a new recipient is held ('Операция приостановлена'
  * with its reason) and the person confirms it with a fresh SMS code and the PIN; a trusted person
- * approves, from their own session, a transfer waiting for them on Home. Screenshots go to
+ * approves, from their own session, a transfer waiting for them on Home; closing the wallet while a
+ * trusted person is in force is refused, saying what to do. Screenshots go to
  * /tmp/shots/antifraud-*.png.
  */
 import { randomUUID } from 'node:crypto';
@@ -151,4 +152,38 @@ test('a trusted person approves, from their own session, a transfer waiting for 
   await dialog.getByRole('button', { name: 'Одобрить' }).click();
   await expect(approvals).toHaveCount(0);
   await expect.poll(() => rubBalance(request, payee)).toBe('2000.00');
+});
+
+test('closing the wallet while a trusted person is in force is refused, saying what to do', async ({
+  page,
+  request,
+}) => {
+  const { payer } = await twoPeople(request, '5000');
+  const trusted = await registerPerson(request, { firstName: 'Ольга', lastName: 'Иванова' });
+  const named = await request.put('/v2/wallet/trusted-person', {
+    headers: auth(payer),
+    data: { phone: trusted.phone, threshold: '1000', new_payees: false },
+  });
+  expect(named.ok(), await named.text()).toBe(true);
+  const asked = await (await request.get('/v2/wallet/trusted-person', { headers: auth(trusted) })).json();
+  const accepted = await request.post('/v2/wallet/trusted-person/accept', {
+    headers: auth(trusted),
+    data: { id: asked.trusting[0].id },
+  });
+  expect(accepted.ok(), await accepted.text()).toBe(true);
+
+  await signIn(page, payer, '/settings');
+  await page.getByTestId('close-wallet').getByRole('button', { name: 'Закрыть кошелёк' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Закрыть кошелёк' });
+  const refusal = dialog.getByRole('alert');
+  await expect(refusal).toContainText('У кошелька есть доверенное лицо');
+  await expect(refusal).toContainText('выведите остаток на карту');
+  // Nothing to fill in while it is refused: no card, no code, and closing cannot be pressed.
+  await expect(dialog.getByLabel('Карта для остатка')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Закрыть навсегда' })).toBeDisabled();
+  await lightAndDark(page, async (scheme) => {
+    await noAxeViolations(page);
+    await shot(page, `close-trusted${scheme}`);
+  });
+  expect(await rubBalance(request, payer)).toBe('5000.00');
 });
