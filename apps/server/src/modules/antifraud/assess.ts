@@ -196,7 +196,11 @@ export async function assessCall(
   const started = signs && call.sessionId ? await sessionStart(ctx, call.sessionId) : null;
   const freshSession = hoursAgo(started, SIGNS.newSessionHours);
   // Under the floor a fresh session is summed: many small payments to new payees are one large one.
-  const summed = freshSession && !reachesFloor;
+  // All it sent out is asked first (one index range): below the floor with this one, nothing to sum.
+  const summed =
+    freshSession &&
+    !reachesFloor &&
+    BigInt(await sentSince(ctx, person, started!)) + amountRub >= amountFloor(ctx);
   if (!reachesFloor && !trusted && !summed) return null;
 
   const reasons: HoldReason[] = [];
@@ -267,6 +271,16 @@ async function firstFacts(
   const row = rows[0]!;
   if (known && !row.trusted_row) known.watch.noTrustedPersonRead(person, known.seen);
   return row;
+}
+
+/** Everything the person sent out since `since`, in roubles: more than any part of it the signs sum. */
+async function sentSince(ctx: AppContext, person: string, since: Date): Promise<string> {
+  const { rows } = await ctx.db.query<{ sent: string }>(
+    `SELECT coalesce(sum(limits_in_roubles(-e.amount, e.currency)), 0)::text AS sent FROM ledger_entries e
+     WHERE e.user_id = $1 AND e.created_at >= $2 AND e.amount < 0`,
+    [person, since],
+  );
+  return rows[0]?.sent ?? '0';
 }
 
 /**
