@@ -47,7 +47,7 @@ interface ClosingState {
   accounts: { currency_code: string; balance: string }[];
   payouts: number;
   topUps: number;
-  /** Held operations and those awaiting the trusted person (docs/decisions.md section 21). */
+  /** Held operations and those awaiting the trusted person (docs/decisions/antifraud-paths.md). */
   holds: number;
   trusted: boolean;
   schedules: number;
