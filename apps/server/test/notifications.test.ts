@@ -50,6 +50,7 @@ describe(`notifications (${databaseLabel})`, () => {
         kind: 'registration',
         is_read: false,
         message: 'Добро пожаловать в E-Wallet, Иван! Рублёвый счёт открыт.',
+        about: { type: 'wallet' },
       },
     ]);
     const en = await list(token, '', 'en');

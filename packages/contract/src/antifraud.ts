@@ -13,6 +13,7 @@ import {
   CurrencyCodeSchema,
   confirmedBy,
   DateTime,
+  HOLD_STATUSES,
   Id,
   IdParams,
   Phone,
@@ -31,15 +32,6 @@ export const HOLD_REASONS = [
 export const HoldReason = z.enum(HOLD_REASONS);
 export type HoldReason = z.infer<typeof HoldReason>;
 
-export const HOLD_STATUSES = [
-  'held',
-  'awaiting_approval',
-  'released',
-  'cancelled',
-  'expired',
-  'declined',
-  'refused',
-] as const;
 export const HoldStatus = z.enum(HOLD_STATUSES);
 
 /** What a money call answers, with HTTP 202, when its money is held instead of sent. */
@@ -89,6 +81,10 @@ export const TrustedPersonAnswer = z.object({
   trusted_person: TrustedPerson.nullable(),
   /** People who named me and wait for my answer, or whom I approve for. */
   trusting: z.array(z.object({ id: Id, name: z.string(), phone: Phone, status: z.enum(TRUSTED_STATUSES) })),
+  /** The trusted person whose role ended last (their wallet closed or froze, or they stepped down), until another is named. */
+  left: z
+    .object({ name: z.string(), reason: z.enum(['closed', 'frozen', 'left']), left_at: DateTime })
+    .nullable(),
 });
 export const TrustedPersonRequest = z.strictObject({
   phone: Phone,
@@ -159,6 +155,15 @@ export const antifraudCalls = {
     path: '/v2/wallet/trusted-person/accept',
     ...token,
     summary: 'Accept being the trusted person of the one who named me',
+    body: TrustedAcceptRequest,
+    answer: TrustedPersonAnswer,
+  }),
+  trustedPersonLeave: def({
+    method: 'POST',
+    path: '/v2/wallet/trusted-person/leave',
+    ...token,
+    summary:
+      'Stop being the trusted person of the one who named me (or decline being named): at once, they are told',
     body: TrustedAcceptRequest,
     answer: TrustedPersonAnswer,
   }),

@@ -297,6 +297,15 @@ export const calls = {
     query: s.TransactionQuery,
     answer: s.TransactionPage,
   }),
+  transaction: def({
+    method: 'GET',
+    path: '/v2/wallet/transaction/:id',
+    access: 'token',
+    tag: 'wallet',
+    summary: 'One operation as the history lists it (a held one by either of its ids), for its detail',
+    params: s.IdParams,
+    answer: s.Transaction,
+  }),
   stat: def({
     method: 'GET',
     path: '/v2/wallet/stat',

@@ -246,7 +246,27 @@ export const WalletList = z.object({
 export const OpenAccountRequest = z.strictObject({ currency_code: AccountCurrencySchema });
 export const IdParams = z.strictObject({ id: Id });
 
-export const TransactionType = z.enum(['topup', 'withdrawal', 'payment', 'transfer', 'exchange', 'other']);
+/** 'savings': money moved into or out of one's savings goal, apart from spending. */
+/** A held operation's states (docs/decisions.md section 21); antifraud.ts shows them on a hold. */
+export const HOLD_STATUSES = [
+  'held',
+  'awaiting_approval',
+  'released',
+  'cancelled',
+  'expired',
+  'declined',
+  'refused',
+] as const;
+
+export const TransactionType = z.enum([
+  'topup',
+  'withdrawal',
+  'payment',
+  'transfer',
+  'exchange',
+  'savings',
+  'other',
+]);
 export const Transaction = z.object({
   id: Id,
   account_id: Id,
@@ -268,6 +288,11 @@ export const Transaction = z.object({
       to_currency: CurrencyCodeSchema,
     })
     .optional(),
+  /**
+   * An operation the antifraud check held is one row whose status follows its hold: `id` is the held
+   * money's until it is released, then the money that left (docs/decisions/history-and-trust.md).
+   */
+  hold: z.object({ id: Id, status: z.enum(HOLD_STATUSES) }).optional(),
 });
 export const TransactionQuery = z.strictObject({
   ordering: z.enum(['-created_at', 'created_at']).optional(),
@@ -323,12 +348,33 @@ export const StatByCategory = z.object({
 });
 export const StatAnswer = z.union([StatByType, StatByCategory]);
 
+/** What a notification is about, so tapping it opens that: an operation by its id, or a screen. */
+export const NOTIFICATION_SUBJECTS = [
+  'operation',
+  'holds',
+  'approvals',
+  'trusted_person',
+  'requests',
+  'schedules',
+  'savings',
+  'identification',
+  'security',
+  'support',
+  'wallet',
+] as const;
+export const NotificationAbout = z.object({
+  type: z.enum(NOTIFICATION_SUBJECTS),
+  /** The operation's id (as the history's row has it), for type 'operation'. */
+  id: Id.optional(),
+});
+export type NotificationAbout = z.infer<typeof NotificationAbout>;
 export const Notification = z.object({
   id: Id,
   created_at: DateTime,
   message: z.string(),
   kind: z.string(),
   is_read: z.boolean(),
+  about: NotificationAbout,
 });
 export const NotificationQuery = z.strictObject({ cursor: Cursor.optional(), limit: Limit.optional() });
 export const NotificationPage = z.object({

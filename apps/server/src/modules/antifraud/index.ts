@@ -32,7 +32,12 @@ export {
   tellHeld,
 } from './store.ts';
 export { REASON_TEXTS, reasonSentence, reasonText } from './texts.ts';
-export { applyDueTrustedChanges, trustedPersonInForce } from './trusted.ts';
+export {
+  applyDueTrustedChanges,
+  endOwnTrustedPerson,
+  endTrustedRoles,
+  trustedPersonInForce,
+} from './trusted.ts';
 export { fraudListChanging } from './watch.ts';
 
 export const routes = modulePlugin('antifraud', register);

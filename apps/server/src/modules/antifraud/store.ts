@@ -100,12 +100,13 @@ export function expiryOf(verdict: HoldVerdict, at: Date): Date {
   return new Date(at.getTime() + hours * 3_600_000);
 }
 
-/** The words a notification about a hold carries, in both languages. */
+/** The words a notification about a hold carries, in both languages, and the operation it opens. */
 export function holdParams(
-  row: Pick<HoldRow, 'amount' | 'currency' | 'payee_label' | 'reasons'>,
+  row: Pick<HoldRow, 'amount' | 'currency' | 'payee_label' | 'reasons' | 'hold_transfer_id'>,
 ): Record<string, string> {
   const amount = formatAmount(row.amount, row.currency);
   return {
+    operation: row.hold_transfer_id,
     amount: formatMoney(amount, row.currency, 'ru'),
     amount_en: formatMoney(amount, row.currency, 'en'),
     payee: row.payee_label,
@@ -146,6 +147,7 @@ export async function recordHold(q: Queryable, hold: NewHold): Promise<void> {
     currency: door.currency,
     payee_label: hold.payeeLabel,
     reasons: verdict.reasons,
+    hold_transfer_id: hold.holdTransferId,
   });
   await notify(
     q,

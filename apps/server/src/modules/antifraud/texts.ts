@@ -77,6 +77,13 @@ export const CHANGES = {
   changeApplied: { ru: 'изменение вступило в силу', en: 'the change is now in effect' },
 } as const;
 
+/** Why a trusted person's role ended, as the person who named them reads it. */
+export const LEFT_BECAUSE = {
+  closed: { ru: 'кошелёк закрыт', en: 'their wallet is closed' },
+  frozen: { ru: 'кошелёк заблокирован', en: 'their wallet is frozen' },
+  left: { ru: 'отказ от роли', en: 'they stepped down' },
+} as const;
+
 export function fill(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
 }

@@ -16,7 +16,8 @@ import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
 import { sendNotice } from '../auth/index.ts';
 import { notify } from '../notifications/index.ts';
-import { CHANGES, fill, SMS } from './texts.ts';
+import { HOLD_HOURS } from './store.ts';
+import { CHANGES, fill, LEFT_BECAUSE, SMS } from './texts.ts';
 import { trustedPersonChanging } from './watch.ts';
 
 /** How long a weakening change waits. */
@@ -71,8 +72,11 @@ async function personById(q: Queryable, id: string): Promise<Person> {
 }
 
 async function ownRow(q: Queryable, userId: string, at: Date, lock = false): Promise<TrustedRow | null> {
+  // A closed wallet is nobody's trusted person (endTrustedRoles), whatever a row says.
   const { rows } = await q.query<TrustedRow>(
-    `SELECT ${ROW} FROM trusted_people WHERE user_id = $1${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${ROW.replace(/(\w+)/g, 't.$1')} FROM trusted_people t
+     JOIN users u ON u.id = t.trusted_id AND u.closed_at IS NULL
+     WHERE t.user_id = $1${lock ? ' FOR UPDATE OF t' : ''}`,
     [userId],
   );
   return inForce(rows[0], at);
@@ -130,7 +134,8 @@ export async function trustedPersonOf(ctx: AppContext, userId: string): Promise<
   const { rows } = await ctx.db.query<TrustedRow & Person>(
     `SELECT t.user_id, t.trusted_id, t.threshold, t.new_payees, t.status, t.change, t.change_at, t.pending_threshold,
        t.pending_new_payees, u.id, u.phone, u.first_name, u.last_name
-     FROM trusted_people t JOIN users u ON u.id = t.user_id WHERE t.trusted_id = $1 ORDER BY t.created_at`,
+     FROM trusted_people t JOIN users u ON u.id = t.user_id AND u.closed_at IS NULL
+     WHERE t.trusted_id = $1 ORDER BY t.created_at`,
     [userId],
   );
   const trusting = rows.flatMap((person) => {
@@ -150,7 +155,28 @@ export async function trustedPersonOf(ctx: AppContext, userId: string): Promise<
       },
     ];
   });
-  return { status: 'success', trusted_person: trustedPerson, trusting };
+  return { status: 'success', trusted_person: trustedPerson, trusting, left: await leftOf(ctx, userId) };
+}
+
+/** Whose role ended last, and why, until the person names another (endTrustedRoles). */
+async function leftOf(ctx: AppContext, userId: string): Promise<AnswerOf<'trustedPerson'>['left']> {
+  const { rows } = await ctx.db.query<{
+    reason: RoleEnd;
+    left_at: Date;
+    first_name: string;
+    last_name: string;
+  }>(
+    `SELECT l.reason, l.left_at, u.first_name, u.last_name
+     FROM trusted_people_left l JOIN users u ON u.id = l.trusted_id WHERE l.user_id = $1`,
+    [userId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    name: maskedName(row.first_name, row.last_name),
+    reason: row.reason,
+    left_at: row.left_at.toISOString(),
+  };
 }
 
 /** Tells both people of a change: the bell (and push) for each, and an SMS to each phone. */
@@ -196,6 +222,7 @@ export async function setTrustedPerson(
     if (!row) {
       trustedPersonChanging(q, userId);
       await q.query('DELETE FROM trusted_people WHERE user_id = $1', [userId]);
+      await q.query('DELETE FROM trusted_people_left WHERE user_id = $1', [userId]);
       await q.query(
         `INSERT INTO trusted_people (user_id, trusted_id, threshold, new_payees, status, created_at)
          VALUES ($1, $2, $3, $4, 'pending', $5)`,
@@ -279,6 +306,83 @@ export async function acceptTrustedPerson(
     return tellBoth(ctx, q, [await personById(q, personId), await personById(q, trustedId)], 'accepted', at);
   });
   await tell();
+  return trustedPersonOf(ctx, trustedId);
+}
+
+export type RoleEnd = 'closed' | 'frozen' | 'left';
+
+/**
+ * Ends the trusted-person roles `trustedId` holds (of one person, or all of them), in the caller's
+ * transaction: their wallet closed or froze, or they stepped down. Each person who named them is told,
+ * keeps who left and why until naming another, and confirms what waited for the approval themselves
+ * (a fresh SMS code and the PIN), as any held operation. Answers how many roles ended.
+ */
+export async function endTrustedRoles(
+  q: Queryable,
+  trustedId: string,
+  why: RoleEnd,
+  at: Date,
+  person?: string,
+): Promise<number> {
+  const { rows } = await q.query<{ user_id: string }>(
+    `DELETE FROM trusted_people WHERE trusted_id = $1 AND ($2::uuid IS NULL OR user_id = $2) RETURNING user_id`,
+    [trustedId, person ?? null],
+  );
+  if (rows.length === 0) return 0;
+  const trusted = await personById(q, trustedId);
+  const name = maskedName(trusted.first_name, trusted.last_name);
+  for (const { user_id } of rows) {
+    trustedPersonChanging(q, user_id);
+    await q.query(
+      `INSERT INTO trusted_people_left (user_id, trusted_id, reason, left_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (user_id) DO UPDATE SET trusted_id = $2, reason = $3, left_at = $4`,
+      [user_id, trustedId, why, at],
+    );
+    await q.query(
+      `UPDATE money_holds SET status = 'held', approver_id = NULL,
+         expires_at = greatest(expires_at, $3::timestamptz + make_interval(hours => $4))
+       WHERE user_id = $1 AND approver_id = $2 AND status = 'awaiting_approval'`,
+      [user_id, trustedId, at, HOLD_HOURS],
+    );
+    await notify(
+      q,
+      user_id,
+      'security',
+      'trusted_left',
+      { name, reason: LEFT_BECAUSE[why].ru, reason_en: LEFT_BECAUSE[why].en },
+      at,
+    );
+  }
+  return rows.length;
+}
+
+/** A closing wallet's own trusted person is told the role is over (the closed wallet pays nothing more). */
+export async function endOwnTrustedPerson(q: Queryable, userId: string, at: Date): Promise<void> {
+  const { rows } = await q.query<{ trusted_id: string }>(
+    'DELETE FROM trusted_people WHERE user_id = $1 RETURNING trusted_id',
+    [userId],
+  );
+  await q.query('DELETE FROM trusted_people_left WHERE user_id = $1', [userId]);
+  if (!rows[0]) return;
+  trustedPersonChanging(q, userId);
+  await notify(
+    q,
+    rows[0].trusted_id,
+    'security',
+    'trusted_changed',
+    { change: CHANGES.removed.ru, change_en: CHANGES.removed.en },
+    at,
+  );
+}
+
+/** The trusted person steps down from one person's role (or declines being named): at once. */
+export async function leaveTrustedRole(
+  ctx: AppContext,
+  trustedId: string,
+  personId: string,
+): Promise<AnswerOf<'trustedPersonLeave'>> {
+  const ended = await ctx.db.tx((q) => endTrustedRoles(q, trustedId, 'left', ctx.clock.now(), personId));
+  if (ended === 0) throw new AppError('TRUSTED_PERSON_NOT_FOUND');
   return trustedPersonOf(ctx, trustedId);
 }
 

@@ -17,7 +17,13 @@ import { AppError } from '../../errors.ts';
 import type { LevelName } from '../../policy/levels.ts';
 import { maskCard, normalizeCardNumber } from '../../providers/payouts/payouts-provider.ts';
 import { revokeAllSessions, type SessionRef } from '../../sessions/tokens.ts';
-import { type HoldVerdict, reasonText, trustedPersonInForce } from '../antifraud/index.ts';
+import {
+  endOwnTrustedPerson,
+  endTrustedRoles,
+  type HoldVerdict,
+  reasonText,
+  trustedPersonInForce,
+} from '../antifraud/index.ts';
 import { checkPin, lockPhone, message, sendNotice, verifyCode } from '../auth/index.ts';
 import { goalsHoldingMoney } from '../goals/index.ts';
 import { verifyPasskey } from '../passkeys/index.ts';
@@ -237,6 +243,9 @@ export async function closeWallet(
       `UPDATE payment_requests SET status = 'declined', closed_at = $2 WHERE payer_id = $1 AND status = 'pending'`,
       [userId, now],
     );
+    // A closed wallet approves nothing: the roles it held end, and its own trusted person is told.
+    await endTrustedRoles(q, userId, 'closed', now);
+    await endOwnTrustedPerson(q, userId, now);
     await q.query('DELETE FROM passkeys WHERE user_id = $1', [userId]);
     await q.query('DELETE FROM push_subscriptions WHERE user_id = $1', [userId]);
     await revokeAllSessions(q, userId, now);

@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { revokeAllSessions, type SessionRef } from '../../sessions/tokens.ts';
+import { endTrustedRoles } from '../antifraud/index.ts';
 import { checkPin, lockPhone, message, sendNotice, verifyCode } from '../auth/index.ts';
 import { notify } from '../notifications/index.ts';
 
@@ -36,6 +37,8 @@ async function freezeIn(q: Queryable, ctx: AppContext, session: SessionRef): Pro
   if (rowCount === 0) return false;
   await revokeAllSessions(q, session.userId, now, session.sessionId);
   await notify(q, session.userId, 'security', 'wallet_frozen', {}, now);
+  // A frozen wallet may be in a thief's hands: it approves nobody's operations any more.
+  await endTrustedRoles(q, session.userId, 'frozen', now);
   return true;
 }
 
@@ -141,6 +144,7 @@ export async function operatorFreeze(
     [userId, now],
   );
   if (before === null) await notify(q, userId, 'security', 'wallet_frozen_by_operator', {}, now);
+  await endTrustedRoles(q, userId, 'frozen', now);
   return { before };
 }
 

@@ -2,7 +2,7 @@
  * The texts of notifications in both languages. A notification stores its key and parameters;
  * the text is rendered when it is read, in the reader's language.
  */
-import type { Language } from '@e-wallet/contract';
+import type { Language, NotificationAbout } from '@e-wallet/contract';
 
 export const NOTIFICATION_MESSAGES = {
   registration: {
@@ -141,6 +141,11 @@ export const NOTIFICATION_MESSAGES = {
     ru: '{person} хочет назначить вас доверенным лицом. Принять можно в настройках',
     en: '{person} wants you as their trusted person. You can accept in Settings',
   },
+  // The role ended: their wallet closed or froze, or they stepped down (antifraud/trusted.ts).
+  trusted_left: {
+    ru: 'Доверенное лицо {name} больше не подтверждает ваши операции: {reason}. Назначьте другое в настройках',
+    en: 'Your trusted person {name} no longer approves your operations: {reason_en}. Name another in Settings',
+  },
   trusted_changed: {
     ru: 'Доверенное лицо: {change}',
     en: 'Trusted person: {change_en}',
@@ -159,4 +164,19 @@ export function renderMessage(key: string, params: Record<string, string>, langu
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
+}
+
+/** What a stored notification is about, by its key: tapping it opens that (a held operation's row). */
+export function aboutOf(key: string, params: Record<string, string>): NotificationAbout {
+  if (key.startsWith('hold_'))
+    return params.operation ? { type: 'operation', id: params.operation } : { type: 'holds' };
+  if (key === 'approval_requested') return { type: 'approvals' };
+  if (key.startsWith('trusted_')) return { type: 'trusted_person' };
+  if (key.startsWith('request_')) return { type: 'requests' };
+  if (key.startsWith('schedule_goal_') || key.startsWith('budget_')) return { type: 'savings' };
+  if (key.startsWith('schedule_')) return { type: 'schedules' };
+  if (key.startsWith('identification_')) return { type: 'identification' };
+  if (key === 'support_reply') return { type: 'support' };
+  if (key === 'registration') return { type: 'wallet' };
+  return { type: 'security' };
 }

@@ -9,14 +9,20 @@
  *   notifyNewDevice(q, userId, {userAgent, at}): call it BEFORE the new session is created
  *   money in and out: read from the ledger's entries (noticeEntrySql, moneyNotice), not stored
  */
-import { type CurrencyCode, formatAmount, formatMoney, type Language } from '@e-wallet/contract';
+import {
+  type CurrencyCode,
+  formatAmount,
+  formatMoney,
+  type Language,
+  type NotificationAbout,
+} from '@e-wallet/contract';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { type OpaqueIds, processIds } from '../../http/opaque-id.ts';
 import type { EntryPhase, Transfer } from '../../ledger/index.ts';
 import { maskedName } from '../../policy/names.ts';
-import { type NotificationMessageKey, renderMessage } from './messages.ts';
+import { aboutOf, type NotificationMessageKey, renderMessage } from './messages.ts';
 
 export type NotificationKind = StoredNotificationKind | 'money_in' | 'money_out';
 /** The kinds stored as rows: money in and out are the ledger's entries, never stored twice. */
@@ -118,6 +124,17 @@ export function noticeEntrySql(e: string): string {
   return `${e}.user_id IS NOT NULL AND ledger_entry_notifies(${e}.phase, ${e}.amount)`;
 }
 
+/**
+ * A held operation's money tells nothing itself: its hold's notices say each change once
+ * (docs/decisions/history-and-trust.md). The held money's entries, and the opening entry of the money
+ * that left at release; a released payout that fails later is still told as money returned.
+ */
+function heldMoneySql(e: string): string {
+  return `(EXISTS (SELECT 1 FROM money_holds h WHERE h.hold_transfer_id = ${e}.transfer_id)
+    OR (${e}.phase IN ('single', 'hold') AND EXISTS (SELECT 1 FROM money_holds h
+      WHERE h.movement_id = ${e}.transfer_id AND h.user_id = ${e}.user_id)))`;
+}
+
 /** What a notifying entry says: its kind and message, by the movement's kind, phase and side. */
 export function moneyNotice(
   kind: Transfer['kind'],
@@ -138,6 +155,7 @@ export interface NotificationView {
   message: string;
   kind: string;
   is_read: boolean;
+  about: NotificationAbout;
 }
 
 interface NotificationRow {
@@ -156,6 +174,8 @@ interface NotificationRow {
   phase: EntryPhase | null;
   amount: string | null;
   currency: string | null;
+  /** A money notification's operation. */
+  transfer_id: string | null;
   /** An incoming transfer's sender (the debited account's owner). */
   sender_first_name: string | null;
   sender_last_name: string | null;
@@ -186,6 +206,7 @@ function render(row: NotificationRow, language: Language, ids: OpaqueIds): Notif
     message: renderMessage(messageKey, params, language),
     kind,
     is_read: row.is_read,
+    about: row.transfer_id ? { type: 'operation', id: row.transfer_id } : aboutOf(messageKey, params),
   };
 }
 
@@ -213,7 +234,8 @@ FROM (SELECT * FROM (
      EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id),
      e.kind, e.phase, e.amount, e.currency, 0, e.transfer_id
    FROM ledger_entries e
-   WHERE e.user_id = $1 AND ${noticeEntrySql('e')} AND e.created_at <= coalesce($2::timestamptz, 'infinity')
+   WHERE e.user_id = $1 AND ${noticeEntrySql('e')} AND NOT ${heldMoneySql('e')}
+     AND e.created_at <= coalesce($2::timestamptz, 'infinity')
      AND ($2::timestamptz IS NULL OR e.created_at < $2::timestamptz
           OR $5::integer = 1 OR e.id < $6::bigint)
    ORDER BY e.created_at DESC, e.id DESC LIMIT $4)
@@ -235,7 +257,10 @@ ORDER BY page.created_at DESC, page.source DESC, page.id DESC NULLS LAST, page.e
  */
 const UNREAD_SQL = `SELECT (SELECT count(*) FROM notifications WHERE user_id = $1 AND read_at IS NULL)
   + (SELECT count(*) FROM ledger_entries e WHERE e.user_id = $1 AND ${noticeEntrySql('e')})
-  - (SELECT count(*) FROM notification_reads WHERE user_id = $1) AS unread`;
+  - (SELECT count(*) FROM notification_reads WHERE user_id = $1)
+  - (SELECT count(*) FROM ledger_entries e WHERE EXISTS (SELECT 1 FROM money_holds WHERE user_id = $1)
+      AND e.user_id = $1 AND ${noticeEntrySql('e')} AND ${heldMoneySql('e')}
+      AND NOT EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id)) AS unread`;
 
 export async function listNotifications(
   q: Queryable,
@@ -340,11 +365,11 @@ export async function notificationOf(
     'notificationId' in source
       ? `SELECT n.id, NULL::bigint AS entry_id, n.kind, n.message_key, n.params, n.created_at,
            n.read_at IS NOT NULL AS is_read, NULL AS entry_kind, NULL AS phase, NULL AS amount, NULL AS currency,
-           1 AS source, NULL AS sender_first_name, NULL AS sender_last_name
+           1 AS source, NULL AS transfer_id, NULL AS sender_first_name, NULL AS sender_last_name
          FROM notifications n WHERE n.id = $2::uuid AND n.user_id = $1`
       : `SELECT NULL::uuid AS id, e.id AS entry_id, NULL AS kind, NULL AS message_key, NULL AS params, e.created_at,
            EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id) AS is_read,
-           e.kind AS entry_kind, e.phase, e.amount, e.currency, 0 AS source,
+           e.kind AS entry_kind, e.phase, e.amount, e.currency, 0 AS source, e.transfer_id,
            sender.first_name AS sender_first_name, sender.last_name AS sender_last_name
          FROM ledger_entries e
          LEFT JOIN LATERAL (
@@ -352,7 +377,7 @@ export async function notificationOf(
            JOIN ledger_accounts a ON a.id = t.debit_account_id JOIN users u ON u.id = a.user_id
            WHERE t.id = e.transfer_id
          ) sender ON e.kind = 'transfer' AND e.amount > 0
-         WHERE e.id = $2::bigint AND e.user_id = $1 AND ${noticeEntrySql('e')}`,
+         WHERE e.id = $2::bigint AND e.user_id = $1 AND ${noticeEntrySql('e')} AND NOT ${heldMoneySql('e')}`,
     [userId, 'notificationId' in source ? source.notificationId : source.entryId],
   );
   const row = rows[0];

@@ -3,7 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { opaqueIds } from '../../http/opaque-id.ts';
 import { route } from '../../http/route.ts';
-import { accountView, openUserAccount, ownAccount, statOf, transactionsOf, walletOf } from './service.ts';
+import {
+  accountView,
+  openUserAccount,
+  ownAccount,
+  statOf,
+  transactionOf,
+  transactionsOf,
+  walletOf,
+} from './service.ts';
 
 export default function walletRoutes(app: FastifyInstance, ctx: AppContext): void {
   const ids = opaqueIds(ctx.config);
@@ -17,6 +25,9 @@ export default function walletRoutes(app: FastifyInstance, ctx: AppContext): voi
   );
   route(app, ctx, 'transactions', (call) =>
     transactionsOf(ctx.db, call.auth.userId, call.query, call.language, ids),
+  );
+  route(app, ctx, 'transaction', (call) =>
+    transactionOf(ctx.db, call.auth.userId, call.params.id, call.language),
   );
   route(app, ctx, 'stat', (call) => statOf(ctx.db, call.auth.userId, call.query, call.language));
 }

@@ -13,6 +13,7 @@ import {
   formatAmount,
   type Language,
   type QueryOut,
+  TransactionType as TransactionTypeSchema,
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -72,7 +73,8 @@ export function transactionType(kind: TransferKind): TransactionType {
     kind === 'withdrawal' ||
     kind === 'payment' ||
     kind === 'transfer' ||
-    kind === 'exchange'
+    kind === 'exchange' ||
+    kind === 'savings'
     ? kind
     : 'other';
 }
@@ -142,7 +144,25 @@ export interface HistoryRow {
   /** Money spent: its category and the category's name (db/functions/categories.sql, budgets.sql). */
   category?: string | null;
   category_name?: string | null;
+  /** A held operation's hold, when the row stands for one (OPERATION_FROM). */
+  hold_id?: string | null;
+  hold_status?: NonNullable<TransactionView['hold']>['status'] | null;
 }
+
+/**
+ * A person's operation is one row (docs/decisions/history-and-trust.md): a held operation's opening
+ * entry stands for it, its status following the hold, and read as the money that left once released
+ * (`t`); that money's own entry of the payer is left out (NOT_RELEASED_MONEY).
+ */
+const OPERATION_FROM = `ledger_entries e
+  LEFT JOIN money_holds h ON h.hold_transfer_id = e.transfer_id
+  JOIN ledger_transfers t ON t.id = CASE WHEN h.status = 'released' THEN h.movement_id ELSE e.transfer_id END`;
+const NOT_RELEASED_MONEY = `NOT EXISTS (SELECT 1 FROM money_holds r
+  WHERE r.movement_id = e.transfer_id AND r.user_id = e.user_id)`;
+/** The row's columns over OPERATION_FROM: the operation's own words, not the held money's. */
+const OPERATION_COLUMNS = `e.id AS entry_id, t.id AS transfer_id, e.account_id, e.amount, e.currency, e.kind,
+  e.created_at, t.status, coalesce(h.door -> 'description', t.description) AS description, h.id AS hold_id,
+  CASE WHEN h.status = 'releasing' THEN 'held' ELSE h.status END AS hold_status`;
 
 /** The conditions every history and statistics query shares: the user's opening entries, filtered. */
 function historyFilter(
@@ -193,6 +213,7 @@ function transactionView(row: HistoryRow, language: Language): TransactionView {
       ? { category: row.category ? { id: row.category, name: row.category_name ?? row.category } : null }
       : {}),
     ...(row.kind === 'exchange' && row.description?.exchange ? { exchange: row.description.exchange } : {}),
+    ...(row.hold_id && row.hold_status ? { hold: { id: row.hold_id, status: row.hold_status } } : {}),
   };
 }
 
@@ -251,6 +272,7 @@ export async function transactionsOf(
   // An exchange is one operation: the whole history lists it once, by the money that left
   // (docs/decisions.md section 15); an account's history lists its own leg.
   if (!query.account) where.push(`NOT (e.kind = 'exchange' AND e.amount > 0)`);
+  where.push(NOT_RELEASED_MONEY);
   if (query.category) {
     params.push(query.category);
     where.push(`e.amount < 0 AND category_of(e.user_id, t) = $${params.length}`);
@@ -273,9 +295,8 @@ export async function transactionsOf(
   const { rows } = await q.query<HistoryRow>(
     `SELECT page.*, CASE WHEN page.category IS NOT NULL THEN category_name(page.category, $${languageParam}) END
        AS category_name
-     FROM (SELECT e.id AS entry_id, e.transfer_id, e.account_id, e.amount, e.currency, e.kind, e.created_at,
-         t.status, t.description, CASE WHEN e.amount < 0 THEN category_of(e.user_id, t) END AS category
-       FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
+     FROM (SELECT ${OPERATION_COLUMNS}, CASE WHEN e.amount < 0 THEN category_of(e.user_id, t) END AS category
+       FROM ${OPERATION_FROM}
        WHERE ${where.join(' AND ')}
        ORDER BY e.created_at ${direction}, e.id ${direction}
        LIMIT $${params.length}) page
@@ -293,16 +314,34 @@ export async function transactionsOf(
   };
 }
 
+/**
+ * One operation of the person as the history lists it, by either id a held operation has had (its held
+ * money's, or the money that left at release); OPERATION_NOT_FOUND for anyone else's.
+ */
+export async function transactionOf(
+  q: Queryable,
+  userId: string,
+  id: string,
+  language: Language,
+): Promise<TransactionView> {
+  const { rows } = await q.query<HistoryRow>(
+    `SELECT row.*, CASE WHEN row.category IS NOT NULL THEN category_name(row.category, $3) END AS category_name
+     FROM (SELECT ${OPERATION_COLUMNS}, CASE WHEN e.amount < 0 THEN category_of(e.user_id, t) END AS category
+       FROM ${OPERATION_FROM}
+       WHERE e.user_id = $1 AND e.phase IN ('single', 'hold') AND ${NOT_RELEASED_MONEY}
+         AND e.transfer_id = coalesce((SELECT m.hold_transfer_id FROM money_holds m
+           WHERE m.movement_id = $2 AND m.user_id = $1), $2)
+       ORDER BY e.amount, e.id LIMIT 1) row`,
+    [userId, id, language],
+  );
+  if (!rows[0]) throw new AppError('OPERATION_NOT_FOUND');
+  return transactionView(rows[0], language);
+}
+
 // ---------- statistics ----------
 
-export const STAT_TYPES: TransactionType[] = [
-  'topup',
-  'withdrawal',
-  'payment',
-  'transfer',
-  'exchange',
-  'other',
-];
+/** The contract's types, in its order: every one answered, zero or not. */
+export const STAT_TYPES: TransactionType[] = [...TransactionTypeSchema.options];
 
 /**
  * Whole percents of a total that add up to exactly 100 (largest remainder method; ties go to the
