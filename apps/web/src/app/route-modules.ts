@@ -54,6 +54,7 @@ export const routeModules = {
   HomeLayout: routeModule(() => import('./home-layout/home-layout.tsx')),
   HomePage: routeModule(() => import('../features/wallet/pages/home-page.tsx')),
   HistoryPage: routeModule(() => import('../features/history/pages/history-page.tsx')),
+  OperationPage: routeModule(() => import('../features/history/pages/operation-page.tsx')),
   WalletPage: routeModule(() => import('../features/wallet/pages/wallet-page.tsx')),
   WalletIdPage: routeModule(() => import('../features/wallet/pages/wallet-id-page.tsx')),
   SettingsPage: routeModule(() => import('../features/settings/pages/settings-page.tsx')),

@@ -11,6 +11,7 @@ export type RouteModuleName =
   | 'HomeLayout'
   | 'HomePage'
   | 'HistoryPage'
+  | 'OperationPage'
   | 'WalletPage'
   | 'WalletIdPage'
   | 'SettingsPage'
@@ -34,6 +35,7 @@ export type RouteModuleName =
 const PAGE_OF: Record<RouteName, RouteModuleName> = {
   Home: 'HomePage',
   History: 'HistoryPage',
+  HistoryOperation: 'OperationPage',
   Wallet: 'WalletPage',
   WalletId: 'WalletIdPage',
   WalletPaymentsFinish: 'TopUpResultPage',

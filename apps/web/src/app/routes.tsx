@@ -27,6 +27,7 @@ function routeComponent(module: RouteModule) {
 const HomeLayout = routeComponent(routeModules.HomeLayout);
 const HomePage = routeComponent(routeModules.HomePage);
 const HistoryPage = routeComponent(routeModules.HistoryPage);
+const OperationPage = routeComponent(routeModules.OperationPage);
 const WalletPage = routeComponent(routeModules.WalletPage);
 const WalletIdPage = routeComponent(routeModules.WalletIdPage);
 const SettingsPage = routeComponent(routeModules.SettingsPage);
@@ -60,6 +61,7 @@ export const routes: RouteObject[] = [
     children: [
       named('Home', { index: true, element: <HomePage /> }),
       named('History', { path: 'history', element: <HistoryPage /> }),
+      named('HistoryOperation', { path: 'history/:id', element: <OperationPage /> }),
       named('Wallet', { path: 'wallet', element: <WalletPage /> }),
       named('WalletId', { path: 'wallet/:id', element: <WalletIdPage /> }),
       named('WalletPaymentsFinish', { path: 'wallet/payments/finish', element: <TopUpResultPage /> }),

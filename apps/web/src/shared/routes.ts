@@ -1,7 +1,10 @@
+import type { NotificationAbout } from '@e-wallet/contract';
+
 /** The routes of docs/product.md section 2, by name. Features link by name, never by a typed path. */
 export const ROUTES = {
   Home: '/',
   History: '/history',
+  HistoryOperation: '/history/:id',
   Wallet: '/wallet',
   WalletId: '/wallet/:id',
   WalletPaymentsFinish: '/wallet/payments/finish',
@@ -23,6 +26,31 @@ export const ROUTES = {
 } as const;
 
 export type RouteName = keyof typeof ROUTES;
+
+/** Where tapping a notification leads (the server says what it is about): an operation, or a screen. */
+export function aboutPath(about: NotificationAbout): string {
+  switch (about.type) {
+    case 'operation':
+      return about.id ? pathTo('HistoryOperation', { id: about.id }) : pathTo('History');
+    case 'holds':
+    case 'approvals':
+      return pathTo('Holds');
+    case 'trusted_person':
+      return `${pathTo('Settings')}#trusted-person`;
+    case 'requests':
+      return pathTo('WalletRequest');
+    case 'schedules':
+      return pathTo('Schedules');
+    case 'savings':
+      return pathTo('Savings');
+    case 'support':
+      return pathTo('Support');
+    case 'wallet':
+      return pathTo('Home');
+    default:
+      return pathTo('Settings');
+  }
+}
 
 /** The path of a named route with its parameters filled in: pathTo('WalletId', {id}). */
 export function pathTo(name: RouteName, params: Record<string, string> = {}): string {

@@ -3,7 +3,7 @@
  * range. The key holds the filter, so a new range starts from the first page.
  */
 import type { AnswerOf } from '@e-wallet/contract';
-import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { callOk } from './client.ts';
 
 export type Transaction = AnswerOf<'transactions'>['results'][number];
@@ -40,4 +40,15 @@ export const transactionsQuery = (filter: TransactionFilter) =>
 
 export function useTransactions(filter: TransactionFilter) {
   return useInfiniteQuery(transactionsQuery(filter));
+}
+
+/**
+ * One operation for its detail (GET /v2/wallet/transaction/:id): a held one by either of its ids.
+ * Under the 'transactions' key, so whatever refreshes the history refreshes it too.
+ */
+export function useTransaction(id: string) {
+  return useQuery({
+    queryKey: ['transactions', 'one', id],
+    queryFn: ({ signal }) => callOk('transaction', { signal, params: { id } }),
+  });
 }

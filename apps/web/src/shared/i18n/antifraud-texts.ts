@@ -56,6 +56,16 @@ export const antifraudRu = {
     person: '{{name}}, {{phone}}',
     trustingTitle: 'Вы — доверенное лицо',
     accept: 'Принять',
+    // The role ended (antifraud/trusted.ts endTrustedRoles): said until another is named.
+    leave: 'Выйти из роли',
+    decline: 'Отказаться',
+    leaveLabel: 'Перестать быть доверенным лицом: {{name}}',
+    left: 'Ваше доверенное лицо {{name}} больше не подтверждает ваши операции: {{reason}}. Назначьте другое доверенное лицо.',
+    leftBecause: {
+      closed: 'кошелёк закрыт',
+      frozen: 'кошелёк заблокирован',
+      left: 'отказ от роли',
+    },
     saved: 'Сохранено',
   },
 };
@@ -114,6 +124,15 @@ export const antifraudEn: typeof antifraudRu = {
     person: '{{name}}, {{phone}}',
     trustingTitle: 'You are the trusted person',
     accept: 'Accept',
+    leave: 'Step down',
+    decline: 'Decline',
+    leaveLabel: 'Stop being the trusted person of {{name}}',
+    left: 'Your trusted person {{name}} no longer approves your operations: {{reason}}. Name another trusted person.',
+    leftBecause: {
+      closed: 'their wallet is closed',
+      frozen: 'their wallet is frozen',
+      left: 'they stepped down',
+    },
     saved: 'Saved',
   },
 };

@@ -110,9 +110,10 @@ describe('statistics legend and chart', () => {
     expect(STAT_LEGEND.payment).toMatchObject({ labelKey: 'stats.types.payment', tone: 'yellow' });
     expect(STAT_LEGEND.transfer).toMatchObject({ labelKey: 'stats.types.transfer', tone: 'purple' });
     expect(STAT_LEGEND.exchange).toMatchObject({ labelKey: 'stats.types.exchange', tone: 'teal' });
+    expect(STAT_LEGEND.savings).toMatchObject({ labelKey: 'stats.types.savings', tone: 'pink' });
     expect(STAT_LEGEND.other).toMatchObject({ labelKey: 'stats.types.other', tone: 'blue' });
     const colors = new Set(Object.values(STAT_LEGEND).map((legend) => legend.color));
-    expect(colors.size).toBe(6);
+    expect(colors.size).toBe(7);
   });
   it('orders entries and fills missing types with zero', () => {
     const ordered = orderedStats([{ wallet_transaction_type: 'payment', amount: '5.00', percent: 100 }]);
@@ -122,6 +123,7 @@ describe('statistics legend and chart', () => {
       'payment',
       'transfer',
       'exchange',
+      'savings',
       'other',
     ]);
     expect(ordered[0]).toMatchObject({ amount: '0.00', percent: 0 });

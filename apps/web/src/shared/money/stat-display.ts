@@ -3,13 +3,13 @@
  * colour, and the chart is drawn from the same entries as the list. The server's percents are
  * whole numbers that add up to 100 (or all zero when nothing moved).
  */
-export type StatType = 'topup' | 'withdrawal' | 'payment' | 'transfer' | 'exchange' | 'other';
+export type StatType = 'topup' | 'withdrawal' | 'payment' | 'transfer' | 'exchange' | 'savings' | 'other';
 
 export interface StatLegend {
   type: StatType;
   /** The i18n key of the label: 'Пополнения', 'Выводы', 'Платежи', 'Переводы', 'Обмен', 'Прочее'. */
   labelKey: `stats.types.${StatType}`;
-  tone: 'green' | 'red' | 'yellow' | 'purple' | 'teal' | 'blue';
+  tone: 'green' | 'red' | 'yellow' | 'purple' | 'teal' | 'pink' | 'blue';
   /** Chart colour (matches the tone's CSS variable). */
   color: string;
 }
@@ -20,10 +20,20 @@ export const STAT_LEGEND: Record<StatType, StatLegend> = {
   payment: { type: 'payment', labelKey: 'stats.types.payment', tone: 'yellow', color: '#e7a614' },
   transfer: { type: 'transfer', labelKey: 'stats.types.transfer', tone: 'purple', color: '#7a4dff' },
   exchange: { type: 'exchange', labelKey: 'stats.types.exchange', tone: 'teal', color: '#0e8a9a' },
+  // Money moved into one's savings goal is one's own, apart from spending (not 'Прочее').
+  savings: { type: 'savings', labelKey: 'stats.types.savings', tone: 'pink', color: '#c2418f' },
   other: { type: 'other', labelKey: 'stats.types.other', tone: 'blue', color: '#2f6bff' },
 };
 
-export const STAT_ORDER: StatType[] = ['topup', 'withdrawal', 'payment', 'transfer', 'exchange', 'other'];
+export const STAT_ORDER: StatType[] = [
+  'topup',
+  'withdrawal',
+  'payment',
+  'transfer',
+  'exchange',
+  'savings',
+  'other',
+];
 
 export interface StatEntryLike {
   wallet_transaction_type: StatType;

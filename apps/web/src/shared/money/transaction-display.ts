@@ -29,3 +29,28 @@ export function readableCardMasks(text: string): string {
     `${first}${'•'.repeat(stars.length)}${last}`.replace(/(.{4})(?=.)/g, '$1 '),
   );
 }
+
+type HoldStatus =
+  | 'held'
+  | 'awaiting_approval'
+  | 'released'
+  | 'cancelled'
+  | 'expired'
+  | 'declined'
+  | 'refused';
+
+/**
+ * What a row says of its status, or null when it is simply done: a held operation's hold while it is
+ * open or when it ended without the money leaving, else the money's own status.
+ */
+export function operationStatus(operation: {
+  status: 'pending' | 'complete' | 'failed';
+  hold?: { status: HoldStatus };
+}): { key: `transactions.status.${string}`; tone: 'pending' | 'failed' | 'held' } | null {
+  const hold = operation.hold?.status;
+  if (hold === 'held' || hold === 'awaiting_approval')
+    return { key: `transactions.status.${hold}`, tone: 'held' };
+  if (hold && hold !== 'released') return { key: `transactions.status.${hold}`, tone: 'failed' };
+  if (operation.status === 'complete') return null;
+  return { key: `transactions.status.${operation.status}`, tone: operation.status };
+}

@@ -97,37 +97,40 @@ export function StatList({ stat }: { stat: Stat }) {
   const language = currentLanguage();
   return (
     <ul className="stat-list">
-      {orderedStats(stat.results).map((entry) => {
-        const legend = STAT_LEGEND[entry.wallet_transaction_type];
-        const count = 'count' in entry ? entry.count : 0;
-        return (
-          <li
-            key={entry.wallet_transaction_type}
-            className={clsx('stat-list__item', `tone-${legend.tone}`)}
-            data-type={entry.wallet_transaction_type}
-          >
-            <span className="stat-list__dot" aria-hidden="true" />
-            <span className="stat-list__label">
-              <span className="stat-list__name">{t(legend.labelKey)}</span>
-              <span className="stat-list__count">{t('stats.count', { count })}</span>
-              {'amount_in' in entry && isNonZero(entry.amount_in) && isNonZero(entry.amount_out) && (
-                <span className="stat-list__count">
-                  {t('stats.split', {
-                    income: formatMoney(entry.amount_in, stat.currency_code, language),
-                    spent: formatMoney(entry.amount_out, stat.currency_code, language),
-                  })}
-                </span>
-              )}
-            </span>
-            <span className="stat-list__values">
-              <span className="stat-list__amount">
-                {formatMoney(entry.amount, stat.currency_code, language)}
+      {/* Only what moved: a type with nothing in the period is no row (docs/decisions/history-and-trust.md). */}
+      {orderedStats(stat.results)
+        .filter((entry) => isNonZero(entry.amount))
+        .map((entry) => {
+          const legend = STAT_LEGEND[entry.wallet_transaction_type];
+          const count = 'count' in entry ? entry.count : 0;
+          return (
+            <li
+              key={entry.wallet_transaction_type}
+              className={clsx('stat-list__item', `tone-${legend.tone}`)}
+              data-type={entry.wallet_transaction_type}
+            >
+              <span className="stat-list__dot" aria-hidden="true" />
+              <span className="stat-list__label">
+                <span className="stat-list__name">{t(legend.labelKey)}</span>
+                <span className="stat-list__count">{t('stats.count', { count })}</span>
+                {'amount_in' in entry && isNonZero(entry.amount_in) && isNonZero(entry.amount_out) && (
+                  <span className="stat-list__count">
+                    {t('stats.split', {
+                      income: formatMoney(entry.amount_in, stat.currency_code, language),
+                      spent: formatMoney(entry.amount_out, stat.currency_code, language),
+                    })}
+                  </span>
+                )}
               </span>
-              <span className="stat-list__percent">{entry.percent}%</span>
-            </span>
-          </li>
-        );
-      })}
+              <span className="stat-list__values">
+                <span className="stat-list__amount">
+                  {formatMoney(entry.amount, stat.currency_code, language)}
+                </span>
+                <span className="stat-list__percent">{entry.percent}%</span>
+              </span>
+            </li>
+          );
+        })}
     </ul>
   );
 }

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../i18n/i18n.ts';
 import { TransactionList } from './transaction-list.tsx';
@@ -27,7 +28,9 @@ function renderList(filter = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <TransactionList filter={filter} />
+      <MemoryRouter>
+        <TransactionList filter={filter} />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
 }
@@ -53,11 +56,11 @@ describe('TransactionList', () => {
     renderList({ account: '10000000-0000-4000-8000-000000000000' });
 
     const out = await screen.findByText('Оплата');
-    const outRow = out.closest('li')!;
+    const outRow = out.closest('a')!;
     expect(outRow.dataset.look).toBe('withdrawal');
     expect(outRow.textContent).toContain('-20,50\u00a0₽');
     expect(outRow.textContent).toContain('Списание');
-    const zeroRow = screen.getByText('Проверка карты').closest('li')!;
+    const zeroRow = screen.getByText('Проверка карты').closest('a')!;
     expect(zeroRow.dataset.look).toBe('operation');
     expect(zeroRow.textContent).toContain('Операция');
     expect(zeroRow.querySelector('[data-testid="transaction-amount"]')!.textContent).toBe('0,00\u00a0₽');
@@ -66,7 +69,7 @@ describe('TransactionList', () => {
     );
 
     await userEvent.click(screen.getByRole('button', { name: 'Показать ещё' }));
-    const inRow = (await screen.findByText('Зачисление зарплаты')).closest('li')!;
+    const inRow = (await screen.findByText('Зачисление зарплаты')).closest('a')!;
     expect(inRow.dataset.look).toBe('topup');
     expect(inRow.textContent).toContain('+1\u00a0500,00\u00a0₽');
     expect(String(fetchMock.mock.calls[1]![0])).toContain('cursor=CURSOR_2');
@@ -88,10 +91,27 @@ describe('TransactionList', () => {
       }),
     );
     renderList();
-    const incoming = (await screen.findByText('Перевод: Анна С.')).closest('li')!;
+    const incoming = (await screen.findByText('Перевод: Анна С.')).closest('a')!;
     expect(incoming.textContent).toContain('Перевод');
     expect(incoming.textContent).not.toContain('Пополнение');
     expect(screen.getByText('Вывод на карту 4111 11•• •••• 1111')).toBeTruthy();
+  });
+
+  it('a row opens its operation and says a held one’s status, with no actions of its own', async () => {
+    const held = { ...transaction('4', '-12000.00', 'Перевод: Emily C.'), status: 'pending' };
+    fetchMock.mockResolvedValueOnce(
+      answer({
+        results: [
+          { ...held, hold: { id: '20000000-0000-4000-8000-000000000000', status: 'awaiting_approval' } },
+        ],
+        next: null,
+      }),
+    );
+    renderList();
+    const row = (await screen.findByText('Перевод: Emily C.')).closest('a')!;
+    expect(row.getAttribute('href')).toBe(`/history/${held.id}`);
+    expect(row.textContent).toContain('Ждёт одобрения');
+    expect(row.querySelectorAll('button, select')).toHaveLength(0);
   });
 
   it('says so when there is nothing', async () => {

@@ -102,7 +102,6 @@ export function HistoryPage() {
               <TransactionList
                 filter={{ ...filter, ...(category ? { category } : {}) }}
                 emptyText={t('transactions.emptyRange')}
-                reportable
               />
             </AreaBoundary>
           </section>

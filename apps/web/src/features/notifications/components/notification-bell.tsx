@@ -7,8 +7,10 @@ import '../notifications.css';
 import { clsx } from 'clsx';
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { formatDateTime } from '../../../shared/format/date.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { aboutPath } from '../../../shared/routes.ts';
 import { NotMeDeviceButton } from '../../../shared/security/security-buttons.tsx';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { CloseIcon } from '../../../shared/ui/icons.tsx';
@@ -135,10 +137,17 @@ export function NotificationBell({ open, onOpenChange }: NotificationBellProps) 
                           <span className="visually-hidden">{t('notifications.unreadMarker')}</span>
                         </span>
                       )}
-                      <time className="notification__date" dateTime={item.created_at}>
-                        {formatDateTime(item.created_at, language)}
-                      </time>
-                      <p className="notification__message">{item.message}</p>
+                      {/* Each notice opens what it is about: its operation, or the screen of its subject. */}
+                      <Link
+                        className="notification__link"
+                        to={aboutPath(item.about)}
+                        onClick={() => close(false)}
+                      >
+                        <time className="notification__date" dateTime={item.created_at}>
+                          {formatDateTime(item.created_at, language)}
+                        </time>
+                        <span className="notification__message">{item.message}</span>
+                      </Link>
                       {item.kind === 'new_device' && <NotMeDeviceButton />}
                     </li>
                   );

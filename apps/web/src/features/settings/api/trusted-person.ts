@@ -1,4 +1,4 @@
-/** GET/PUT/DELETE /v2/wallet/trusted-person and its acceptance (docs/decisions.md section 21). */
+/** GET/PUT/DELETE /v2/wallet/trusted-person, its acceptance and stepping down (docs/decisions.md section 21). */
 import type { BodyOf } from '@e-wallet/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOk } from '../../../shared/api/client.ts';
@@ -8,11 +8,12 @@ export const trustedPersonQuery = queryOptions({
   queryFn: ({ signal }) => callOk('trustedPerson', { signal }),
 });
 
-/** A change of my trusted person, or my acceptance of someone's request. */
+/** A change of my trusted person, or my answer as someone's: accepting, or stepping down. */
 export type TrustedChange =
   | { kind: 'set'; body: BodyOf<'trustedPersonSet'> }
   | { kind: 'remove' }
-  | { kind: 'accept'; id: string };
+  | { kind: 'accept'; id: string }
+  | { kind: 'leave'; id: string };
 
 function change(c: TrustedChange) {
   switch (c.kind) {
@@ -22,6 +23,8 @@ function change(c: TrustedChange) {
       return callOk('trustedPersonRemove');
     case 'accept':
       return callOk('trustedPersonAccept', { body: { id: c.id } });
+    case 'leave':
+      return callOk('trustedPersonLeave', { body: { id: c.id } });
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * Settings → 'Доверенное лицо' (docs/decisions.md section 21): name another wallet user who approves
  * operations from a threshold (and a first payment to a new payee, if chosen); see whether they have
- * accepted, and when a removal or a raise takes effect (48 hours). Below it, the people who named me,
- * with 'Принять' for a new request.
+ * accepted, and when a removal or a raise takes effect (48 hours), or that they left and why. Below
+ * it, the people who named me, with 'Принять' for a new request and a way to step down.
  */
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -48,11 +48,21 @@ export function TrustedPersonPanel() {
   }
 
   return (
-    <section className="panel settings-panel" aria-labelledby="trusted-title" data-testid="trusted-person">
+    <section
+      id="trusted-person"
+      className="panel settings-panel"
+      aria-labelledby="trusted-title"
+      data-testid="trusted-person"
+    >
       <h2 id="trusted-title" className="panel__title">
         {t('trusted.title')}
       </h2>
       <p className="settings-panel__hint">{t('trusted.hint')}</p>
+      {!current && data?.left && (
+        <p className="trusted-person__left" role="status" data-testid="trusted-left">
+          {t('trusted.left', { name: data.left.name, reason: t(`trusted.leftBecause.${data.left.reason}`) })}
+        </p>
+      )}
       {current && (
         <div className="trusted-person__current" data-testid="trusted-current">
           <p>{t('trusted.person', { name: current.name, phone: formatPhone(current.phone) })}</p>
@@ -128,6 +138,14 @@ export function TrustedPersonPanel() {
                     {t('trusted.accept')}
                   </Button>
                 )}
+                <Button
+                  variant="ghost"
+                  aria-label={t('trusted.leaveLabel', { name: person.name })}
+                  busy={pendingFor((c) => c.kind === 'leave' && c.id === person.id)}
+                  onClick={() => change.mutate({ kind: 'leave', id: person.id })}
+                >
+                  {person.status === 'pending' ? t('trusted.decline') : t('trusted.leave')}
+                </Button>
               </li>
             ))}
           </ul>

@@ -5,6 +5,7 @@
  * transactions themselves. An unknown id, or another user's, shows 'not found'.
  */
 import '../wallet.css';
+import '../../../shared/ui/money-ui.css';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
