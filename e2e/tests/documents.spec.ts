@@ -58,8 +58,9 @@ test('a receipt from the history: PDF downloaded, QR decoded, the verify page op
 
   const rows = page.getByRole('list', { name: 'Операции' }).getByRole('listitem');
   await expect(rows).toHaveCount(2);
-  const payment = rows.filter({ hasText: 'Три кита' });
-  await payment.getByRole('button', { name: 'Квитанция' }).click();
+  // The row opens the operation's page, where its receipt is.
+  await rows.filter({ hasText: 'Три кита' }).getByRole('link').click();
+  await page.getByRole('button', { name: 'Квитанция' }).click();
   const dialog = page.getByRole('dialog', { name: 'Квитанция об операции' });
   await expect(dialog.getByTestId('document-receipt-amount')).toContainText(nbsp('250,75 ₽'));
   await expect(dialog.getByTestId('document-receipt-counterparty')).toContainText('ООО «Три кита»');
@@ -142,7 +143,7 @@ test('a statement from the history, as CSV and as PDF', async ({ page, request }
   await topUp(request, person, '1500');
   await payMerchant(request, person, '250.75');
   await signIn(page, person, '/history');
-  await expect(page.getByRole('button', { name: 'Квитанция' })).toHaveCount(2);
+  await expect(page.getByRole('list', { name: 'Операции' }).getByRole('listitem')).toHaveCount(2);
   await page.getByRole('list', { name: 'Операции' }).scrollIntoViewIfNeeded();
   await shot(page, 'history');
   await page.getByRole('button', { name: 'Выписка' }).click();

@@ -158,6 +158,8 @@ test('‘Повторить’ on a transfer in the history fills the form, and 
   await transfer(request, sender, recipient, '150');
 
   await signIn(page, sender, '/history');
+  // The row opens the operation's page, where 'Повторить' is.
+  await page.locator('.transaction', { hasText: 'Перевод' }).first().click();
   await page
     .getByRole('link', { name: /^Повторить операцию/ })
     .first()

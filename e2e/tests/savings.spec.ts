@@ -172,6 +172,8 @@ test('a dinner is split among three friends from the history, and the list shows
   await payMerchant(request, host, '3000');
 
   await signIn(page, host, '/history');
+  // The row opens the operation's page, where 'Разделить' is.
+  await page.locator('.transaction', { hasText: 'Три кита' }).first().click();
   await page
     .getByRole('link', { name: /^Разделить «/ })
     .first()

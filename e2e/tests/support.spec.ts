@@ -42,7 +42,9 @@ test('a person writes from a failed withdrawal and sees the answer live; the ope
   await signIn(page, person, '/history');
   const failed = page.locator('.transaction', { hasText: 'Не выполнено' }).first();
   await expect(failed).toBeVisible({ timeout: 20_000 });
-  await failed.getByRole('link', { name: /в поддержку об операции/ }).click({ timeout: 10_000 });
+  // The failed row opens the operation's page: no money actions there, only support.
+  await failed.click();
+  await page.getByRole('link', { name: /в поддержку об операции/ }).click({ timeout: 10_000 });
   await expect(page.getByRole('heading', { name: 'Поддержка', level: 1 })).toBeVisible();
   await expect(page.getByText('К сообщению будет приложена операция')).toBeVisible();
   await page.getByLabel('Сообщение').fill('Вывод на карту не прошёл. Что делать?');

@@ -119,7 +119,7 @@ export function OperationPage() {
           {!failed && outgoing && (
             <NotMeButton operationId={operation.id} what={`${description}, ${amount}`} />
           )}
-          {!failed && outgoing && operation.kind === 'transfer' && (
+          {!failed && !open && outgoing && operation.kind === 'transfer' && (
             <Link
               className="row-action"
               to={`${pathTo('WalletSave')}?repeat=${encodeURIComponent(operation.id)}`}
@@ -132,6 +132,7 @@ export function OperationPage() {
             <Link
               className="row-action"
               to={`${pathTo('WalletRequest')}?split=${encodeURIComponent(operation.amount.replace(/^-/, ''))}`}
+              aria-label={t('split.fromHistoryLabel', { description })}
             >
               {t('split.fromHistory')}
             </Link>
@@ -139,6 +140,7 @@ export function OperationPage() {
           <Link
             className="row-action"
             to={`${pathTo('Support')}?operation=${encodeURIComponent(operation.id)}`}
+            aria-label={t('support.aboutOperation', { description })}
           >
             {t('support.ask')}
           </Link>

@@ -1,0 +1,181 @@
+/**
+ * One row per operation and a trusted person who can leave (docs/decisions/history-and-trust.md), in
+ * Russian and English, light and dark, on a phone and a desktop: a held transfer is one history row
+ * whose status changes; its notice opens it; the row opens the operation's page with its actions (none
+ * that move money once it failed); statistics list only what moved; the person whose trusted person
+ * stepped down reads so in Settings. Screenshots go to /tmp/shots/trust-*.png.
+ */
+import { randomUUID } from 'node:crypto';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
+import {
+  lightAndDark,
+  type Person,
+  PIN,
+  registerPerson,
+  signIn,
+  topUp,
+  upgradeToSimplified,
+} from './wallet-fixtures.ts';
+
+test.use({ serviceWorkers: 'block' });
+
+const auth = (person: Person) => ({ Authorization: `Token ${person.token}` });
+
+const TEXTS = {
+  ru: {
+    held: 'Приостановлено',
+    cancelled: 'Отменено',
+    confirm: 'Подтвердить или отменить',
+    operation: 'Операция',
+    notifications: 'Уведомления',
+    repeat: 'Повторить',
+    support: 'Поддержка',
+    returned: 'Деньги возвращены на счёт',
+    step: 'Выйти из роли',
+    left: /больше не подтверждает ваши операции: отказ от роли/,
+    topups: 'Пополнения',
+  },
+  en: {
+    held: 'On hold',
+    cancelled: 'Cancelled',
+    confirm: 'Confirm or cancel',
+    operation: 'Operation',
+    notifications: 'Notifications',
+    repeat: 'Repeat',
+    support: 'Support',
+    returned: 'The money is back in your account',
+    step: 'Step down',
+    left: /no longer approves your operations: they stepped down/,
+    topups: 'Top-ups',
+  },
+} as const;
+
+/** A screenshot to look at: the whole page for the history (its rows are below the statistics). */
+async function shot(page: Page, name: string, fullPage = false) {
+  await expect(page.locator('[aria-busy="true"], .skeleton, .area-state--loading')).toHaveCount(0);
+  await page.screenshot({
+    path: `/tmp/shots/trust-${name}-${page.viewportSize()?.width ?? 0}.png`,
+    fullPage,
+  });
+}
+
+const noAxeViolations = (page: Page) => expectNoAxeViolations(page, { serious: true });
+
+async function payer(request: APIRequestContext, roubles: string) {
+  const [person, payee] = await Promise.all([
+    registerPerson(request, { firstName: 'Мария', lastName: 'Соколова' }),
+    registerPerson(request, { firstName: 'Иван', lastName: 'Петров' }),
+  ]);
+  await Promise.all([upgradeToSimplified(request, person), upgradeToSimplified(request, payee)]);
+  await topUp(request, person, roubles);
+  return { person, payee };
+}
+
+for (const language of ['ru', 'en'] as const) {
+  const text = TEXTS[language];
+
+  test(`${language}: a held transfer is one row whose status changes; its notice and row open the operation`, async ({
+    page,
+    request,
+  }) => {
+    await page.addInitScript((value) => localStorage.setItem('e-wallet-language', value), language);
+    const { person, payee } = await payer(request, '20000');
+    // From a session minutes old to a new recipient: held by the antifraud check.
+    const held = await request.post('/v2/wallet/transfer', {
+      headers: { ...auth(person), 'Idempotency-Key': randomUUID() },
+      data: { phone: payee.phone, amount: '15000', currency_code: 'RUB', pin: PIN },
+    });
+    expect(held.status(), await held.text()).toBe(202);
+    const holdId = (await held.json()).hold_id as string;
+
+    await signIn(page, person, '/history');
+    const rows = page.locator('.transaction');
+    await expect(rows).toHaveCount(2);
+    const row = rows.first();
+    await expect(row).toContainText(text.held);
+    // Amount, name, time, status: no chips and no select in the row.
+    await expect(row.locator('button, select')).toHaveCount(0);
+    // Only what moved is listed: the top-up, nothing at zero.
+    const stats = page.locator('.stat-list__item');
+    await expect(stats).toHaveCount(1);
+    await expect(stats.first()).toContainText(text.topups);
+    await lightAndDark(page, async (scheme) => {
+      await noAxeViolations(page);
+      await shot(page, `history-held-${language}${scheme}`, true);
+    });
+
+    // The hold's notice opens the operation.
+    await page.getByRole('button', { name: new RegExp(`^${text.notifications}`) }).click();
+    await page.locator('.notification__link').first().click();
+    await expect(page).toHaveURL(/\/history\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole('heading', { name: text.operation, level: 1 })).toBeVisible();
+    await expect(page.getByTestId('operation-status')).toHaveText(text.held);
+    await expect(page.getByRole('link', { name: text.confirm })).toBeVisible();
+    await lightAndDark(page, async (scheme) => {
+      await noAxeViolations(page);
+      await shot(page, `operation-held-${language}${scheme}`);
+    });
+
+    // Cancelled: the same row, its status changed; the operation offers no money actions.
+    const cancelled = await request.post(`/v2/wallet/holds/${holdId}/cancel`, { headers: auth(person) });
+    expect(cancelled.ok(), await cancelled.text()).toBe(true);
+    await page.reload();
+    await expect(page.getByTestId('operation-status')).toHaveText(`${text.cancelled} · ${text.returned}`);
+    await expect(page.getByRole('link', { name: text.repeat })).toHaveCount(0);
+    await expect(page.locator('.operation').getByRole('link', { name: text.support })).toBeVisible();
+    await lightAndDark(page, async (scheme) => {
+      await noAxeViolations(page);
+      await shot(page, `operation-cancelled-${language}${scheme}`);
+    });
+    await page.goto('/history');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.first()).toContainText(text.cancelled);
+    await shot(page, `history-cancelled-${language}`, true);
+  });
+
+  test(`${language}: a trusted person steps down; the person who named them reads so in Settings`, async ({
+    page,
+    request,
+  }) => {
+    await page.addInitScript((value) => localStorage.setItem('e-wallet-language', value), language);
+    const [person, trusted] = await Promise.all([
+      registerPerson(request, { firstName: 'Мария', lastName: 'Соколова' }),
+      registerPerson(request, { firstName: 'Ольга', lastName: 'Иванова' }),
+    ]);
+    const named = await request.put('/v2/wallet/trusted-person', {
+      headers: auth(person),
+      data: { phone: trusted.phone, threshold: '1000', new_payees: false },
+    });
+    expect(named.ok(), await named.text()).toBe(true);
+    // The person's id is what the trusted person's list names.
+    const asked = await (await request.get('/v2/wallet/trusted-person', { headers: auth(trusted) })).json();
+    const accepted = await request.post('/v2/wallet/trusted-person/accept', {
+      headers: auth(trusted),
+      data: { id: asked.trusting[0].id },
+    });
+    expect(accepted.ok(), await accepted.text()).toBe(true);
+
+    await signIn(page, trusted, '/settings');
+    const panel = page.getByTestId('trusted-person');
+    await expect(panel).toContainText('Мария С.');
+    await panel
+      .getByRole('button', { name: language === 'ru' ? /^Перестать быть доверенным лицом/ : /^Stop being/ })
+      .click();
+    await expect(panel).not.toContainText('Мария С.');
+
+    await signIn(page, person, '/settings');
+    const left = page.getByTestId('trusted-left');
+    await expect(left).toContainText(text.left);
+    await expect(left).toContainText('Ольга И.');
+    await left.scrollIntoViewIfNeeded();
+    await lightAndDark(page, async (scheme) => {
+      await noAxeViolations(page);
+      await shot(page, `settings-left-${language}${scheme}`);
+    });
+    // The notice says so too, and opens the trusted person's panel.
+    await page.getByRole('button', { name: new RegExp(`^${text.notifications}`) }).click();
+    await page.locator('.notification__link').first().click();
+    await expect(page).toHaveURL(/\/settings#trusted-person$/);
+  });
+}
