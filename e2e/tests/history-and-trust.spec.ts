@@ -79,6 +79,8 @@ for (const language of ['ru', 'en'] as const) {
     page,
     request,
   }) => {
+    // Three screens, each read by axe in both themes: longer than a click-through.
+    test.setTimeout(150_000);
     await page.addInitScript((value) => localStorage.setItem('e-wallet-language', value), language);
     const { person, payee } = await payer(request, '20000');
     // From a session minutes old to a new recipient: held by the antifraud check.

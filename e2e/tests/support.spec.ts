@@ -44,7 +44,7 @@ test('a person writes from a failed withdrawal and sees the answer live; the ope
   await expect(failed).toBeVisible({ timeout: 20_000 });
   // The failed row opens the operation's page: no money actions there, only support.
   await failed.click();
-  await page.getByRole('link', { name: /в поддержку об операции/ }).click({ timeout: 10_000 });
+  await page.locator('.operation').getByRole('link', { name: 'Поддержка' }).click({ timeout: 10_000 });
   await expect(page.getByRole('heading', { name: 'Поддержка', level: 1 })).toBeVisible();
   await expect(page.getByText('К сообщению будет приложена операция')).toBeVisible();
   await page.getByLabel('Сообщение').fill('Вывод на карту не прошёл. Что делать?');

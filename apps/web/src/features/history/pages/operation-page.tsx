@@ -123,6 +123,7 @@ export function OperationPage() {
             <Link
               className="row-action"
               to={`${pathTo('WalletSave')}?repeat=${encodeURIComponent(operation.id)}`}
+              aria-label={t('repeat.label', { description })}
             >
               {t('repeat.action')}
             </Link>
@@ -140,7 +141,6 @@ export function OperationPage() {
           <Link
             className="row-action"
             to={`${pathTo('Support')}?operation=${encodeURIComponent(operation.id)}`}
-            aria-label={t('support.aboutOperation', { description })}
           >
             {t('support.ask')}
           </Link>
