@@ -326,6 +326,9 @@ export function loadConfig(
     refuseWeakSecrets(env);
     if (env.PUSH_TEST_SERVICE)
       throw new ConfigError('Invalid setting PUSH_TEST_SERVICE: a test-only setting, refused in production');
+    // The signs are the law's check before money leaves (docs/decisions.md, 'Antifraud and the trusted person').
+    if (env.ANTIFRAUD_SIGNS === 'off')
+      throw new ConfigError('Invalid setting ANTIFRAUD_SIGNS: a test-only setting, refused in production');
   }
   if (
     (env.PAYMENTS_PROVIDER === 'yookassa' || env.PAYOUTS_PROVIDER === 'yookassa') &&

@@ -116,6 +116,13 @@ describe('production refuses secrets anyone could know', () => {
       );
     expect(() => production({ PIN_KEY: 'a'.repeat(40) })).toThrow(ConfigError);
   });
+
+  it('refuses the antifraud signs switched off, a test-only setting (issue 53, finding 8)', () => {
+    expect(() => production({ ANTIFRAUD_SIGNS: 'off' })).toThrow(
+      /^Invalid setting ANTIFRAUD_SIGNS: a test-only setting, refused in production$/,
+    );
+    expect(production({ ANTIFRAUD_SIGNS: 'on' }).production).toBe(true);
+  });
 });
 
 describe('the contract refuses control characters in every call and bounds every date', () => {
