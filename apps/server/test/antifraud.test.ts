@@ -441,9 +441,18 @@ describe(`antifraud and the trusted person (${databaseLabel})`, () => {
       amount: '15000.00',
       reasons: expect.arrayContaining(['new_session']),
     });
-    const released = await backOffice.call('POST', `/ops/v1/holds/${first.body.hold_id}/release`, {
+    // From the amount floor up, support proposes the release and a second, compliance operator makes it.
+    const proposedRelease = await backOffice.call('POST', `/ops/v1/holds/${first.body.hold_id}/release`, {
       token: support.token,
       body: { reason: 'Позвонили клиенту: перевод его' },
+    });
+    expect(proposedRelease.body, JSON.stringify(proposedRelease.body)).toMatchObject({
+      status: 'release_proposed',
+    });
+    const releaser = await operator(server, backOffice, 'compliance');
+    const released = await backOffice.call('POST', `/ops/v1/holds/${first.body.hold_id}/release`, {
+      token: releaser.token,
+      body: { reason: 'Проверил звонок' },
     });
     expect(released.status, JSON.stringify(released.body)).toBe(200);
     const refused = await backOffice.call('POST', `/ops/v1/holds/${second.body.hold_id}/refuse`, {
@@ -456,7 +465,7 @@ describe(`antifraud and the trusted person (${databaseLabel})`, () => {
     const { rows: audit } = await server.ctx.db.query<{ action: string }>(
       `SELECT action FROM ops_audit WHERE object_type = 'hold' ORDER BY id`,
     );
-    expect(audit.map((row) => row.action)).toEqual(['hold_release', 'hold_refuse']);
+    expect(audit.map((row) => row.action)).toEqual(['hold_release_propose', 'hold_release', 'hold_refuse']);
 
     const proposer = await operator(server, backOffice, 'compliance');
     const checker = await operator(server, backOffice, 'compliance');

@@ -481,8 +481,8 @@ export const ERRORS = {
   },
   FOUR_EYES_RELATED: {
     http: 403,
-    ru: 'Вас создал или менял автор этого возврата: подтверждает другой оператор',
-    en: 'The proposer of this refund created or changed your account: another operator approves it',
+    ru: 'Вас создал или менял тот, кто предложил это действие: подтверждает другой оператор',
+    en: 'The operator who proposed this created or changed your account: another operator confirms it',
   },
   SETUP_LINK_INVALID: {
     http: 410,
@@ -537,6 +537,21 @@ export const ERRORS = {
     en: 'Another operator confirms a fraud-list entry, not the one who proposed it',
   },
   FRAUD_LIST_NOT_FOUND: { http: 404, ru: 'Запись не найдена', en: 'Entry not found' },
+  HOLD_AWAITS_TRUSTED_PERSON: {
+    http: 409,
+    ru: 'Операцию одобряет или отклоняет доверенное лицо клиента: оператор может её только отклонить',
+    en: "The client's trusted person approves or declines this operation: an operator can only refuse it",
+  },
+  HOLD_RELEASE_SECOND_OPERATOR: {
+    http: 403,
+    ru: 'Деньги выпускает второй оператор, не тот, кто это предложил',
+    en: 'A second operator releases the money, not the one who proposed it',
+  },
+  HOLD_RELEASE_COMPLIANCE: {
+    http: 403,
+    ru: 'Выпуск этой операции подтверждает оператор с ролью «Комплаенс»',
+    en: 'An operator with the compliance role confirms the release of this operation',
+  },
   FRAUD_LIST_EXISTS: {
     http: 409,
     ru: 'Этот получатель уже в списке',
@@ -647,6 +662,7 @@ export const FIELD_LABELS: Record<string, Record<Language, string>> = {
   images: { ru: 'Изображения', en: 'Images' },
   operation_id: { ru: 'Операция', en: 'Operation' },
   goal_id: { ru: 'Копилка', en: 'Savings goal' },
+  reason: { ru: 'Причина', en: 'Reason' },
 };
 
 export function fieldLabel(field: string, language: Language): string {

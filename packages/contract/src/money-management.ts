@@ -3,6 +3,7 @@
  * goals ('Копилка'). The calls are in calls.ts; their shapes here.
  */
 import { z } from 'zod';
+import { PlainText } from './plain-text.ts';
 import {
   AccountCurrencySchema,
   Amount,
@@ -37,7 +38,7 @@ export const Category = z.object({
   custom: z.boolean(),
 });
 export const CategoryList = z.object({ results: z.array(Category), next: z.null() });
-export const CategoryCreate = z.strictObject({ name: z.string().trim().min(1).max(40) });
+export const CategoryCreate = z.strictObject({ name: PlainText(40) });
 export const TransactionCategoryUpdate = z.strictObject({ category: CategoryRef });
 export const TransactionCategoryAnswer = z.object({
   status: z.literal('success'),
@@ -70,13 +71,13 @@ export const BudgetList = z.object({ results: z.array(Budget), next: z.null() })
 
 export const RoundUp = z.union([z.literal(0), z.literal(10), z.literal(50), z.literal(100)]);
 export const GoalCreate = z.strictObject({
-  name: z.string().trim().min(1).max(60),
+  name: PlainText(60),
   target_amount: Amount,
   currency_code: AccountCurrencySchema,
   target_date: DayBound.optional(),
 });
 export const GoalUpdate = z.strictObject({
-  name: z.string().trim().min(1).max(60).optional(),
+  name: PlainText(60).optional(),
   round_up: RoundUp.optional(),
 });
 export const GoalMoveRequest = confirmedBy({ amount: Amount });

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { opsJobsCalls } from './jobs.ts';
-import { plainTextCall } from './plain-text.ts';
+import { PlainText, plainTextCall } from './plain-text.ts';
 import { Amount, Cursor, DayBound, Id, Limit } from './schemas.ts';
 import { opsSupportCalls } from './support.ts';
 
@@ -38,11 +38,12 @@ export function roleAllows(role: OperatorRole, permission: Permission): boolean 
 }
 
 /**
- * A role that approves refunds or manages operators is granted only when a second administrator
- * confirms it (four eyes on the people who hold four eyes, docs/decisions.md section 19).
+ * A role that approves (refunds, fraud-list entries, releases of held money) or manages operators is
+ * granted only when a second administrator confirms it (four eyes on the people who hold four eyes,
+ * docs/decisions.md section 19, docs/decisions/recovery-and-four-eyes.md).
  */
 export function roleNeedsSecondAdmin(role: OperatorRole): boolean {
-  return roleAllows(role, 'refund') || roleAllows(role, 'operators');
+  return roleAllows(role, 'refund') || roleAllows(role, 'identify') || roleAllows(role, 'operators');
 }
 
 /** A password an operator sets: as long as the sign-in asks (apps/server/src/ops/operators.ts). */
@@ -55,11 +56,12 @@ export const OpsLoginRequest = z.strictObject({
   totp: z.string().regex(/^\d{6}$/),
   new_password: z.string().min(1).max(200).optional(),
 });
-export const OpsReasonRequest = z.strictObject({ reason: z.string().trim().min(1).max(500) });
+/** An operator's reason: plain text (plain-text.ts), read by other operators and in the audit. */
+export const OpsReasonRequest = z.strictObject({ reason: PlainText(500) });
 export const OpsRefundRequest = z.strictObject({
   transfer_id: Id,
   amount: Amount,
-  reason: z.string().trim().min(1).max(500),
+  reason: PlainText(500),
 });
 /** A recipient operators mark as fraud: a phone (E.164), a 16-digit card or a 20-digit account. */
 export const OpsFraudEntryRequest = z.strictObject({
@@ -68,7 +70,7 @@ export const OpsFraudEntryRequest = z.strictObject({
     .string()
     .trim()
     .regex(/^\+?[0-9]{8,20}$/),
-  reason: z.string().trim().min(1).max(500),
+  reason: PlainText(500),
 });
 export const OpsCreateOperatorRequest = z.strictObject({ email: Email, role: z.enum(OPERATOR_ROLES) });
 export const OpsRoleRequest = z.strictObject({ role: z.enum(OPERATOR_ROLES) });

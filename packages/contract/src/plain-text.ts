@@ -2,15 +2,34 @@
  * Text the wallet takes in and prints (docs/decisions.md section 17).
  * - In: no text field of any call carries a control character (C0 incl. NUL, DEL, C1): every call of
  *   both tables is made through `plainTextCall`, so each is a 400 FIELD_INVALID
- *   naming the field, before a database or a PDF sees it.
+ *   naming the field, before a database or a PDF sees it. Every free text (names, comments, messages,
+ *   reasons) is also a `PlainText`, which refuses direction controls (U+202E and its kin) as well.
  * - Out: a name from elsewhere (a GOST QR's payee, an older row) is printed through `displayText`:
  *   controls, bidirectional overrides and isolates, and other invisible format characters removed,
  *   runs of spaces made one, so "Ivan<RLO>gnp.exe" or a name with a newline reads as what it is.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** C0 (with NUL, tab, newline, escape), DEL and C1: Unicode's control category. */
 export const CONTROL_CHARACTERS = /\p{Cc}/u;
+/** Direction controls: the Arabic letter mark, LRM/RLM, embeddings and overrides (U+202A-U+202E), isolates. */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * Free text a person or an operator writes and someone else reads (a name, a comment, a message, a
+ * reason): trimmed, within its length, and no control or direction character, so 'Мама<RLO>exe.gnp'
+ * cannot read as something else to an operator. A 400 FIELD_INVALID naming the field otherwise.
+ */
+export function PlainText(max: number, min = 1) {
+  return z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((text) => !CONTROL_CHARACTERS.test(text) && !BIDI_CONTROLS.test(text), {
+      message: 'control and direction characters are not allowed',
+    });
+}
 /** Controls, format characters (bidi embeddings, overrides, isolates and marks, zero-width, BOM) and Hangul fillers. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\u115f\u1160\u3164\uffa0]/gu;
 

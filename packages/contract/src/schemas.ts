@@ -5,18 +5,15 @@
 import { z } from 'zod';
 import { ID_PATTERN } from './ids.ts';
 import { ACCOUNT_CURRENCIES, CURRENCY_EXPONENTS } from './money.ts';
+import { PlainText } from './plain-text.ts';
 
 // ---------- building blocks ----------
 
 /** E.164: a plus, then 8 to 15 digits; the app sends dial code plus digits only. */
 export const Phone = z.string().regex(/^\+[1-9]\d{7,14}$/);
 export const Email = z.email().max(254);
-export const PersonName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(/^[\p{L}\p{M}][\p{L}\p{M}' .-]*$/u);
+/** A person's name: plain text (plain-text.ts), letters and a few joiners only. */
+export const PersonName = PlainText(100).regex(/^[\p{L}\p{M}][\p{L}\p{M}' .-]*$/u);
 export const Code = z.string().regex(/^\d{4}$/);
 export const Pin = z.string().regex(/^\d{4}$/);
 export const CurrencyCodeSchema = z.enum(
@@ -202,7 +199,7 @@ export const WebAuthnResponse = z.strictObject({
 export const PasskeyRegisterRequest = z.strictObject({
   challenge_id: Id,
   response: WebAuthnResponse,
-  name: z.string().min(1).max(64).optional(),
+  name: PlainText(64).optional(),
 });
 export const PasskeyConfirmRequest = z.strictObject({ challenge_id: Id, response: WebAuthnResponse });
 /** Sign-in with a discoverable passkey: the answer to a challenge from passkeyLoginOptions. */
@@ -403,7 +400,7 @@ export const IdentificationDocuments = z.strictObject({
   application_id: Id,
   document_type: z.enum(['passport', 'inn', 'snils']),
   document_number: z.string().min(1).max(20),
-  full_name: z.string().min(1).max(200),
+  full_name: PlainText(200),
   birth_date: BirthDate,
 });
 
@@ -536,7 +533,7 @@ export const CloseWalletAnswer = z.object({
   message: z.string(),
   payout: z.object({ amount: AmountOut, currency_code: CurrencyCodeSchema, card: z.string() }).nullable(),
 });
-export const ReportRequest = z.strictObject({ reason: z.string().trim().min(1).max(500) });
+export const ReportRequest = z.strictObject({ reason: PlainText(500) });
 
 // ---------- documents ----------
 
@@ -614,7 +611,7 @@ export const PaymentRequestCreate = z
     phone: Phone.optional(),
     /** A split: the amount is shared among these phones, each paying its share. */
     phones: z.array(Phone).min(2).max(20).optional(),
-    comment: z.string().trim().max(140).optional(),
+    comment: PlainText(140, 0).optional(),
   })
   .refine((body) => !(body.phone && body.phones), { message: 'phone or phones, not both', path: ['phones'] });
 export const PaymentRequestShare = z.object({
@@ -657,7 +654,7 @@ export const PaymentRequestTokenParams = z.strictObject({
 export const PaymentRequestPay = confirmedBy({});
 
 export const TemplateCreate = z.strictObject({
-  name: z.string().trim().min(1).max(60),
+  name: PlainText(60),
   phone: Phone,
   amount: Amount.optional(),
   currency_code: CurrencyCodeSchema,

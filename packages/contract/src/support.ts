@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { CallDef } from './calls.ts';
 import type { OpsCallDef } from './ops.ts';
-import { plainTextCall } from './plain-text.ts';
+import { PlainText, plainTextCall } from './plain-text.ts';
 import { Cursor, Id, Limit } from './schemas.ts';
 import { SUPPORT_IMAGE_MAX_BYTES, SUPPORT_IMAGES_MAX, SUPPORT_TEXT_MAX } from './support-limits.ts';
 
@@ -31,7 +31,7 @@ export const SupportImageUpload = z.strictObject({
 });
 export const SupportSendRequest = z.strictObject({
   /** May be empty when images are sent. */
-  text: z.string().trim().max(SUPPORT_TEXT_MAX),
+  text: PlainText(SUPPORT_TEXT_MAX, 0),
   /** The operation the conversation was opened from (its id as the history names it). */
   operation_id: Id.optional(),
   images: z.array(SupportImageUpload).max(SUPPORT_IMAGES_MAX).optional(),
@@ -113,7 +113,7 @@ export const OpsSupportQuery = z.strictObject({
   cursor: Cursor.optional(),
   limit: Limit.optional(),
 });
-export const OpsSupportReply = z.strictObject({ text: z.string().trim().min(1).max(SUPPORT_TEXT_MAX) });
+export const OpsSupportReply = z.strictObject({ text: PlainText(SUPPORT_TEXT_MAX) });
 const OpsIdParams = z.strictObject({ id: Id });
 
 export const opsSupportCalls = {

@@ -2,19 +2,22 @@
  * Antifraud in the back office (docs/decisions.md section 21): the queue of held operations with the
  * signs that fired, released or refused by support and above after calling the person (audited in the
  * decision's transaction); the local fraud list, whose entries compliance adds and removes under four
- * eyes (one operator proposes, another confirms), as refunds are approved (refunds.ts).
+ * eyes (one operator proposes, another confirms), as refunds are approved (refunds.ts). A hold awaiting
+ * a trusted person is theirs to decide (an operator only refuses it); a release from the amount floor
+ * up is proposed by one operator and made by a second, compliance one (docs/decisions/recovery-and-four-eyes.md).
  */
 import { randomUUID } from 'node:crypto';
+import { roleAllows } from '@e-wallet/contract';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { cardKey, fraudListChanging } from '../modules/antifraud/index.ts';
-import { refuseHold, release } from '../modules/holds/index.ts';
+import { amountFloor, cardKey, fraudListChanging } from '../modules/antifraud/index.ts';
+import { proposeRelease, refuseHold, release } from '../modules/holds/index.ts';
 import { normalizeCardNumber } from '../providers/payouts/payouts-provider.ts';
 import { writeAudit } from './audit.ts';
 import { bounds, type Page, type PageQuery, pageOf } from './lists.ts';
 import { moneyText } from './money.ts';
-import type { Operator } from './operators.ts';
+import { type Operator, secondOperatorRefusal } from './operators.ts';
 
 /** Held operations: 'open' (the default: waiting for the person, their trusted person or us) or 'all'. */
 export async function holdsPage(
@@ -26,12 +29,14 @@ export async function holdsPage(
   const { after, limit } = bounds(ctx, query);
   const { rows } = await ctx.db.query<{ id: string; created_at: Date; amount: bigint; currency: string }>(
     `SELECT h.id, h.user_id, u.first_name, u.last_name, u.phone, h.kind, h.amount, h.currency, h.payee_label,
-       h.reasons, h.status, h.approver_id, h.created_at, h.expires_at, h.decided_at, h.decided_by
-     FROM money_holds h JOIN users u ON u.id = h.user_id
+       h.reasons, h.status, h.approver_id, h.created_at, h.expires_at, h.decided_at, h.decided_by,
+       h.release_proposed_by, rp.email AS release_proposed_by_email, h.release_reason,
+       limits_in_roubles(h.amount, h.currency) >= $5 AS needs_two
+     FROM money_holds h JOIN users u ON u.id = h.user_id LEFT JOIN operators rp ON rp.id = h.release_proposed_by
      WHERE ($1 = 'all' OR h.status IN ('held', 'awaiting_approval'))
        AND ($2::timestamptz IS NULL OR (h.created_at, h.id) < ($2::timestamptz, $3::uuid))
      ORDER BY h.created_at DESC, h.id DESC LIMIT $4`,
-    [status, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+    [status, after?.createdAt ?? null, after?.id ?? null, limit + 1, amountFloor(ctx)],
   );
   const page = pageOf(ctx, rows, limit, (row) => ({ createdAt: row.created_at, id: row.id }));
   return {
@@ -39,6 +44,12 @@ export async function holdsPage(
     results: page.results.map((row) => ({ ...row, amount: moneyText(row.amount, row.currency) })),
   };
 }
+
+const AFTER_STATUS: Record<string, string> = {
+  hold_release: 'released',
+  hold_release_propose: 'release_proposed',
+  hold_refuse: 'refused',
+};
 
 function auditHold(ctx: AppContext, by: Operator, action: string, reason: string) {
   return (q: Queryable, row: { id: string; user_id: string; status: string }) =>
@@ -48,17 +59,48 @@ function auditHold(ctx: AppContext, by: Operator, action: string, reason: string
       objectId: row.id,
       userId: row.user_id,
       before: { status: row.status },
-      after: { status: action === 'hold_release' ? 'released' : 'refused', reason },
+      after: { status: AFTER_STATUS[action], reason },
     });
 }
 
+/**
+ * An operator's release. Refused for a hold awaiting the trusted person (HOLD_AWAITS_TRUSTED_PERSON).
+ * Under the amount floor one operator releases; from it the first call proposes, and a second operator
+ * with the compliance role (the one four-eyes rule, operators.ts) releases.
+ */
 export async function releaseHold(
   ctx: AppContext,
   by: Operator,
   id: string,
   reason: string,
 ): Promise<unknown> {
-  await release(ctx, id, `operator:${by.id}`, auditHold(ctx, by, 'hold_release', reason));
+  const { rows } = await ctx.db.query<{ status: string; needs_two: boolean; proposer: string | null }>(
+    `SELECT status, limits_in_roubles(amount, currency) >= $2 AS needs_two, release_proposed_by AS proposer
+     FROM money_holds WHERE id = $1`,
+    [id, amountFloor(ctx)],
+  );
+  const hold = rows[0];
+  if (!hold) throw new AppError('HOLD_NOT_FOUND');
+  if (hold.status === 'awaiting_approval') throw new AppError('HOLD_AWAITS_TRUSTED_PERSON');
+  if (hold.needs_two && hold.proposer === null && hold.status === 'held') {
+    if (await proposeRelease(ctx, id, by.id, reason, auditHold(ctx, by, 'hold_release_propose', reason)))
+      return { id, status: 'release_proposed' };
+  }
+  // Asked again with the hold locked, in the release's own transaction: a proposal made meanwhile counts.
+  const guard = async (q: Queryable, row: { id: string; status: string }) => {
+    if (row.status === 'awaiting_approval') return new AppError('HOLD_AWAITS_TRUSTED_PERSON');
+    if (!hold.needs_two) return null;
+    const { rows: locked } = await q.query<{ proposer: string | null }>(
+      'SELECT release_proposed_by AS proposer FROM money_holds WHERE id = $1',
+      [row.id],
+    );
+    const proposer = locked[0]?.proposer;
+    if (!proposer) return new AppError('HOLD_CLOSED');
+    if (by.id !== proposer && !roleAllows(by.role, 'identify'))
+      return new AppError('HOLD_RELEASE_COMPLIANCE');
+    return secondOperatorRefusal(q, by.id, proposer, 'HOLD_RELEASE_SECOND_OPERATOR');
+  };
+  await release(ctx, id, `operator:${by.id}`, auditHold(ctx, by, 'hold_release', reason), guard);
   return { id, status: 'released' };
 }
 
@@ -149,7 +191,8 @@ export async function confirmFraudEntry(ctx: AppContext, by: Operator, id: strin
     const entry = rows[0];
     if (!entry || entry.removed_at) throw new AppError('FRAUD_LIST_NOT_FOUND');
     if (entry.confirmed_at) return { id, status: 'active' };
-    if (entry.proposed_by === by.id) throw new AppError('FRAUD_LIST_SECOND_OPERATOR');
+    const refusal = await secondOperatorRefusal(q, by.id, entry.proposed_by, 'FRAUD_LIST_SECOND_OPERATOR');
+    if (refusal) throw refusal;
     fraudListChanging(q);
     await q.query('UPDATE fraud_list SET confirmed_by = $2, confirmed_at = $3 WHERE id = $1', [
       id,
@@ -187,7 +230,15 @@ export async function removeFraudEntry(
     if (!entry || entry.removed_at) throw new AppError('FRAUD_LIST_NOT_FOUND');
     const now = ctx.clock.now();
     const removeNow = entry.confirmed_at === null || entry.removal_proposed_by !== null;
-    if (removeNow && entry.removal_proposed_by === by.id) throw new AppError('FRAUD_LIST_SECOND_OPERATOR');
+    if (removeNow && entry.removal_proposed_by !== null) {
+      const refusal = await secondOperatorRefusal(
+        q,
+        by.id,
+        entry.removal_proposed_by,
+        'FRAUD_LIST_SECOND_OPERATOR',
+      );
+      if (refusal) throw refusal;
+    }
     fraudListChanging(q);
     if (removeNow)
       await q.query(

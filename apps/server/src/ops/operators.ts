@@ -9,7 +9,12 @@
  */
 import { hash, hkdfSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { OPERATOR_PASSWORD_MIN, type OperatorRole, roleNeedsSecondAdmin } from '@e-wallet/contract';
+import {
+  type ErrorCode,
+  OPERATOR_PASSWORD_MIN,
+  type OperatorRole,
+  roleNeedsSecondAdmin,
+} from '@e-wallet/contract';
 import { generateSecret, generateURI, verify } from 'otplib';
 import type { AppContext } from '../context.ts';
 import { open, seal } from '../crypto/sealed.ts';
@@ -435,7 +440,10 @@ export async function confirmRole(ctx: AppContext, by: Operator, id: string) {
   return ctx.db.tx(async (q) => {
     const row = await target(q, by, id);
     if (!row.pending_role) throw new AppError('ROLE_NOT_PROPOSED');
-    if (row.pending_by === by.id) throw new AppError('ROLE_SECOND_ADMIN');
+    if (row.pending_by) {
+      const refusal = await secondOperatorRefusal(q, by.id, row.pending_by, 'ROLE_SECOND_ADMIN');
+      if (refusal) throw refusal;
+    }
     await q.query(
       'UPDATE operators SET role = pending_role, pending_role = NULL, pending_by = NULL, updated_at = $2 WHERE id = $1',
       [id, ctx.clock.now()],
@@ -592,4 +600,20 @@ export async function mayApprove(q: Queryable, approverId: string, proposerId: s
     [proposerId, approverId],
   );
   return rows.length === 0;
+}
+
+/**
+ * The one four-eyes rule of every action two operators make (a refund, a fraud-list entry or its
+ * removal, a hold's release from the floor, a role that approves; docs/decisions/recovery-and-four-eyes.md):
+ * asked with the proposal locked. The action's own code when the approver proposed it, FOUR_EYES_RELATED
+ * when the proposer made or changed the approver (`mayApprove`); null for a second pair of eyes.
+ */
+export async function secondOperatorRefusal(
+  q: Queryable,
+  approverId: string,
+  proposerId: string,
+  sameOperator: ErrorCode,
+): Promise<AppError | null> {
+  if (approverId === proposerId) return new AppError(sameOperator);
+  return (await mayApprove(q, approverId, proposerId)) ? null : new AppError('FOUR_EYES_RELATED');
 }

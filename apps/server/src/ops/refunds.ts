@@ -7,11 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { type CurrencyCode, parseAmount } from '@e-wallet/contract';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
-import { AppError } from '../errors.ts';
+import { AppError, isAppError } from '../errors.ts';
 import { runMoneyCall } from '../modules/money-calls/index.ts';
 import { writeAudit } from './audit.ts';
 import { moneyText } from './money.ts';
-import { mayApprove, type Operator } from './operators.ts';
+import { type Operator, secondOperatorRefusal } from './operators.ts';
 
 interface TransferRow {
   id: string;
@@ -88,23 +88,30 @@ const REFUND_TEXT = { ru: 'Возврат ошибочной операции', 
  */
 export async function approveRefund(ctx: AppContext, by: Operator, id: string): Promise<unknown> {
   const movementId = randomUUID();
+  const refusedByRule = (rule: string) =>
+    writeAudit(ctx.db, ctx, by, {
+      action: 'refund_approve_refused',
+      objectType: 'refund',
+      objectId: id,
+      after: { rule },
+    });
   const result = await runMoneyCall(ctx, {
     call: 'opsRefundApprove',
     person: by.id,
     confirmation: { operator: true },
     key: null,
     requestHash: id,
-    // An approver the proposer made or changed is no second pair of eyes (operators.ts decides it), asked
-    // in the approval's transaction with the proposal locked; the door decides the rest of four eyes.
+    // The one four-eyes rule (operators.ts), asked in the approval's transaction with the proposal
+    // locked; the door keeps its own check of the proposer as well.
     before: async (q) => {
-      const { rows } = await q.query<{ proposed_by: string }>(
-        'SELECT proposed_by FROM ops_refunds WHERE id = $1 FOR UPDATE',
+      const { rows } = await q.query<{ proposed_by: string; status: string }>(
+        'SELECT proposed_by, status FROM ops_refunds WHERE id = $1 FOR UPDATE',
         [id],
       );
-      const proposer = rows[0]?.proposed_by;
-      if (proposer && proposer !== by.id && !(await mayApprove(q, by.id, proposer)))
-        return { refuse: new AppError('FOUR_EYES_RELATED') };
-      return undefined;
+      const proposal = rows[0];
+      if (proposal?.status !== 'proposed') return undefined;
+      const refusal = await secondOperatorRefusal(q, by.id, proposal.proposed_by, 'FOUR_EYES_REQUIRED');
+      return refusal ? { refuse: refusal } : undefined;
     },
     prepare: () => ({
       answer: { id, status: 'approved' as const, refund_transfer_id: movementId },
@@ -134,6 +141,11 @@ export async function approveRefund(ctx: AppContext, by: Operator, id: string): 
         after: { status: 'approved', refund_transfer_id: movementId },
       });
     },
+  }).catch(async (error: unknown) => {
+    // A refusal of the four-eyes rule is audited as the door's refusals are.
+    if (isAppError(error) && (error.code === 'FOUR_EYES_REQUIRED' || error.code === 'FOUR_EYES_RELATED'))
+      await refusedByRule(error.code === 'FOUR_EYES_REQUIRED' ? 'four_eyes' : 'four_eyes_related');
+    throw error;
   });
   if (result.outcome === 'refused') {
     if (result.refusal.rule !== 'missing')

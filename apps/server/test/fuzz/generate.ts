@@ -449,7 +449,24 @@ export const CATEGORIES = [
   'forwarded-for',
   // The third round's: a control character inside any text field, for every call.
   'control-char',
+  // The fourth round's: a direction control inside any free text (names, comments, messages).
+  'direction-char',
 ] as const;
+
+/** Direction controls a free text may hide (issue 53): every one is a 400 in a plain-text field. */
+const DIRECTION_CHARACTERS = ['\u202e', '\u202d', '\u202a', '\u2066', '\u2067', '\u2069', '\u200f', '\u061c'];
+
+/** A body's free-text fields: those whose schema takes a word and refuses it with a direction override. */
+export function freeTextFields(schema: unknown): string[] {
+  const shape = (schema as ZodLike | undefined)?.shape;
+  if (!shape) return [];
+  return Object.entries(shape)
+    .filter(([, field]) => {
+      const schema = field as unknown as { safeParse: (v: unknown) => { success: boolean } };
+      return schema.safeParse('текст').success && !schema.safeParse('те\u202eкст').success;
+    })
+    .map(([name]) => name);
+}
 
 /** Control characters a text may hide (docs/decisions.md section 17): every one is a 400. */
 const CONTROL_CHARACTERS = [
@@ -542,6 +559,8 @@ function applies(category: Category, name: CallName): boolean {
       );
     case 'cursor':
       return fieldsOf(call.query).some((f) => f.name === 'cursor');
+    case 'direction-char':
+      return call.access !== 'provider' && freeTextFields(call.body).length > 0;
     case 'forwarded-for':
       return call.access === 'public';
   }
@@ -777,6 +796,16 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
       const text = typeof now === 'string' && now.length > 1 ? now : 'текст';
       const at = 1 + Math.floor(random() * (text.length - 1));
       set(where, field, `${text.slice(0, at)}${pick(random, CONTROL_CHARACTERS)}${text.slice(at)}`);
+      expectCode = 'FIELD_INVALID';
+      break;
+    }
+    case 'direction-char': {
+      if (body !== undefined && fields.some((f) => f.name === 'pin') && !('pin' in b())) b().pin = world.pin;
+      const field = pick(random, freeTextFields(call.body));
+      const now = b()[field];
+      const text = typeof now === 'string' && now.length > 1 ? now : 'текст';
+      const at = 1 + Math.floor(random() * (text.length - 1));
+      b()[field] = `${text.slice(0, at)}${pick(random, DIRECTION_CHARACTERS)}${text.slice(at)}`;
       expectCode = 'FIELD_INVALID';
       break;
     }

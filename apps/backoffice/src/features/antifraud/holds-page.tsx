@@ -25,6 +25,11 @@ interface HeldOperation {
   approver_id: string | null;
   created_at: string;
   expires_at: string;
+  release_proposed_by: string | null;
+  release_proposed_by_email: string | null;
+  release_reason: string | null;
+  /** From the amount floor up: one operator proposes, a second with the compliance role releases. */
+  needs_two: boolean;
 }
 
 const FILTERS = ['open', 'all'] as const;
@@ -39,6 +44,13 @@ export function HoldsPage() {
   const release = useAction('holdRelease');
   const refuse = useAction('holdRefuse');
   const decides = roleAllows(role, 'freeze');
+  const me = useMe().data?.id;
+  // The page offers nobody a release the server would refuse them (ops/antifraud.ts).
+  const mayRelease = (hold: HeldOperation) =>
+    hold.status === 'held' &&
+    (!hold.needs_two ||
+      hold.release_proposed_by === null ||
+      (hold.release_proposed_by !== me && roleAllows(role, 'identify')));
   return (
     <>
       <Title>{t('antifraud.holds.title')}</Title>
@@ -79,16 +91,33 @@ export function HoldsPage() {
               ],
               [t('antifraud.holds.created'), format.dateTime(hold.created_at)],
               [t('antifraud.holds.expires'), format.dateTime(hold.expires_at)],
+              ...(hold.release_proposed_by_email
+                ? [
+                    [t('antifraud.holds.proposedBy'), hold.release_proposed_by_email] as [string, string],
+                    [t('antifraud.holds.proposedWhy'), hold.release_reason ?? ''] as [string, string],
+                  ]
+                : []),
             ]}
           />
+          {['held', 'awaiting_approval'].includes(hold.status) && (
+            <p className="note">
+              {hold.status === 'awaiting_approval'
+                ? t('antifraud.holds.trustedDecides')
+                : hold.needs_two
+                  ? t('antifraud.holds.needsTwo')
+                  : null}
+            </p>
+          )}
           {decides && ['held', 'awaiting_approval'].includes(hold.status) && (
             <div className="actions">
               {/* Two reasons side by side: each field says which decision it explains. */}
-              <ReasonForm
-                action={t('antifraud.holds.release')}
-                label={t('antifraud.holds.releaseReason')}
-                onSubmit={(reason) => release.mutateAsync({ params: { id: hold.id }, body: { reason } })}
-              />
+              {mayRelease(hold) && (
+                <ReasonForm
+                  action={t('antifraud.holds.release')}
+                  label={t('antifraud.holds.releaseReason')}
+                  onSubmit={(reason) => release.mutateAsync({ params: { id: hold.id }, body: { reason } })}
+                />
+              )}
               <ReasonForm
                 action={t('antifraud.holds.refuse')}
                 label={t('antifraud.holds.refuseReason')}

@@ -341,6 +341,7 @@ export const en: Texts = {
     operator_role_propose: '{{who}} proposed a role for {{object}}',
     operator_totp_reset: '{{who}} reset the sign-in code of {{object}}',
     hold_release: '{{who}} released an operation on hold: {{object}}',
+    hold_release_propose: '{{who}} proposed to release an operation on hold: {{object}}',
     hold_refuse: '{{who}} refused an operation on hold: {{object}}',
     fraud_list_propose: '{{who}} proposed a fraud-list entry',
     fraud_list_confirm: '{{who}} confirmed a fraud-list entry',
@@ -397,6 +398,10 @@ export const en: Texts = {
       refuse: 'Refuse and return the money',
       releaseReason: 'Why release',
       refuseReason: 'Why refuse',
+      proposedBy: 'Release proposed by',
+      proposedWhy: 'Why',
+      needsTwo: 'Two release it: a second operator with the compliance role',
+      trustedDecides: 'The customer’s trusted person decides; an operator can only refuse',
     },
     reason: {
       fraud_database: 'the recipient is in the Bank of Russia’s database',

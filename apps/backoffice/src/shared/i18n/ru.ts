@@ -350,6 +350,7 @@ export const ru = {
     operator_role_propose: '{{who}} предложил роль оператору {{object}}',
     operator_totp_reset: '{{who}} сбросил код входа оператора {{object}}',
     hold_release: '{{who}} провёл приостановленную операцию: {{object}}',
+    hold_release_propose: '{{who}} предложил провести приостановленную операцию: {{object}}',
     hold_refuse: '{{who}} отклонил приостановленную операцию: {{object}}',
     fraud_list_propose: '{{who}} предложил запись в список мошенников',
     fraud_list_confirm: '{{who}} подтвердил запись в списке мошенников',
@@ -408,6 +409,10 @@ export const ru = {
       refuse: 'Отклонить и вернуть деньги',
       releaseReason: 'Почему проводим',
       refuseReason: 'Почему отклоняем',
+      proposedBy: 'Провести предложил',
+      proposedWhy: 'Почему',
+      needsTwo: 'Проводят двое: второй оператор с ролью «Комплаенс»',
+      trustedDecides: 'Решает доверенное лицо клиента; оператор может только отклонить',
     },
     reason: {
       fraud_database: 'получатель в базе Банка России',

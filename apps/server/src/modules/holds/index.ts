@@ -7,6 +7,6 @@ import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
 export { sweepHolds } from './jobs.ts';
-export { listApprovals, listHolds, refuseHold, release } from './service.ts';
+export { listApprovals, listHolds, proposeRelease, refuseHold, release } from './service.ts';
 
 export const routes = modulePlugin('holds', register);

@@ -204,6 +204,7 @@ export async function release(
   id: string,
   decidedBy: string,
   alongside?: (q: Queryable, row: HoldRow) => Promise<void>,
+  guard?: (q: Queryable, row: HoldRow) => Promise<AppError | null>,
 ): Promise<void> {
   const { rows } = await ctx.db.query<HoldRow>(`SELECT ${HOLD_COLUMNS} FROM money_holds WHERE id = $1`, [id]);
   const first = rows[0];
@@ -227,6 +228,9 @@ export async function release(
         row = locked[0]!;
         if (!OPEN.includes(row.status)) return { refuse: new AppError('HOLD_CLOSED') };
         if (row.expires_at <= now) return { refuse: new AppError('HOLD_EXPIRED') };
+        // Who may release it (an operator's four eyes), asked with the row locked.
+        const refusal = await guard?.(q, row);
+        if (refusal) return { refuse: refusal };
         // The call's own row next (a request), as the call itself locks it before the people.
         const refused = await work?.before?.(q, doorOf(row.door, now));
         if (refused) throw refused;
@@ -359,6 +363,29 @@ export async function refuseHold(
 ): Promise<void> {
   const closed = await closeHold(ctx, id, 'refused', `operator:${operatorId}`, () => true, reason, alongside);
   if (!closed) throw new AppError('HOLD_CLOSED');
+}
+
+/**
+ * The first of two operators' release of an open hold (ops/antifraud.ts): kept with its reason, once;
+ * nothing moves. Answers false when the hold is not held or a release is proposed already.
+ */
+export async function proposeRelease(
+  ctx: AppContext,
+  id: string,
+  operatorId: string,
+  reason: string,
+  alongside: (q: Queryable, row: HoldRow) => Promise<void>,
+): Promise<boolean> {
+  return ctx.db.tx(async (q) => {
+    const { rows } = await q.query<HoldRow>(
+      `UPDATE money_holds SET release_proposed_by = $2, release_proposed_at = $3, release_reason = $4
+       WHERE id = $1 AND status = 'held' AND release_proposed_by IS NULL RETURNING ${HOLD_COLUMNS}`,
+      [id, operatorId, ctx.clock.now(), reason],
+    );
+    if (!rows[0]) return false;
+    await alongside(q, rows[0]);
+    return true;
+  });
 }
 
 /** The sweep (jobs.ts): every hold past its time returns its money; answers how many. */
