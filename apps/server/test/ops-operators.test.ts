@@ -133,14 +133,16 @@ describe(`operators in the back office (${databaseLabel})`, () => {
       status: 'proposed',
     });
     expect((await as(finance).get('/ops/v1/me')).body.role).toBe('finance');
+    // Compliance approves too (the fraud list, releases of held money): it waits as well.
     expect(
       (await as(second).post(`/ops/v1/operators/${id}/role`, { role: 'compliance' })).body,
-    ).toMatchObject({
-      role: 'compliance',
+    ).toMatchObject({ role: 'finance', pending_role: 'compliance', status: 'proposed' });
+    expect((await as(second).post(`/ops/v1/operators/${id}/role`, { role: 'support' })).body).toMatchObject({
+      role: 'support',
       pending_role: null,
       status: 'changed',
     });
-    expect((await as(finance).get('/ops/v1/me')).body.role).toBe('compliance');
+    expect((await as(finance).get('/ops/v1/me')).body.role).toBe('support');
     // Nobody changes their own role, and a non-admin changes nobody's.
     expect((await as(admin).post(`/ops/v1/operators/${admin.id}/role`, { role: 'support' })).body.code).toBe(
       'OPERATOR_SELF',

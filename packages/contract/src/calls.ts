@@ -156,6 +156,16 @@ export const calls = {
     params: s.IdParams,
     answer: s.StatusMessage,
   }),
+  passkeyKeep: def({
+    method: 'POST',
+    path: '/v2/wallet/auth/passkeys/:id/keep',
+    access: 'token',
+    tag: 'auth',
+    summary: 'Puts a passkey a freeze suspended back in use, after the PIN or a fresh SMS code',
+    params: s.IdParams,
+    body: s.OwnerProofRequest,
+    answer: s.StatusMessage,
+  }),
   passkeyConfirmOptions: def({
     method: 'POST',
     path: '/v2/wallet/auth/passkeys/confirm/options',

@@ -209,6 +209,10 @@ export const Passkey = z.object({
   name: z.string(),
   created_at: DateTime,
   last_used_at: DateTime.nullable(),
+  /** Set by a freeze: the passkey neither signs in nor confirms until the owner keeps it. */
+  suspended_at: DateTime.nullable(),
+  /** The browser and system that added it ('Chrome, Android'); null for one added before this was kept. */
+  device: z.string().nullable(),
 });
 
 // ---------- terms and the operator ----------

@@ -17,6 +17,8 @@ import { revokeAllSessions, type SessionRef } from '../../sessions/tokens.ts';
 import { endTrustedRoles } from '../antifraud/index.ts';
 import { checkPin, lockPhone, message, sendNotice, verifyCode } from '../auth/index.ts';
 import { notify } from '../notifications/index.ts';
+import { suspendPasskeys } from '../passkeys/index.ts';
+import { suspendSubscriptions } from '../push/index.ts';
 
 const TEXTS = {
   frozen: { ru: 'Кошелёк заблокирован', en: 'The wallet is frozen' },
@@ -27,6 +29,16 @@ const TEXTS = {
   },
 } satisfies Record<string, Record<Language, string>>;
 
+/**
+ * Recovery removes what a thief added (docs/decisions/recovery-and-four-eyes.md): whoever froze, every
+ * passkey and push subscription is suspended, since none can be told from a thief's at the freeze; the
+ * owner keeps theirs after unfreezing (Settings lists them with their dates and devices).
+ */
+async function suspendWaysIn(q: Queryable, userId: string, at: Date): Promise<void> {
+  await suspendPasskeys(q, userId, at);
+  await suspendSubscriptions(q, userId, at);
+}
+
 /** Freezes in the caller's transaction; false when the wallet was frozen already. */
 async function freezeIn(q: Queryable, ctx: AppContext, session: SessionRef): Promise<boolean> {
   const now = ctx.clock.now();
@@ -35,6 +47,7 @@ async function freezeIn(q: Queryable, ctx: AppContext, session: SessionRef): Pro
     [session.userId, now],
   );
   if (rowCount === 0) return false;
+  await suspendWaysIn(q, session.userId, now);
   await revokeAllSessions(q, session.userId, now, session.sessionId);
   await notify(q, session.userId, 'security', 'wallet_frozen', {}, now);
   // A frozen wallet may be in a thief's hands: it approves nobody's operations any more.
@@ -143,6 +156,7 @@ export async function operatorFreeze(
     `UPDATE users SET frozen_at = coalesce(frozen_at, $2), frozen_by = 'operator' WHERE id = $1`,
     [userId, now],
   );
+  await suspendWaysIn(q, userId, now);
   if (before === null) await notify(q, userId, 'security', 'wallet_frozen_by_operator', {}, now);
   await endTrustedRoles(q, userId, 'frozen', now);
   return { before };

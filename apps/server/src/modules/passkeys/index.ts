@@ -5,6 +5,6 @@
 import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
-export { listPasskeys, loginOptions, passkeyOwner, verifyPasskey } from './service.ts';
+export { listPasskeys, loginOptions, passkeyOwner, suspendPasskeys, verifyPasskey } from './service.ts';
 
 export const routes = modulePlugin('passkeys', register);

@@ -6,6 +6,7 @@ import {
   confirmOptions,
   confirmPasskey,
   deletePasskey,
+  keepPasskey,
   listPasskeys,
   registerOptions,
   registerPasskey,
@@ -18,7 +19,10 @@ export default function passkeyRoutes(app: FastifyInstance, ctx: AppContext): vo
     registerOptions(ctx, call.auth.userId, call.body, call.language),
   );
   route(app, ctx, 'passkeyRegister', (call) =>
-    registerPasskey(ctx, call.auth.userId, call.body, call.language),
+    registerPasskey(ctx, call.auth.userId, call.body, call.language, call.userAgent),
+  );
+  route(app, ctx, 'passkeyKeep', (call) =>
+    keepPasskey(ctx, call.auth.userId, call.params.id, call.body, call.language),
   );
   route(app, ctx, 'deletePasskey', (call) =>
     deletePasskey(ctx, call.auth.userId, call.params.id, call.language),

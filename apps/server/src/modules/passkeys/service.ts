@@ -14,9 +14,10 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { AppContext } from '../../context.ts';
-import { PG, pgCode } from '../../db/client.ts';
+import { PG, pgCode, type Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { type OwnerProof, type ProofKind, proveOwner, securityChanged } from '../auth/index.ts';
+import { deviceName } from '../notifications/index.ts';
 
 export const CHALLENGE_TTL_MS = 5 * 60_000;
 export const PASSKEYS_PER_USER = 10;
@@ -25,6 +26,7 @@ const MESSAGES = {
   added: { ru: 'Ключ доступа добавлен', en: 'The passkey is added' },
   removed: { ru: 'Ключ доступа удалён', en: 'The passkey is removed' },
   confirmed: { ru: 'Ключ доступа подтверждён', en: 'The passkey is confirmed' },
+  kept: { ru: 'Ключ доступа снова работает', en: 'The passkey works again' },
 } as const;
 
 function relyingParty(ctx: AppContext): { rpID: string; origin: string; rpName: string } {
@@ -83,15 +85,50 @@ interface PasskeyRow {
   name: string;
   created_at: Date;
   last_used_at: Date | null;
+  suspended_at: Date | null;
+  user_agent: string;
 }
 
-async function passkeysOf(ctx: AppContext, userId: string): Promise<PasskeyRow[]> {
+/** A person's passkeys; `usable` leaves out those a freeze suspended, which neither sign in nor confirm. */
+async function passkeysOf(ctx: AppContext, userId: string, usable = false): Promise<PasskeyRow[]> {
   const { rows } = await ctx.db.query<PasskeyRow>(
-    `SELECT id, credential_id, public_key, counter, transports, name, created_at, last_used_at
-     FROM passkeys WHERE user_id = $1 ORDER BY created_at, id`,
+    `SELECT id, credential_id, public_key, counter, transports, name, created_at, last_used_at, suspended_at,
+       user_agent
+     FROM passkeys WHERE user_id = $1 ${usable ? 'AND suspended_at IS NULL' : ''} ORDER BY created_at, id`,
     [userId],
   );
   return rows;
+}
+
+/**
+ * Recovery removes what a thief added (docs/decisions/recovery-and-four-eyes.md): a freeze suspends every
+ * passkey of the person (modules/freeze); the owner then keeps theirs (`keepPasskey`) or removes any.
+ */
+export async function suspendPasskeys(q: Queryable, userId: string, at: Date): Promise<void> {
+  await q.query('UPDATE passkeys SET suspended_at = $2 WHERE user_id = $1 AND suspended_at IS NULL', [
+    userId,
+    at,
+  ]);
+}
+
+/** A suspended passkey back in use, after the PIN or a fresh code, told as a passkey added. */
+export async function keepPasskey(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  proof: OwnerProof,
+  language: Language,
+): Promise<AnswerOf<'passkeyKeep'>> {
+  const { rows } = await ctx.db.query<{ suspended: boolean }>(
+    'SELECT suspended_at IS NOT NULL AS suspended FROM passkeys WHERE id = $1 AND user_id = $2',
+    [id, userId],
+  );
+  if (!rows[0]) throw new AppError('PASSKEY_NOT_FOUND');
+  if (!rows[0].suspended) return { status: 'success', message: MESSAGES.kept[language] };
+  const proved = await proveOwner(ctx, userId, proof, language);
+  await ctx.db.query('UPDATE passkeys SET suspended_at = NULL WHERE id = $1 AND user_id = $2', [id, userId]);
+  await securityChanged(ctx, userId, 'passkey_added', proved, language);
+  return { status: 'success', message: MESSAGES.kept[language] };
 }
 
 /**
@@ -118,6 +155,8 @@ export async function listPasskeys(
       name: nameOf(row.name, language),
       created_at: row.created_at.toISOString(),
       last_used_at: row.last_used_at?.toISOString() ?? null,
+      suspended_at: row.suspended_at?.toISOString() ?? null,
+      device: row.user_agent ? deviceName(row.user_agent) : null,
     })),
     next: null,
   };
@@ -166,6 +205,7 @@ export async function registerPasskey(
   userId: string,
   body: BodyOut<'passkeyRegister'>,
   language: Language,
+  userAgent = '',
 ): Promise<AnswerOf<'passkeyRegister'>> {
   const { challenge: expectedChallenge, proof } = await takeChallenge(
     ctx,
@@ -192,8 +232,8 @@ export async function registerPasskey(
   const { credential } = verified.registrationInfo;
   try {
     await ctx.db.query(
-      `INSERT INTO passkeys (user_id, credential_id, public_key, counter, transports, name, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      `INSERT INTO passkeys (user_id, credential_id, public_key, counter, transports, name, created_at, user_agent)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [
         userId,
         credential.id,
@@ -202,6 +242,7 @@ export async function registerPasskey(
         credential.transports ?? [],
         body.name?.trim() ?? '',
         ctx.clock.now(),
+        userAgent.slice(0, 500),
       ],
     );
   } catch (error) {
@@ -226,7 +267,7 @@ export async function confirmOptions(
   ctx: AppContext,
   userId: string,
 ): Promise<AnswerOf<'passkeyConfirmOptions'>> {
-  const existing = await passkeysOf(ctx, userId);
+  const existing = await passkeysOf(ctx, userId, true);
   if (existing.length === 0) throw new AppError('PASSKEY_NOT_FOUND');
   return authenticationOptions(
     ctx,
@@ -278,7 +319,7 @@ export async function verifyPasskey(
   body: BodyOut<'passkeyConfirm'>,
 ): Promise<void> {
   const { challenge: expectedChallenge } = await takeChallenge(ctx, userId, 'confirm', body.challenge_id);
-  const row = (await passkeysOf(ctx, userId)).find((key) => key.credential_id === body.response.id);
+  const row = (await passkeysOf(ctx, userId, true)).find((key) => key.credential_id === body.response.id);
   if (!row) throw new AppError('PASSKEY_INVALID');
   await checkAssertion(ctx, row, body, expectedChallenge);
 }
@@ -295,8 +336,9 @@ export function loginOptions(ctx: AppContext): Promise<AnswerOf<'passkeyLoginOpt
 export async function passkeyOwner(ctx: AppContext, body: BodyOut<'passkeyLogin'>): Promise<string> {
   const { challenge: expectedChallenge } = await takeChallenge(ctx, null, 'login', body.challenge_id);
   const { rows } = await ctx.db.query<PasskeyRow & { user_id: string }>(
-    `SELECT id, user_id, credential_id, public_key, counter, transports, name, created_at, last_used_at
-     FROM passkeys WHERE credential_id = $1`,
+    `SELECT id, user_id, credential_id, public_key, counter, transports, name, created_at, last_used_at,
+       suspended_at, user_agent
+     FROM passkeys WHERE credential_id = $1 AND suspended_at IS NULL`,
     [body.response.id],
   );
   const row = rows[0];

@@ -69,7 +69,7 @@ export async function subscribe(
     `INSERT INTO push_subscriptions (endpoint, user_id, p256dh, auth, language, created_at)
      VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (endpoint) DO UPDATE SET p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
-       language = EXCLUDED.language
+       language = EXCLUDED.language, suspended_at = NULL
        WHERE push_subscriptions.user_id = EXCLUDED.user_id
      RETURNING (xmax = 0) AS added`,
     [body.endpoint, userId, body.keys.p256dh, body.keys.auth, language, ctx.clock.now()],
@@ -83,6 +83,17 @@ export async function unsubscribe(ctx: AppContext, userId: string, endpoint: str
     endpoint,
     userId,
   ]);
+}
+
+/**
+ * A freeze suspends every push subscription (modules/freeze): a thief's browser hears nothing more of
+ * the wallet; the owner's own comes back when they switch pushes on again (with the PIN or a code).
+ */
+export async function suspendSubscriptions(q: Queryable, userId: string, at: Date): Promise<void> {
+  await q.query(
+    'UPDATE push_subscriptions SET suspended_at = $2 WHERE user_id = $1 AND suspended_at IS NULL',
+    [userId, at],
+  );
 }
 
 // ---------- settings ----------
@@ -102,9 +113,10 @@ async function settingsRow(q: Queryable, userId: string): Promise<SettingsRow> {
 
 export async function settingsOf(ctx: AppContext, userId: string): Promise<AnswerOf<'notificationSettings'>> {
   const row = await settingsRow(ctx.db, userId);
-  const { rows } = await ctx.db.query('SELECT 1 FROM push_subscriptions WHERE user_id = $1 LIMIT 1', [
-    userId,
-  ]);
+  const { rows } = await ctx.db.query(
+    'SELECT 1 FROM push_subscriptions WHERE user_id = $1 AND suspended_at IS NULL LIMIT 1',
+    [userId],
+  );
   return { ...row, push_money_out: true, push_subscribed: rows.length > 0 };
 }
 
@@ -209,7 +221,7 @@ export function definePushJobs(ctx: AppContext): void {
 async function sendPush(ctx: AppContext, event: DueEvent): Promise<void> {
   const db = ctx.db;
   const { rows: subscriptions } = await db.query<Subscription>(
-    'SELECT endpoint, p256dh, auth, language FROM push_subscriptions WHERE user_id = $1',
+    'SELECT endpoint, p256dh, auth, language FROM push_subscriptions WHERE user_id = $1 AND suspended_at IS NULL',
     [event.user_id],
   );
   if (subscriptions.length === 0) return;
