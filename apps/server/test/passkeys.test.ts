@@ -57,7 +57,14 @@ describe(`passkeys (${databaseLabel})`, () => {
     const authenticator = await addPasskey(token);
     const list = await server.call('GET', BASE, { token });
     expect(list.body.results).toEqual([
-      { id: expect.any(String), name: 'Телефон', created_at: expect.any(String), last_used_at: null },
+      {
+        id: expect.any(String),
+        name: 'Телефон',
+        created_at: expect.any(String),
+        last_used_at: null,
+        suspended_at: null,
+        device: expect.any(String),
+      },
     ]);
     const { rows } = await server.ctx.db.query<{ credential_id: string }>(
       'SELECT credential_id FROM passkeys',

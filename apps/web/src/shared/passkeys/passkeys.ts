@@ -68,6 +68,19 @@ export function useDeletePasskey() {
   });
 }
 
+/** Puts a passkey a freeze suspended back in use: the PIN first (the server checks it). */
+export function useKeepPasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, pin }: { id: string; pin: string }) => {
+      const answer = await callApi('passkeyKeep', { params: { id }, body: { pin } });
+      if (isErrorAnswer(answer)) throw new Error(answer.message);
+      return answer.message ?? '';
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['passkeys'] }),
+  });
+}
+
 /** A passkey's answer to a fresh confirm challenge: what the app lock and a money operation send. */
 export type PasskeyAnswer = NonNullable<ConfirmationFields['passkey']>;
 
@@ -104,5 +117,6 @@ export async function confirmWithPasskey(): Promise<void> {
 export function useCanUsePasskey(): boolean {
   const supported = passkeysSupported();
   const passkeys = useQuery({ ...passkeysQuery, enabled: supported });
-  return supported && (passkeys.data?.length ?? 0) > 0;
+  // A passkey a freeze suspended confirms nothing until it is kept.
+  return supported && (passkeys.data?.some((key) => key.suspended_at === null) ?? false);
 }

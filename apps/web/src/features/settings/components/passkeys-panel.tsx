@@ -3,6 +3,7 @@
  * new one on this device after the PIN (then the browser asks for the device's lock), and removing one. A passkey then
  * unlocks the app after inactivity instead of the PIN.
  */
+import type { AnswerOf } from '@e-wallet/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../shared/format/date.ts';
@@ -12,6 +13,7 @@ import {
   passkeysSupported,
   useAddPasskey,
   useDeletePasskey,
+  useKeepPasskey,
   usePasskeys,
 } from '../../../shared/passkeys/passkeys.ts';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
@@ -21,15 +23,13 @@ import { PinProof } from './pin-proof.tsx';
 
 export function PasskeysPanel() {
   const { t } = useTranslation();
-  const language = currentLanguage();
   const passkeys = usePasskeys();
   const add = useAddPasskey();
-  const remove = useDeletePasskey();
   const [done, setDone] = useState<string | null>(null);
   // Adding asks for the PIN first (docs/decisions.md section 17).
   const [asking, setAsking] = useState(false);
   const supported = passkeysSupported();
-  const failure = [add.error, remove.error].find((error) => error && !(error instanceof PasskeyCancelled));
+  const failure = [add.error].find((error) => error && !(error instanceof PasskeyCancelled));
 
   return (
     <section
@@ -48,33 +48,7 @@ export function PasskeysPanel() {
       ) : passkeys.data.length === 0 ? (
         <p className="settings-panel__hint">{t('settings.passkeys.none')}</p>
       ) : (
-        <ul className="session-list" data-testid="passkey-list">
-          {passkeys.data.map((key) => (
-            <li key={key.id} className="session" data-testid="passkey">
-              <div className="session__main">
-                <p className="session__device">{key.name}</p>
-                <p className="session__meta">
-                  {t('settings.passkeys.added', { at: formatDateTime(key.created_at, language) })}
-                </p>
-                {key.last_used_at && (
-                  <p className="session__meta">
-                    {t('settings.passkeys.used', { at: formatDateTime(key.last_used_at, language) })}
-                  </p>
-                )}
-              </div>
-              <Button
-                variant="ghost"
-                className="session__end"
-                busy={remove.isPending && remove.variables === key.id}
-                disabled={remove.isPending || add.isPending}
-                aria-label={t('settings.passkeys.removeNamed', { name: key.name })}
-                onClick={() => remove.mutate(key.id, { onSuccess: (message) => setDone(message) })}
-              >
-                {t('settings.passkeys.remove')}
-              </Button>
-            </li>
-          ))}
-        </ul>
+        <PasskeyList passkeys={passkeys.data} disabled={add.isPending} />
       )}
       {supported && asking ? (
         <PinProof
@@ -100,7 +74,6 @@ export function PasskeysPanel() {
       ) : supported ? (
         <Button
           block
-          disabled={remove.isPending}
           onClick={() => {
             setDone(null);
             add.reset();
@@ -117,5 +90,107 @@ export function PasskeysPanel() {
       </p>
       {!asking && <FieldError message={failure?.message ?? null} />}
     </section>
+  );
+}
+
+type Passkey = AnswerOf<'passkeys'>['results'][number];
+
+/**
+ * The person's passkeys with when and on what device each was added; one a freeze suspended says so
+ * and offers 'Оставить' (after the PIN) beside 'Удалить' (docs/decisions/recovery-and-four-eyes.md).
+ */
+export function PasskeyList({ passkeys, disabled = false }: { passkeys: Passkey[]; disabled?: boolean }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const remove = useDeletePasskey();
+  const keep = useKeepPasskey();
+  const [keeping, setKeeping] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const busy = disabled || remove.isPending || keep.isPending;
+  return (
+    <>
+      <ul className="session-list" data-testid="passkey-list">
+        {passkeys.map((key) => (
+          <li
+            key={key.id}
+            className="session"
+            data-testid="passkey"
+            data-suspended={!!key.suspended_at || undefined}
+          >
+            <div className="session__main">
+              <p className="session__device">{key.name}</p>
+              {key.device && (
+                <p className="session__meta">{t('settings.passkeys.device', { device: key.device })}</p>
+              )}
+              <p className="session__meta">
+                {t('settings.passkeys.added', { at: formatDateTime(key.created_at, language) })}
+              </p>
+              {key.last_used_at && (
+                <p className="session__meta">
+                  {t('settings.passkeys.used', { at: formatDateTime(key.last_used_at, language) })}
+                </p>
+              )}
+              {key.suspended_at && (
+                <p className="session__meta session__warning">
+                  {t('settings.passkeys.suspended', { at: formatDateTime(key.suspended_at, language) })}
+                </p>
+              )}
+              {keeping === key.id && (
+                <PinProof
+                  hint={t('settings.passkeys.keepHint')}
+                  busy={keep.isPending}
+                  error={keep.error?.message ?? null}
+                  onCancel={() => {
+                    setKeeping(null);
+                    keep.reset();
+                  }}
+                  onConfirm={(pin) =>
+                    keep.mutate(
+                      { id: key.id, pin },
+                      {
+                        onSuccess: (message) => {
+                          setDone(message);
+                          setKeeping(null);
+                        },
+                      },
+                    )
+                  }
+                />
+              )}
+            </div>
+            <div className="session__actions">
+              {key.suspended_at && keeping !== key.id && (
+                <Button
+                  variant="secondary"
+                  className="session__keep"
+                  disabled={busy}
+                  aria-label={t('settings.passkeys.keepNamed', { name: key.name })}
+                  onClick={() => {
+                    keep.reset();
+                    setKeeping(key.id);
+                  }}
+                >
+                  {t('settings.passkeys.keep')}
+                </Button>
+              )}
+              <Button
+                variant="ghost"
+                className="session__end"
+                busy={remove.isPending && remove.variables === key.id}
+                disabled={busy}
+                aria-label={t('settings.passkeys.removeNamed', { name: key.name })}
+                onClick={() => remove.mutate(key.id, { onSuccess: (message) => setDone(message) })}
+              >
+                {t('settings.passkeys.remove')}
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <p className="settings-panel__done" role="status">
+        {done}
+      </p>
+      <FieldError message={remove.error?.message ?? null} />
+    </>
   );
 }

@@ -76,7 +76,7 @@ export function SessionsPanel() {
   );
 }
 
-function SessionRow({
+export function SessionRow({
   session,
   ending,
   disabled,

@@ -19,6 +19,7 @@ import { MyDataPanel } from '../components/my-data-panel.tsx';
 import { PasskeysPanel } from '../components/passkeys-panel.tsx';
 import { PinChangePanel } from '../components/pin-change-panel.tsx';
 import { ProfileFacts } from '../components/profile-facts.tsx';
+import { RecoveryReview } from '../components/recovery-review.tsx';
 import { SessionsPanel } from '../components/sessions-panel.tsx';
 import { SignOutPanel } from '../components/sign-out-panel.tsx';
 import { SupportPanel } from '../components/support-panel.tsx';
@@ -82,6 +83,9 @@ export function SettingsPage() {
           </AreaBoundary>
           <AreaBoundary>
             <SecurityPanel />
+          </AreaBoundary>
+          <AreaBoundary>
+            <RecoveryReview />
           </AreaBoundary>
           <AreaBoundary>
             <AlertsPanel />
