@@ -55,7 +55,8 @@ async function twoPeople(
   return [payer!, payee!];
 }
 
-test('support releases one held transfer and refuses another, each with a reason', async ({
+test('support proposes a held transfer’s release and compliance makes it; support refuses another', async ({
+  browser,
   page,
   request,
   ownServer,
@@ -89,13 +90,27 @@ test('support releases one held transfer and refuses another, each with a reason
     await shot(page, `holds${scheme}`);
   });
 
-  // A reason is required; with it, the release pays the payee and the hold leaves the queue.
+  // A reason is required; with it, from the amount floor up, the release is only proposed: a second
+  // operator with the compliance role makes it (docs/decisions/recovery-and-four-eyes.md).
+  await expect(first).toContainText('Проводят двое');
   await first.getByRole('button', { name: 'Провести' }).click();
   await expect(first.getByRole('alert')).toContainText('Почему проводим');
   await first.getByLabel('Почему проводим').fill('Позвонили клиенту: перевод его, мошенников нет');
   await first.getByRole('button', { name: 'Провести' }).click();
-  await expect(first).toHaveCount(0);
+  await expect(first).toContainText(`Провести предложил${support.email}`);
+  await expect(first.getByRole('button', { name: 'Провести' })).toHaveCount(0);
+  expect(await rubBalance(request, payee)).toBe('0.00');
+  const compliance = await createOperator(ownServer, 'compliance');
+  const other = await browserBeside(browser, page);
+  await signInOperator(other, ownServer, compliance);
+  await other.getByRole('link', { name: 'Приостановленные' }).click();
+  const proposed = other.getByRole('article', { name: /^15\s000,00\s₽ · Соколова Мария$/ });
+  await proposed.getByLabel('Почему проводим').fill('Проверил звонок коллеги');
+  await proposed.getByRole('button', { name: 'Провести' }).click();
+  await expect(proposed).toHaveCount(0);
   await expect.poll(() => rubBalance(request, payee)).toBe('15000.00');
+  await other.context().close();
+  await page.reload();
 
   // The other is refused: the money comes back to the person.
   await second.getByLabel('Почему отклоняем').fill('Клиента торопили по телефону, он отказался');
@@ -110,7 +125,10 @@ test('support releases one held transfer and refuses another, each with a reason
   await expect(page.getByRole('article', { name: /^16\s000,00/ })).toContainText('Отклонена оператором');
   await page.getByRole('link', { name: 'Журнал действий' }).click();
   await expect(
-    page.getByText(`${support.email} провёл приостановленную операцию: Соколова Мария`),
+    page.getByText(`${support.email} предложил провести приостановленную операцию: Соколова Мария`),
+  ).toBeVisible();
+  await expect(
+    page.getByText(`${compliance.email} провёл приостановленную операцию: Соколова Мария`),
   ).toBeVisible();
   await expect(
     page.getByText(`${support.email} отклонил приостановленную операцию: Соколова Мария`),

@@ -10,6 +10,9 @@ import { expectNoAxeViolations } from './axe.ts';
 import { passkeyTest as test, virtualAuthenticator } from './passkey-server.ts';
 import { lightAndDark, PIN, registerPerson, signIn } from './wallet-fixtures.ts';
 
+// A server of its own starts per test (passkey-server.ts): slower than the shared one's.
+test.describe.configure({ timeout: 240_000 });
+
 async function typeDigits(page: Page, firstBox: string, digits: string) {
   await page.getByRole('textbox', { name: firstBox, exact: true }).click();
   await page.keyboard.type(digits);
