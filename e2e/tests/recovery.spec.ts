@@ -5,16 +5,16 @@
  * and devices, the suspended one marked, to keep or remove; the lock no longer offers it. axe in the
  * light and the dark theme.
  */
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.ts';
 import { passkeyTest as test, virtualAuthenticator } from './passkey-server.ts';
 import { lightAndDark, PIN, registerPerson, signIn } from './wallet-fixtures.ts';
 
 // A server of its own starts per test (passkey-server.ts): slower than the shared one's.
-test.describe.configure({ timeout: 240_000 });
+test.describe.configure({ timeout: 480_000 });
 
-async function typeDigits(page: Page, firstBox: string, digits: string) {
-  await page.getByRole('textbox', { name: firstBox, exact: true }).click();
+async function typeDigits(page: Page, where: Locator, firstBox: string, digits: string) {
+  await where.getByRole('textbox', { name: firstBox, exact: true }).click();
   await page.keyboard.type(digits);
 }
 
@@ -35,7 +35,7 @@ test('after unfreezing, the person sees the suspended passkey with its date and 
   // A passkey added with the session and the PIN, as the thief did.
   const passkeys = page.getByTestId('passkeys');
   await passkeys.getByRole('button', { name: 'Добавить ключ доступа' }).click();
-  await typeDigits(page, 'Цифра 1 из 4', PIN);
+  await typeDigits(page, passkeys.getByTestId('pin-step'), 'Цифра 1 из 4', PIN);
   await passkeys.getByRole('button', { name: 'Продолжить' }).click();
   await expect(passkeys.getByRole('status')).toHaveText('Ключ доступа добавлен');
 
@@ -46,14 +46,17 @@ test('after unfreezing, the person sees the suspended passkey with its date and 
     .getByRole('dialog', { name: 'Заблокировать кошелёк?' })
     .getByRole('button', { name: 'Заблокировать', exact: true })
     .click();
+  const frozen = page.getByRole('dialog', { name: 'Кошелёк заблокирован' });
+  await expect(frozen.getByRole('status')).toContainText('Исходящие операции недоступны');
+  await frozen.getByRole('button', { name: 'Закрыть' }).first().click();
   const form = page.getByTestId('unfreeze-form');
   await expect(form).toBeVisible();
   const before = (await outbox(request, person.phone)).length;
   await form.getByRole('button', { name: 'Получить код' }).click();
   await expect.poll(async () => (await outbox(request, person.phone)).length).toBe(before + 1);
   const code = (await outbox(request, person.phone))[0]!.code;
-  await typeDigits(page, 'Цифра 1 из 4 кода', code);
-  await typeDigits(page, 'Цифра 1 из 4 PIN-кода', PIN);
+  await typeDigits(page, form, 'Цифра 1 из 4 кода', code);
+  await typeDigits(page, form, 'Цифра 1 из 4 PIN-кода', PIN);
   await form.getByRole('button', { name: 'Разблокировать' }).click();
   await expect(security.getByRole('status')).toHaveText('Кошелёк разблокирован');
 
