@@ -11,6 +11,8 @@ const refresh = (queryClient: QueryClient) =>
     queryClient.invalidateQueries({ queryKey: ['auth-info'] }),
     queryClient.invalidateQueries({ queryKey: ['notifications'] }),
     queryClient.invalidateQueries({ queryKey: ['sessions'] }),
+    // A freeze suspends every passkey: the list and the lock's offer read it again.
+    queryClient.invalidateQueries({ queryKey: ['passkeys'] }),
   ]);
 
 export function useFreeze() {
