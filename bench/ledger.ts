@@ -158,6 +158,23 @@ export async function seedPayers(
   return { accounts, people: rows.map((r) => r.id) };
 }
 
+/** The bench's ledger transfer of 1.00 RUB: one atomic statement, needing no transaction around it. */
+export function benchTransfer(db: Db, debit: string, credit: string) {
+  return transfer(db, {
+    debit,
+    credit,
+    amount: 100n,
+    currency: 'RUB',
+    kind: 'transfer',
+    idempotencyKey: `bench:${randomUUID()}`,
+    description: {
+      debit: { ru: 'Перевод: Бенч Т.', en: 'Transfer to Бенч Т.' },
+      credit: { ru: 'Перевод от Бенч Т.', en: 'Transfer from Бенч Т.' },
+    },
+    at: new Date(),
+  });
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! * 100) / 100;
@@ -184,20 +201,7 @@ async function drive(
       if (credit === debit) credit = accounts[(accounts.indexOf(debit) + 1) % accounts.length]!;
       const started = performance.now();
       try {
-        // A transfer on its own is one atomic statement: it needs no transaction around it.
-        await transfer(db, {
-          debit,
-          credit,
-          amount: 100n,
-          currency: 'RUB',
-          kind: 'transfer',
-          idempotencyKey: `bench:${randomUUID()}`,
-          description: {
-            debit: { ru: 'Перевод: Бенч Т.', en: 'Transfer to Бенч Т.' },
-            credit: { ru: 'Перевод от Бенч Т.', en: 'Transfer from Бенч Т.' },
-          },
-          at: new Date(),
-        });
+        await benchTransfer(db, debit, credit);
         done += 1;
         latencies.push(performance.now() - started);
       } catch (error) {

@@ -5,7 +5,7 @@
  *   npm run bench                      the full run (about 10 minutes)
  *   npm run bench -- --quick           shorter runs, no Lighthouse, no --big (CI; within 3 minutes)
  *   npm run bench -- --big             also seed 10 million transfers and time history and statistics
- *   options: --only=wallet,ledger,p2p,pglite,js,lighthouse,qr,statement,live,big (users are made for any that need them) --clients=10  --seconds=20
+ *   options: --only=costs,wallet,ledger,p2p,pglite,js,lighthouse,qr,statement,live,big (users are made for any that need them) --clients=10  --seconds=20
  *            --big-rows=N  --no-lighthouse  --lighthouse (in --quick)  --cpu-prof (server profiles
  *            in bench/results/profiles, summarised with `node bench/profile.ts <file> --last=20`)
  * Writes bench/results/latest.json and latest.md; a --big run also bench/results/big.json.
@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgres } from '../apps/server/src/db/client.ts';
 import { bigHistory } from './big.ts';
+import { costs } from './costs.ts';
 import { helloWorld, p2pTransfers, prepareUsers, registerUsers, walletGet } from './http.ts';
 import { ledgerPglite, ledgerPostgres, pgbench } from './ledger.ts';
 import {
@@ -123,6 +124,98 @@ function bracketed<T extends object>(before: T, after: T, key: keyof T & string)
   const runs = `mean of ${before[key]} before and ${after[key]} after`;
   return { ...before, [key]: mean, before, after, runs } as T & { before: T; after: T; runs: string };
 }
+
+// The machine-independent figures first (bench/costs.ts): bytes, statements, instructions, the server's
+// CPU beside a bare route's; then the throughput ratios, which move with the machine.
+await step('costs', async () => {
+  const c = await costs(options);
+  results.costs = c;
+  const n = (value: number) => Math.round(value).toLocaleString('en');
+  const wal = (w: { walBytes: number; walRecordBytes: number }) =>
+    `${n(w.walBytes)} B (records ${n(w.walRecordBytes)} B)`;
+  const { wallet, history, stat } = c.reads;
+  row({
+    measurement: 'SQL statements per call, warm (pg_stat_statements)',
+    value: `P2P payment ${c.p2p.statements}, GET /v2/wallet ${wallet.statements}, history page ${history.statements}, statistics ${stat.statements}, bare ledger transfer ${c.ledger.statements}`,
+    baseline: `pgledger transfer ${c.pgledger.statements}, pgbench TPC-B ${c.tpcb.statements} (5 and BEGIN/END)`,
+    ratio: '',
+    goal: 'P2P and GET /v2/wallet: 1',
+    // A session's touch (once a minute per session) may add a statement to some calls.
+    met: c.p2p.statements <= 1.05 && wallet.statements <= 1.05,
+  });
+  row({
+    measurement: `bytes stored per bare ledger transfer (heap + indexes), ${c.people.toLocaleString('en')} accounts`,
+    value: `${n(c.ledger.storedBytes)} B`,
+    baseline: `pgledger ${n(c.pgledger.storedBytes)} B, TPC-B ${n(c.tpcb.storedBytes)} B`,
+    ratio: `${(c.ledger.storedBytes / c.pgledger.storedBytes).toFixed(2)}x pgledger`,
+    goal: '<= 1,000 B',
+    met: c.ledger.storedBytes <= 1000,
+  });
+  row({
+    measurement: 'WAL bytes per bare ledger transfer (page images after a CHECKPOINT included)',
+    value: wal(c.ledger),
+    baseline: `pgledger ${wal(c.pgledger)}, TPC-B ${wal(c.tpcb)}`,
+    ratio: `${(c.ledger.walBytes / c.pgledger.walBytes).toFixed(2)}x pgledger`,
+    goal: '',
+    met: null,
+  });
+  row({
+    measurement: 'bytes stored per P2P payment through the API (key, answer, events included)',
+    value: `${n(c.p2p.storedBytes)} B`,
+    baseline: `bare ledger transfer ${n(c.ledger.storedBytes)} B`,
+    ratio: `${(c.p2p.storedBytes / c.ledger.storedBytes).toFixed(2)}x`,
+    goal: '<= 1,400 B',
+    met: c.p2p.storedBytes <= 1400,
+  });
+  row({
+    measurement: 'WAL bytes per P2P payment through the API',
+    value: wal(c.p2p),
+    baseline: `bare ledger transfer ${wal(c.ledger)}`,
+    ratio: `${(c.p2p.walBytes / c.ledger.walBytes).toFixed(2)}x`,
+    goal: '<= 2,600 B',
+    met: c.p2p.walBytes <= 2600,
+  });
+  const rows = (w: { rowsInserted: number; rowsUpdated: number; indexEntries: number }) =>
+    `${w.rowsInserted} inserted, ${w.rowsUpdated} updated, ${w.indexEntries} index entries`;
+  row({
+    measurement: 'rows written per call (pg_waldump)',
+    value: `P2P ${rows(c.p2p)}; bare transfer ${rows(c.ledger)}`,
+    baseline: `pgledger ${rows(c.pgledger)}; TPC-B ${rows(c.tpcb)}`,
+    ratio: '',
+    goal: '',
+    met: null,
+  });
+  if (c.instructions) {
+    const k = (value: number) => `${Math.round(value / 1000).toLocaleString('en')}k`;
+    const doors = c.instructions.pay / c.instructions.open;
+    row({
+      measurement: 'PostgreSQL instructions per call (callgrind): P2P door ledger_pay',
+      value: k(c.instructions.pay),
+      baseline: `bare transfer ledger_open ${k(c.instructions.open)}`,
+      ratio: `${doors.toFixed(2)}x`,
+      goal: '<= 1.25x',
+      met: doors <= 1.25,
+    });
+  }
+  const cpu = c.serverCpu;
+  const us = (result: LoadResult) => `${result.serverCpuUsPerRequest} µs`;
+  row({
+    measurement: 'server CPU per P2P payment (10 connections)',
+    value: us(cpu.p2p),
+    baseline: `bare Fastify route, one PostgreSQL round trip, POST: ${us(cpu.barePost[0])} before, ${us(cpu.barePost[1])} after`,
+    ratio: `${cpu.p2pRatio}x`,
+    goal: '<= 2.5x',
+    met: cpu.p2pRatio <= 2.5,
+  });
+  row({
+    measurement: 'server CPU per GET /v2/wallet (10 connections)',
+    value: us(cpu.wallet),
+    baseline: `the same route, GET: ${us(cpu.bareGet[0])} before, ${us(cpu.bareGet[1])} after`,
+    ratio: `${cpu.walletRatio}x`,
+    goal: '<= 1.5x',
+    met: cpu.walletRatio <= 1.5,
+  });
+});
 
 await step('ledger', async () => {
   const first = await pgbench(options, seconds);
