@@ -498,7 +498,7 @@ if (options.big)
     results.big = big;
     row({
       measurement: `history and statistics at ${big.transfers.toLocaleString('en')} transfers`,
-      value: `history ${big.historyFirstPageMs} ms (deep page ${big.historyDeepPageMs} ms), stat month ${big.statMonthMs} ms, year ${big.statYearMs} ms, notifications ${big.notificationsMs} ms (all read ${big.notificationsAllReadMs} ms)`,
+      value: `history ${big.historyFirstPageMs} ms (deep page ${big.historyDeepPageMs} ms), a month's statement (CSV) ${big.statementMonthMs} ms, stat month ${big.statMonthMs} ms, year ${big.statYearMs} ms, notifications ${big.notificationsMs} ms (all read ${big.notificationsAllReadMs} ms); pages read: history ${big.historyBuffers}, year's statistics ${big.statYearBuffers}; seeded in ${big.seedSeconds} s`,
       baseline: 'none',
       ratio: '',
       goal: 'flat in table size (index ranges)',
