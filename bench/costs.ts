@@ -67,6 +67,11 @@ export interface Written {
   statements: number;
   /** The job system's polls in the same time (they run on a clock, not per call), in all. */
   jobPolls: number;
+  /**
+   * Sessions read again and touched per call: a session stays in an instance's memory a minute
+   * (sessions/cache.ts), so these come with time, and a slower run has more of them per call.
+   */
+  sessionStatements: number;
   topStatements: { calls: number; query: string }[];
   /** Growth per call of each table and index that grew, in bytes. */
   relations: Record<string, number>;
@@ -145,10 +150,14 @@ async function counted(
        WHERE d.datname = $1 ORDER BY s.calls DESC`,
       [database],
     );
-    // The job system's polls come with time, whatever the calls do: counted apart.
-    const isPoll = (query: string) => /^\s*(WITH|SELECT)\b/i.test(query) && /\bpgboss\./.test(query);
+    // The job system's polls and upkeep come with time, whatever the calls do: counted apart (a job
+    // a call sends, an INSERT, stays the call's).
+    const isPoll = (query: string) => !/^\s*INSERT\b/i.test(query) && /\bpgboss\./.test(query);
     const polls = statements.filter((s) => isPoll(s.query));
-    const own = statements.filter((s) => !isPoll(s.query));
+    const isSession = (query: string) => /\bsessions\b/.test(query);
+    const sessions = statements.filter((s) => !isPoll(s.query) && isSession(s.query));
+    const own = statements.filter((s) => !isPoll(s.query) && !isSession(s.query));
+    const callsOf = (list: typeof statements) => list.reduce((total, s) => total + Number(s.calls), 0);
     const sizesAfter = await relations();
     const { rows: lsn } = await admin.query<{ bytes: string }>(
       'SELECT pg_wal_lsn_diff($2::pg_lsn, $1::pg_lsn)::text AS bytes',
@@ -168,11 +177,9 @@ async function counted(
       rowsInserted: perCall(wal.inserted, options.calls),
       rowsUpdated: perCall(wal.updated, options.calls),
       indexEntries: perCall(wal.indexEntries, options.calls),
-      statements: perCall(
-        own.reduce((total, s) => total + Number(s.calls), 0),
-        options.calls,
-      ),
-      jobPolls: polls.reduce((total, s) => total + Number(s.calls), 0),
+      statements: perCall(callsOf(own), options.calls),
+      jobPolls: callsOf(polls),
+      sessionStatements: perCall(callsOf(sessions), options.calls),
       topStatements: own
         .slice(0, 6)
         .map((s) => ({ calls: Number(s.calls), query: s.query.replace(/\s+/g, ' ').slice(0, 160) })),
@@ -270,6 +277,7 @@ function scaled(written: Written, calls: number): Written {
     rowsUpdated: each(written.rowsUpdated),
     indexEntries: each(written.indexEntries),
     statements: each(written.statements),
+    sessionStatements: each(written.sessionStatements),
     relations: Object.fromEntries(Object.entries(written.relations).map(([name, n]) => [name, each(n)])),
   };
 }
