@@ -394,9 +394,11 @@ async function written(options: Options): Promise<Omit<Costs, 'instructions'>> {
       const p2p = await counted(cluster, 'api', { warm: users.length, calls: counts.calls }, async (i) => {
         const [from, to] =
           i < users.length ? [users[i]!, users[(i + 1) % users.length]!] : randomPair(random, users);
+        // With an Idempotency-Key, as the app sends every payment: the key and the answer are stored.
         const answer = await call(server.url, 'POST', '/v2/wallet/transfer', {
           token: from.token,
           body: { phone: to.phone, amount: '1.00', currency_code: 'RUB', pin: PIN },
+          headers: { 'idempotency-key': randomUUID() },
         });
         if (answer.status !== 200) throw new Error(`P2P: ${answer.status} ${JSON.stringify(answer.body)}`);
       });

@@ -41,9 +41,14 @@ async function call(
   base: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; form?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    form?: Record<string, string>;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   let body: string | undefined;
   if (options.token) headers.authorization = `Token ${options.token}`;
   if (options.form) {
