@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './lib.ts';
 
-export const PG_BIN = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+let bin: string | null = null;
+/** PostgreSQL's server binaries, asked of `pg_config` when first needed (a machine without them fails the step, not the bench). */
+export function pgBin(): string {
+  bin ??= execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+  return bin;
+}
 const asRoot = process.getuid?.() === 0;
 
 /** A command as the postgres user when this runs as root: PostgreSQL refuses to run as root. */
@@ -41,7 +46,7 @@ export async function privateCluster(settings: string[] = []): Promise<PrivateCl
   const root = mkdtempSync(join(tmpdir(), 'ewallet-cluster-'));
   chmodSync(root, 0o777);
   const dir = join(root, 'data');
-  runAsPostgres(join(PG_BIN, 'initdb'), [
+  runAsPostgres(join(pgBin(), 'initdb'), [
     '-D',
     dir,
     '-A',
@@ -60,7 +65,7 @@ export async function privateCluster(settings: string[] = []): Promise<PrivateCl
     url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
     stop() {
       if (!running) return;
-      runAsPostgres(join(PG_BIN, 'pg_ctl'), ['-D', dir, '-w', '-m', 'fast', 'stop']);
+      runAsPostgres(join(pgBin(), 'pg_ctl'), ['-D', dir, '-w', '-m', 'fast', 'stop']);
       running = false;
     },
     remove() {
@@ -74,7 +79,7 @@ export async function privateCluster(settings: string[] = []): Promise<PrivateCl
   const options = [`-p ${port}`, `-k ${root}`, '-c listen_addresses=127.0.0.1', ...settings].join(' ');
   try {
     // Its log goes to a file: a server holding this process's pipe open would never let pg_ctl's call end.
-    runAsPostgres(join(PG_BIN, 'pg_ctl'), [
+    runAsPostgres(join(pgBin(), 'pg_ctl'), [
       '-D',
       dir,
       '-w',

@@ -18,7 +18,7 @@ import type autocannon from 'autocannon';
 import pg from 'pg';
 import { openPostgres } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
-import { PG_BIN, type PrivateCluster, privateCluster, runAsPostgres } from './cluster.ts';
+import { type PrivateCluster, pgBin, privateCluster, runAsPostgres } from './cluster.ts';
 import { type DoorInstructions, doorInstructions } from './door-instructions.ts';
 import { type BenchUser, call, PIN, p2pTransfers, prepareUsers, walletGet } from './http.ts';
 import { benchTransfer, seedAccounts } from './ledger.ts';
@@ -81,7 +81,7 @@ const perCall = (value: number, calls: number) => Math.round((value / calls) * 1
 
 /** The WAL between two positions by record type: count, record bytes, page-image bytes. */
 function walByType(cluster: PrivateCluster, from: string, to: string) {
-  const out = runAsPostgres(join(PG_BIN, 'pg_waldump'), [
+  const out = runAsPostgres(join(pgBin(), 'pg_waldump'), [
     '-p',
     join(cluster.dir, 'pg_wal'),
     '-s',

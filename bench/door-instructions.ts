@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { openPostgres } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { levelRules, levelRulesJson } from '../apps/server/src/policy/levels.ts';
-import { asPostgres, PG_BIN, type PrivateCluster, privateCluster, runAsPostgres } from './cluster.ts';
+import { asPostgres, type PrivateCluster, pgBin, privateCluster, runAsPostgres } from './cluster.ts';
 import { seedPayers } from './ledger.ts';
 import { randomPair, seeded } from './lib.ts';
 
@@ -115,7 +115,7 @@ function counted(
   const [c, a] = asPostgres('valgrind', [
     '--tool=callgrind',
     `--callgrind-out-file=${out}`,
-    join(PG_BIN, 'postgres'),
+    join(pgBin(), 'postgres'),
     '--single',
     '-D',
     dir,

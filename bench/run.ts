@@ -2,8 +2,8 @@
  * E-Wallet benchmarks, each beside the limit of this machine measured in the same run
  * (docs/performance.md explains every number). Prints a table and writes bench/results/latest.json.
  *
- *   npm run bench                      the full run (about 10 minutes)
- *   npm run bench -- --quick           shorter runs, no Lighthouse, no --big (CI; within 3 minutes)
+ *   npm run bench                      the full run: the costs first (bench/costs.ts), then the throughput
+ *   npm run bench -- --quick           shorter runs, no Lighthouse, no --big (CI; the costs take a few minutes of it)
  *   npm run bench -- --big             also seed 10 million transfers and time history and statistics
  *   options: --only=costs,wallet,ledger,p2p,pglite,js,lighthouse,qr,statement,live,big (users are made for any that need them) --clients=10  --seconds=20
  *            --big-rows=N  --no-lighthouse  --lighthouse (in --quick)  --cpu-prof (server profiles
