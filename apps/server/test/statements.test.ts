@@ -18,9 +18,8 @@ describe(`statements per call, warm (${databaseLabel})`, () => {
   afterAll(() => server.close());
   afterEach(() => expectLedgerSound(server));
 
-  /** The statements (and 'tx' for each transaction) one call sends, after `warm` calls of it. */
-  async function asked(warm: number, call: () => Promise<{ status: number }>): Promise<string[]> {
-    for (let i = 0; i < warm; i++) expect((await call()).status).toBe(200);
+  /** The statements (and 'tx' for each transaction) one call sends. */
+  async function asked(call: () => Promise<{ status: number }>): Promise<string[]> {
     const watching = watch(server.ctx.db);
     try {
       expect((await call()).status).toBe(200);
@@ -28,6 +27,16 @@ describe(`statements per call, warm (${databaseLabel})`, () => {
     } finally {
       watching.stop();
     }
+  }
+
+  /**
+   * What a call sends once the instance is warm: the first calls read what it does not know yet, and
+   * what it learns from the database's notices arrives when it arrives, so the call is repeated until
+   * one sends a single statement (at most 20 times), and the call after it is the one answered.
+   */
+  async function askedWarm(call: () => Promise<{ status: number }>): Promise<string[]> {
+    for (let i = 0; i < 20; i++) if ((await asked(call)).length === 1) break;
+    return asked(call);
   }
 
   it('a P2P payment is one statement: the door, nothing before or after it', async () => {
@@ -39,14 +48,13 @@ describe(`statements per call, warm (${databaseLabel})`, () => {
         body: { phone: petr.phone, amount: '1.00', currency_code: 'RUB', pin: PIN },
         headers: { 'idempotency-key': key() },
       });
-    // The first payments read what the instance does not know yet (the session, the people, the
-    // antifraud check's lists); from then on only the door.
-    expect(await asked(5, pay)).toEqual([expect.stringMatching(/ledger_pay/)]);
+    // Warm: the session, the people and the antifraud check's lists known, only the door.
+    expect(await askedWarm(pay)).toEqual([expect.stringMatching(/ledger_pay/)]);
   });
 
   it('GET /v2/wallet is one statement', async () => {
     const ivan = await person(server, { rub: 1_000n });
     const wallet = () => server.call('GET', '/v2/wallet', { token: ivan.token });
-    expect(await asked(1, wallet)).toHaveLength(1);
+    expect(await askedWarm(wallet)).toHaveLength(1);
   });
 });
