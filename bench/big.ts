@@ -10,7 +10,7 @@
  * statement of the last month (CSV, streamed). In a cluster of its own (bench/cluster.ts) without
  * flushes to disk: the machine's disk is not what is measured, and 10 million rows take minutes.
  */
-import { openPostgres } from '../apps/server/src/db/client.ts';
+import { type Db, openPostgres } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { systemAccount } from '../apps/server/src/ledger/index.ts';
 import { createSession } from '../apps/server/src/sessions/tokens.ts';
@@ -132,109 +132,122 @@ export async function bigHistory(options: Options): Promise<BigResult> {
     // On its own: VACUUM refuses to run inside the implicit transaction of a multi-statement script.
     await db.exec('VACUUM ANALYZE');
     const seedSeconds = Math.round((performance.now() - started) / 1000);
-    const { rows: picked } = await db.query<{ id: string }>(
-      "SELECT id FROM users WHERE phone = '+79550000000'",
-    );
-    const userId = picked[0]!.id;
-    const { token } = await createSession(db, userId, {
-      userAgent: 'bench',
-      ip: '127.0.0.1',
-      now: new Date(),
-    });
-
-    const server = await startServer(options, url);
-    try {
-      const runs = 21;
-      const get = async (path: string) => {
-        const answer = await call(server.url, 'GET', path, { token });
-        if (answer.status !== 200)
-          throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-        return answer.body;
-      };
-      const historyFirstPageMs = await timed(runs, () => get('/v2/wallet/transaction'));
-      // 25 pages in: the cursor keeps a deep page an index range too.
-      let cursor: string | null = null;
-      for (let i = 0; i < 25; i++) {
-        const page: { next: string | null } = await get(
-          `/v2/wallet/transaction${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`,
-        );
-        cursor = page.next;
-      }
-      const historyDeepPageMs = await timed(runs, () =>
-        get(`/v2/wallet/transaction?cursor=${encodeURIComponent(cursor ?? '')}`),
-      );
-      const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
-      const yearStart = yearAgo.toISOString().slice(0, 10);
-      const statMonthMs = await timed(runs, () => get(`/v2/wallet/stat?date_from=${monthAgo}`));
-      const statYearMs = await timed(runs, () => get(`/v2/wallet/stat?date_from=${yearStart}`));
-      const notificationsMs = await timed(runs, () => get('/v2/wallet/user/notification?limit=20'));
-      const marked = await call(server.url, 'POST', '/v2/wallet/user/notification/read', { token, body: {} });
-      if (marked.status !== 200) throw new Error(`notification/read: ${marked.status}`);
-      const notificationsAllReadMs = await timed(runs, () => get('/v2/wallet/user/notification?limit=20'));
-      // The last month's statement of the user's account: about 80 of its 1,000 operations, streamed.
-      const wallet: { results: { accounts: { id: string }[] }[] } = await get('/v2/wallet');
-      const today = new Date().toISOString().slice(0, 10);
-      const statementMonthMs = await timed(runs, () =>
-        get(
-          `/v2/wallet/statement?account=${wallet.results[0]!.accounts[0]!.id}&date_from=${monthAgo}&date_to=${today}&format=csv`,
-        ),
-      );
-      // The plans the server runs: its statements are prepared and planned once for any values
-      // (plan_cache_mode, db/client.ts), so each is explained as a prepared statement executed
-      // with the bench's own values (a user id, a date, a page size). The texts are those that
-      // `transactionsOf` and `statOf` (modules/wallet/service.ts) build for a first page and a year.
-      const explain = (sql: string, params: (string | number | Date)[]) =>
-        db.tx(async (q) => {
-          await q.exec(`PREPARE bench_plan AS ${sql}`);
-          const values = params.map((p) => `'${p instanceof Date ? p.toISOString() : p}'`).join(', ');
-          const { rows } = await q.query<{ 'QUERY PLAN': string }>(
-            `EXPLAIN (ANALYZE, BUFFERS) EXECUTE bench_plan(${values})`,
-          );
-          await q.exec('DEALLOCATE bench_plan');
-          return rows.map((r) => r['QUERY PLAN']).join('\n');
-        });
-      const plans = {
-        history: await explain(
-          `SELECT e.id AS entry_id, e.transfer_id, e.account_id, e.amount, e.currency, e.kind, e.created_at, t.status,
-             t.description
-           FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
-           WHERE e.user_id = $1 AND e.phase IN ('single', 'hold')
-           ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
-          [userId, 21],
-        ),
-        statYear: await explain(
-          `SELECT e.kind, sum(abs(e.amount))::bigint AS amount, count(*)::integer AS count FROM ledger_entries e
-           WHERE e.user_id = $1 AND e.phase IN ('single', 'post') AND e.currency = $2 AND e.opened_at >= $3
-           GROUP BY e.kind`,
-          [userId, 'RUB', yearAgo],
-        ),
-      };
-      // The plan's first line of buffers is its top node's: every page the statement read.
-      const buffers = (plan: string) =>
-        [...(/Buffers: (.*)/.exec(plan)?.[1] ?? '').matchAll(/(?:hit|read)=(\d+)/g)].reduce(
-          (sum, m) => sum + Number(m[1]),
-          0,
-        );
-      return {
-        transfers: rows,
-        users,
-        seedSeconds,
-        historyFirstPageMs,
-        historyDeepPageMs,
-        statMonthMs,
-        statYearMs,
-        notificationsMs,
-        notificationsAllReadMs,
-        statementMonthMs,
-        historyBuffers: buffers(plans.history),
-        statYearBuffers: buffers(plans.statYear),
-        plans,
-      };
-    } finally {
-      await server.stop();
-    }
+    return await measureBig(options, db, url, { rows, users, seedSeconds, yearAgo });
   } finally {
     await db.close();
     cluster.remove();
+  }
+}
+
+/**
+ * The timed reads of `bigHistory` on a database seeded as it seeds one (`rows` transfers over `users`
+ * people from `yearAgo`), through the real server on `url`; `db` is a pool on the same database.
+ */
+export async function measureBig(
+  options: Options,
+  db: Db,
+  url: string,
+  seeded: { rows: number; users: number; seedSeconds: number; yearAgo: Date },
+): Promise<BigResult> {
+  const { rows, users, seedSeconds, yearAgo } = seeded;
+  const { rows: picked } = await db.query<{ id: string }>(
+    "SELECT id FROM users WHERE phone = '+79550000000'",
+  );
+  const userId = picked[0]!.id;
+  const { token } = await createSession(db, userId, {
+    userAgent: 'bench',
+    ip: '127.0.0.1',
+    now: new Date(),
+  });
+
+  const server = await startServer(options, url);
+  try {
+    const runs = 21;
+    const get = async (path: string) => {
+      const answer = await call(server.url, 'GET', path, { token });
+      if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return answer.body;
+    };
+    const historyFirstPageMs = await timed(runs, () => get('/v2/wallet/transaction'));
+    // 25 pages in: the cursor keeps a deep page an index range too.
+    let cursor: string | null = null;
+    for (let i = 0; i < 25; i++) {
+      const page: { next: string | null } = await get(
+        `/v2/wallet/transaction${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      cursor = page.next;
+    }
+    const historyDeepPageMs = await timed(runs, () =>
+      get(`/v2/wallet/transaction?cursor=${encodeURIComponent(cursor ?? '')}`),
+    );
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const yearStart = yearAgo.toISOString().slice(0, 10);
+    const statMonthMs = await timed(runs, () => get(`/v2/wallet/stat?date_from=${monthAgo}`));
+    const statYearMs = await timed(runs, () => get(`/v2/wallet/stat?date_from=${yearStart}`));
+    const notificationsMs = await timed(runs, () => get('/v2/wallet/user/notification?limit=20'));
+    const marked = await call(server.url, 'POST', '/v2/wallet/user/notification/read', { token, body: {} });
+    if (marked.status !== 200) throw new Error(`notification/read: ${marked.status}`);
+    const notificationsAllReadMs = await timed(runs, () => get('/v2/wallet/user/notification?limit=20'));
+    // The last month's statement of the user's account: about 80 of its 1,000 operations, streamed.
+    const wallet: { results: { accounts: { id: string }[] }[] } = await get('/v2/wallet');
+    const today = new Date().toISOString().slice(0, 10);
+    const statementMonthMs = await timed(runs, () =>
+      get(
+        `/v2/wallet/statement?account=${wallet.results[0]!.accounts[0]!.id}&date_from=${monthAgo}&date_to=${today}&format=csv`,
+      ),
+    );
+    // The plans the server runs: its statements are prepared and planned once for any values
+    // (plan_cache_mode, db/client.ts), so each is explained as a prepared statement executed
+    // with the bench's own values (a user id, a date, a page size). The texts are those that
+    // `transactionsOf` and `statOf` (modules/wallet/service.ts) build for a first page and a year.
+    const explain = (sql: string, params: (string | number | Date)[]) =>
+      db.tx(async (q) => {
+        await q.exec(`PREPARE bench_plan AS ${sql}`);
+        const values = params.map((p) => `'${p instanceof Date ? p.toISOString() : p}'`).join(', ');
+        const { rows } = await q.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (ANALYZE, BUFFERS) EXECUTE bench_plan(${values})`,
+        );
+        await q.exec('DEALLOCATE bench_plan');
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+    const plans = {
+      history: await explain(
+        `SELECT e.id AS entry_id, e.transfer_id, e.account_id, e.amount, e.currency, e.kind, e.created_at, t.status,
+           t.description
+         FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
+         WHERE e.user_id = $1 AND e.phase IN ('single', 'hold')
+         ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
+        [userId, 21],
+      ),
+      statYear: await explain(
+        `SELECT e.kind, sum(abs(e.amount))::bigint AS amount, count(*)::integer AS count FROM ledger_entries e
+         WHERE e.user_id = $1 AND e.phase IN ('single', 'post') AND e.currency = $2 AND e.opened_at >= $3
+         GROUP BY e.kind`,
+        [userId, 'RUB', yearAgo],
+      ),
+    };
+    // The plan's first line of buffers is its top node's: every page the statement read.
+    const buffers = (plan: string) =>
+      [...(/Buffers: (.*)/.exec(plan)?.[1] ?? '').matchAll(/(?:hit|read)=(\d+)/g)].reduce(
+        (sum, m) => sum + Number(m[1]),
+        0,
+      );
+    return {
+      transfers: rows,
+      users,
+      seedSeconds,
+      historyFirstPageMs,
+      historyDeepPageMs,
+      statMonthMs,
+      statYearMs,
+      notificationsMs,
+      notificationsAllReadMs,
+      statementMonthMs,
+      historyBuffers: buffers(plans.history),
+      statYearBuffers: buffers(plans.statYear),
+      plans,
+    };
+  } finally {
+    await server.stop();
   }
 }
