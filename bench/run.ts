@@ -8,7 +8,8 @@
  *   options: --only=costs,wallet,ledger,p2p,pglite,js,lighthouse,qr,statement,live,big (users are made for any that need them) --clients=10  --seconds=20
  *            --big-rows=N  --no-lighthouse  --lighthouse (in --quick)  --cpu-prof (server profiles
  *            in bench/results/profiles, summarised with `node bench/profile.ts <file> --last=20`)
- * Writes bench/results/latest.json and latest.md; a --big run also bench/results/big.json.
+ * Writes bench/results/latest.json and latest.md; a --big run also bench/results/big.json, the costs'
+ * step bench/results/costs.json.
  * Environment: BENCH_DATABASE_URL (an admin URL; default postgres://postgres@127.0.0.1:5432/postgres),
  * CHROMIUM_PATH (default /usr/bin/chromium), WEB_DIST (default apps/web/dist).
  */
@@ -552,6 +553,9 @@ writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(summary
 writeFileSync(join(ROOT, 'bench/results/latest.md'), `${markdown}\n`);
 // The opt-in 10-million-transfer run takes long: its last result is kept apart from the other runs'.
 if (results.big) writeFileSync(join(ROOT, 'bench/results/big.json'), `${JSON.stringify(summary, null, 2)}\n`);
+// The machine-independent costs too, so the last count of bytes and statements stays beside any run.
+if (results.costs)
+  writeFileSync(join(ROOT, 'bench/results/costs.json'), `${JSON.stringify(summary, null, 2)}\n`);
 // The live streams' run too (docs/performance.md, "The live wallet").
 if (results.live)
   writeFileSync(join(ROOT, 'bench/results/live.json'), `${JSON.stringify(summary, null, 2)}\n`);
