@@ -81,15 +81,22 @@ const perCall = (value: number, calls: number) => Math.round((value / calls) * 1
 
 /** The WAL between two positions by record type: count, record bytes, page-image bytes. */
 function walByType(cluster: PrivateCluster, from: string, to: string) {
-  const out = runAsPostgres(join(pgBin(), 'pg_waldump'), [
-    '-p',
-    join(cluster.dir, 'pg_wal'),
-    '-s',
-    from,
-    '-e',
-    to,
-    '--stats=record',
-  ]);
+  // Calls that wrote nothing (a read) leave no WAL to read: pg_waldump would find no record.
+  let out = '';
+  if (from !== to)
+    try {
+      out = runAsPostgres(join(pgBin(), 'pg_waldump'), [
+        '-p',
+        join(cluster.dir, 'pg_wal'),
+        '-s',
+        from,
+        '-e',
+        to,
+        '--stats=record',
+      ]);
+    } catch (error) {
+      log(`costs: WAL from ${from} to ${to} not split: ${(error as Error).message.split('\n')[0]}`);
+    }
   const types = new Map<string, { n: number; record: number; image: number }>();
   for (const line of out.split('\n')) {
     const m = /^(\S+\/\S+)\s+(\d+)\s+\(\s*[\d.]+\)\s+(\d+)\s+\(\s*[\d.]+\)\s+(\d+)\s+\(/.exec(line);
