@@ -28,6 +28,7 @@ import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
+import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { FieldError, TextField } from '../../../shared/ui/text-field.tsx';
 import {
   type Budget,
@@ -397,7 +398,6 @@ function GoalCard({ goal }: { goal: Goal }) {
 function NewGoal({ currencies }: { currencies: AccountCurrency[] }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const currencyId = useId();
   const dateId = useId();
   const [name, setName] = useState('');
   const [target, setTarget] = useState('');
@@ -442,23 +442,12 @@ function NewGoal({ currencies }: { currencies: AccountCurrency[] }) {
       />
       <AmountField label={t('savings.target')} value={target} onChange={setTarget} currency={currency} />
       <div className="savings-form__row">
-        <div className="field">
-          <label className="field__label" htmlFor={currencyId}>
-            {t('savings.currency')}
-          </label>
-          <select
-            id={currencyId}
-            className="field__input"
-            value={currency}
-            onChange={(event) => setCurrency(event.target.value as AccountCurrency)}
-          >
-            {currencies.map((code) => (
-              <option key={code} value={code}>
-                {code}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label={t('savings.currency')}
+          value={currency}
+          onChange={setCurrency}
+          options={currencies.map((code) => ({ value: code, label: code }))}
+        />
         <div className="field">
           <label className="field__label" htmlFor={dateId}>
             {t('savings.targetDateLabel')}
