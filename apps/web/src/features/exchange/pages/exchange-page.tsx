@@ -21,7 +21,7 @@ import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
-import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
+import { UnavailableNotice } from '../../../shared/ui/pay-modal/notice.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
@@ -138,10 +138,7 @@ export function ExchangePage() {
           {t('exchangePage.title')}
         </h2>
         {authInfo.isSuccess && !allowed && (
-          <MoneyNotice testId="exchange-unavailable">
-            <p>{t('exchangePage.unavailable')}</p>
-            <p className="money-notice__more">{t('moneyFlow.identify')}</p>
-          </MoneyNotice>
+          <UnavailableNotice testId="exchange-unavailable" text={t('exchangePage.unavailable')} />
         )}
         <form className="money-flow__form" onSubmit={submit} noValidate>
           <div className="exchange-page__pair">

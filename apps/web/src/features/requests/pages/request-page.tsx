@@ -20,8 +20,7 @@ import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
 import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
 import { requestsQuery } from '../../../shared/requests/api.ts';
 import { Button } from '../../../shared/ui/button.tsx';
-import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
-import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
+import { AmountField, useAmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { PhoneField } from '../../../shared/ui/phone-field.tsx';
 import { FieldError, TextField } from '../../../shared/ui/text-field.tsx';
 import { cancelRequest, createRequest } from '../api/requests.ts';
@@ -35,8 +34,7 @@ export function RequestPage() {
   const queryClient = useQueryClient();
   const accounts = useAccounts();
   const account = accounts.data?.[0] ?? null;
-  const [amount, setAmount] = useState('');
-  const [amountError, setAmountError] = useState<string | null>(null);
+  const amountField = useAmountField();
   const [phone, setPhone] = useRecipientPhone();
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -55,11 +53,8 @@ export function RequestPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const checked = checkAmount(amount, currency);
-    if (!checked.ok) {
-      setAmountError(t(`moneyFlow.amountErrors.${checked.problem}`));
-      return;
-    }
+    const checked = amountField.check(currency);
+    if (!checked.ok) return;
     if (typedDigits && !phoneComplete) {
       setError(t('validation.phoneIncomplete'));
       return;
@@ -162,7 +157,7 @@ export function RequestPage() {
               onClick={() => {
                 setCreated(null);
                 setCopied(false);
-                setAmount('');
+                amountField.setValue('');
                 setComment('');
               }}
             >
@@ -172,13 +167,8 @@ export function RequestPage() {
         ) : (
           <form className="money-flow__form" onSubmit={submit} noValidate>
             <AmountField
-              value={amount}
-              onChange={(next) => {
-                setAmount(next);
-                setAmountError(null);
-              }}
+              {...amountField.props}
               currency={currency}
-              error={amountError}
               hint={t('moneyFlow.accountFor', { currency })}
             />
             <PhoneField
