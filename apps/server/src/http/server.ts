@@ -18,7 +18,10 @@ import type { AppContext } from '../context.ts';
 import { registerErrorHandling, sendError } from './errors.ts';
 import { decorateRequests } from './route.ts';
 
-/** The headers helmet's middleware sets, worked out once (its options make them the same for every request). */
+/**
+ * The headers helmet's middleware sets, worked out once (its options make them the same for every
+ * request).
+ */
 export function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = {
@@ -36,7 +39,10 @@ export function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<str
 /** A request id taken from a proxy: short, and nothing a log reader could mistake for other text. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Request bodies are small JSON documents; anything larger is refused (docs/decisions.md section 7). */
+/**
+ * Request bodies are small JSON documents; anything larger is refused (docs/decisions.md, 'Security
+ * baselines').
+ */
 export const BODY_LIMIT = 64 * 1024;
 
 /** Log lines carry no secrets: no headers with tokens, no bodies, no query strings. */

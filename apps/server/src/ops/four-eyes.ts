@@ -1,8 +1,8 @@
 /**
- * Four eyes with two people, not one (docs/decisions.md section 19): an operator approves a refund
- * only when they are not its proposer and the proposer never created nor changed their account (made
- * them, proposed or set their role, reset their TOTP, lifted their lock...). Read from the audit,
- * which nobody can edit.
+ * Four eyes with two people, not one (docs/decisions.md, 'The back office on the app's stack'): an
+ * operator approves a refund only when they are not its proposer and the proposer never created nor
+ * changed their account (made them, proposed or set their role, reset their TOTP, lifted their lock...).
+ * Read from the audit, which nobody can edit.
  */
 import type { Queryable } from '../db/client.ts';
 

@@ -1,8 +1,9 @@
 /**
- * Operators of the back office, as administrators manage them (docs/decisions.md sections 12 and 19):
- * invited with a one-time link (setup-links.ts), their role changed (a role that approves refunds or
- * manages operators needs a second administrator), disabled, their TOTP reset. Signing in is
- * sessions.ts's, with passwords.ts, totp.ts and sign-in-throttle.ts; refunds' four eyes four-eyes.ts's.
+ * Operators of the back office, as administrators manage them (docs/decisions.md, 'The operators' back
+ * office' and 'The back office on the app's stack'): invited with a one-time link (setup-links.ts), their
+ * role changed (a role that approves refunds or manages operators needs a second administrator), disabled,
+ * their TOTP reset. Signing in is sessions.ts's, with passwords.ts, totp.ts and sign-in-throttle.ts;
+ * refunds' four eyes four-eyes.ts's.
  */
 import { randomBytes } from 'node:crypto';
 import { type OperatorRole, roleNeedsSecondAdmin } from '@e-wallet/contract';

@@ -1,7 +1,8 @@
 /**
- * The back office's lists, each a page like the wallet's (docs/decisions.md section 19): `{results,
- * next}`, newest first by (time, id), `next` a sealed cursor (http/cursor.ts) or null on the last page.
- * Each concern's list is in its own file (people.ts, refunds.ts, payouts.ts, ...); these are their bounds.
+ * The back office's lists, each a page like the wallet's (docs/decisions.md, 'The back office on the app's
+ * stack'): `{results, next}`, newest first by (time, id), `next` a sealed cursor (http/cursor.ts) or null
+ * on the last page. Each concern's list is in its own file (people.ts, refunds.ts, payouts.ts, ...); these
+ * are their bounds.
  */
 import type { AppContext } from '../context.ts';
 import { type Cursor, decodeCursor, encodeCursor } from '../http/cursor.ts';

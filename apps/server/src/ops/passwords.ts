@@ -1,6 +1,7 @@
 /**
- * Operators' passwords, kept as scrypt (docs/decisions.md section 12). A check runs for unknown e-mails
- * too, against a hash nothing matches, so the answer's time does not tell which e-mails are operators.
+ * Operators' passwords, kept as scrypt (docs/decisions.md, 'The operators' back office'). A check runs for
+ * unknown e-mails too, against a hash nothing matches, so the answer's time does not tell which e-mails
+ * are operators.
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';

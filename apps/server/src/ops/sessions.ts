@@ -1,7 +1,7 @@
 /**
- * Operators' sign-in and sessions (docs/decisions.md sections 12 and 19). The sign-in answers alike for
- * every failure, known e-mail or not. A session lasts 12 hours from sign-in and ends after 30 idle
- * minutes; only its token's SHA-256 is stored.
+ * Operators' sign-in and sessions (docs/decisions.md, 'The operators' back office' and 'The back office on
+ * the app's stack'). The sign-in answers alike for every failure, known e-mail or not. A session lasts 12
+ * hours from sign-in and ends after 30 idle minutes; only its token's SHA-256 is stored.
  */
 import { hash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';

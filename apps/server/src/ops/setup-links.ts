@@ -1,7 +1,7 @@
 /**
- * One-time setup links (docs/decisions.md section 19): no operator ever sees another's credentials. A
- * new operator, or one whose TOTP was reset, sets them through a link that lasts 72 hours; only the
- * link's SHA-256 is stored, and a newer link of theirs ends the older ones.
+ * One-time setup links (docs/decisions.md, 'The back office on the app's stack'): no operator ever sees
+ * another's credentials. A new operator, or one whose TOTP was reset, sets them through a link that lasts
+ * 72 hours; only the link's SHA-256 is stored, and a newer link of theirs ends the older ones.
  */
 import { hash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';

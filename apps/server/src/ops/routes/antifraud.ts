@@ -1,4 +1,7 @@
-/** Antifraud (docs/decisions.md section 21): held operations, and the local fraud list under four eyes. */
+/**
+ * Antifraud (docs/decisions.md, 'Antifraud and the trusted person'): held operations, and the local fraud
+ * list under four eyes.
+ */
 import {
   confirmFraudEntry,
   fraudListPage,
