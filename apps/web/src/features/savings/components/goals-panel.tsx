@@ -366,7 +366,6 @@ function GoalCard({ goal }: { goal: Goal }) {
 function NewGoal({ currencies }: { currencies: AccountCurrency[] }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const dateId = useId();
   const [name, setName] = useState('');
   const [target, setTarget] = useState('');
   const [currency, setCurrency] = useState<AccountCurrency>(currencies[0] ?? 'RUB');
@@ -416,18 +415,12 @@ function NewGoal({ currencies }: { currencies: AccountCurrency[] }) {
           onChange={setCurrency}
           options={currencies.map((code) => ({ value: code, label: code }))}
         />
-        <div className="field">
-          <label className="field__label" htmlFor={dateId}>
-            {t('savings.targetDateLabel')}
-          </label>
-          <input
-            id={dateId}
-            className="field__input"
-            type="date"
-            value={date}
-            onChange={(e) => setDate(e.target.value)}
-          />
-        </div>
+        <TextField
+          label={t('savings.targetDateLabel')}
+          type="date"
+          value={date}
+          onChange={(e) => setDate(e.target.value)}
+        />
       </div>
       <FieldError message={error} />
       <Button type="submit" block busy={busy}>
