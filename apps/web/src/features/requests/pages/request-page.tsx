@@ -4,7 +4,7 @@
  * has it) or 'Скопировать ссылку'. Below, the person's own requests with their status and 'Отменить'.
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
-import '../../../shared/requests/requests.css';
+import '../requests.css';
 import type { AnswerOf } from '@e-wallet/contract';
 import { amountForInput } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,12 +18,11 @@ import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
 import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
-import { requestsQuery } from '../../../shared/requests/api.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { AmountField, useAmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { PhoneField } from '../../../shared/ui/phone-field.tsx';
 import { FieldError, TextField } from '../../../shared/ui/text-field.tsx';
-import { cancelRequest, createRequest } from '../api/requests.ts';
+import { cancelRequest, createRequest, requestsQuery } from '../api/requests.ts';
 import { SplitForm } from './split-form.tsx';
 
 type Created = AnswerOf<'requestCreate'>;

@@ -5,7 +5,7 @@
  * date and time, the PIN that confirms it).
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
-import '../../../shared/requests/requests.css';
+import '../requests.css';
 import type { AccountCurrency } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
