@@ -2,7 +2,10 @@
  * Stable error codes of the API and their user-facing messages in both languages.
  * Failure answers are always `{status: "error", code, message}` with HTTP 4xx (docs/decisions.md section 4).
  */
+import { ANTIFRAUD_ERRORS } from './antifraud-errors.ts';
 import { formatMoney } from './money.ts';
+import { MONEY_MANAGEMENT_ERRORS } from './money-management-errors.ts';
+import { OPS_ERRORS } from './ops-errors.ts';
 
 export const LANGUAGES = ['ru', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -387,187 +390,9 @@ export const ERRORS = {
     ru: 'Сервис временно недоступен. Повторите через несколько секунд',
     en: 'The service is temporarily unavailable. Please try again in a few seconds',
   },
-  // the operators' back office (docs/decisions.md section 12)
-  OPERATOR_SIGN_IN_FAILED: {
-    http: 401,
-    ru: 'Неверный e-mail, пароль или код',
-    en: 'Wrong e-mail, password or code',
-  },
-  OPERATOR_LOCKED: {
-    http: 423,
-    ru: 'Вход заблокирован после неверных попыток. Попробуйте через {minutes} мин или обратитесь к администратору',
-    en: 'Sign-in is locked after wrong attempts. Please try again in {minutes} min or ask an administrator',
-  },
-  PASSWORD_CHANGE_REQUIRED: {
-    http: 403,
-    ru: 'Задайте новый пароль вместо одноразового',
-    en: 'Please replace the one-time password with a new one',
-  },
-  PASSWORD_WEAK: {
-    http: 400,
-    ru: 'Новый пароль: не короче 12 символов и не совпадает со старым',
-    en: 'The new password must be at least 12 characters and differ from the old one',
-  },
-  OPERATOR_FORBIDDEN: {
-    http: 403,
-    ru: 'Ваша роль не позволяет это действие',
-    en: 'Your role does not allow this action',
-  },
-  OPERATOR_EXISTS: {
-    http: 409,
-    ru: 'Оператор с этим e-mail уже есть',
-    en: 'An operator with this e-mail exists',
-  },
-  FOUR_EYES_REQUIRED: {
-    http: 403,
-    ru: 'Возврат подтверждает другой оператор, не тот, кто его предложил',
-    en: 'A refund is approved by another operator than the one who proposed it',
-  },
-  REFUND_NOT_PROPOSED: {
-    http: 409,
-    ru: 'Возврат уже рассмотрен',
-    en: 'The refund has been decided already',
-  },
-  REFUND_NOT_ALLOWED: {
-    http: 409,
-    ru: 'Эту операцию нельзя вернуть',
-    en: 'This operation cannot be refunded',
-  },
-  REFUND_EXCEEDS: {
-    http: 409,
-    ru: 'Сумма больше, чем осталось вернуть по операции: {left}',
-    en: 'The amount is more than is left to refund of the operation: {left}',
-  },
-  SUPPORT_NOT_OPEN: {
-    http: 409,
-    ru: 'Разговор уже закрыт',
-    en: 'The conversation is closed already',
-  },
-  JOB_NOT_FOUND: {
-    http: 404,
-    ru: 'Задача не найдена среди упавших',
-    en: 'The job is not among the failed ones',
-  },
-  PAYOUT_NOT_OPEN: {
-    http: 409,
-    ru: 'Выплата уже завершена',
-    en: 'The payout is settled already',
-  },
-  APPLICATION_NOT_IN_REVIEW: {
-    http: 404,
-    ru: 'Заявка не ждёт решения оператора',
-    en: 'The application is not waiting for an operator',
-  },
-  USER_NOT_FOUND: { http: 404, ru: 'Пользователь не найден', en: 'User not found' },
-  OPERATOR_SELF: {
-    http: 409,
-    ru: 'Это действие над своей учётной записью делает другой администратор',
-    en: 'Another administrator does this to your own account',
-  },
-  OPERATOR_DISABLED: {
-    http: 409,
-    ru: 'Оператор отключён',
-    en: 'The operator is disabled',
-  },
-  ROLE_NOT_PROPOSED: {
-    http: 409,
-    ru: 'Нет роли, ожидающей подтверждения',
-    en: 'No role is waiting for confirmation',
-  },
-  ROLE_SECOND_ADMIN: {
-    http: 403,
-    ru: 'Роль подтверждает второй администратор, не тот, кто её предложил',
-    en: 'A second administrator confirms the role, not the one who proposed it',
-  },
-  FOUR_EYES_RELATED: {
-    http: 403,
-    ru: 'Вас создал или менял автор этого возврата: подтверждает другой оператор',
-    en: 'The proposer of this refund created or changed your account: another operator approves it',
-  },
-  SETUP_LINK_INVALID: {
-    http: 410,
-    ru: 'Ссылка недействительна или уже использована. Попросите администратора о новой',
-    en: 'The link is invalid or used already. Please ask an administrator for a new one',
-  },
-  SETUP_CODE_WRONG: {
-    http: 400,
-    ru: 'Код не подошёл. Проверьте время на телефоне и введите новый код',
-    en: 'The code did not match. Check the phone’s time and enter a new code',
-  },
-  SETUP_PASSWORD_REQUIRED: {
-    http: 400,
-    ru: 'Введите пароль',
-    en: 'Please enter the password',
-  },
-  // Antifraud and the trusted person (docs/decisions.md section 21).
-  RECIPIENT_FRAUD_LISTED: {
-    http: 403,
-    ru: 'Получатель есть в базе случаев мошенничества (Банка России или службы безопасности E-Wallet): перевод не выполнен. Не переводите деньги тем, кто торопит или представляется сотрудником банка, и позвоните в поддержку',
-    en: 'The recipient is in a database of fraud cases (the Bank of Russia’s or E-Wallet’s security team’s): nothing was sent. Do not send money to anyone who rushes you or says they are from a bank, and call support',
-  },
-  HOLD_NOT_FOUND: { http: 404, ru: 'Операция не найдена', en: 'Operation not found' },
-  HOLD_CLOSED: {
-    http: 409,
-    ru: 'Решение по этой операции уже принято',
-    en: 'This operation has already been decided',
-  },
-  HOLD_EXPIRED: {
-    http: 409,
-    ru: 'Время на подтверждение вышло: деньги возвращены на счёт',
-    en: 'The time to confirm is over: the money is back in the account',
-  },
-  TRUSTED_PERSON_SELF: {
-    http: 400,
-    ru: 'Доверенным лицом нельзя назначить себя',
-    en: 'You cannot be your own trusted person',
-  },
-  TRUSTED_PERSON_EXISTS: {
-    http: 409,
-    ru: 'Доверенное лицо уже назначено. Чтобы назначить другое, сначала удалите его',
-    en: 'A trusted person is already named. Remove them first to name another',
-  },
-  TRUSTED_PERSON_NOT_FOUND: {
-    http: 404,
-    ru: 'Доверенное лицо не назначено',
-    en: 'No trusted person is named',
-  },
-  FRAUD_LIST_SECOND_OPERATOR: {
-    http: 403,
-    ru: 'Запись списка мошенников подтверждает другой оператор, не тот, кто её предложил',
-    en: 'Another operator confirms a fraud-list entry, not the one who proposed it',
-  },
-  FRAUD_LIST_NOT_FOUND: { http: 404, ru: 'Запись не найдена', en: 'Entry not found' },
-  FRAUD_LIST_EXISTS: {
-    http: 409,
-    ru: 'Этот получатель уже в списке',
-    en: 'This recipient is already on the list',
-  },
-  TRUSTED_PERSON_UNKNOWN: {
-    http: 404,
-    ru: 'Пользователь с таким номером не найден. Доверенным лицом может быть только пользователь E-Wallet',
-    en: 'No user with this number. A trusted person must be an E-Wallet user',
-  },
-  // Managing money (docs/decisions.md section 22): how many of each a person may keep.
-  CATEGORY_LIMIT: {
-    http: 409,
-    ru: 'Своих категорий может быть не больше {limit}',
-    en: 'You can have at most {limit} categories of your own',
-  },
-  WALLET_CLOSE_GOALS: {
-    http: 409,
-    ru: 'Сначала удалите копилки: их деньги вернутся на счёт',
-    en: 'Delete your savings goals first: their money returns to your account',
-  },
-  BUDGET_LIMIT: {
-    http: 409,
-    ru: 'Бюджетов может быть не больше {limit}',
-    en: 'You can have at most {limit} budgets',
-  },
-  GOAL_LIMIT: {
-    http: 409,
-    ru: 'Копилок может быть не больше {limit}',
-    en: 'You can have at most {limit} savings goals',
-  },
+  ...OPS_ERRORS,
+  ...ANTIFRAUD_ERRORS,
+  ...MONEY_MANAGEMENT_ERRORS,
 } as const satisfies Record<string, Texts>;
 
 export type ErrorCode = keyof typeof ERRORS;

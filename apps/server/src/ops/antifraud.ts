@@ -12,9 +12,9 @@ import { cardKey, fraudListChanging } from '../modules/antifraud/index.ts';
 import { refuseHold, release } from '../modules/holds/index.ts';
 import { normalizeCardNumber } from '../providers/payouts/payouts-provider.ts';
 import { writeAudit } from './audit.ts';
-import { bounds, type Page, type PageQuery, pageOf } from './lists.ts';
 import { moneyText } from './money.ts';
 import type { Operator } from './operators.ts';
+import { bounds, type Page, type PageQuery, pageOf } from './pages.ts';
 
 /** Held operations: 'open' (the default: waiting for the person, their trusted person or us) or 'all'. */
 export async function holdsPage(

@@ -4,7 +4,7 @@
 -- the monthly limit, while limits_holdings (limits.sql) counts the goal toward the balance cap.
 --   (a deposit, a withdrawal or a goal's closing is the person's door, ledger_pay with goal_id:
 --    payments.sql, so it shares the PIN's proof, the key and the answer with every money call)
---   goals_round_up    a payment's round-up, in ledger_pay's statement (payments.sql)
+--   goals_after_payment    a payment's round-up, in ledger_pay's statement (payments.sql)
 -- Lock order as every door's: the person's row, their account, then the goal's account.
 
 -- A new goal and its account, in the goal's currency.
