@@ -187,8 +187,8 @@ BEGIN
     -- Without a PIN only a run of the payer's active standing order, which the PIN confirmed: to its
     -- payee (a run the antifraud check held goes toward 'antifraud_hold' instead); or the release of
     -- the payer's held operation, which their PIN confirmed when it was held and the person, their
-    -- trusted person or an operator has now let go (docs/decisions.md section 21). (Asked apart: a
-    -- condition with a subquery is a whole query for PL/pgSQL.)
+    -- trusted person or an operator has now let go (docs/decisions.md, 'Antifraud and the trusted
+    -- person'). (Asked apart: a condition with a subquery is a whole query for PL/pgSQL.)
     AND NOT (pin_proof IS NULL AND reference_type = 'scheduled_transfer'
       AND EXISTS (SELECT 1 FROM scheduled_transfers s WHERE s.id::text = reference_id AND s.user_id = payer
         AND (s.payee_id = payee OR (payee IS NULL AND s.payee_id IS NOT NULL AND toward = 'antifraud_hold'))
@@ -333,8 +333,9 @@ BEGIN
 END
 $$;
 
--- A savings goal's move (docs/decisions.md section 22), `direction` 'deposit', 'withdraw' or 'close'
--- (all of it back and the goal closed, the one move that asks no PIN: only the owner's money returns).
+-- A savings goal's move (docs/decisions.md, 'Managing money: categories, budgets, goals'), `direction`
+-- 'deposit', 'withdraw' or 'close' (all of it back and the goal closed, the one move that asks no
+-- PIN: only the owner's money returns).
 -- One's own money between one's own accounts: no limit and no freeze apply, only the goal and the
 -- money on the side it leaves. The goal's account is the person's, locked after their account.
 CREATE OR REPLACE FUNCTION ledger_goal(call jsonb, pin_proof bytea)
