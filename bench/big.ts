@@ -100,23 +100,23 @@ export async function bigHistory(options: Options): Promise<BigResult> {
             timestamptz '${yearAgo.toISOString()}' + (i * (interval '365 days' / ${rows})) AS at
           FROM generate_series(${from}, ${to}) i JOIN bench_users b ON b.u = i % ${users};
         INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
-            idempotency_key, created_at, settled_at)
+            created_at, settled_at)
           SELECT transfer_id,
             CASE WHEN j % 2 = 0 THEN '${topup.id}'::uuid ELSE account_id END,
             CASE WHEN j % 2 = 0 THEN account_id ELSE '${external.id}'::uuid END,
             CASE WHEN j % 2 = 0 THEN 10000 ELSE 5000 END, 'RUB',
-            CASE WHEN j % 2 = 0 THEN 'topup' ELSE 'payment' END, 'posted', false, 'big:' || transfer_id, at, at
+            CASE WHEN j % 2 = 0 THEN 'topup' ELSE 'payment' END, 'posted', false, at, at
           FROM bench_batch;
         INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
-            pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
+            pending_debits_after, account_version, created_at, opened_at)
           SELECT transfer_id, account_id, user_id, 'single', CASE WHEN j % 2 = 0 THEN 10000 ELSE -5000 END, 'RUB',
             CASE WHEN j % 2 = 0 THEN 'topup' ELSE 'payment' END,
-            10000 * (j / 2 + 1) - 5000 * ((j + 1) / 2), 0, 0, j + 1, at, at
+            10000 * (j / 2 + 1) - 5000 * ((j + 1) / 2), 0, j + 1, at, at
           FROM bench_batch
           UNION ALL
           SELECT transfer_id, CASE WHEN j % 2 = 0 THEN '${topup.id}'::uuid ELSE '${external.id}'::uuid END, NULL,
             'single', CASE WHEN j % 2 = 0 THEN -10000 ELSE 5000 END, 'RUB',
-            CASE WHEN j % 2 = 0 THEN 'topup' ELSE 'payment' END, 0, 0, 0, i + 1, at, at
+            CASE WHEN j % 2 = 0 THEN 'topup' ELSE 'payment' END, 0, 0, i + 1, at, at
           FROM bench_batch;
         DROP TABLE bench_batch;`);
       log(`big: ${to + 1} of ${rows} transfers`);

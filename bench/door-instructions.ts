@@ -62,16 +62,15 @@ function script(door: 'pay' | 'open', count: number, accounts: string[], people:
   const lines =
     door === 'pay'
       ? [
-          `PREPARE call(uuid, uuid, uuid, text, jsonb) AS SELECT outcome FROM ledger_pay(movement_id => $1,
-            payer => $2, payee => $3, system_account => NULL, currency => 'RUB', amount => 100, kind => 'transfer',
-            hold => false, reference_type => NULL, reference_id => NULL, description => ${quoted(JSON.stringify(text))}::jsonb,
-            at => now(), rules => ${quoted(levelRulesJson(levelRules()))}::jsonb, pin_proof => '\\x01',
-            call_name => 'transfer', call_key => $4, request_hash => 'Swoj6nZGxiw9YCFTVgJM5Oeoq-t8VLfPUdqFTyNLqAA',
-            answer => $5, check_only => false, quote_id => NULL, in_id => NULL, goal_id => NULL, goal_direction => NULL)`,
+          `PREPARE call(uuid, uuid, uuid, text, jsonb) AS SELECT outcome FROM ledger_pay(call => jsonb_build_object(
+            'id', $1, 'payer', $2, 'payee', $3, 'currency', 'RUB', 'amount', 100, 'kind', 'transfer',
+            'description', ${quoted(JSON.stringify(text))}::jsonb, 'at', now(), 'call', 'transfer', 'key', $4,
+            'request_hash', 'Swoj6nZGxiw9YCFTVgJM5Oeoq-t8VLfPUdqFTyNLqAA', 'answer', $5),
+            rules => ${quoted(levelRulesJson(levelRules()))}::jsonb, pin_proof => '\\x01')`,
         ]
       : [
-          `PREPARE call(uuid, uuid, uuid, text) AS SELECT outcome FROM ledger_open($1, $2, $3, 100, 'RUB', 'transfer',
-            false, $4, NULL, NULL, ${quoted(JSON.stringify(text))}::jsonb, now())`,
+          `PREPARE call(uuid, uuid, text) AS SELECT outcome FROM ledger_open($1, $2, 100, 'RUB', 'transfer',
+            false, $3, NULL, NULL, ${quoted(JSON.stringify(text))}::jsonb, now())`,
         ];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
@@ -94,7 +93,7 @@ function script(door: 'pay' | 'open', count: number, accounts: string[], people:
       );
     } else {
       const [debit, credit] = randomPair(random, accounts);
-      lines.push(`EXECUTE call('${id}', '${debit}', '${credit}', 'transfer:${id}')`);
+      lines.push(`EXECUTE call('${debit}', '${credit}', 'transfer:${id}')`);
     }
   }
   // Single-user mode ends a statement at a newline.

@@ -117,18 +117,18 @@ export async function seedAccounts(
     );
     await q.query(
       `INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status,
-         is_hold, idempotency_key, reference_type, reference_id, created_at, settled_at)
-       SELECT transfer_id, $1, account_id, $2, 'RUB', 'topup', 'posted', false, 'bench-fund:' || transfer_id,
+         is_hold, reference_type, reference_id, created_at, settled_at)
+       SELECT transfer_id, $1, account_id, $2, 'RUB', 'topup', 'posted', false,
          'bench_fund', user_id::text, $3, $3 FROM bench_seed`,
       [source.id, fundMinor, at],
     );
     await q.query(
       `INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
-         pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
-       SELECT transfer_id, account_id, user_id, 'single', $1::bigint, 'RUB', 'topup', $1::bigint, 0, 0, 1,
+         pending_debits_after, account_version, created_at, opened_at)
+       SELECT transfer_id, account_id, user_id, 'single', $1::bigint, 'RUB', 'topup', $1::bigint, 0, 1,
          $2::timestamptz, $2::timestamptz FROM bench_seed
        UNION ALL
-       SELECT transfer_id, $3::uuid, NULL::uuid, 'single', -$1::bigint, 'RUB', 'topup', $4::bigint - g * $1::bigint, 0, 0,
+       SELECT transfer_id, $3::uuid, NULL::uuid, 'single', -$1::bigint, 'RUB', 'topup', $4::bigint - g * $1::bigint, 0,
          $5::bigint + g, $2::timestamptz, $2::timestamptz FROM bench_seed`,
       [fundMinor, at, source.id, base[0]!.balance, base[0]!.version],
     );

@@ -6,7 +6,7 @@
  *   ratesOf(ctx)                          GET /v2/wallet/exchange/rates
  *   quoteExchange(ctx, userId, body)      POST /v2/wallet/exchange/quote: figures held for 30 seconds
  *   exchangeMoney(ctx, userId, body, o)   POST /v2/wallet/exchange: a money call (modules/money-calls),
- *                                         the quote moved by the person's door (ledger_pay)
+ *                                         the quote moved by the person's door (ledger_exchange)
  */
 import { randomUUID } from 'node:crypto';
 import {
