@@ -10,7 +10,7 @@
  * Each `--variant` file is run on the seeded database first (a change under test: a function
  * replaced, a constraint dropped); the counts are printed beside those of the code as it is.
  * Needs valgrind and PostgreSQL's server binaries (`pg_config --bindir`); as root it runs them as the
- * `postgres` user.
+ * `postgres` user. `npm run bench` runs it too (the costs' step, bench/costs.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,47 +20,32 @@ import { join } from 'node:path';
 import { openPostgres } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { levelRules, levelRulesJson } from '../apps/server/src/policy/levels.ts';
+import { asPostgres, type PrivateCluster, pgBin, privateCluster, runAsPostgres } from './cluster.ts';
 import { seedPayers } from './ledger.ts';
-import { freePort, randomPair, seeded } from './lib.ts';
+import { randomPair, seeded } from './lib.ts';
 
-const population = Number(process.argv.find((a) => a.startsWith('--people='))?.split('=')[1] ?? 2000);
 const WARM = 50;
 const COUNTED = 300;
+const quiet = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
 
-const variants = process.argv
-  .filter((a) => a.startsWith('--variant='))
-  .map((a) => a.slice('--variant='.length));
-const bin = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
-const asRoot = process.getuid?.() === 0;
-/** A command as the postgres user when this runs as root: PostgreSQL refuses to run as root. */
-const command = (file: string, args: string[]): [string, string[]] =>
-  asRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
-const run = (file: string, args: string[]) => {
-  const [c, a] = command(file, args);
-  execFileSync(c, a, { stdio: ['ignore', 'pipe', 'pipe'] });
-};
-
-const root = mkdtempSync(join(tmpdir(), 'door-instructions-'));
-chmodSync(root, 0o777);
-const quiet = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
-
-/** A seeded data directory (the schema and `seedPayers`' people), stopped. */
-async function seed(dir: string, change: string | null) {
-  run(join(bin, 'initdb'), ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-  const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${quiet.join(' ')}`;
-  // Its log goes to a file: a server holding this process's pipe open would never let pg_ctl's call end.
-  run(join(bin, 'pg_ctl'), ['-D', dir, '-w', '-l', join(root, 'server.log'), '-o', options, 'start']);
-  const db = await openPostgres(`postgres://postgres@127.0.0.1:${port}/postgres`, 1);
+/** A seeded cluster (the schema and `seedPayers`' people), stopped, its data directory kept. */
+async function seed(population: number, change: string | null) {
+  const cluster = await privateCluster(quiet.map((setting) => `-c ${setting}`));
   try {
-    await migrate(db);
-    const payers = await seedPayers(db, population, 1_000_000n);
-    if (change) await db.exec(readFileSync(change, 'utf8'));
-    await db.exec('VACUUM ANALYZE');
-    return payers;
-  } finally {
-    await db.close();
-    run(join(bin, 'pg_ctl'), ['-D', dir, '-w', '-m', 'fast', 'stop']);
+    const db = await openPostgres(cluster.url(), 1);
+    try {
+      await migrate(db);
+      const payers = await seedPayers(db, population, 1_000_000n);
+      if (change) await db.exec(readFileSync(change, 'utf8'));
+      await db.exec('VACUUM ANALYZE');
+      return { cluster, ...payers };
+    } finally {
+      await db.close();
+      cluster.stop();
+    }
+  } catch (error) {
+    cluster.remove();
+    throw error;
   }
 }
 
@@ -77,16 +62,15 @@ function script(door: 'pay' | 'open', count: number, accounts: string[], people:
   const lines =
     door === 'pay'
       ? [
-          `PREPARE call(uuid, uuid, uuid, text, jsonb) AS SELECT outcome FROM ledger_pay(movement_id => $1,
-            payer => $2, payee => $3, system_account => NULL, currency => 'RUB', amount => 100, kind => 'transfer',
-            hold => false, reference_type => NULL, reference_id => NULL, description => ${quoted(JSON.stringify(text))}::jsonb,
-            at => now(), rules => ${quoted(levelRulesJson(levelRules()))}::jsonb, pin_proof => '\\x01',
-            call_name => 'transfer', call_key => $4, request_hash => 'Swoj6nZGxiw9YCFTVgJM5Oeoq-t8VLfPUdqFTyNLqAA',
-            answer => $5, check_only => false, quote_id => NULL, in_id => NULL, goal_id => NULL, goal_direction => NULL)`,
+          `PREPARE call(uuid, uuid, uuid, text, jsonb) AS SELECT outcome FROM ledger_pay(call => jsonb_build_object(
+            'id', $1, 'payer', $2, 'payee', $3, 'currency', 'RUB', 'amount', 100, 'kind', 'transfer',
+            'description', ${quoted(JSON.stringify(text))}::jsonb, 'at', now(), 'call', 'transfer', 'key', $4,
+            'request_hash', 'Swoj6nZGxiw9YCFTVgJM5Oeoq-t8VLfPUdqFTyNLqAA', 'answer', $5),
+            rules => ${quoted(levelRulesJson(levelRules()))}::jsonb, pin_proof => '\\x01')`,
         ]
       : [
-          `PREPARE call(uuid, uuid, uuid, text) AS SELECT outcome FROM ledger_open($1, $2, $3, 100, 'RUB', 'transfer',
-            false, $4, NULL, NULL, ${quoted(JSON.stringify(text))}::jsonb, now())`,
+          `PREPARE call(uuid, uuid, text) AS SELECT outcome FROM ledger_open($1, $2, 100, 'RUB', 'transfer',
+            false, $3, NULL, NULL, ${quoted(JSON.stringify(text))}::jsonb, now())`,
         ];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
@@ -109,7 +93,7 @@ function script(door: 'pay' | 'open', count: number, accounts: string[], people:
       );
     } else {
       const [debit, credit] = randomPair(random, accounts);
-      lines.push(`EXECUTE call('${id}', '${debit}', '${credit}', 'transfer:${id}')`);
+      lines.push(`EXECUTE call('${debit}', '${credit}', 'transfer:${id}')`);
     }
   }
   // Single-user mode ends a statement at a newline.
@@ -117,19 +101,24 @@ function script(door: 'pay' | 'open', count: number, accounts: string[], people:
 }
 
 /** Instructions of a single-user backend that runs `sql` on a copy of `seededDir`; answers its output too. */
-function counted(seededDir: string, label: string, sql: string): { instructions: number; output: string } {
+function counted(
+  root: string,
+  seededDir: string,
+  label: string,
+  sql: string,
+): { instructions: number; output: string } {
   const dir = join(root, `run-${label}`);
   // Copied as the user that owns the data directory.
-  run('cp', ['-a', seededDir, dir]);
+  runAsPostgres('cp', ['-a', seededDir, dir]);
   const out = join(root, `callgrind-${label}`);
-  const [c, a] = command('valgrind', [
+  const [c, a] = asPostgres('valgrind', [
     '--tool=callgrind',
     `--callgrind-out-file=${out}`,
-    join(bin, 'postgres'),
+    join(pgBin(), 'postgres'),
     '--single',
     '-D',
     dir,
-    ...quiet,
+    ...quiet.flatMap((setting) => ['-c', setting]),
     'postgres',
   ]);
   const output = execFileSync(c, a, { input: sql, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
@@ -139,26 +128,52 @@ function counted(seededDir: string, label: string, sql: string): { instructions:
   return { instructions: Number(totals[1]), output };
 }
 
-async function measure(name: string, change: string | null) {
-  const dir = join(root, `seeded-${name.replace(/\W/g, '_')}`);
-  const { accounts, people } = await seed(dir, change);
-  const perCall: Record<string, number> = {};
-  for (const door of ['pay', 'open'] as const) {
-    const warm = counted(dir, `${door}-warm`, script(door, WARM, accounts, people));
-    const all = counted(dir, `${door}-all`, script(door, WARM + COUNTED, accounts, people));
-    const created = all.output.match(/outcome = "created"/g)?.length ?? 0;
-    if (created !== WARM + COUNTED) throw new Error(`${door}: ${created} of ${WARM + COUNTED} calls created`);
-    perCall[door] = Math.round((all.instructions - warm.instructions) / COUNTED);
-  }
-  const k = (n: number) => `${Math.round(n / 1000).toLocaleString('en')}k`;
-  console.log(
-    `${name.padEnd(40)} ledger_pay ${k(perCall.pay!)}  ledger_open ${k(perCall.open!)}  ratio ${(perCall.pay! / perCall.open!).toFixed(2)}x`,
-  );
+export interface DoorInstructions {
+  /** Instructions per P2P payment through `ledger_pay`, warm. */
+  pay: number;
+  /** Instructions per bare transfer through `ledger_open`, warm. */
+  open: number;
+  people: number;
 }
 
-try {
-  await measure('as it is', null);
-  for (const change of variants) await measure(change, change);
-} finally {
-  rmSync(root, { recursive: true, force: true });
+/** Both doors' instructions per call with `population` people, after `change` (an SQL file) if given. */
+export async function doorInstructions(
+  population: number,
+  change: string | null = null,
+): Promise<DoorInstructions> {
+  const root = mkdtempSync(join(tmpdir(), 'door-instructions-'));
+  chmodSync(root, 0o777);
+  let cluster: PrivateCluster | null = null;
+  try {
+    const seededRun = await seed(population, change);
+    cluster = seededRun.cluster;
+    const { accounts, people } = seededRun;
+    const perCall = { pay: 0, open: 0 };
+    for (const door of ['pay', 'open'] as const) {
+      const warm = counted(root, cluster.dir, `${door}-warm`, script(door, WARM, accounts, people));
+      const all = counted(root, cluster.dir, `${door}-all`, script(door, WARM + COUNTED, accounts, people));
+      const created = all.output.match(/outcome = "created"/g)?.length ?? 0;
+      if (created !== WARM + COUNTED)
+        throw new Error(`${door}: ${created} of ${WARM + COUNTED} calls created`);
+      perCall[door] = Math.round((all.instructions - warm.instructions) / COUNTED);
+    }
+    return { ...perCall, people: population };
+  } finally {
+    cluster?.remove();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const population = Number(process.argv.find((a) => a.startsWith('--people='))?.split('=')[1] ?? 2000);
+  const variants = process.argv
+    .filter((a) => a.startsWith('--variant='))
+    .map((a) => a.slice('--variant='.length));
+  const k = (n: number) => `${Math.round(n / 1000).toLocaleString('en')}k`;
+  for (const [name, change] of [['as it is', null] as const, ...variants.map((v) => [v, v] as const)]) {
+    const { pay, open } = await doorInstructions(population, change);
+    console.info(
+      `${name.padEnd(40)} ledger_pay ${k(pay)}  ledger_open ${k(open)}  ratio ${(pay / open).toFixed(2)}x`,
+    );
+  }
 }

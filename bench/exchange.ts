@@ -39,10 +39,9 @@ try {
   await fund({ db, clock }, payer!, 10_000_000n);
   await fund({ db, clock }, payer!, 100_00n, 'USD');
 
-  const check = `SELECT outcome FROM ledger_pay(movement_id => NULL, payer => $1, payee => $2, system_account => NULL,
-    currency => 'RUB', amount => 100, kind => 'transfer', hold => false, reference_type => NULL, reference_id => NULL,
-    description => NULL, at => now(), rules => $3::jsonb, pin_proof => NULL, call_name => NULL, call_key => NULL,
-    request_hash => NULL, answer => NULL, check_only => true)`;
+  const check = `SELECT outcome FROM ledger_pay(call => jsonb_build_object('payer', $1::uuid, 'payee', $2::uuid,
+    'currency', 'RUB', 'amount', 100, 'kind', 'transfer', 'at', now(), 'check', true), rules => $3::jsonb,
+    pin_proof => NULL)`;
   async function timeChecks(): Promise<number> {
     const started = performance.now();
     for (let i = 0; i < calls; i++) await db.query(check, [payer, payee, rules]);

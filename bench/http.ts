@@ -41,9 +41,14 @@ async function call(
   base: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; form?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    form?: Record<string, string>;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   let body: string | undefined;
   if (options.token) headers.authorization = `Token ${options.token}`;
   if (options.form) {
@@ -166,6 +171,7 @@ export async function walletGet(
   users: BenchUser[],
   seconds: number,
   connections: number,
+  amount?: number,
 ): Promise<LoadResult> {
   const requests = users.map((user) => ({
     method: 'GET' as const,
@@ -173,13 +179,13 @@ export async function walletGet(
     headers: { authorization: `Token ${user.token}` },
   }));
   const stride = Math.max(1, Math.floor(users.length / connections));
-  const run = (duration: number) => {
+  const run = (duration: number, count?: number) => {
     let started = 0;
     return load(
       {
         url: server.url,
         connections,
-        duration,
+        ...(count ? { amount: count } : { duration }),
         requests,
         setupClient: (client) => {
           const from = (started++ * stride) % requests.length;
@@ -190,18 +196,20 @@ export async function walletGet(
     );
   };
   await run(2);
-  return run(seconds);
+  return run(seconds, amount);
 }
 
 /**
  * P2P transfers through POST /v2/wallet/transfer: a random sender to a random other user, the right
- * PIN, a fresh Idempotency-Key each, 1.00 RUB. `connections` as many as pgbench's clients.
+ * PIN, a fresh Idempotency-Key each, 1.00 RUB. `connections` as many as pgbench's clients; `amount`
+ * payments in all instead of `seconds` of them.
  */
 export async function p2pTransfers(
   server: Running,
   users: BenchUser[],
   seconds: number,
   connections: number,
+  amount?: number,
 ): Promise<LoadResult & { failures: Record<string, number> }> {
   const random = seeded(7);
   const failures: Record<string, number> = {};
@@ -231,7 +239,10 @@ export async function p2pTransfers(
       },
     },
   ];
-  const result = await load({ url: server.url, connections, duration: seconds, requests }, server);
+  const result = await load(
+    { url: server.url, connections, ...(amount ? { amount } : { duration: seconds }), requests },
+    server,
+  );
   if (Object.keys(failures).length > 0) log(`p2p failures: ${JSON.stringify(failures)}`);
   return { ...result, failures };
 }

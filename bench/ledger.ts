@@ -117,18 +117,18 @@ export async function seedAccounts(
     );
     await q.query(
       `INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status,
-         is_hold, idempotency_key, reference_type, reference_id, created_at, settled_at)
-       SELECT transfer_id, $1, account_id, $2, 'RUB', 'topup', 'posted', false, 'bench-fund:' || transfer_id,
+         is_hold, reference_type, reference_id, created_at, settled_at)
+       SELECT transfer_id, $1, account_id, $2, 'RUB', 'topup', 'posted', false,
          'bench_fund', user_id::text, $3, $3 FROM bench_seed`,
       [source.id, fundMinor, at],
     );
     await q.query(
       `INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
-         pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
-       SELECT transfer_id, account_id, user_id, 'single', $1::bigint, 'RUB', 'topup', $1::bigint, 0, 0, 1,
+         pending_debits_after, account_version, created_at, opened_at)
+       SELECT transfer_id, account_id, user_id, 'single', $1::bigint, 'RUB', 'topup', $1::bigint, 0, 1,
          $2::timestamptz, $2::timestamptz FROM bench_seed
        UNION ALL
-       SELECT transfer_id, $3::uuid, NULL::uuid, 'single', -$1::bigint, 'RUB', 'topup', $4::bigint - g * $1::bigint, 0, 0,
+       SELECT transfer_id, $3::uuid, NULL::uuid, 'single', -$1::bigint, 'RUB', 'topup', $4::bigint - g * $1::bigint, 0,
          $5::bigint + g, $2::timestamptz, $2::timestamptz FROM bench_seed`,
       [fundMinor, at, source.id, base[0]!.balance, base[0]!.version],
     );
@@ -158,6 +158,23 @@ export async function seedPayers(
   return { accounts, people: rows.map((r) => r.id) };
 }
 
+/** The bench's ledger transfer of 1.00 RUB: one atomic statement, needing no transaction around it. */
+export function benchTransfer(db: Db, debit: string, credit: string) {
+  return transfer(db, {
+    debit,
+    credit,
+    amount: 100n,
+    currency: 'RUB',
+    kind: 'transfer',
+    idempotencyKey: `bench:${randomUUID()}`,
+    description: {
+      debit: { ru: 'Перевод: Бенч Т.', en: 'Transfer to Бенч Т.' },
+      credit: { ru: 'Перевод от Бенч Т.', en: 'Transfer from Бенч Т.' },
+    },
+    at: new Date(),
+  });
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! * 100) / 100;
@@ -184,20 +201,7 @@ async function drive(
       if (credit === debit) credit = accounts[(accounts.indexOf(debit) + 1) % accounts.length]!;
       const started = performance.now();
       try {
-        // A transfer on its own is one atomic statement: it needs no transaction around it.
-        await transfer(db, {
-          debit,
-          credit,
-          amount: 100n,
-          currency: 'RUB',
-          kind: 'transfer',
-          idempotencyKey: `bench:${randomUUID()}`,
-          description: {
-            debit: { ru: 'Перевод: Бенч Т.', en: 'Transfer to Бенч Т.' },
-            credit: { ru: 'Перевод от Бенч Т.', en: 'Transfer from Бенч Т.' },
-          },
-          at: new Date(),
-        });
+        await benchTransfer(db, debit, credit);
         done += 1;
         latencies.push(performance.now() - started);
       } catch (error) {

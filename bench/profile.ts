@@ -14,6 +14,7 @@ interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
+  children?: number[];
 }
 
 interface Profile {
@@ -59,6 +60,23 @@ export function topFunctions(file: string, top = 25, lastSeconds: number | null 
         : url || functionName;
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + hits);
   }
+  // Total time (the function and everything it called), each sample counted once per function on its stack.
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const inclusive = new Map<string, number>();
+  for (const [id, hits] of sampled) {
+    if (isIdle(byId.get(id)!)) continue;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const { functionName, url, lineNumber } = byId.get(at)!.callFrame;
+      if (!url.startsWith('file://')) continue;
+      seen.add(
+        `${functionName || '(anonymous)'} ${url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'npm:')}:${lineNumber + 1}`,
+      );
+    }
+    for (const key of seen) inclusive.set(key, (inclusive.get(key) ?? 0) + hits);
+  }
   const pct = (n: number) => `${((n / total) * 100).toFixed(1).padStart(5)}%`;
   const window = lastSeconds === null ? 'the whole profile' : `its last ${lastSeconds} s`;
   const lines = [
@@ -66,6 +84,9 @@ export function topFunctions(file: string, top = 25, lastSeconds: number | null 
     'self time by function:',
   ];
   for (const [key, hits] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top))
+    lines.push(`${pct(hits)} ${key}`);
+  lines.push('total time by function (with what it called):');
+  for (const [key, hits] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top))
     lines.push(`${pct(hits)} ${key}`);
   lines.push('self time by package or folder:');
   for (const [key, hits] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 15))

@@ -2,13 +2,14 @@
  * E-Wallet benchmarks, each beside the limit of this machine measured in the same run
  * (docs/performance.md explains every number). Prints a table and writes bench/results/latest.json.
  *
- *   npm run bench                      the full run (about 10 minutes)
- *   npm run bench -- --quick           shorter runs, no Lighthouse, no --big (CI; within 3 minutes)
+ *   npm run bench                      the full run: the costs first (bench/costs.ts), then the throughput
+ *   npm run bench -- --quick           shorter runs, no Lighthouse, no --big (CI; the costs take a few minutes of it)
  *   npm run bench -- --big             also seed 10 million transfers and time history and statistics
- *   options: --only=wallet,ledger,p2p,pglite,js,lighthouse,qr,statement,live,big (users are made for any that need them) --clients=10  --seconds=20
+ *   options: --only=costs,wallet,ledger,p2p,pglite,js,lighthouse,qr,statement,live,big (users are made for any that need them) --clients=10  --seconds=20
  *            --big-rows=N  --no-lighthouse  --lighthouse (in --quick)  --cpu-prof (server profiles
  *            in bench/results/profiles, summarised with `node bench/profile.ts <file> --last=20`)
- * Writes bench/results/latest.json and latest.md; a --big run also bench/results/big.json.
+ * Writes bench/results/latest.json and latest.md; a --big run also bench/results/big.json, the costs'
+ * step bench/results/costs.json.
  * Environment: BENCH_DATABASE_URL (an admin URL; default postgres://postgres@127.0.0.1:5432/postgres),
  * CHROMIUM_PATH (default /usr/bin/chromium), WEB_DIST (default apps/web/dist).
  */
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgres } from '../apps/server/src/db/client.ts';
 import { bigHistory } from './big.ts';
+import { costs } from './costs.ts';
 import { helloWorld, p2pTransfers, prepareUsers, registerUsers, walletGet } from './http.ts';
 import { ledgerPglite, ledgerPostgres, pgbench } from './ledger.ts';
 import {
@@ -123,6 +125,97 @@ function bracketed<T extends object>(before: T, after: T, key: keyof T & string)
   const runs = `mean of ${before[key]} before and ${after[key]} after`;
   return { ...before, [key]: mean, before, after, runs } as T & { before: T; after: T; runs: string };
 }
+
+// The machine-independent figures first (bench/costs.ts): bytes, statements, instructions, the server's
+// CPU beside a bare route's; then the throughput ratios, which move with the machine.
+await step('costs', async () => {
+  const c = await costs(options);
+  results.costs = c;
+  const n = (value: number) => Math.round(value).toLocaleString('en');
+  const wal = (w: { walBytes: number; walRecordBytes: number }) =>
+    `${n(w.walBytes)} B (records ${n(w.walRecordBytes)} B)`;
+  const { wallet, history, stat } = c.reads;
+  row({
+    measurement: 'SQL statements per call, warm (pg_stat_statements)',
+    value: `P2P payment ${c.p2p.statements}, GET /v2/wallet ${wallet.statements}, history page ${history.statements}, statistics ${stat.statements}, bare ledger transfer ${c.ledger.statements}; besides, sessions read again and touched (once a minute each) ${c.p2p.sessionStatements} per payment`,
+    baseline: `pgledger transfer ${c.pgledger.statements}, pgbench TPC-B ${c.tpcb.statements} (5 and BEGIN/END)`,
+    ratio: '',
+    goal: 'P2P and GET /v2/wallet: 1',
+    met: c.p2p.statements <= 1 && wallet.statements <= 1,
+  });
+  row({
+    measurement: `bytes stored per bare ledger transfer (heap + indexes), ${c.people.toLocaleString('en')} accounts`,
+    value: `${n(c.ledger.storedBytes)} B`,
+    baseline: `pgledger ${n(c.pgledger.storedBytes)} B, TPC-B ${n(c.tpcb.storedBytes)} B`,
+    ratio: `${(c.ledger.storedBytes / c.pgledger.storedBytes).toFixed(2)}x pgledger`,
+    goal: '<= 1,000 B',
+    met: c.ledger.storedBytes <= 1000,
+  });
+  row({
+    measurement: 'WAL bytes per bare ledger transfer (page images after a CHECKPOINT included)',
+    value: wal(c.ledger),
+    baseline: `pgledger ${wal(c.pgledger)}, TPC-B ${wal(c.tpcb)}`,
+    ratio: `${(c.ledger.walBytes / c.pgledger.walBytes).toFixed(2)}x pgledger`,
+    goal: '',
+    met: null,
+  });
+  row({
+    measurement: 'bytes stored per P2P payment through the API (key, answer, events included)',
+    value: `${n(c.p2p.storedBytes)} B`,
+    baseline: `bare ledger transfer ${n(c.ledger.storedBytes)} B`,
+    ratio: `${(c.p2p.storedBytes / c.ledger.storedBytes).toFixed(2)}x`,
+    goal: '<= 1,400 B',
+    met: c.p2p.storedBytes <= 1400,
+  });
+  row({
+    measurement: 'WAL bytes per P2P payment through the API',
+    value: wal(c.p2p),
+    baseline: `bare ledger transfer ${wal(c.ledger)}`,
+    ratio: `${(c.p2p.walBytes / c.ledger.walBytes).toFixed(2)}x`,
+    goal: '<= 2,600 B',
+    met: c.p2p.walBytes <= 2600,
+  });
+  const rows = (w: { rowsInserted: number; rowsUpdated: number; indexEntries: number }) =>
+    `${w.rowsInserted} inserted, ${w.rowsUpdated} updated, ${w.indexEntries} index entries`;
+  row({
+    measurement: 'rows written per call (pg_waldump)',
+    value: `P2P ${rows(c.p2p)}; bare transfer ${rows(c.ledger)}`,
+    baseline: `pgledger ${rows(c.pgledger)}; TPC-B ${rows(c.tpcb)}`,
+    ratio: '',
+    goal: '',
+    met: null,
+  });
+  if (c.instructions) {
+    const k = (value: number) => `${Math.round(value / 1000).toLocaleString('en')}k`;
+    const doors = c.instructions.pay / c.instructions.open;
+    row({
+      measurement: 'PostgreSQL instructions per call (callgrind): P2P door ledger_pay',
+      value: k(c.instructions.pay),
+      baseline: `bare transfer ledger_open ${k(c.instructions.open)}`,
+      ratio: `${doors.toFixed(2)}x`,
+      goal: '<= 1.25x',
+      met: doors <= 1.25,
+    });
+  }
+  const cpu = c.serverCpu;
+  const us = (result: LoadResult) => `${result.serverCpuUsPerRequest} µs`;
+  row({
+    measurement: 'server CPU per P2P payment (10 connections)',
+    value: us(cpu.p2p),
+    baseline: `bare Fastify route, one PostgreSQL round trip, POST: ${us(cpu.barePost[0])} before, ${us(cpu.barePost[1])} after`,
+    ratio: `${cpu.p2pRatio}x`,
+    goal: '<= 2.5x',
+    met: cpu.p2pRatio <= 2.5,
+  });
+  row({
+    measurement: 'server CPU per GET /v2/wallet (10 connections)',
+    value: us(cpu.wallet),
+    baseline: `the same route, GET: ${us(cpu.bareGet[0])} before, ${us(cpu.bareGet[1])} after`,
+    ratio: `${cpu.walletRatio}x`,
+    goal: '<= 1.5x',
+    met: cpu.walletRatio <= 1.5,
+  });
+});
 
 await step('ledger', async () => {
   const first = await pgbench(options, seconds);
@@ -405,7 +498,7 @@ if (options.big)
     results.big = big;
     row({
       measurement: `history and statistics at ${big.transfers.toLocaleString('en')} transfers`,
-      value: `history ${big.historyFirstPageMs} ms (deep page ${big.historyDeepPageMs} ms), stat month ${big.statMonthMs} ms, year ${big.statYearMs} ms, notifications ${big.notificationsMs} ms (all read ${big.notificationsAllReadMs} ms)`,
+      value: `history ${big.historyFirstPageMs} ms (deep page ${big.historyDeepPageMs} ms), a month's statement (CSV) ${big.statementMonthMs} ms, stat month ${big.statMonthMs} ms, year ${big.statYearMs} ms, notifications ${big.notificationsMs} ms (all read ${big.notificationsAllReadMs} ms); pages read: history ${big.historyBuffers}, year's statistics ${big.statYearBuffers}; seeded in ${big.seedSeconds} s`,
       baseline: 'none',
       ratio: '',
       goal: 'flat in table size (index ranges)',
@@ -460,6 +553,9 @@ writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(summary
 writeFileSync(join(ROOT, 'bench/results/latest.md'), `${markdown}\n`);
 // The opt-in 10-million-transfer run takes long: its last result is kept apart from the other runs'.
 if (results.big) writeFileSync(join(ROOT, 'bench/results/big.json'), `${JSON.stringify(summary, null, 2)}\n`);
+// The machine-independent costs too, so the last count of bytes and statements stays beside any run.
+if (results.costs)
+  writeFileSync(join(ROOT, 'bench/results/costs.json'), `${JSON.stringify(summary, null, 2)}\n`);
 // The live streams' run too (docs/performance.md, "The live wallet").
 if (results.live)
   writeFileSync(join(ROOT, 'bench/results/live.json'), `${JSON.stringify(summary, null, 2)}\n`);

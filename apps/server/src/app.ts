@@ -1,23 +1,19 @@
 /**
- * Builds the server instance from a context (configuration, database, providers, clock).
- * Tests build it too and call it with `inject`. Plugins in a fixed order: external, then app,
+ * Builds the public server instance from a context (configuration, database, providers, clock), on the
+ * builder the back office's server shares (http/server.ts). Tests build it too and call it with `inject`. Plugins in a fixed order: external, then app,
  * then the modules' routes (each module's `routes` plugin, from its public face), then the single-page app.
  */
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import { type ErrorCode, errorMessage, httpStatusOf } from '@e-wallet/contract';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import helmet from 'helmet';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
-import { registerErrorHandling, sendError, sendUnavailable } from './http/errors.ts';
-import { decorateRequests } from './http/route.ts';
+import { sendError, sendUnavailable } from './http/errors.ts';
+import { BODY_LIMIT, createServer, helmetHeaders, hstsOption } from './http/server.ts';
 import { runsJobs } from './jobs/index.ts';
 import * as antifraud from './modules/antifraud/index.ts';
 import * as auth from './modules/auth/index.ts';
@@ -87,27 +83,6 @@ const MODULE_ROUTES = [
   holds.routes,
 ];
 
-/** The headers helmet's middleware sets, worked out once (its options make them the same for every request). */
-export function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const response = {
-    setHeader: (name: string, value: unknown) => {
-      headers[name.toLowerCase()] = String(value);
-    },
-    removeHeader: (name: string) => {
-      delete headers[name.toLowerCase()];
-    },
-  };
-  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, () => {});
-  return headers;
-}
-
-/** A request id taken from a proxy: short, and nothing a log reader could mistake for other text. */
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** Request bodies are small JSON documents; anything larger is refused (docs/decisions.md section 7). */
-export const BODY_LIMIT = 64 * 1024;
-
 /** Paths the single-page app never owns: their unknown URLs answer NOT_FOUND, not the app's page. */
 const API_PREFIXES = ['/v2', '/ops', '/sandbox', '/docs', '/healthz', '/readyz', '/version.json'];
 /** The paths whose every answer is JSON (the sandbox and the docs also serve pages). */
@@ -136,74 +111,16 @@ function underPrefix(url: string, prefixes: readonly string[]): boolean {
   return false;
 }
 
-/** Log lines carry no secrets: no headers with tokens, no bodies, no query strings. */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return {
-    level,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[hidden]' },
-    serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({
-        id: req.id,
-        method: req.method,
-        path: req.url.split('?')[0],
-      }),
-    },
-  };
-}
-
-/**
- * TRUST_PROXY as Fastify reads it: a hop count trusts that many proxies nearest the server (as
- * Fastify does for a number: `hop < n`), a list trusts those proxy addresses; the client's own
- * entries further left are never believed.
- */
-export function trustProxyOption(setting: false | number | string[]): FastifyServerOptions['trustProxy'] {
-  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting;
-  return setting;
-}
-
 export async function buildApp(
   ctx: AppContext,
   options: { logger?: boolean } = {},
 ): Promise<FastifyInstance> {
   const { config } = ctx;
-  const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
-    bodyLimit: BODY_LIMIT,
-    trustProxy: trustProxyOption(config.TRUST_PROXY),
-    // Per-request lines only at debug: at info the log is about events, not traffic.
-    logController: new LogController({
-      disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
-    }),
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
-    // One id per request across the instances: the balancer's X-Request-Id (deploy/haproxy.cfg)
-    // when it looks like one, else a new one; every log line of the request and its answer carry it.
-    requestIdHeader: false,
-    genReqId: (request) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
-    // Requests Node's parser refuses before Fastify sees them (headers over 16 KiB: 431, malformed:
-    // 400) still answer in the contract's error shape, in Russian (no headers could be read).
-    clientErrorHandler: (error: NodeJS.ErrnoException & { bytesParsed?: number }, socket) => {
-      if (!socket.writable) return socket.destroy();
-      const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_ERROR';
-      const body = JSON.stringify({ status: 'error', code, message: errorMessage(code, 'ru') });
-      const status = httpStatusOf(code);
-      socket.end(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n` +
-          `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
-      );
-    },
-    // The router's own refusals (a malformed %-escape, an over-long path parameter) in the error shape too.
-    frameworkErrors: (error, request, reply) => {
-      sendError(request, reply, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'NOT_FOUND' : 'VALIDATION_ERROR');
-    },
+  const { pageHeaders, apiHeaders } = securityHeaders(ctx);
+  const app = createServer(ctx, {
+    ...options,
+    headers: (request) => (underPrefix(request.url, JSON_PREFIXES) ? apiHeaders : pageHeaders),
   });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
-  decorateRequests(app);
 
   // Keep the raw JSON text beside the parsed body: provider webhooks are signed over the exact bytes.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -216,60 +133,6 @@ export async function buildApp(
     },
   );
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
-
-  // Security headers, as helmet makes them, worked out once: they are the same for every request of a
-  // kind (rebuilding them per request cost a seventh of the server's CPU; docs/performance.md).
-  // Pages get the full set; the API's JSON answers, never rendered as documents, get the set OWASP's
-  // REST guidance names (docs/security.md).
-  const hsts = config.production ? { maxAge: 31_536_000, includeSubDomains: true } : false;
-  const pageHeaders = helmetHeaders({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        mediaSrc: ["'self'", 'blob:'],
-        workerSrc: ["'self'", 'blob:'],
-        manifestSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    // HSTS only where the server is reached over HTTPS in production.
-    strictTransportSecurity: hsts,
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginEmbedderPolicy: false,
-  });
-  const apiHeaders = {
-    ...helmetHeaders({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-      },
-      strictTransportSecurity: hsts,
-      referrerPolicy: { policy: 'no-referrer' },
-      crossOriginEmbedderPolicy: false,
-      crossOriginOpenerPolicy: false,
-      originAgentCluster: false,
-      xDnsPrefetchControl: false,
-      xDownloadOptions: false,
-      xFrameOptions: false,
-      xPermittedCrossDomainPolicies: false,
-      xXssProtection: false,
-    }),
-    'cache-control': 'no-store',
-  };
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(underPrefix(request.url, JSON_PREFIXES) ? apiHeaders : pageHeaders);
-    reply.header('x-request-id', request.id);
-    done();
-  });
 
   await app.register(swagger, {
     openapi: {
@@ -374,6 +237,63 @@ export async function buildApp(
   });
 
   return app;
+}
+
+/**
+ * The public app's security headers, as helmet makes them, worked out once: they are the same for every
+ * request of a kind (rebuilding them per request cost a seventh of the server's CPU; docs/performance.md).
+ * Pages get the full set; the API's JSON answers, never rendered as documents, get the set OWASP's REST
+ * guidance names (docs/security.md).
+ */
+function securityHeaders(ctx: AppContext): {
+  pageHeaders: Record<string, string>;
+  apiHeaders: Record<string, string>;
+} {
+  const hsts = hstsOption(ctx);
+  const pageHeaders = helmetHeaders({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        mediaSrc: ["'self'", 'blob:'],
+        workerSrc: ["'self'", 'blob:'],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // HSTS only where the server is reached over HTTPS in production.
+    strictTransportSecurity: hsts,
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
+  const apiHeaders = {
+    ...helmetHeaders({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      },
+      strictTransportSecurity: hsts,
+      referrerPolicy: { policy: 'no-referrer' },
+      crossOriginEmbedderPolicy: false,
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xFrameOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
+    }),
+    'cache-control': 'no-store',
+  };
+  return { pageHeaders, apiHeaders };
 }
 
 /** Whether the database takes writes now: reachable, and not a standby or a node still read-only. */

@@ -419,7 +419,7 @@ describe(`managing money (${databaseLabel})`, () => {
     // The same statement: one transaction id (xmin) wrote both movements.
     const { rows } = await server.ctx.db.query<{ same: boolean }>(
       `SELECT p.xmin::text = r.xmin::text AND p.created_at = r.created_at AS same
-       FROM ledger_transfers p, ledger_transfers r WHERE p.id = $1 AND r.idempotency_key = 'round-up:' || $1`,
+       FROM ledger_transfers p, ledger_transfers r WHERE p.id = $1 AND r.id = ledger_key_id('round-up:' || $1)`,
       [paid.body.receipt.id],
     );
     expect(rows[0]!.same).toBe(true);

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mayApprove, SIGN_IN_FAILURES } from '../src/ops/operators.ts';
+import { mayApprove } from '../src/ops/four-eyes.ts';
+import { SIGN_IN_FAILURES } from '../src/ops/sign-in-throttle.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { freshAddress, type OpsServer, operator, startOps, type TestOperator } from './ops-helpers.ts';
 import { PIN, person } from './withdrawal-helpers.ts';

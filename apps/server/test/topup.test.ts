@@ -107,9 +107,13 @@ describe(`top-up (${databaseLabel})`, () => {
       kind: 'topup',
       amount: 150_000n,
       debitAccountId: clearing.id,
-      idempotencyKey: creditKey(order),
       status: 'posted',
     });
+    // The credit's id is made of its key, so a second credit of the order would be the same transfer.
+    const keyed = await server.ctx.db.query<{ id: string }>('SELECT ledger_key_id($1) AS id', [
+      creditKey(order),
+    ]);
+    expect(credits[0]!.id).toBe(keyed.rows[0]!.id);
 
     // Only the last four digits of the card are kept anywhere.
     const payment = await paymentOf(order);

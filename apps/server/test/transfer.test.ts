@@ -5,37 +5,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { walletQrText } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/client.ts';
 import { pinHash } from '../src/modules/auth/pin.ts';
 import { RECIPIENT_LOOKUPS } from '../src/modules/transfer/service.ts';
 import { pay } from './door.ts';
 import { fund } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer, uniquePhone } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
+import { watch } from './watch.ts';
 import { balance, key, notificationKinds, type Person, PIN, person } from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
-
-/** Records what a call asks of the database: each statement's text, and 'tx' for each transaction. */
-function watch(db: Db): { asked: string[]; stop(): void } {
-  const asked: string[] = [];
-  const { query, tx } = db;
-  db.query = (sql, params) => {
-    asked.push(sql);
-    return query(sql, params);
-  };
-  db.tx = (work, options) => {
-    asked.push('tx');
-    return tx(work, options);
-  };
-  return {
-    asked,
-    stop() {
-      db.query = query;
-      db.tx = tx;
-    },
-  };
-}
 
 describe(`transfers (${databaseLabel})`, () => {
   let server: TestServer;

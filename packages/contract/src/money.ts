@@ -32,6 +32,14 @@ export function isCurrencyCode(code: string): code is CurrencyCode {
   return Object.hasOwn(CURRENCY_EXPONENTS, code);
 }
 
+/**
+ * A stored currency code as the contract's: one it does not know reads as the rouble, so that a
+ * single odd row shows roubles' digits rather than failing a whole answer.
+ */
+export function knownCurrency(code: string | null | undefined): CurrencyCode {
+  return code && isCurrencyCode(code) ? code : CASH_CURRENCY;
+}
+
 export function exponentOf(code: CurrencyCode): number {
   return CURRENCY_EXPONENTS[code];
 }

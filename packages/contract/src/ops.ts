@@ -299,3 +299,11 @@ export const opsCalls = {
   ...opsJobsCalls,
 } as const;
 export type OpsCallName = keyof typeof opsCalls;
+type OpsCalls = typeof opsCalls;
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+/** What the ops server's handler of a call receives after validation (zod output types). */
+export type OpsBodyOut<N extends OpsCallName> = Out<OpsCalls[N] extends { body: infer B } ? B : undefined>;
+export type OpsQueryOut<N extends OpsCallName> = Out<OpsCalls[N] extends { query: infer Q } ? Q : undefined>;
+export type OpsParamsOut<N extends OpsCallName> = Out<
+  OpsCalls[N] extends { params: infer P } ? P : undefined
+>;

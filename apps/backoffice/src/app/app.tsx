@@ -14,6 +14,7 @@ import { OperatorsPage } from '../features/operators/operators-page.tsx';
 import { SetupPage } from '../features/operators/setup-page.tsx';
 import { PayoutsPage } from '../features/payouts/payouts-page.tsx';
 import { ReconciliationPage } from '../features/reconciliation/reconciliation-page.tsx';
+import { ProposeRefund } from '../features/refunds/propose-refund.tsx';
 import { RefundsPage } from '../features/refunds/refunds-page.tsx';
 import { ConversationPage } from '../features/support/conversation-page.tsx';
 import { SupportPage } from '../features/support/support-page.tsx';
@@ -32,7 +33,7 @@ export function App() {
             <Route index element={<Navigate to="/users" replace />} />
             <Route path="signin" element={<Navigate to="/users" replace />} />
             <Route path="users" element={<UsersPage />} />
-            <Route path="users/:id" element={<UserCardPage />} />
+            <Route path="users/:id" element={<UserCardPage RefundForm={ProposeRefund} />} />
             <Route path="identifications" element={<IdentificationsPage />} />
             <Route path="refunds" element={<RefundsPage />} />
             <Route path="payouts" element={<PayoutsPage />} />

@@ -10,8 +10,7 @@ import { SignInPage } from '../features/auth/sign-in-page.tsx';
 import { opsCall, session } from '../shared/api/client.ts';
 import { useMe } from '../shared/api/queries.ts';
 import { useNames } from '../shared/format/format.ts';
-import { setLanguage } from '../shared/i18n/i18n.ts';
-import { THEMES, type Theme, useTheme } from '../shared/theme/theme.ts';
+import { Preferences } from '../shared/ui/preferences.tsx';
 import { Title } from '../shared/ui/ui.tsx';
 
 const NAV: Array<{ path: string; label: string; permission: Permission }> = [
@@ -27,40 +26,6 @@ const NAV: Array<{ path: string; label: string; permission: Permission }> = [
   { path: '/reconciliation', label: 'nav.reconciliation', permission: 'reconcile' },
   { path: '/operators', label: 'nav.operators', permission: 'operators' },
 ];
-
-/** Language and appearance: on every screen, signed in or not. */
-export function Preferences() {
-  const { t, i18n } = useTranslation();
-  const [theme, setTheme] = useTheme();
-  const other = i18n.language === 'en' ? 'ru' : 'en';
-  return (
-    <div className="preferences">
-      <label className="theme">
-        <span className="sr-only">{t('theme.label')}</span>
-        <select
-          aria-label={t('theme.label')}
-          value={theme}
-          onChange={(event) => setTheme(event.target.value as Theme)}
-        >
-          {THEMES.map((value) => (
-            <option key={value} value={value}>
-              {t(`theme.${value}`)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button
-        type="button"
-        className="link"
-        lang={other}
-        aria-label={t('app.languageLabel')}
-        onClick={() => void setLanguage(other)}
-      >
-        {t('app.language')}
-      </button>
-    </div>
-  );
-}
 
 export function Layout() {
   const { t } = useTranslation();

@@ -1,9 +1,12 @@
 /**
  * The SQL doors of money calls, as the money-call pipeline (modules/money-calls) runs them:
- *   ledger_pay  (db/functions/payments.sql)  every money call of a person: to a person, out of the
- *               wallet (held toward payout clearing), an exchange between their own accounts, or a
- *               move into or out of their savings goal
- *   ops_refund  (db/functions/ops.sql)       an operator's correcting transfer, under four eyes
+ *   ledger_pay       (db/functions/payments.sql)  a person's money to a person or out of the wallet
+ *                    (held toward payout clearing)
+ *   ledger_exchange  (payments.sql)               an exchange between their own accounts
+ *   ledger_goal      (payments.sql)               a move into or out of their savings goal
+ *   ops_refund       (db/functions/ops.sql)       an operator's correcting transfer, under four eyes
+ * The person's doors take their call as one jsonb of named fields and share one prologue and one
+ * epilogue with ops_refund (payments.sql).
  * Every rule is decided by the database; both doors answer alike (created | repeated | refused with
  * the rule and its figures), and this file only passes the figures in and names the outcome.
  */
@@ -45,7 +48,7 @@ export interface Refusal {
   currency?: string;
 }
 
-/** A person's money call as `ledger_pay` takes it (the pipeline adds the PIN's proof and the call). */
+/** A person's payment as `ledger_pay` takes it (the pipeline adds the PIN's proof and the call). */
 export interface Payment {
   door: 'pay';
   /** The movement's id, made by the caller: its answer names it before the money moves. */
@@ -137,105 +140,48 @@ interface DoorRow {
 
 const ANSWER = 'outcome, refusal, problems, first_request_hash, first_answer';
 
-const PAY_SQL = `SELECT ${ANSWER} FROM ledger_pay(
-  movement_id => $1::uuid, payer => $2::uuid, payee => $3::uuid, system_account => $4::text,
-  currency => $5::text, amount => $6::bigint, kind => $7::text, hold => $8::boolean,
-  reference_type => $9::text, reference_id => $10::text, description => $11::jsonb, at => $12::timestamptz,
-  rules => $13::jsonb, pin_proof => $14::bytea, call_name => $15::text, call_key => $16::text,
-  request_hash => $17::text, answer => $18::jsonb, check_only => $19::boolean, quote_id => $20::uuid,
-  in_id => $21::uuid, goal_id => $22::uuid, goal_direction => $23::text)`;
-
+// Each door takes its call as one jsonb of named fields, beside the level rules and the PIN's proof.
+const PAY_SQL = `SELECT ${ANSWER} FROM ledger_pay(call => $1::jsonb, rules => $2::jsonb, pin_proof => $3::bytea)`;
+const EXCHANGE_SQL = `SELECT ${ANSWER} FROM ledger_exchange(call => $1::jsonb, rules => $2::jsonb, pin_proof => $3::bytea)`;
+const GOAL_SQL = `SELECT ${ANSWER} FROM ledger_goal(call => $1::jsonb, pin_proof => $2::bytea)`;
 const REFUND_SQL = `SELECT ${ANSWER} FROM ops_refund(refund_id => $1::uuid, approver => $2::uuid,
   movement_id => $3::uuid, rules => $4::jsonb, description => $5::jsonb, at => $6::timestamptz)`;
 
 /** A payment as the door is asked it before the PIN: without its id, PIN and call. */
 export type PaymentCheck = Omit<Payment, 'door' | 'id' | 'description'> & { description?: SidedText };
 
-/** The PIN's proof and the call (pin_proof .. answer): none for a check before the PIN. */
-function callParams(confirmed: Confirmed | undefined): unknown[] {
+/** The call's fields of a door's jsonb (payments.sql's prologue reads them): none for a check before the PIN. */
+function callFields(confirmed: Confirmed | undefined): Record<string, unknown> {
   const call = confirmed?.call;
-  return [
-    confirmed?.pinProof ?? null,
-    call?.name ?? null,
-    call?.key ?? null,
-    call?.requestHash ?? null,
-    call && call.key !== null ? JSON.stringify(call.answer) : null,
-  ];
+  if (!call) return { check: true };
+  return call.key === null
+    ? { call: call.name }
+    : { call: call.name, key: call.key, request_hash: call.requestHash, answer: call.answer };
 }
 
-function payParams(payment: PaymentCheck & { id?: string }, confirmed?: Confirmed): unknown[] {
+/** A door's call as its jsonb argument: bigint amounts as text, absent fields left out. */
+function callJson(fields: Record<string, unknown>): string {
+  return JSON.stringify(fields, (_, value) => (typeof value === 'bigint' ? value.toString() : value));
+}
+
+function payCall(payment: PaymentCheck & { id?: string }, confirmed?: Confirmed): string {
   if (payment.amount <= 0n || payment.amount > MAX_MINOR) throw new Error('ledger: amount out of range');
   if (!ID_PATTERN.test(payment.payer) || (payment.payee !== null && !ID_PATTERN.test(payment.payee)))
     throw new Error('ledger: a payment names its people by id');
-  return [
-    payment.id ?? null,
-    payment.payer,
-    payment.payee,
-    payment.payee === null ? (payment.toward ?? 'payout_clearing') : null,
-    payment.currency,
-    payment.amount,
-    payment.kind,
-    payment.payee === null,
-    payment.reference?.type ?? null,
-    payment.reference?.id ?? null,
-    payment.description ?? null,
-    payment.at,
-    payment.rules,
-    ...callParams(confirmed),
-    confirmed === undefined,
-    null,
-    null,
-    null,
-    null,
-  ];
-}
-
-function exchangeParams(exchange: Exchange, confirmed: Confirmed): unknown[] {
-  return [
-    exchange.outId,
-    exchange.person,
-    null,
-    null,
-    null,
-    null,
-    'exchange',
-    false,
-    'exchange',
-    exchange.quoteId,
-    JSON.stringify(exchange.description),
-    exchange.at,
-    exchange.rules,
-    ...callParams(confirmed),
-    false,
-    exchange.quoteId,
-    exchange.inId,
-    null,
-    null,
-  ];
-}
-
-function goalParams(move: GoalMove, confirmed: Confirmed): unknown[] {
-  return [
-    move.id,
-    move.person,
-    null,
-    null,
-    null,
-    move.amount,
-    'savings',
-    false,
-    move.reference?.type ?? 'goal',
-    move.reference?.id ?? move.goalId,
-    JSON.stringify(move.description),
-    move.at,
-    null,
-    ...callParams(confirmed),
-    false,
-    null,
-    null,
-    move.goalId,
-    move.direction,
-  ];
+  return callJson({
+    id: payment.id,
+    payer: payment.payer,
+    payee: payment.payee,
+    toward: payment.payee === null ? (payment.toward ?? 'payout_clearing') : undefined,
+    currency: payment.currency,
+    amount: payment.amount,
+    kind: payment.kind,
+    reference_type: payment.reference?.type,
+    reference_id: payment.reference?.id,
+    description: payment.description,
+    at: payment.at,
+    ...callFields(confirmed),
+  });
 }
 
 /** Runs a door: one statement, on its own or in the caller's transaction. Nothing is written unless 'created'. */
@@ -243,10 +189,22 @@ export async function openDoor(q: Queryable, door: Door, confirmed: Confirmed): 
   let row: DoorRow;
   switch (door.door) {
     case 'pay':
-      row = await statement(q, PAY_SQL, payParams(door, confirmed));
+      row = await statement(q, PAY_SQL, [payCall(door, confirmed), door.rules, confirmed.pinProof]);
       break;
     case 'exchange':
-      row = await statement(q, PAY_SQL, exchangeParams(door, confirmed));
+      row = await statement(q, EXCHANGE_SQL, [
+        callJson({
+          id: door.outId,
+          in_id: door.inId,
+          payer: door.person,
+          quote_id: door.quoteId,
+          description: door.description,
+          at: door.at,
+          ...callFields(confirmed),
+        }),
+        door.rules,
+        confirmed.pinProof,
+      ]);
       break;
     case 'refund':
       row = await statement(q, REFUND_SQL, [
@@ -259,7 +217,21 @@ export async function openDoor(q: Queryable, door: Door, confirmed: Confirmed): 
       ]);
       break;
     case 'goal':
-      row = await statement(q, PAY_SQL, goalParams(door, confirmed));
+      row = await statement(q, GOAL_SQL, [
+        callJson({
+          id: door.id,
+          payer: door.person,
+          goal_id: door.goalId,
+          direction: door.direction,
+          amount: door.amount,
+          reference_type: door.reference?.type,
+          reference_id: door.reference?.id,
+          description: door.description,
+          at: door.at,
+          ...callFields(confirmed),
+        }),
+        confirmed.pinProof,
+      ]);
       break;
   }
   if (row.outcome === 'repeated')
@@ -273,7 +245,7 @@ export async function openDoor(q: Queryable, door: Door, confirmed: Confirmed): 
  * writing anything (the answers before the PIN); empty when it could go through.
  */
 export async function paymentProblems(q: Queryable, payment: PaymentCheck): Promise<Refusal[]> {
-  return (await statement(q, PAY_SQL, payParams(payment))).problems ?? [];
+  return (await statement(q, PAY_SQL, [payCall(payment), payment.rules, null])).problems ?? [];
 }
 
 /**

@@ -5,8 +5,9 @@
  * - An account belongs to a user (one per currency) or is a system account of a currency
  *   (`SystemPurpose`: top-up clearing, payout clearing, external payments, fees, adjustments).
  * - Every movement is one immutable transfer: debit account -> credit account, amount (bigint minor
- *   units, > 0), one currency, a kind, a caller-made idempotency key (unique in the database) and an
- *   optional reference to the business object. Each transfer writes one entry per side and phase;
+ *   units, > 0), one currency, a kind and an optional reference to the business object. A transfer
+ *   opened here takes its id from the caller's idempotency key (ledger_key_id), so its primary key
+ *   answers a repeat. Each transfer writes one entry per side and phase;
  *   an entry keeps the account's balances after it and the account's version.
  * - Posted balances of one currency always sum to exactly zero; system accounts may go negative,
  *   a user's available money (`balance - pendingDebits`) never does.
@@ -35,7 +36,6 @@
  * the same key with a different debit, credit, amount, currency or kind is IDEMPOTENCY_CONFLICT.
  */
 
-import { randomUUID } from 'node:crypto';
 import { type CurrencyCode, ID_PATTERN, MAX_MINOR } from '@e-wallet/contract';
 import { batchedRead } from '../db/batch.ts';
 import type { Queryable } from '../db/client.ts';
@@ -101,7 +101,10 @@ export interface TransferInput {
   amount: bigint;
   currency: CurrencyCode;
   kind: TransferKind;
-  /** Made by the caller and kept for every retry; unique across the ledger (prefix it, e.g. `topup:<order>`). */
+  /**
+   * Made by the caller and kept for every retry; unique across the ledger (prefix it, e.g.
+   * `topup:<order>`): the transfer's id is made of it, so the key itself is not stored.
+   */
   idempotencyKey: string;
   reference?: { type: string; id: string } | null;
   /** One text for both sides, or one per side; without it the history describes the kind. */
@@ -119,7 +122,6 @@ export interface Transfer {
   kind: TransferKind;
   status: TransferStatus;
   isHold: boolean;
-  idempotencyKey: string;
   reference: { type: string; id: string } | null;
   description: SidedText | null;
   createdAt: Date;
@@ -168,7 +170,6 @@ interface TransferRow {
   kind: TransferKind;
   status: TransferStatus;
   is_hold: boolean;
-  idempotency_key: string;
   reference_type: string | null;
   reference_id: string | null;
   description: SidedText | null;
@@ -206,7 +207,6 @@ function toTransfer(row: TransferRow): Transfer {
     kind: row.kind,
     status: row.status,
     isHold: row.is_hold,
-    idempotencyKey: row.idempotency_key,
     reference:
       row.reference_type && row.reference_id ? { type: row.reference_type, id: row.reference_id } : null,
     description: row.description,
@@ -357,8 +357,9 @@ function sided(description: TransferInput['description']): SidedText | null {
   return 'debit' in description ? description : { debit: description, credit: description };
 }
 
-const OPEN_SQL = `SELECT outcome, (moved).* FROM ledger_open($1::uuid, $2::uuid, $3::uuid, $4::bigint, $5::text,
-  $6::text, $7::boolean, $8::text, $9::text, $10::text, $11::jsonb, $12::timestamptz)`;
+const OPEN_SQL = `SELECT outcome, (moved).* FROM ledger_open(debit => $1::uuid, credit => $2::uuid,
+  amount => $3::bigint, currency => $4::text, kind => $5::text, hold => $6::boolean, idempotency_key => $7::text,
+  reference_type => $8::text, reference_id => $9::text, description => $10::jsonb, at => $11::timestamptz)`;
 const SETTLE_SQL = `SELECT outcome, (moved).* FROM ledger_settle($1::uuid, $2::text, $3::timestamptz)`;
 
 /**
@@ -377,9 +378,7 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
   if (!ID_PATTERN.test(input.debit) || !ID_PATTERN.test(input.credit))
     throw new LedgerError('account not found', ID_PATTERN.test(input.debit) ? input.credit : input.debit);
 
-  const id = randomUUID();
   const { rows } = await q.query<TransferRow & { outcome: string }>(OPEN_SQL, [
-    id,
     input.debit,
     input.credit,
     input.amount,
@@ -398,7 +397,7 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
       // Answered by its outcome alone: the transfer is what this call wrote.
       return {
         transfer: {
-          id,
+          id: row.id,
           debitAccountId: input.debit,
           creditAccountId: input.credit,
           amount: input.amount,
@@ -406,7 +405,6 @@ async function open(q: Queryable, input: TransferInput, isHold: boolean): Promis
           kind: input.kind,
           status: isHold ? 'pending' : 'posted',
           isHold,
-          idempotencyKey: input.idempotencyKey,
           reference: input.reference ? { type: input.reference.type, id: input.reference.id } : null,
           description: sided(input.description),
           createdAt: new Date(input.at),

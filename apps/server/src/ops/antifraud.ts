@@ -15,9 +15,10 @@ import { amountFloor, cardKey, fraudListChanging } from '../modules/antifraud/in
 import { proposeRelease, refuseHold, release } from '../modules/holds/index.ts';
 import { normalizeCardNumber } from '../providers/payouts/payouts-provider.ts';
 import { writeAudit } from './audit.ts';
-import { bounds, type Page, type PageQuery, pageOf } from './lists.ts';
+import { secondOperatorRefusal } from './four-eyes.ts';
 import { moneyText } from './money.ts';
-import { type Operator, secondOperatorRefusal } from './operators.ts';
+import type { Operator } from './operators.ts';
+import { bounds, type Page, type PageQuery, pageOf } from './pages.ts';
 
 /** Held operations: 'open' (the default: waiting for the person, their trusted person or us) or 'all'. */
 export async function holdsPage(
@@ -66,7 +67,7 @@ function auditHold(ctx: AppContext, by: Operator, action: string, reason: string
 /**
  * An operator's release. Refused for a hold awaiting the trusted person (HOLD_AWAITS_TRUSTED_PERSON).
  * Under the amount floor one operator releases; from it the first call proposes, and a second operator
- * with the compliance role (the one four-eyes rule, operators.ts) releases.
+ * with the compliance role (the one four-eyes rule, four-eyes.ts) releases.
  */
 export async function releaseHold(
   ctx: AppContext,

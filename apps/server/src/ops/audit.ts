@@ -5,6 +5,9 @@
  */
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import { opaqueIds } from '../http/opaque-id.ts';
+import { DEFAULT_LIMIT, type Page, type PageQuery } from './pages.ts';
 
 export interface AuditEntry {
   action: string;
@@ -69,4 +72,34 @@ export async function listAudit(
     filter.limit ?? 200,
   ]);
   return rows;
+}
+
+/**
+ * The audit, newest first, filtered by person and operator. Its lines are numbered, not named by a
+ * uuid, so its cursor seals the number itself.
+ */
+export async function auditPage(
+  ctx: AppContext,
+  query: PageQuery & { user?: string | undefined; operator?: string | undefined },
+): Promise<Page<unknown>> {
+  const ids = opaqueIds(ctx.config);
+  const limit = Number(query.limit ?? DEFAULT_LIMIT);
+  let before: bigint | null = null;
+  if (query.cursor) {
+    const fields = ids.openCursor(query.cursor);
+    const [kind, id = '', ...rest] = fields ?? [];
+    if (kind !== 'audit' || rest.length > 0 || !/^\d{1,18}$/.test(id))
+      throw new AppError('FIELD_INVALID', { field: 'cursor' });
+    before = BigInt(id);
+  }
+  const { rows } = await ctx.db.query<{ id: string }>(AUDIT_LINES, [
+    query.user ?? null,
+    query.operator ?? null,
+    before,
+    limit + 1,
+  ]);
+
+  const results = rows.slice(0, limit);
+  const last = results.at(-1);
+  return { results, next: rows.length > limit && last ? ids.sealCursor(['audit', last.id]) : null };
 }

@@ -1,13 +1,14 @@
 /**
  * Identifications of the manual review (docs/decisions.md section 12): an application's photos (each
- * opening audited) and the decision, written with its audit line in one transaction. The queue is in
- * lists.ts.
+ * opening audited) and the decision, written with its audit line in one transaction; and the queue.
  */
+import { type OperatorRole, roleAllows } from '@e-wallet/contract';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { refreshLatest } from '../modules/identification/index.ts';
 import { writeAudit } from './audit.ts';
 import type { Operator } from './operators.ts';
+import { bounds, type Page, type PageQuery, pageOf } from './pages.ts';
 
 /**
  * The photos of an application, opened, for an operator who decides identifications. Opening an
@@ -73,4 +74,60 @@ export async function decideIdentification(
     [decided.user_id],
   );
   return { id, status: decided.status, level: rows[0]?.level };
+}
+
+/**
+ * The identification queue ('pending': waiting for an operator) from the manual provider, newest first.
+ * The provider answers its whole list; the page is cut here by (submitted_at, id).
+ */
+export async function identificationsPage(
+  ctx: AppContext,
+  role: OperatorRole,
+  query: PageQuery & { status?: string | undefined },
+): Promise<Page<unknown>> {
+  const review = ctx.kyc.operatorReview;
+  if (!review) return { results: [], next: null };
+  const wanted = !query.status || query.status === 'pending' ? 'in_review' : query.status;
+  if (!['in_review', 'approved', 'rejected', 'canceled', 'all'].includes(wanted))
+    throw new AppError('FIELD_INVALID', { field: 'status' });
+  const { after, limit } = bounds(ctx, query);
+  const timeOf = (row: { submitted_at: Date | null; created_at: Date }) => row.submitted_at ?? row.created_at;
+  const all = (await review.list(wanted as 'in_review'))
+    .filter(
+      (row) =>
+        !after ||
+        timeOf(row).getTime() < after.createdAt.getTime() ||
+        (timeOf(row).getTime() === after.createdAt.getTime() && row.id < after.id),
+    )
+    .sort((a, b) => timeOf(b).getTime() - timeOf(a).getTime() || (a.id < b.id ? 1 : -1));
+  const rows = all.slice(0, limit + 1);
+  const ids = [...new Set(rows.map((row) => row.user_id))];
+  const { rows: people } = await ctx.db.query<{ id: string }>(
+    'SELECT id, first_name, last_name, phone, identification_level AS level FROM users WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
+  const byId = new Map(people.map((p) => [p.id, p]));
+  // The full number and the photos only for those who decide.
+  const full = roleAllows(role, 'identify');
+  const page = pageOf(ctx, rows, limit, (row) => ({ createdAt: timeOf(row), id: row.id }));
+  return {
+    next: page.next,
+    results: await Promise.all(
+      page.results.map(async (row) => ({
+        id: row.id,
+        status: row.status === 'in_review' ? 'pending' : row.status,
+        user: byId.get(row.user_id) ?? { id: row.user_id },
+        target_level: row.target_level,
+        document_type: row.document_type,
+        document_number: full ? await review.documentNumber(row.id) : null,
+        document_number_masked: row.document_number_masked,
+        full_name: row.full_name,
+        birth_date: row.birth_date,
+        submitted_at: row.submitted_at,
+        photos: full ? await review.photoCount(row.id) : null,
+        reason: row.reason,
+        decided_by: row.decided_by,
+      })),
+    ),
+  };
 }

@@ -1,12 +1,14 @@
 /**
  * Stuck payouts (docs/decisions.md section 12): an operator settles or releases an open payout through
- * the payouts module, the decision and its audit line in one transaction. The list is in lists.ts.
+ * the payouts module, the decision and its audit line in one transaction; and the list of them.
  */
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { settlePayout } from '../modules/payouts/index.ts';
 import { writeAudit } from './audit.ts';
+import { moneyText } from './money.ts';
 import type { Operator } from './operators.ts';
+import { bounds, type Page, type PageQuery, pageOf } from './pages.ts';
 
 /** A payout still open this long after it was made needs an operator (the worker asks every minute). */
 export const PAYOUT_STUCK_AFTER_MS = 30 * 60_000;
@@ -39,4 +41,34 @@ export async function decidePayout(
   );
   if (!changed) throw new AppError('PAYOUT_NOT_OPEN');
   return { id, status };
+}
+
+/** Payouts: 'stuck' (open for longer than the worker waits, the default), 'open' or 'all'; newest first. */
+export async function payoutsPage(
+  ctx: AppContext,
+  query: PageQuery & { status?: string | undefined },
+): Promise<Page<unknown>> {
+  const status = query.status ?? 'stuck';
+  if (!['stuck', 'open', 'all'].includes(status)) throw new AppError('FIELD_INVALID', { field: 'status' });
+  const { after, limit } = bounds(ctx, query);
+  const { rows } = await ctx.db.query<{ id: string; created_at: Date; amount: bigint; currency: string }>(
+    `SELECT p.id, p.user_id, u.first_name, u.last_name, u.phone, p.purpose, p.amount, p.currency, p.destination,
+       p.provider, p.provider_ref, p.status, p.failure_reason, p.created_at, p.updated_at
+     FROM payouts p JOIN users u ON u.id = p.user_id
+     WHERE ($1 = 'all' OR (p.status IN ('created', 'pending') AND ($1 = 'open' OR p.created_at <= $2)))
+       AND ($3::timestamptz IS NULL OR (p.created_at, p.id) < ($3::timestamptz, $4::uuid))
+     ORDER BY p.created_at DESC, p.id DESC LIMIT $5`,
+    [
+      status,
+      new Date(ctx.clock.now().getTime() - PAYOUT_STUCK_AFTER_MS),
+      after?.createdAt ?? null,
+      after?.id ?? null,
+      limit + 1,
+    ],
+  );
+  const page = pageOf(ctx, rows, limit, (row) => ({ createdAt: row.created_at, id: row.id }));
+  return {
+    ...page,
+    results: page.results.map((row) => ({ ...row, amount: moneyText(row.amount, row.currency) })),
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * People in the back office (docs/decisions.md section 12): the person's card, an operator's freeze
  * and its lifting (the freeze module decides it), and a person's 'Это не я' report. Every action and
- * its audit line are one transaction. The lists are in lists.ts.
+ * its audit line are one transaction; and the list of people, found by phone, name or e-mail.
  */
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
@@ -10,6 +10,7 @@ import { operatorFreeze, operatorUnfreeze } from '../modules/freeze/index.ts';
 import { listAudit, writeAudit } from './audit.ts';
 import { moneyText } from './money.ts';
 import type { Operator } from './operators.ts';
+import { bounds, type Page, type PageQuery, pageOf } from './pages.ts';
 
 const USER_COLUMNS = `u.id, u.first_name, u.last_name, u.phone, u.email, u.identification_level AS level,
   u.frozen_at, u.frozen_by, u.created_at`;
@@ -114,4 +115,25 @@ export async function closeReport(
     });
     return { id, status: 'closed' };
   });
+}
+
+/** People by phone (any digits of it), name or e-mail; with no query, everyone, newest first. */
+export async function usersPage(
+  ctx: AppContext,
+  query: PageQuery & { query?: string | undefined },
+): Promise<Page<unknown>> {
+  const { after, limit } = bounds(ctx, query);
+  const text = query.query?.trim() ?? '';
+  const digits = text.replace(/\D/g, '');
+  const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const { rows } = await ctx.db.query<{ id: string; created_at: Date }>(
+    `SELECT ${USER_COLUMNS} FROM users u
+     WHERE ($1 = '' OR ($2 <> '' AND length($2) >= 3 AND u.phone LIKE '%' || $2 || '%')
+        OR u.email ILIKE $3 OR (u.first_name || ' ' || u.last_name) ILIKE $3
+        OR (u.last_name || ' ' || u.first_name) ILIKE $3)
+       AND ($4::timestamptz IS NULL OR (u.created_at, u.id) < ($4::timestamptz, $5::uuid))
+     ORDER BY u.created_at DESC, u.id DESC LIMIT $6`,
+    [text, digits, like, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+  );
+  return pageOf(ctx, rows, limit, (row) => ({ createdAt: row.created_at, id: row.id }));
 }

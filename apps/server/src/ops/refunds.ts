@@ -10,8 +10,10 @@ import type { Queryable } from '../db/client.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { runMoneyCall } from '../modules/money-calls/index.ts';
 import { writeAudit } from './audit.ts';
+import { secondOperatorRefusal } from './four-eyes.ts';
 import { moneyText } from './money.ts';
-import { type Operator, secondOperatorRefusal } from './operators.ts';
+import type { Operator } from './operators.ts';
+import { bounds, type Page, type PageQuery, pageOf } from './pages.ts';
 
 interface TransferRow {
   id: string;
@@ -101,7 +103,7 @@ export async function approveRefund(ctx: AppContext, by: Operator, id: string): 
     confirmation: { operator: true },
     key: null,
     requestHash: id,
-    // The one four-eyes rule (operators.ts), asked in the approval's transaction with the proposal
+    // The one four-eyes rule (four-eyes.ts), asked in the approval's transaction with the proposal
     // locked; the door keeps its own check of the proposer as well.
     before: async (q) => {
       const { rows } = await q.query<{ proposed_by: string; status: string }>(
@@ -182,4 +184,31 @@ export async function rejectRefund(
     });
     return { id, status: 'rejected' };
   });
+}
+
+/** Refund proposals ('proposed', the default) or all of them, newest first. */
+export async function refundsPage(
+  ctx: AppContext,
+  query: PageQuery & { status?: string | undefined },
+): Promise<Page<unknown>> {
+  const status = query.status ?? 'proposed';
+  if (!['proposed', 'approved', 'rejected', 'all'].includes(status))
+    throw new AppError('FIELD_INVALID', { field: 'status' });
+  const { after, limit } = bounds(ctx, query);
+  const { rows } = await ctx.db.query<{ id: string; proposed_at: Date; amount: bigint; currency: string }>(
+    `SELECT r.id, r.transfer_id, r.amount, r.currency, r.reason, r.status, r.proposed_by,
+       p.email AS proposed_by_email, r.proposed_at, r.decided_by, d.email AS decided_by_email, r.decided_at,
+       r.refund_transfer_id, t.kind AS transfer_kind
+     FROM ops_refunds r JOIN operators p ON p.id = r.proposed_by LEFT JOIN operators d ON d.id = r.decided_by
+     JOIN ledger_transfers t ON t.id = r.transfer_id
+     WHERE ($1 = 'all' OR r.status = $1)
+       AND ($2::timestamptz IS NULL OR (r.proposed_at, r.id) < ($2::timestamptz, $3::uuid))
+     ORDER BY r.proposed_at DESC, r.id DESC LIMIT $4`,
+    [status, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+  );
+  const page = pageOf(ctx, rows, limit, (row) => ({ createdAt: row.proposed_at, id: row.id }));
+  return {
+    ...page,
+    results: page.results.map((row) => ({ ...row, amount: moneyText(row.amount, row.currency) })),
+  };
 }

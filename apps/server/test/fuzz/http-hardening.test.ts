@@ -7,7 +7,8 @@
  * sandbox routes do not exist); request bodies capped at 64 KiB for JSON and form posts alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT, buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
+import { BODY_LIMIT } from '../../src/http/server.ts';
 import { databaseLabel, startTestServer, type TestServer } from '../helpers.ts';
 
 function directives(csp: string): Map<string, string[]> {

@@ -52,7 +52,7 @@ function routeModule(importer: () => Promise<{ default: AnyComponent }>): RouteM
 
 export const routeModules = {
   HomeLayout: routeModule(() => import('./home-layout/home-layout.tsx')),
-  HomePage: routeModule(() => import('../features/wallet/pages/home-page.tsx')),
+  HomePage: routeModule(() => import('./home.tsx')),
   HistoryPage: routeModule(() => import('../features/history/pages/history-page.tsx')),
   OperationPage: routeModule(() => import('../features/history/pages/operation-page.tsx')),
   WalletPage: routeModule(() => import('../features/wallet/pages/wallet-page.tsx')),

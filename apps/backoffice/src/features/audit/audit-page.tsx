@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { usePagedList } from '../../shared/api/queries.ts';
+import { type AuditLine, AuditLines } from '../../shared/ui/audit-lines.tsx';
 import { FieldError } from '../../shared/ui/field-error.tsx';
 import { ErrorText, MoreButton, Title } from '../../shared/ui/ui.tsx';
-import { type AuditLine, AuditLines } from './audit-lines.tsx';
 
 const OptionalId = z.union([
   z.literal(''),

@@ -12,9 +12,9 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { Preferences } from '../../app/layout.tsx';
 import { type CallInput, opsCall } from '../../shared/api/client.ts';
 import { FieldError } from '../../shared/ui/field-error.tsx';
+import { Preferences } from '../../shared/ui/preferences.tsx';
 import { ErrorText, Title } from '../../shared/ui/ui.tsx';
 
 interface Started {

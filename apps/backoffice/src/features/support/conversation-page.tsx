@@ -11,12 +11,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { z } from 'zod';
 import { opsCall } from '../../shared/api/client.ts';
+import type { User } from '../../shared/api/people.ts';
 import { useAction } from '../../shared/api/queries.ts';
 import { useFormat, useNames } from '../../shared/format/format.ts';
 import { currentLanguage } from '../../shared/i18n/i18n.ts';
 import { FieldError } from '../../shared/ui/field-error.tsx';
 import { Badge, ErrorText, Facts, Title } from '../../shared/ui/ui.tsx';
-import type { User } from '../users/types.ts';
 import { useSupportEvents } from './use-support-events.ts';
 import { WaitTime } from './wait-time.tsx';
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import type { User } from '../../shared/api/people.ts';
 import { Badge } from '../../shared/ui/ui.tsx';
-import type { User } from './types.ts';
 
 export function FrozenBadge({ user }: { user: Pick<User, 'frozen_by'> }) {
   const { t } = useTranslation();

@@ -1,20 +1,22 @@
 /** A person's card: profile, freeze, accounts, operations (with a refund proposal), sessions, reports, the audit of them. */
 import { roleAllows } from '@e-wallet/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ComponentType, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { opsCall } from '../../shared/api/client.ts';
+import type { Card, Operation } from '../../shared/api/people.ts';
 import { useAction, useMe } from '../../shared/api/queries.ts';
 import { useFormat, useNames } from '../../shared/format/format.ts';
+import { AuditLines } from '../../shared/ui/audit-lines.tsx';
 import { ReasonForm } from '../../shared/ui/reason-form.tsx';
 import { DataTable, ErrorText, Facts, Title } from '../../shared/ui/ui.tsx';
-import { AuditLines } from '../audit/audit-lines.tsx';
-import { ProposeRefund } from '../refunds/propose-refund.tsx';
 import { FrozenBadge } from './frozen-badge.tsx';
-import type { Card, Operation } from './types.ts';
 
-export function UserCardPage() {
+/** The refunds feature's form for an operation, given by the app (features never import one another). */
+export type RefundForm = ComponentType<{ transferId: string; amount: string; onDone(): void }>;
+
+export function UserCardPage({ RefundForm }: { RefundForm: RefundForm }) {
   const { id = '' } = useParams();
   const { t } = useTranslation();
   const format = useFormat();
@@ -138,7 +140,7 @@ export function UserCardPage() {
           ]}
         />
         {refundOf && (
-          <ProposeRefund
+          <RefundForm
             key={refundOf.transfer_id}
             transferId={refundOf.transfer_id}
             amount={refundOf.amount.replace(/^-/, '')}

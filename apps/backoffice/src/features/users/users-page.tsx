@@ -4,11 +4,11 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
+import type { User } from '../../shared/api/people.ts';
 import { usePagedList } from '../../shared/api/queries.ts';
 import { useFormat, useNames } from '../../shared/format/format.ts';
 import { DataTable, ErrorText, Title } from '../../shared/ui/ui.tsx';
 import { FrozenBadge } from './frozen-badge.tsx';
-import type { User } from './types.ts';
 
 const Search = z.object({ query: z.string().trim().max(100) });
 

@@ -2,9 +2,9 @@
 -- (purpose 'goal'), owned by the person through the goal's row. Money moves between it and the
 -- person's account in the goal's currency as kind 'savings': one's own money, so never outgoing for
 -- the monthly limit, while limits_holdings (limits.sql) counts the goal toward the balance cap.
---   (a deposit, a withdrawal or a goal's closing is the person's door, ledger_pay with goal_id:
---    payments.sql, so it shares the PIN's proof, the key and the answer with every money call)
---   goals_round_up    a payment's round-up, in ledger_pay's statement (payments.sql)
+--   (a deposit, a withdrawal or a goal's closing is the person's door ledger_goal (payments.sql),
+--    so it shares the PIN's proof, the key and the answer with every money call)
+--   goals_after_payment    a payment's round-up, in ledger_pay's statement (payments.sql)
 -- Lock order as every door's: the person's row, their account, then the goal's account.
 
 -- A new goal and its account, in the goal's currency.
@@ -44,8 +44,8 @@ BEGIN
       SELECT * INTO account FROM ledger_accounts a WHERE a.id = debit_id;
       IF extra > 0 AND ledger_available(account) >= extra THEN
         PERFORM 1 FROM ledger_accounts a WHERE a.id = goal.account_id FOR NO KEY UPDATE;
-        PERFORM ledger_move(gen_random_uuid(), debit_id, goal.account_id, extra, currency, 'savings', 'posted', false,
-          'round-up:' || payment_id, 'goal_round_up', goal.id::text,
+        PERFORM ledger_move(ledger_key_id('round-up:' || payment_id), debit_id, goal.account_id, extra, currency, 'savings', 'posted', false,
+          'goal_round_up', goal.id::text,
           jsonb_build_object('debit', jsonb_build_object('ru', 'Округление в копилку «' || goal.name || '»',
             'en', 'Round-up to the goal “' || goal.name || '”'),
             'credit', jsonb_build_object('ru', 'Округление', 'en', 'Round-up')), at, at, 'single', at);

@@ -6,9 +6,10 @@
 --   ops_refund     an operator's correcting transfer under four eyes (ops.sql)
 -- One lock order for every door, so no two of them wait on each other: people's accounts first, in
 -- the order of their user ids (ledger_pay takes each user's row with their account), then system
--- accounts in id order; all FOR NO KEY UPDATE, before anything is written. A used idempotency
--- key answers its first transfer and moves nothing, and a user's available money never goes below
--- zero (checked by each door, backed by the accounts' CHECK constraint).
+-- accounts in id order; all FOR NO KEY UPDATE, before anything is written. A transfer's id is its
+-- key: ledger_open's is made of the caller's idempotency key (ledger/index.ts), so a used key answers
+-- its first transfer and moves nothing; a person's call is keyed by idempotency.sql. A user's available
+-- money never goes below zero (checked by each door, backed by the accounts' CHECK constraint).
 
 -- Ledger rows are never deleted; a transfer changes only by settling its hold, once.
 CREATE OR REPLACE FUNCTION ledger_transfers_guard() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -18,11 +19,11 @@ BEGIN
   END IF;
   IF OLD.status <> 'pending' OR NEW.status = 'pending'
      OR (NEW.id, NEW.debit_account_id, NEW.credit_account_id, NEW.amount, NEW.currency, NEW.kind,
-         NEW.is_hold, NEW.idempotency_key, NEW.reference_type, NEW.reference_id, NEW.description,
+         NEW.is_hold, NEW.reference_type, NEW.reference_id, NEW.description,
          NEW.created_at)
         IS DISTINCT FROM
         (OLD.id, OLD.debit_account_id, OLD.credit_account_id, OLD.amount, OLD.currency, OLD.kind,
-         OLD.is_hold, OLD.idempotency_key, OLD.reference_type, OLD.reference_id, OLD.description,
+         OLD.is_hold, OLD.reference_type, OLD.reference_id, OLD.description,
          OLD.created_at) THEN
     RAISE EXCEPTION 'ledger transfers are immutable' USING ERRCODE = 'P0001';
   END IF;
@@ -62,6 +63,13 @@ $$;
 CREATE OR REPLACE TRIGGER ledger_accounts_identity_guard BEFORE UPDATE OF id, user_id, currency ON ledger_accounts
   FOR EACH ROW EXECUTE FUNCTION ledger_accounts_identity_guard();
 
+-- The id of the transfer a caller's idempotency key opens (ledger_open, a round-up's in goals.sql): the
+-- key's digest, so the transfers' primary key is the key's store and a transfer carries no key of its own.
+CREATE OR REPLACE FUNCTION ledger_key_id(key text) RETURNS uuid
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT md5(key)::uuid
+$$;
+
 -- The money an account can send now: its balance less what its holds keep. The one definition, asked by
 -- every door (and by the accounts' CHECK constraint's twin in the table, which backs it up).
 CREATE OR REPLACE FUNCTION ledger_available(account ledger_accounts) RETURNS bigint
@@ -70,17 +78,19 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 -- Writes one step of a movement whose accounts the caller has locked and checked, in one statement:
--- for an opening step ('single' or 'hold') the transfer itself (nothing is written, and the answer is
--- false, when its idempotency key is used), then both accounts' balances and versions and one entry
+-- for an opening step ('single' or 'hold') the transfer itself (a plain insert: a used id is an error,
+-- which ledger_open asks about first; a speculative insert cost every movement a WAL record), then both accounts' balances and versions and one entry
 -- per side with the balances after it, and the people's live events (as the one writer of entries,
 -- it tells them itself: a trigger's transition table cost every movement more; docs/performance.md). The debit account's monthly figure (limits.sql) moves in the
 -- same UPDATE: a counted debit of a later month starts it again, of the kept month adds to it, and a
 -- void of a hold opened in the kept month takes it back. The transfer comes as its columns (t_...):
 -- a composite argument cost a conversion and its domain checks on every call (docs/performance.md).
 DROP FUNCTION IF EXISTS ledger_move(ledger_transfers, text, timestamptz);
+DROP FUNCTION IF EXISTS ledger_move(uuid, uuid, uuid, bigint, text, text, text, boolean, text, text, text, jsonb,
+  timestamptz, timestamptz, text, timestamptz);
 CREATE OR REPLACE FUNCTION ledger_move(
   t_id uuid, t_debit uuid, t_credit uuid, t_amount bigint, t_currency text, t_kind text, t_status text,
-  t_is_hold boolean, t_key text, t_reference_type text, t_reference_id text, t_description jsonb,
+  t_is_hold boolean, t_reference_type text, t_reference_id text, t_description jsonb,
   t_created_at timestamptz, t_settled_at timestamptz, step text, at timestamptz
 ) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
@@ -95,11 +105,10 @@ DECLARE
 BEGIN
   WITH opened AS (
     INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, kind, status, is_hold,
-      idempotency_key, reference_type, reference_id, description, created_at, settled_at)
-    SELECT t_id, t_debit, t_credit, t_amount, t_currency, t_kind, t_status, t_is_hold, t_key, t_reference_type,
+      reference_type, reference_id, description, created_at, settled_at)
+    SELECT t_id, t_debit, t_credit, t_amount, t_currency, t_kind, t_status, t_is_hold, t_reference_type,
       t_reference_id, t_description, t_created_at, t_settled_at
     WHERE step IN ('single', 'hold')
-    ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id
   ), side (account_id, ord, posted_change, debits_change, credits_change, entry_amount, counted_change) AS (
     SELECT * FROM (VALUES (t_debit, 1, -posted, held, 0::bigint, -t_amount, counted),
@@ -118,12 +127,12 @@ BEGIN
           WHEN s.counted_change > 0 AND (a.outgoing_month IS NULL OR a.outgoing_month < month) THEN s.counted_change
           ELSE a.outgoing_in_month END
     FROM side s WHERE a.id = s.account_id
-    RETURNING a.id, a.user_id, a.balance, a.pending_debits, a.pending_credits, a.version, s.ord, s.entry_amount
+    RETURNING a.id, a.user_id, a.balance, a.pending_debits, a.version, s.ord, s.entry_amount
   ), added AS (
     INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
-      pending_debits_after, pending_credits_after, account_version, created_at, opened_at)
+      pending_debits_after, account_version, created_at, opened_at)
     SELECT t_id, c.id, c.user_id, step, c.entry_amount, t_currency, t_kind, c.balance,
-      c.pending_debits, c.pending_credits, c.version, at, t_created_at
+      c.pending_debits, c.version, at, t_created_at
     FROM changed c ORDER BY c.ord
     RETURNING id, user_id
   )
@@ -141,14 +150,17 @@ BEGIN
 END
 $$;
 
--- A transfer (posted at once) or a hold (pending) between two accounts of one currency. Answers
+-- A transfer (posted at once) or a hold (pending) between two accounts of one currency, its id made of
+-- the caller's idempotency key. Answers
 --   created | repeated (with the key's first transfer, before any refusal) | missing | currency | insufficient
+DROP FUNCTION IF EXISTS ledger_open(uuid, uuid, uuid, bigint, text, text, boolean, text, text, text, jsonb, timestamptz);
 CREATE OR REPLACE FUNCTION ledger_open(
-  transfer_id uuid, debit uuid, credit uuid, amount bigint, currency text, kind text, hold boolean,
+  debit uuid, credit uuid, amount bigint, currency text, kind text, hold boolean,
   idempotency_key text, reference_type text, reference_id text, description jsonb, at timestamptz
 ) RETURNS TABLE (outcome text, moved ledger_transfers) LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
 DECLARE
+  transfer_id uuid := ledger_key_id(idempotency_key);
   account ledger_accounts;
   debit_account ledger_accounts;
   credit_account ledger_accounts;
@@ -159,17 +171,21 @@ BEGIN
   END LOOP;
   IF debit_account.id IS NOT NULL AND credit_account.id IS NOT NULL
      AND debit_account.currency = currency AND credit_account.currency = currency
-     AND (debit_account.user_id IS NULL OR ledger_available(debit_account) >= amount) THEN
+     AND (debit_account.user_id IS NULL OR ledger_available(debit_account) >= amount)
+     -- Under the accounts' locks a call with the same key has committed or not begun (a key is the
+     -- server's own, made for one movement between the same accounts).
+     AND NOT EXISTS (SELECT 1 FROM ledger_transfers t WHERE t.id = transfer_id) THEN
     IF ledger_move(transfer_id, debit, credit, amount, currency, kind, CASE WHEN hold THEN 'pending' ELSE 'posted' END,
-        hold, idempotency_key, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END,
+        hold, reference_type, reference_id, description, at, CASE WHEN hold THEN NULL ELSE at END,
         CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
       outcome := 'created';
+      moved.id := transfer_id;
       RETURN NEXT;
       RETURN;
     END IF;
   END IF;
   -- Nothing written: a used key answers its first transfer before any refusal.
-  SELECT * INTO moved FROM ledger_transfers t WHERE t.idempotency_key = idempotency_key;
+  SELECT * INTO moved FROM ledger_transfers t WHERE t.id = transfer_id;
   outcome := CASE
     WHEN moved.id IS NOT NULL THEN 'repeated'
     WHEN debit_account.id IS NULL OR credit_account.id IS NULL THEN 'missing'
@@ -202,7 +218,7 @@ BEGIN
   END IF;
   UPDATE ledger_transfers t SET status = settle_as, settled_at = at WHERE t.id = hold_id RETURNING * INTO moved;
   PERFORM ledger_move(moved.id, moved.debit_account_id, moved.credit_account_id, moved.amount, moved.currency,
-    moved.kind, moved.status, moved.is_hold, moved.idempotency_key, moved.reference_type, moved.reference_id,
+    moved.kind, moved.status, moved.is_hold, moved.reference_type, moved.reference_id,
     moved.description, moved.created_at, moved.settled_at, CASE WHEN settle_as = 'posted' THEN 'post' ELSE 'void' END, at);
   outcome := 'changed';
   RETURN NEXT;

@@ -36,7 +36,9 @@ BEGIN
   IF currency = 'RUB' OR amount = 0 THEN RETURN amount; END IF;
   SELECT * INTO rate FROM exchange_rates r WHERE r.currency = currency;
   IF NOT FOUND THEN RAISE EXCEPTION 'limits: no rate for %', currency; END IF;
-  value := amount * rate.rub_per_unit * power(10::numeric, 2 - rate.exponent);
+  -- Both exponents from the one table refreshRates writes from the contract's (exchange/service.ts).
+  value := amount * rate.rub_per_unit
+    * power(10::numeric, (SELECT r.exponent FROM exchange_rates r WHERE r.currency = 'RUB') - rate.exponent);
   RETURN CASE WHEN round_up THEN ceil(value) ELSE floor(value) END;
 END
 $$;

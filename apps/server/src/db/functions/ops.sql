@@ -26,12 +26,13 @@ CREATE OR REPLACE FUNCTION ops_refund_left(t ledger_transfers) RETURNS bigint LA
 $$;
 
 -- Approves a proposed refund by another operator: the money call of an operator (modules/money-calls),
--- answering as a person's door does. The correcting transfer goes the opposite way of the refunded one
--- (its receiver pays back its payer), kind 'refund', written by ledger_move under the key
--- 'refund:<proposal>'. In one statement, in this order: the proposal locked; the people and their
--- accounts locked in user id order (as ledger_pay does), then any system account; the four-eyes rule;
--- whether it may be refunded and what is left of it (ops_refundable, ops_refund_left); the receiver's
--- balance cap (limits.sql); the payer's available money (ledger_available). Answers
+-- answering as a person's door does, through the same prologue and epilogue (payments.sql). The
+-- correcting transfer goes the opposite way of the refunded one (its receiver pays back its payer), kind
+-- 'refund', written by ledger_move. In one statement, in this order: the proposal locked (its status is
+-- the call's key: an approved proposal answers as a repeat); the four-eyes rule; whether it may be
+-- refunded (ops_refundable); the people and their accounts locked (door_lock), then any system
+-- account; what is left of it (ops_refund_left); the receiver's balance cap (limits.sql, with the
+-- figure door_claim reads); the payer's available money (ledger_available). Answers
 -- (outcome, refusal, problems, first_request_hash, first_answer), outcome one of
 --   created | repeated (approved before: first_answer is the approval's answer) | refused (refusal names the
 --   rule: missing, not_proposed, four_eyes, not_refundable, refund_exceeds, recipient_limit_balance,
@@ -45,77 +46,67 @@ LANGUAGE plpgsql AS $$
 DECLARE
   proposal ops_refunds;
   original ledger_transfers;
-  person record;
+  payer uuid;
+  receiver uuid;
+  locked record;
+  claim record;
   payer_account ledger_accounts;
   receiver_account ledger_accounts;
-  receiver_level text;
   left_to_refund bigint;
-  held bigint;
+  refusals jsonb;
 BEGIN
   SELECT * INTO proposal FROM ops_refunds r WHERE r.id = refund_id FOR UPDATE;
   IF proposal.id IS NULL THEN
-    refusal := jsonb_build_object('rule', 'missing');
+    refusals := jsonb_build_object('rule', 'missing');
   ELSIF proposal.status = 'approved' THEN
-    outcome := 'repeated';
-    first_request_hash := proposal.id::text;
-    first_answer := jsonb_build_object('id', proposal.id, 'status', 'approved',
-      'refund_transfer_id', proposal.refund_transfer_id);
-    RETURN NEXT;
+    RETURN QUERY SELECT 'repeated', NULL::jsonb, NULL::jsonb, proposal.id::text,
+      jsonb_build_object('id', proposal.id, 'status', 'approved', 'refund_transfer_id', proposal.refund_transfer_id);
     RETURN;
   ELSIF proposal.status <> 'proposed' THEN
-    refusal := jsonb_build_object('rule', 'not_proposed');
+    refusals := jsonb_build_object('rule', 'not_proposed');
   ELSIF proposal.proposed_by = approver THEN
-    refusal := jsonb_build_object('rule', 'four_eyes');
+    refusals := jsonb_build_object('rule', 'four_eyes');
   ELSE
     SELECT * INTO original FROM ledger_transfers t WHERE t.id = proposal.transfer_id;
     IF NOT ops_refundable(original) THEN
-      refusal := jsonb_build_object('rule', 'not_refundable');
+      refusals := jsonb_build_object('rule', 'not_refundable');
     END IF;
   END IF;
-  IF refusal IS NULL THEN
+  IF refusals IS NULL THEN
     -- The money goes back: the refunded transfer's credit account pays, its debit account receives.
-    FOR person IN SELECT u.id, u.identification_level AS level, a AS account
-      FROM users u JOIN ledger_accounts a ON a.user_id = u.id
-      WHERE a.id IN (original.debit_account_id, original.credit_account_id)
-      ORDER BY u.id FOR NO KEY UPDATE OF u, a LOOP
-      IF (person.account).id = original.credit_account_id THEN payer_account := person.account; END IF;
-      IF (person.account).id = original.debit_account_id THEN
-        receiver_account := person.account;
-        receiver_level := person.level;
-      END IF;
-    END LOOP;
+    -- An account's owner never changes (ledger.sql), so it is read before the locks.
+    SELECT a.user_id INTO payer FROM ledger_accounts a WHERE a.id = original.credit_account_id;
+    SELECT a.user_id INTO receiver FROM ledger_accounts a WHERE a.id = original.debit_account_id;
+    SELECT * INTO locked FROM door_lock(payer, receiver, original.currency, NULL, NULL);
+    payer_account := locked.debit;
+    receiver_account := locked.credit;
     IF payer_account.id IS NULL THEN
       SELECT * INTO payer_account FROM ledger_accounts a WHERE a.id = original.credit_account_id FOR NO KEY UPDATE;
     END IF;
     IF receiver_account.id IS NULL THEN
       SELECT * INTO receiver_account FROM ledger_accounts a WHERE a.id = original.debit_account_id FOR NO KEY UPDATE;
     END IF;
+    SELECT * INTO claim FROM door_claim(NULL, payer, receiver, at, '[]');
     left_to_refund := ops_refund_left(original);
     IF proposal.amount > left_to_refund THEN
-      refusal := jsonb_build_object('rule', 'refund_exceeds', 'left', left_to_refund::text, 'currency', original.currency);
-    ELSIF receiver_account.user_id IS NOT NULL THEN
-      SELECT h.held INTO held FROM limits_holdings(receiver_account.user_id, at) h;
+      refusals := jsonb_build_object('rule', 'refund_exceeds', 'left', left_to_refund::text, 'currency', original.currency);
+    ELSIF receiver IS NOT NULL THEN
       -- The cap is the receiver's, not the approver's: named as a payee's is (payments.sql).
-      refusal := limits_receive_refusal(rules, receiver_level, original.currency, proposal.amount, held)
+      refusals := limits_receive_refusal(rules, locked.payee_level, original.currency, proposal.amount, claim.held)
         || jsonb_build_object('rule', 'recipient_limit_balance');
     END IF;
-    IF refusal IS NULL AND payer_account.user_id IS NOT NULL AND ledger_available(payer_account) < proposal.amount THEN
-      refusal := jsonb_build_object('rule', 'insufficient_funds');
+    IF refusals IS NULL AND payer IS NOT NULL AND ledger_available(payer_account) < proposal.amount THEN
+      refusals := jsonb_build_object('rule', 'insufficient_funds');
     END IF;
   END IF;
-  IF refusal IS NOT NULL THEN
-    outcome := 'refused';
-    problems := jsonb_build_array(refusal);
-    RETURN NEXT;
-    RETURN;
-  END IF;
+  RETURN QUERY SELECT * FROM door_answer(NULL, approver, CASE WHEN refusals IS NULL THEN '[]' ELSE jsonb_build_array(refusals) END);
+  IF FOUND THEN RETURN; END IF;
   IF NOT ledger_move(movement_id, payer_account.id, receiver_account.id, proposal.amount, original.currency, 'refund',
-      'posted', false, 'refund:' || proposal.id, 'ops_refund', proposal.id::text, description, at, at, 'single', at) THEN
+      'posted', false, 'ops_refund', proposal.id::text, description, at, at, 'single', at) THEN
     RAISE EXCEPTION 'ops_refund: the refund % was moved already', proposal.id;
   END IF;
   UPDATE ops_refunds r SET status = 'approved', decided_by = approver, decided_at = at,
     refund_transfer_id = movement_id WHERE r.id = proposal.id;
-  outcome := 'created';
-  RETURN NEXT;
+  RETURN QUERY SELECT 'created', NULL::jsonb, NULL::jsonb, NULL::text, NULL::jsonb;
 END
 $$;

@@ -81,13 +81,15 @@ interface PinRow {
   pin_key_version: number | null;
   pin_failures: number;
   pin_locked_until: Date | null;
+  /** No wrong PIN counted and no lock remembered, as pin_clean (db/functions/pin.sql) reads it. */
+  pin_clean: boolean;
   first_name: string;
   last_name: string;
 }
 
 // The signer's name comes with the PIN: a payment needs it next, and one read serves both.
 const PIN_COLUMNS =
-  'id, pin_hash, pin_salt, pin_key_version, pin_failures, pin_locked_until, first_name, last_name';
+  'id, pin_hash, pin_salt, pin_key_version, pin_failures, pin_locked_until, pin_clean(users), first_name, last_name';
 
 function signerOf(row: PinRow): PinSigner {
   return { id: row.id, firstName: row.first_name, lastName: row.last_name };
@@ -201,7 +203,7 @@ async function guardedRow(ctx: AppContext, userId: string, pin: string | null): 
     if (lockedMs > 0) return { kind: 'locked', minutes: Math.ceil(lockedMs / 60_000) };
 
     if (pin === null || pinMatches(ctx.config, user, pin)) {
-      if (user.pin_failures > 0 || user.pin_locked_until)
+      if (!user.pin_clean)
         await q.query('UPDATE users SET pin_failures = 0, pin_locked_until = NULL WHERE id = $1', [userId]);
       return { kind: 'ok', row: user };
     }

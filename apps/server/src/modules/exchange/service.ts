@@ -6,7 +6,7 @@
  *   ratesOf(ctx)                          GET /v2/wallet/exchange/rates
  *   quoteExchange(ctx, userId, body)      POST /v2/wallet/exchange/quote: figures held for 30 seconds
  *   exchangeMoney(ctx, userId, body, o)   POST /v2/wallet/exchange: a money call (modules/money-calls),
- *                                         the quote moved by the person's door (ledger_pay)
+ *                                         the quote moved by the person's door (ledger_exchange)
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -14,6 +14,7 @@ import {
   type AccountCurrency,
   type AnswerOf,
   type BodyOut,
+  CASH_CURRENCY,
   type CurrencyCode,
   exponentOf,
   formatAmount,
@@ -55,9 +56,9 @@ export function exchangeTitle(from: string, to: string): SidedText {
 /** Reads the provider and stores its rates (with RUB's own row) in one statement; answers how many. */
 export async function refreshRates(ctx: AppContext): Promise<number> {
   const snapshot = await ctx.rates.fetch();
-  const codes: string[] = ['RUB'];
+  const codes: string[] = [CASH_CURRENCY];
   const rates: string[] = ['1'];
-  const exponents: number[] = [2];
+  const exponents: number[] = [exponentOf(CASH_CURRENCY)];
   for (const [code, rate] of Object.entries(snapshot.rates) as [CurrencyCode, string][]) {
     codes.push(code);
     rates.push(rate);

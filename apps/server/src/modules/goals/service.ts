@@ -1,7 +1,7 @@
 /**
  * Savings goals, 'Копилка' (docs/decisions.md section 22). A goal's money is a ledger account of its
  * own (db/functions/goals.sql); deposits, withdrawals and a goal's closing are money calls of the one
- * pipeline through the person's door (`ledger_pay` with the goal); round-ups happen in the payment's
+ * pipeline through the person's goal door (`ledger_goal`); round-ups happen in the payment's
  * own statement.
  */
 import { randomUUID } from 'node:crypto';

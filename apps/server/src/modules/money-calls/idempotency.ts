@@ -5,7 +5,8 @@
  * with the call's fingerprint and its answer, made before the work, in the transaction that does the
  * work; `idempotency_release` gives a refused call's key back. A repeat gets the stored answer and
  * does nothing; the same key with a different request is IDEMPOTENCY_CONFLICT. No module reads the
- * table: a door claims inside its statement (ledger_pay), every other keyed call through `keyedCall`.
+ * table: a door claims inside its statement (door_claim, payments.sql), every other keyed call through
+ * `keyedCall`. A ledger transfer keeps no key of its own: ledger_open makes its id of its key.
  */
 import { createHmac } from 'node:crypto';
 import type { AppContext } from '../../context.ts';

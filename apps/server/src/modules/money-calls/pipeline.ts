@@ -6,9 +6,18 @@
  * the money in the same transaction or after the commit.
  *
  *   route -> module (declares a MoneyCall) -> moneyCall / runMoneyCall (this file)
- *         -> ledger openDoor (ledger/doors.ts) -> ledger_pay | ops_refund (db/functions)
+ *         -> ledger openDoor (ledger/doors.ts)
+ *         -> ledger_pay | ledger_exchange | ledger_goal | ops_refund (db/functions/payments.sql, ops.sql)
  *
  * Adding a money call is a declaration here plus its SQL (docs/architecture.md has an example).
+ * Three calls touch money without a MoneyCall, each for its reason (docs/decisions/money-door.md):
+ * - a top-up's start moves no money: it opens an order at the provider, keyed by `keyedCall` and
+ *   refused by `refusalError` of this module, and the money comes later, on the provider's word;
+ * - `ledger_open` (ledger/index.ts) moves money on a provider's or an operator's word (a top-up's
+ *   credit), never on a person's: no PIN and no person's key, its repeat found by
+ *   the transfer's id, made of its key;
+ * - a hold's approval confirms the trusted person (`checkConfirmation`), then releases the held call
+ *   through `runMoneyCall` (modules/holds), as every release does.
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';

@@ -3,7 +3,7 @@
  * schedule's run, an operator's refund). The door names the rule and its figures; this file only
  * words them. The PIN's refusal is the PIN check's to name (modules/auth), never mapped here.
  */
-import { type CurrencyCode, formatAmount, isCurrencyCode } from '@e-wallet/contract';
+import { formatAmount, knownCurrency } from '@e-wallet/contract';
 import { AppError } from '../../errors.ts';
 import type { Refusal } from '../../ledger/index.ts';
 import { rubParam } from '../../policy/levels.ts';
@@ -48,8 +48,7 @@ export function refusalError(refusal: Refusal): AppError {
     case 'not_refundable':
       return new AppError('REFUND_NOT_ALLOWED');
     case 'refund_exceeds': {
-      const currency: CurrencyCode =
-        refusal.currency && isCurrencyCode(refusal.currency) ? refusal.currency : 'RUB';
+      const currency = knownCurrency(refusal.currency);
       return new AppError('REFUND_EXCEEDS', {
         left: { amount: formatAmount(BigInt(refusal.left ?? '0'), currency), currency },
       });

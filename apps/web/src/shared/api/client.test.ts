@@ -1,9 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { approvalsQuery, holdsQuery } from '../../features/holds/api/holds.ts';
 import { notificationsQuery } from '../../features/notifications/api/notifications.ts';
+import { requestsQuery } from '../../features/requests/api/requests.ts';
 import { HOME_CALLS } from '../../preload-route.ts';
-import { approvalsQuery, holdsQuery } from '../holds/holds-api.ts';
-import { requestsQuery } from '../requests/api.ts';
 import { setSignedOutNavigation } from '../session/sign-out.ts';
 import { useSessionStore } from '../store/session-store.ts';
 import { ApiError } from './api-error.ts';

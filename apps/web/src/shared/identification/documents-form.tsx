@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { isErrorAnswer } from '../api/api-error.ts';
 import { callApi } from '../api/client.ts';
 import { Button } from '../ui/button.tsx';
+import { SelectField } from '../ui/select-field.tsx';
 import { FieldError, TextField } from '../ui/text-field.tsx';
 import { MAX_PHOTOS, sendPhotos } from './document-photos.ts';
 
@@ -25,7 +26,6 @@ export function DocumentsForm({ applicationId, onSent }: DocumentsFormProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const titleId = useId();
-  const typeId = useId();
   const [type, setType] = useState<DocumentType>('passport');
   const [number, setNumber] = useState('');
   const [fullName, setFullName] = useState('');
@@ -68,23 +68,12 @@ export function DocumentsForm({ applicationId, onSent }: DocumentsFormProps) {
         {t('identification.documents.title')}
       </h2>
       <p className="identification__hint">{t('identification.documents.intro')}</p>
-      <div className="field">
-        <label className="field__label" htmlFor={typeId}>
-          {t('identification.documents.type')}
-        </label>
-        <select
-          id={typeId}
-          className="field__input"
-          value={type}
-          onChange={(event) => setType(event.target.value as DocumentType)}
-        >
-          {TYPES.map((value) => (
-            <option key={value} value={value}>
-              {t(`identification.documents.types.${value}`)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        label={t('identification.documents.type')}
+        value={type}
+        onChange={setType}
+        options={TYPES.map((value) => ({ value, label: t(`identification.documents.types.${value}`) }))}
+      />
       <TextField
         label={t('identification.documents.number')}
         value={number}

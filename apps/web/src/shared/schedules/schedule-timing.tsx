@@ -6,8 +6,8 @@
 import './schedule-timing.css';
 import type { BodyOf } from '@e-wallet/contract';
 import { fromWalletClock, walletClock } from '@e-wallet/contract/time';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SelectField } from '../ui/select-field.tsx';
 import { TextField } from '../ui/text-field.tsx';
 
 export interface ScheduleTiming {
@@ -53,25 +53,17 @@ export function ScheduleTimingFields({
   labels: ScheduleTimingLabels;
 }) {
   const { t } = useTranslation();
-  const periodId = useId();
   return (
     <>
-      <div className="field">
-        <label className="field__label" htmlFor={periodId}>
-          {t('schedules.period')}
-        </label>
-        <select
-          id={periodId}
-          className="field__input"
-          value={value.period}
-          onChange={(event) =>
-            onChange({ ...value, period: event.target.value === 'week' ? 'week' : 'month' })
-          }
-        >
-          <option value="month">{t('schedules.month')}</option>
-          <option value="week">{t('schedules.week')}</option>
-        </select>
-      </div>
+      <SelectField
+        label={t('schedules.period')}
+        value={value.period}
+        onChange={(period) => onChange({ ...value, period })}
+        options={[
+          { value: 'month', label: t('schedules.month') },
+          { value: 'week', label: t('schedules.week') },
+        ]}
+      />
       <TextField
         className="schedule-timing__field"
         label={labels.firstRun}

@@ -6,14 +6,15 @@ import { useState } from 'react';
 import { isErrorAnswer } from '../api/api-error.ts';
 import { callApi } from '../api/client.ts';
 import { useCountdown } from '../hooks/use-countdown.ts';
+import { resendWait } from './resend.ts';
 
 /** Seconds until another code may be asked, from the answer or the cooldown refusal, or the error. */
 export async function sendOwnCode(phone: string): Promise<{ wait: number; error: string | null }> {
   const answer = await callApi('sendCode', { body: { phone } });
-  if (!isErrorAnswer(answer)) return { wait: answer.resend_after, error: null };
-  const seconds = /(\d+)/.exec(answer.message)?.[1];
-  if (answer.code === 'CODE_RESEND_TOO_SOON') return { wait: Number(seconds ?? 60), error: null };
-  return { wait: 0, error: answer.message };
+  const refusal = isErrorAnswer(answer) ? answer : null;
+  // A code sent less than a minute ago still holds: the cooldown is a wait, not an error.
+  const error = refusal && refusal.code !== 'CODE_RESEND_TOO_SOON' ? refusal.message : null;
+  return { wait: resendWait(refusal ?? answer), error };
 }
 
 export interface OwnCode {

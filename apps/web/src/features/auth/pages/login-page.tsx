@@ -9,7 +9,6 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api/api-error.ts';
-import { useCountdown } from '../../../shared/hooks/use-countdown.ts';
 import { usePending } from '../../../shared/hooks/use-pending.ts';
 import { ROUTES } from '../../../shared/routes.ts';
 import { takeReturnPath } from '../../../shared/session/return-after-sign-in.ts';
@@ -17,11 +16,10 @@ import { useSessionStore } from '../../../shared/store/session-store.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { ArrowLeftIcon } from '../../../shared/ui/icons.tsx';
 import { PhoneField } from '../../../shared/ui/phone-field.tsx';
-import { errorOf, failureMessage } from '../answers.ts';
+import { failureMessage } from '../answers.ts';
 import { login } from '../api/login.ts';
-import { sendCode } from '../api/send-code.ts';
 import { CodeStep } from '../components/code-step.tsx';
-import { resendWait } from '../resend.ts';
+import { useCodeStep } from '../use-code-step.ts';
 import { usePhone } from '../use-phone.ts';
 
 /** As @simplewebauthn's browserSupportsWebAuthn, without loading it with the sign-in page. */
@@ -34,12 +32,8 @@ export function LoginPage() {
   const { language, phone, setPhone, e164, display, problem } = usePhone();
   const [step, setStep] = useState<'phone' | 'code'>('phone');
   const [phoneError, setPhoneError] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
-  const [runSendCode, sending] = usePending(sendCode);
+  const codeStep = useCodeStep(e164);
   const [runLogin, signingIn] = usePending(login);
-  const [resendIn, startResendCountdown] = useCountdown();
   // The passkey code loads when pressed: the sign-in page keeps its JavaScript budget.
   const [runPasskey, passkeyPending] = usePending(async (): Promise<string | null> => {
     const passkeys = await import('../../../shared/passkeys/passkeys.ts');
@@ -69,63 +63,17 @@ export function LoginPage() {
     }
   }
 
-  /** Sends a code; answers whether the person can go on to the code entry. */
-  async function send(): Promise<boolean> {
-    const answer = await runSendCode({ phone: e164 });
-    const error = errorOf(answer);
-    session.setPhone(e164);
-    startResendCountdown(resendWait(error ?? answer));
-    if (!error) {
-      session.toggleSendConfirmCode();
-      setCode('');
-      setCodeError(null);
-      setNote(step === 'code' ? t('auth.code.sent') : null);
-      return true;
-    }
-    // A code sent less than a minute ago is still valid: the cooldown is a note, not a wall.
-    if (error.code === 'CODE_RESEND_TOO_SOON') {
-      setNote(error.message);
-      return true;
-    }
-    if (step === 'code') setNote(error.message);
-    else setPhoneError(error.message);
-    return false;
-  }
-
   async function submitPhone(event: FormEvent) {
     event.preventDefault();
     const found = problem();
     setPhoneError(found ? t(`validation.${found}`) : null);
-    if (found || sending) return;
+    if (found || codeStep.props.resending) return;
     try {
-      if (await send()) setStep('code');
+      const refusal = await codeStep.send(null);
+      if (refusal) setPhoneError(refusal.message);
+      else setStep('code');
     } catch (failure) {
       setPhoneError(failureMessage(failure, t));
-    }
-  }
-
-  async function resend() {
-    setNote(null);
-    try {
-      await send();
-    } catch (failure) {
-      setNote(failureMessage(failure, t));
-    }
-  }
-
-  async function submitCode() {
-    setNote(null);
-    try {
-      const answer = await runLogin({ phone: e164, confirm_code: code });
-      const error = errorOf(answer);
-      if (error) {
-        setCodeError(error.message);
-        return;
-      }
-      if ('auth_token' in answer) session.setAuthToken(answer.auth_token);
-      navigate(takeReturnPath(ROUTES.Home), { replace: true });
-    } catch (failure) {
-      setCodeError(failureMessage(failure, t));
     }
   }
 
@@ -135,23 +83,18 @@ export function LoginPage() {
         title={t('auth.login.codeTitle')}
         text={t('auth.login.codeText')}
         phone={display}
-        code={code}
-        onCodeChange={(next) => {
-          setCode(next);
-          if (codeError) setCodeError(null);
-        }}
-        error={codeError}
-        note={note}
+        {...codeStep.props}
         submitLabel={t('auth.login.enter')}
-        onSubmit={submitCode}
+        onSubmit={() =>
+          codeStep.confirm(
+            (code) => runLogin({ phone: e164, confirm_code: code }),
+            () => navigate(takeReturnPath(ROUTES.Home), { replace: true }),
+          )
+        }
         submitting={signingIn}
-        onResend={resend}
-        resending={sending}
-        resendIn={resendIn}
         backLabel={t('auth.login.back')}
         onBack={() => {
-          setNote(null);
-          setCodeError(null);
+          codeStep.leave();
           setStep('phone');
         }}
       />
@@ -181,7 +124,7 @@ export function LoginPage() {
         autoFocus
       />
       <div className="auth-actions">
-        <Button type="submit" block busy={sending}>
+        <Button type="submit" block busy={codeStep.props.resending}>
           {t('auth.login.sendCode')}
         </Button>
         {canUsePasskey && (

@@ -7,22 +7,19 @@ import '../auth.css';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useCountdown } from '../../../shared/hooks/use-countdown.ts';
 import { usePending } from '../../../shared/hooks/use-pending.ts';
 import { ROUTES } from '../../../shared/routes.ts';
 import { takeReturnPath } from '../../../shared/session/return-after-sign-in.ts';
-import { useSessionStore } from '../../../shared/store/session-store.ts';
 import { useTerms } from '../../../shared/terms/terms-api.ts';
 import { ProgressSteps } from '../../../shared/ui/progress-steps.tsx';
 import { errorOf, type FormField, failureMessage, fieldOf } from '../answers.ts';
 import { register } from '../api/register.ts';
 import { registerConfirm } from '../api/register-confirm.ts';
-import { sendCode } from '../api/send-code.ts';
 import { setPin as savePin } from '../api/set-pin.ts';
 import { CodeStep } from '../components/code-step.tsx';
 import { PinStep } from '../components/pin-step.tsx';
 import { type Details, RegisterDetailsStep } from '../components/register-details-step.tsx';
-import { resendWait } from '../resend.ts';
+import { useCodeStep } from '../use-code-step.ts';
 import { usePhone } from '../use-phone.ts';
 import { checkEmail, checkFirstName, checkLastName } from '../validators.ts';
 
@@ -31,7 +28,6 @@ type Step = 1 | 2 | 3;
 export function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const session = useSessionStore();
   const { language, phone, setPhone, e164, display, problem } = usePhone();
   const [step, setStep] = useState<Step>(1);
   const [details, setDetails] = useState<Details>({ firstName: '', lastName: '', email: '' });
@@ -39,28 +35,16 @@ export function RegisterPage() {
   const { terms, failed: termsFailed } = useTerms();
   const [consent, setConsent] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
   const [pin, setPin] = useState('');
   const [pinError, setPinError] = useState<string | null>(null);
   const [runRegister, registering] = usePending(register);
   const [runConfirm, confirming] = usePending(registerConfirm);
-  const [runSendCode, resending] = usePending(sendCode);
   const [runSavePin, savingPin] = usePending(savePin);
-  const [resendIn, startResendCountdown] = useCountdown();
+  const codeStep = useCodeStep(e164);
 
   const progress = (
     <ProgressSteps step={step} total={3} label={t('auth.register.progress', { step, total: 3 })} />
   );
-
-  function codeSent(message: string | null) {
-    session.setPhone(e164);
-    session.toggleSendConfirmCode();
-    setCode('');
-    setCodeError(null);
-    setNote(message);
-  }
 
   async function submitDetails() {
     const found: Partial<Record<FormField, string>> = {};
@@ -91,46 +75,10 @@ export function RegisterPage() {
         return;
       }
       // A code sent a moment ago for this number is still valid: go on to it with the server's note.
-      codeSent(error ? error.message : null);
-      startResendCountdown(resendWait(error ?? answer));
+      codeStep.answered(answer, null);
       setStep(2);
     } catch (failure) {
       setFormError(failureMessage(failure, t));
-    }
-  }
-
-  async function submitCode() {
-    setNote(null);
-    try {
-      const answer = await runConfirm({ phone: e164, confirm_code: code });
-      const error = errorOf(answer);
-      if (error) {
-        setCodeError(error.message);
-        return;
-      }
-      if ('auth_token' in answer) session.setAuthToken(answer.auth_token);
-      setCodeError(null);
-      setStep(3);
-    } catch (failure) {
-      setCodeError(failureMessage(failure, t));
-    }
-  }
-
-  async function resend() {
-    setNote(null);
-    try {
-      // docs/decisions.md section 2: the real phone, not the spec's undefined.
-      const answer = await runSendCode({ phone: e164 });
-      const error = errorOf(answer);
-      startResendCountdown(resendWait(error ?? answer));
-      if (error) {
-        setCodeError(null);
-        setNote(error.message);
-        return;
-      }
-      codeSent(t('auth.code.sent'));
-    } catch (failure) {
-      setNote(failureMessage(failure, t));
     }
   }
 
@@ -155,23 +103,18 @@ export function RegisterPage() {
         title={t('auth.register.codeTitle')}
         text={t('auth.register.codeText')}
         phone={display}
-        code={code}
-        onCodeChange={(next) => {
-          setCode(next);
-          if (codeError) setCodeError(null);
-        }}
-        error={codeError}
-        note={note}
+        {...codeStep.props}
         submitLabel={t('auth.register.continue')}
-        onSubmit={submitCode}
+        onSubmit={() =>
+          codeStep.confirm(
+            (code) => runConfirm({ phone: e164, confirm_code: code }),
+            () => setStep(3),
+          )
+        }
         submitting={confirming}
-        onResend={resend}
-        resending={resending}
-        resendIn={resendIn}
         backLabel={t('auth.register.changeNumber')}
         onBack={() => {
-          setNote(null);
-          setCodeError(null);
+          codeStep.leave();
           setStep(1);
         }}
       />

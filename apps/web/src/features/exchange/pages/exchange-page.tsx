@@ -8,7 +8,7 @@ import '../../../shared/ui/pay-modal/money-flow.css';
 import './exchange.css';
 import { ACCOUNT_CURRENCIES, type AccountCurrency, amountForInput } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api/api-error.ts';
@@ -21,9 +21,10 @@ import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
-import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
+import { UnavailableNotice } from '../../../shared/ui/pay-modal/notice.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
+import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { type Quote, ratesQuery, requestQuote, startExchange } from '../api/exchange.ts';
 
 type Side = 'give' | 'receive';
@@ -39,8 +40,6 @@ export function ExchangePage() {
   const authInfo = useAuthInfo();
   const accounts = useAccounts();
   const rates = useQuery(ratesQuery());
-  const fromId = useId();
-  const toId = useId();
 
   const owned = (accounts.data ?? []).map((account) => account.currency_code as AccountCurrency);
   const asked = params.get('from') as AccountCurrency | null;
@@ -139,30 +138,19 @@ export function ExchangePage() {
           {t('exchangePage.title')}
         </h2>
         {authInfo.isSuccess && !allowed && (
-          <MoneyNotice testId="exchange-unavailable">
-            <p>{t('exchangePage.unavailable')}</p>
-            <p className="money-notice__more">{t('moneyFlow.identify')}</p>
-          </MoneyNotice>
+          <UnavailableNotice testId="exchange-unavailable" text={t('exchangePage.unavailable')} />
         )}
         <form className="money-flow__form" onSubmit={submit} noValidate>
           <div className="exchange-page__pair">
-            <div className="field">
-              <label className="field__label" htmlFor={fromId}>
-                {t('exchangePage.from')}
-              </label>
-              <select
-                id={fromId}
-                className="field__input"
-                value={from ?? ''}
-                onChange={(event) => setFrom(event.target.value as AccountCurrency)}
-              >
-                {accounts.data.map((account) => (
-                  <option key={account.id} value={account.currency_code}>
-                    {`${account.currency_code} · ${formatMoney(account.balance, account.currency_code, language)}`}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              label={t('exchangePage.from')}
+              value={from ?? ''}
+              onChange={(next) => setFrom(next as AccountCurrency)}
+              options={accounts.data.map((account) => ({
+                value: account.currency_code,
+                label: `${account.currency_code} · ${formatMoney(account.balance, account.currency_code, language)}`,
+              }))}
+            />
             <button
               type="button"
               className="exchange-page__swap"
@@ -176,23 +164,15 @@ export function ExchangePage() {
             >
               ⇄
             </button>
-            <div className="field">
-              <label className="field__label" htmlFor={toId}>
-                {t('exchangePage.to')}
-              </label>
-              <select
-                id={toId}
-                className="field__input"
-                value={to}
-                onChange={(event) => setTo(event.target.value as AccountCurrency)}
-              >
-                {ACCOUNT_CURRENCIES.filter((currency) => currency !== from).map((currency) => (
-                  <option key={currency} value={currency}>
-                    {owned.includes(currency) ? currency : t('exchangePage.opensAccount', { currency })}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              label={t('exchangePage.to')}
+              value={to}
+              onChange={setTo}
+              options={ACCOUNT_CURRENCIES.filter((currency) => currency !== from).map((currency) => ({
+                value: currency,
+                label: owned.includes(currency) ? currency : t('exchangePage.opensAccount', { currency }),
+              }))}
+            />
           </div>
           <AmountField
             label={t('exchangePage.give')}

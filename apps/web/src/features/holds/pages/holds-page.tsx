@@ -5,8 +5,8 @@
  */
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { ApprovalsPanel, HoldsPanel } from '../../../shared/holds/holds-panels.tsx';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
+import { ApprovalsPanel, HoldsPanel } from '../components/holds-panels.tsx';
 
 export function HoldsPage() {
   const { t } = useTranslation();

@@ -3,7 +3,7 @@
  * Signed out, the home layout keeps this path and the sign-in comes back here.
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
-import '../../../shared/requests/requests.css';
+import '../requests.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,13 +12,13 @@ import { ApiError } from '../../../shared/api/api-error.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
-import { declineRequest, requestLinkQuery, startRequestPay } from '../../../shared/requests/api.ts';
 import { pathTo } from '../../../shared/routes.ts';
 import { AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
+import { declineRequest, requestLinkQuery, startRequestPay } from '../api/requests.ts';
 
 export function PayRequestPage() {
   const { t } = useTranslation();

@@ -4,7 +4,7 @@
  * has it) or 'Скопировать ссылку'. Below, the person's own requests with their status and 'Отменить'.
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
-import '../../../shared/requests/requests.css';
+import '../requests.css';
 import type { AnswerOf } from '@e-wallet/contract';
 import { amountForInput } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,13 +18,11 @@ import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
 import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
-import { requestsQuery } from '../../../shared/requests/api.ts';
 import { Button } from '../../../shared/ui/button.tsx';
-import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
-import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
+import { AmountField, useAmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { PhoneField } from '../../../shared/ui/phone-field.tsx';
 import { FieldError, TextField } from '../../../shared/ui/text-field.tsx';
-import { cancelRequest, createRequest } from '../api/requests.ts';
+import { cancelRequest, createRequest, requestsQuery } from '../api/requests.ts';
 import { SplitForm } from './split-form.tsx';
 
 type Created = AnswerOf<'requestCreate'>;
@@ -35,8 +33,7 @@ export function RequestPage() {
   const queryClient = useQueryClient();
   const accounts = useAccounts();
   const account = accounts.data?.[0] ?? null;
-  const [amount, setAmount] = useState('');
-  const [amountError, setAmountError] = useState<string | null>(null);
+  const amountField = useAmountField();
   const [phone, setPhone] = useRecipientPhone();
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -55,11 +52,8 @@ export function RequestPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const checked = checkAmount(amount, currency);
-    if (!checked.ok) {
-      setAmountError(t(`moneyFlow.amountErrors.${checked.problem}`));
-      return;
-    }
+    const checked = amountField.check(currency);
+    if (!checked.ok) return;
     if (typedDigits && !phoneComplete) {
       setError(t('validation.phoneIncomplete'));
       return;
@@ -162,7 +156,7 @@ export function RequestPage() {
               onClick={() => {
                 setCreated(null);
                 setCopied(false);
-                setAmount('');
+                amountField.setValue('');
                 setComment('');
               }}
             >
@@ -172,13 +166,8 @@ export function RequestPage() {
         ) : (
           <form className="money-flow__form" onSubmit={submit} noValidate>
             <AmountField
-              value={amount}
-              onChange={(next) => {
-                setAmount(next);
-                setAmountError(null);
-              }}
+              {...amountField.props}
               currency={currency}
-              error={amountError}
               hint={t('moneyFlow.accountFor', { currency })}
             />
             <PhoneField

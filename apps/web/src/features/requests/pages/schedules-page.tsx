@@ -5,7 +5,7 @@
  * date and time, the PIN that confirms it).
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
-import '../../../shared/requests/requests.css';
+import '../requests.css';
 import type { AccountCurrency } from '@e-wallet/contract/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -30,6 +30,7 @@ import { CodeInput } from '../../../shared/ui/code-input.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { PhoneField } from '../../../shared/ui/phone-field.tsx';
+import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { FieldError } from '../../../shared/ui/text-field.tsx';
 
 export function SchedulesPage() {
@@ -175,23 +176,15 @@ export function SchedulesPage() {
             error={amountError}
           />
           {(accounts.data?.length ?? 0) > 1 && (
-            <div className="field">
-              <label className="field__label" htmlFor="schedule-currency">
-                {t('scheduleForm.currency')}
-              </label>
-              <select
-                id="schedule-currency"
-                className="field__input"
-                value={currency}
-                onChange={(event) => setCurrency(event.target.value as AccountCurrency)}
-              >
-                {(accounts.data ?? []).map((account) => (
-                  <option key={account.id} value={account.currency_code}>
-                    {account.currency_code}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              label={t('scheduleForm.currency')}
+              value={currency}
+              onChange={(next) => setCurrency(next as AccountCurrency)}
+              options={(accounts.data ?? []).map((account) => ({
+                value: account.currency_code,
+                label: account.currency_code,
+              }))}
+            />
           )}
           <ScheduleTimingFields
             value={timing}

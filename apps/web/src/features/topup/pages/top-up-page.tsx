@@ -16,7 +16,7 @@ import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
-import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
+import { UnavailableNotice } from '../../../shared/ui/pay-modal/notice.tsx';
 import { WalletCarousel } from '../../../shared/ui/wallet-carousel.tsx';
 import { startTopUp } from '../api/top-up.ts';
 
@@ -79,12 +79,7 @@ export function TopUpPage() {
         <h2 id="top-up-form-title" className="visually-hidden">
           {t('topUpPage.title')}
         </h2>
-        {!allowed && (
-          <MoneyNotice testId="top-up-unavailable">
-            <p>{t('topUpPage.unavailable')}</p>
-            <p className="money-notice__more">{t('moneyFlow.identify')}</p>
-          </MoneyNotice>
-        )}
+        {!allowed && <UnavailableNotice testId="top-up-unavailable" text={t('topUpPage.unavailable')} />}
         <form className="money-flow__form" onSubmit={submit} noValidate>
           <AmountField
             value={amount}

@@ -3,7 +3,7 @@
  * phone (and a template's amount). A template is a card (name, recipient, amount) with its own
  * delete button.
  */
-import '../../../shared/requests/requests.css';
+import './payees-row.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../shared/format/money.ts';

@@ -22,9 +22,9 @@ import { pathTo } from '../../../shared/routes.ts';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
-import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
+import { AmountField, useAmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
-import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
+import { UnavailableNotice } from '../../../shared/ui/pay-modal/notice.tsx';
 import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
@@ -51,8 +51,8 @@ export function TransferPage() {
   const authInfo = useAuthInfo();
   const accounts = useAccounts();
   const [accountId, setAccountId] = useState<string | null>(null);
-  const [amount, setAmount] = useState('');
-  const [amountError, setAmountError] = useState<string | null>(null);
+  const amountField = useAmountField();
+  const amount = amountField.value;
   const [phone, setPhone] = useRecipientPhone();
   const [pending, setPending] = useState<Pending | null>(null);
   const [open, setOpen] = useState(false);
@@ -65,8 +65,8 @@ export function TransferPage() {
     void phoneValueOf(choice.phone, language).then((value) => {
       if (value) setPhone(value);
     });
-    if (choice.amount) setAmount(amountForInput(choice.amount, language));
-    setAmountError(null);
+    if (choice.amount) amountField.setValue(amountForInput(choice.amount, language));
+    amountField.setError(null);
   }
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: filled once, when the repeated operation arrives
@@ -101,11 +101,8 @@ export function TransferPage() {
     event.preventDefault();
     if (disabled || !account || !found) return;
     const currency = account.currency_code;
-    const checked = checkAmount(amount, currency);
-    if (!checked.ok) {
-      setAmountError(t(`moneyFlow.amountErrors.${checked.problem}`));
-      return;
-    }
+    const checked = amountField.check(currency);
+    if (!checked.ok) return;
     setPending({
       amount: checked.amount,
       currency,
@@ -129,7 +126,7 @@ export function TransferPage() {
           selectedId={account?.id}
           onSelect={(next) => {
             setAccountId(next.id);
-            setAmountError(null);
+            amountField.setError(null);
           }}
         />
       )}
@@ -146,21 +143,13 @@ export function TransferPage() {
           {t('transferPage.title')}
         </h2>
         {authInfo.isSuccess && !allowed && (
-          <MoneyNotice testId="transfer-unavailable">
-            <p>{t('transferPage.unavailable')}</p>
-            <p className="money-notice__more">{t('moneyFlow.identify')}</p>
-          </MoneyNotice>
+          <UnavailableNotice testId="transfer-unavailable" text={t('transferPage.unavailable')} />
         )}
         <form className="money-flow__form" onSubmit={submit} noValidate>
           <PayeesRow onChoose={choose} />
           <AmountField
-            value={amount}
-            onChange={(next) => {
-              setAmount(next);
-              setAmountError(null);
-            }}
+            {...amountField.props}
             currency={account?.currency_code ?? 'RUB'}
-            error={amountError}
             hint={account ? t('moneyFlow.accountFor', { currency: account.currency_code }) : undefined}
           />
           <PhoneField

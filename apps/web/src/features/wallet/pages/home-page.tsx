@@ -1,12 +1,12 @@
 /**
  * Home (docs/product.md 'Home'): the wallet carousel, top-up and withdraw buttons, the QR payment
- * promo and the latest transactions. Each area loads and fails on its own.
+ * promo and the latest transactions. Each area loads and fails on its own. Other features' panels
+ * (held payments, approvals, incoming requests) come as `panels`, put together by app/home.tsx.
  */
 import '../wallet.css';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ApprovalsPanel, HoldsPanel } from '../../../shared/holds/holds-panels.tsx';
-import { IncomingRequests } from '../../../shared/requests/incoming-requests.tsx';
 import { pathTo } from '../../../shared/routes.ts';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
 import { ArrowDownIcon, ArrowUpIcon, SendIcon } from '../../../shared/ui/money-icons.tsx';
@@ -14,7 +14,7 @@ import { TransactionList } from '../../../shared/ui/transaction-list.tsx';
 import qrPromoUrl from '../assets/qr-promo.svg';
 import { AccountsArea } from '../components/accounts-area.tsx';
 
-export function HomePage() {
+export function HomePage({ panels }: { panels?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <div className="home-page money-page">
@@ -40,15 +40,7 @@ export function HomePage() {
           {t('requests.ask')}
         </Link>
       </div>
-      <AreaBoundary>
-        <HoldsPanel openOnly />
-      </AreaBoundary>
-      <AreaBoundary>
-        <ApprovalsPanel hideWhenEmpty />
-      </AreaBoundary>
-      <AreaBoundary>
-        <IncomingRequests />
-      </AreaBoundary>
+      {panels}
       <section className="qr-promo" aria-labelledby="qr-promo-title">
         <div className="qr-promo__text">
           <h2 id="qr-promo-title" className="qr-promo__title">

@@ -18,10 +18,10 @@ import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { CurrencyBadge } from '../../../shared/ui/currency-badge.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
-import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
+import { AmountField, useAmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { cardProblem, maskCard } from '../../../shared/ui/pay-modal/card-number.ts';
 import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
-import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
+import { UnavailableNotice } from '../../../shared/ui/pay-modal/notice.tsx';
 import type { Confirmation } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
@@ -42,9 +42,9 @@ export function WithdrawalPage() {
   const queryClient = useQueryClient();
   const authInfo = useAuthInfo();
   const accounts = useAccounts();
-  const [amount, setAmount] = useState('');
+  const amountField = useAmountField();
+  const amount = amountField.value;
   const [card, setCard] = useState('');
-  const [amountError, setAmountError] = useState<string | null>(null);
   const [cardError, setCardError] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [open, setOpen] = useState(false);
@@ -66,9 +66,8 @@ export function WithdrawalPage() {
   function submit(event: FormEvent) {
     event.preventDefault();
     if (disabled) return;
-    const checked = checkAmount(amount, CASH_CURRENCY);
+    const checked = amountField.check(CASH_CURRENCY);
     const problem = cardProblem(card);
-    setAmountError(checked.ok ? null : t(`moneyFlow.amountErrors.${checked.problem}`));
     setCardError(problem ? t(`withdrawalPage.${problem}`) : null);
     if (!checked.ok || problem) return;
     setPending({
@@ -98,21 +97,10 @@ export function WithdrawalPage() {
           {t('routes.WalletWithdrawal')}
         </h2>
         {authInfo.isSuccess && !allowed && (
-          <MoneyNotice testId="withdrawal-unavailable">
-            <p>{t('withdrawalPage.unavailable')}</p>
-            <p className="money-notice__more">{t('moneyFlow.identify')}</p>
-          </MoneyNotice>
+          <UnavailableNotice testId="withdrawal-unavailable" text={t('withdrawalPage.unavailable')} />
         )}
         <form className="money-flow__form" onSubmit={submit} noValidate>
-          <AmountField
-            value={amount}
-            onChange={(next) => {
-              setAmount(next);
-              setAmountError(null);
-            }}
-            currency={CASH_CURRENCY}
-            error={amountError}
-          />
+          <AmountField {...amountField.props} currency={CASH_CURRENCY} />
           <CardField
             digits={card}
             onChange={(next) => {

@@ -1,10 +1,10 @@
 /** The amount field of the money screens: numeric keyboard, placeholder 0, the currency's sign beside it. */
-import { currencySymbol } from '@e-wallet/contract/money';
+import { type CurrencyCode, currencySymbol } from '@e-wallet/contract/money';
 import { clsx } from 'clsx';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldError } from '../text-field.tsx';
-import { cleanAmountInput } from './amount.ts';
+import { type AmountCheck, checkAmount, cleanAmountInput } from './amount.ts';
 
 export interface AmountFieldProps {
   value: string;
@@ -66,4 +66,32 @@ export function AmountField({
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );
+}
+
+/**
+ * An amount field's state on a money screen: the text typed and the problem shown under it, which
+ * typing clears. `check` reads the text as money of a currency and shows what is wrong with it.
+ */
+export function useAmountField() {
+  const { t } = useTranslation();
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  return {
+    value,
+    setValue,
+    setError,
+    check(currency: CurrencyCode): AmountCheck {
+      const checked = checkAmount(value, currency);
+      setError(checked.ok ? null : t(`moneyFlow.amountErrors.${checked.problem}`));
+      return checked;
+    },
+    props: {
+      value,
+      error,
+      onChange: (next: string) => {
+        setValue(next);
+        setError(null);
+      },
+    },
+  };
 }

@@ -1,5 +1,17 @@
 /** A notice on a money screen, such as 'Вывод средств недоступен…' with the way out. */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** A money screen the person's identification level does not allow yet: what, and the way out. */
+export function UnavailableNotice({ text, testId }: { text: string; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <MoneyNotice testId={testId}>
+      <p>{text}</p>
+      <p className="money-notice__more">{t('moneyFlow.identify')}</p>
+    </MoneyNotice>
+  );
+}
 
 export function MoneyNotice({
   tone = 'warning',

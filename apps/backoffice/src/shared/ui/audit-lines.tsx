@@ -5,7 +5,7 @@
 import { formatAmountText } from '@e-wallet/contract/money';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useFormat, useNames } from '../../shared/format/format.ts';
+import { useFormat, useNames } from '../format/format.ts';
 
 export interface AuditLine {
   id: string;

@@ -5,9 +5,9 @@
  */
 import type { AnswerOf, BodyOf } from '@e-wallet/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { isErrorAnswer } from '../api/api-error.ts';
-import { callApi, callOk } from '../api/client.ts';
-import { callMoney } from '../api/money-call.ts';
+import { isErrorAnswer } from '../../../shared/api/api-error.ts';
+import { callApi, callOk } from '../../../shared/api/client.ts';
+import { callMoney } from '../../../shared/api/money-call.ts';
 
 export type Hold = AnswerOf<'holds'>['results'][number];
 export type Approval = AnswerOf<'approvals'>['results'][number];

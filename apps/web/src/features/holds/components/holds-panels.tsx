@@ -4,20 +4,27 @@
  * as someone's trusted person, with 'Одобрить' (my PIN) and 'Отклонить'. Shared by the holds page and
  * the home page; the live stream asks the lists again on every notification.
  */
-import '../ui/pay-modal/pay-modal.css';
-import './holds.css';
+import '../../../shared/ui/pay-modal/pay-modal.css';
+import '../holds.css';
 import { formatMoney } from '@e-wallet/contract/money';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuthInfo } from '../api/auth-info.ts';
-import { formatDateTime } from '../format/date.ts';
-import { currentLanguage } from '../i18n/i18n.ts';
-import { OwnCodeStep, useOwnCodeStep } from '../security/own-code-step.tsx';
-import { Button } from '../ui/button.tsx';
-import { CodeInput } from '../ui/code-input.tsx';
-import { ModalFrame } from '../ui/pay-modal/modal-frame.tsx';
-import { type Approval, approvalsQuery, type Hold, holdsQuery, OPEN_HOLD, useDecision } from './holds-api.ts';
+import { useAuthInfo } from '../../../shared/api/auth-info.ts';
+import { formatDateTime } from '../../../shared/format/date.ts';
+import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { OwnCodeStep, useOwnCodeStep } from '../../../shared/security/own-code-step.tsx';
+import { Button } from '../../../shared/ui/button.tsx';
+import { CodeInput } from '../../../shared/ui/code-input.tsx';
+import { ModalFrame } from '../../../shared/ui/pay-modal/modal-frame.tsx';
+import {
+  type Approval,
+  approvalsQuery,
+  type Hold,
+  holdsQuery,
+  OPEN_HOLD,
+  useDecision,
+} from '../api/holds.ts';
 
 function HoldFacts({ hold, person }: { hold: Hold | Approval; person?: string }) {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
-/** What the API answers of people (apps/server/src/ops/lists.ts, userCard in ops/service.ts). */
-import type { AuditLine } from '../audit/audit-lines.tsx';
+/** What the API answers of people (apps/server/src/ops/people.ts: usersPage, userCard). */
+import type { AuditLine } from '../ui/audit-lines.tsx';
 
 export interface User {
   id: string;

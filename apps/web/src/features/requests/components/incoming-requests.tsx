@@ -2,19 +2,19 @@
  * Home's incoming requests (docs/decisions.md section 13): each pending request asked of the person,
  * with 'Оплатить' (the PIN modal) and 'Отклонить'. Shows nothing while there are none.
  */
-import './requests.css';
+import '../requests.css';
 import type { AnswerOf } from '@e-wallet/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../format/date.ts';
-import { formatMoney } from '../format/money.ts';
-import { currentLanguage } from '../i18n/i18n.ts';
-import { Button } from '../ui/button.tsx';
-import { type Confirmation, PayModal, PaySummary } from '../ui/pay-modal/pay-modal.tsx';
-import type { PayOutcome } from '../ui/pay-modal/pay-outcome.ts';
-import { refreshAfterMoney } from '../ui/pay-modal/refresh.ts';
-import { declineRequest, requestsQuery, startRequestPay } from './api.ts';
+import { formatDate } from '../../../shared/format/date.ts';
+import { formatMoney } from '../../../shared/format/money.ts';
+import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { Button } from '../../../shared/ui/button.tsx';
+import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
+import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
+import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
+import { declineRequest, requestsQuery, startRequestPay } from '../api/requests.ts';
 
 type Request = AnswerOf<'requestLink'>;
 

@@ -2,7 +2,7 @@
  * The code resend cooldown as the server keeps it (a new code no sooner than 60 seconds after the
  * last; earlier asks answer CODE_RESEND_TOO_SOON with the seconds left): the seconds to count down.
  */
-import type { ErrorAnswer } from '../../shared/api/api-error.ts';
+import type { ErrorAnswer } from '../api/api-error.ts';
 
 export const RESEND_AFTER_SECONDS = 60;
 

@@ -1,0 +1,165 @@
+/**
+ * Money in and out: top-up, withdrawal, transfers, QR payments, their checks, the freeze and closing: their calls, as calls.ts assembles them into the one
+ * table. Their shapes are in schemas.ts.
+ */
+import type { CallDef } from './calls.ts';
+import { plainTextCall } from './plain-text.ts';
+import * as s from './schemas.ts';
+
+/** Every call refuses control characters in any text it takes (plain-text.ts). */
+const def = <T extends CallDef>(call: T): T => plainTextCall(call);
+
+export const moneyFlowCalls = {
+  topUp: def({
+    method: 'POST',
+    path: '/v2/wallet/top-up',
+    access: 'token',
+    tag: 'top-up',
+    summary: 'Create a top-up order with the payments provider; answers the payment page url',
+    body: s.TopUpRequest,
+    answer: s.TopUpAnswer,
+    idempotent: true,
+  }),
+  topUpStatus: def({
+    method: 'GET',
+    path: '/v2/wallet/top-up/status',
+    access: 'token',
+    tag: 'top-up',
+    summary: 'Status of a top-up order',
+    query: s.TopUpStatusQuery,
+    answer: s.TopUpStatusAnswer,
+  }),
+  withdrawal: def({
+    method: 'POST',
+    path: '/v2/wallet/withdrawal',
+    access: 'token',
+    tag: 'withdrawal',
+    summary: 'Withdraw to a bank card, confirmed with the PIN',
+    body: s.WithdrawalRequest,
+    answer: s.MoneyAnswer,
+    idempotent: true,
+  }),
+  withdrawalReceipt: def({
+    method: 'GET',
+    path: '/v2/wallet/withdrawal/:id',
+    access: 'token',
+    tag: 'withdrawal',
+    summary: 'A withdrawal and its payout status',
+    params: s.IdParams,
+    answer: s.Receipt,
+  }),
+  recipient: def({
+    method: 'GET',
+    path: '/v2/wallet/transfer/recipient',
+    access: 'token',
+    tag: 'transfer',
+    summary: 'Find a wallet user by phone; answers only a masked name',
+    query: s.RecipientQuery,
+    answer: s.Recipient,
+  }),
+  transfer: def({
+    method: 'POST',
+    path: '/v2/wallet/transfer',
+    access: 'token',
+    tag: 'transfer',
+    summary: 'Send money to another wallet user, confirmed with the PIN',
+    body: s.TransferRequest,
+    answer: s.MoneyAnswer,
+    idempotent: true,
+  }),
+  transferCheck: def({
+    method: 'POST',
+    path: '/v2/wallet/transfer/check',
+    access: 'token',
+    tag: 'transfer',
+    summary: 'Whether a transfer can go through, before the PIN: its problems and the limits; moves nothing',
+    body: s.TransferCheckRequest,
+    answer: s.CheckAnswer,
+  }),
+  withdrawalCheck: def({
+    method: 'POST',
+    path: '/v2/wallet/withdrawal/check',
+    access: 'token',
+    tag: 'withdrawal',
+    summary:
+      'Whether a withdrawal can go through, before the PIN: its problems and the limits; moves nothing',
+    body: s.WithdrawalCheckRequest,
+    answer: s.CheckAnswer,
+  }),
+  qrPaymentCheck: def({
+    method: 'POST',
+    path: '/v2/wallet/payment/qr/check',
+    access: 'token',
+    tag: 'payment',
+    summary:
+      'Whether a QR payment can go through, before the PIN: its problems and the limits; moves nothing',
+    body: s.QrPaymentCheckRequest,
+    answer: s.CheckAnswer,
+  }),
+  exchangeRates: def({
+    method: 'GET',
+    path: '/v2/wallet/exchange/rates',
+    access: 'token',
+    tag: 'exchange',
+    summary: 'Exchange rates between the account currencies, with when they were read',
+    answer: s.ExchangeRatesAnswer,
+  }),
+  exchangeQuote: def({
+    method: 'POST',
+    path: '/v2/wallet/exchange/quote',
+    access: 'token',
+    tag: 'exchange',
+    summary: 'A quote for exchanging between one’s own accounts: rate, fee, what arrives; holds 30 seconds',
+    body: s.ExchangeQuoteRequest,
+    answer: s.ExchangeQuote,
+  }),
+  exchange: def({
+    method: 'POST',
+    path: '/v2/wallet/exchange',
+    access: 'token',
+    tag: 'exchange',
+    summary:
+      'Exchange at a quote between one’s own accounts, confirmed with the PIN; opens the to-account if missing',
+    body: s.ExchangeRequest,
+    answer: s.ExchangeAnswer,
+    idempotent: true,
+  }),
+  freeze: def({
+    method: 'POST',
+    path: '/v2/wallet/freeze',
+    access: 'token',
+    tag: 'security',
+    summary: 'Freeze the wallet: every outgoing operation is refused, every other session ends',
+    body: s.FreezeRequest,
+    answer: s.StatusMessage,
+  }),
+  unfreeze: def({
+    method: 'POST',
+    path: '/v2/wallet/unfreeze',
+    access: 'token',
+    tag: 'security',
+    summary: 'Lift the freeze with a fresh SMS code (send_code to one’s own phone) and the PIN',
+    body: s.UnfreezeRequest,
+    answer: s.StatusMessage,
+  }),
+  transactionReport: def({
+    method: 'POST',
+    path: '/v2/wallet/transaction/:id/report',
+    access: 'token',
+    tag: 'security',
+    summary: '‘Это не я’: report an operation as not one’s own; freezes the wallet and tells the operators',
+    params: s.IdParams,
+    body: s.ReportRequest,
+    answer: s.StatusMessage,
+  }),
+  qrPayment: def({
+    method: 'POST',
+    path: '/v2/wallet/payment/qr',
+    access: 'token',
+    tag: 'payment',
+    summary: 'Pay a scanned QR code (own receive QR or GOST R 56042-2014), confirmed with the PIN',
+    body: s.QrPaymentRequest,
+    answer: s.MoneyAnswer,
+    idempotent: true,
+  }),
+} as const satisfies Record<string, CallDef>;
