@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// One runner, three projects: the contract's and the app's unit tests, and the server's API tests.
+// One runner, four projects: the contract's and the app's unit tests, the server's API tests, and the
+// repository's own checks (docs that match the code, file sizes, citations).
 export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contract', root: 'packages/contract', include: ['src/**/*.test.ts'] } },
+      { test: { name: 'repo', root: '.', include: ['scripts/checks/*.test.ts'] } },
       {
         extends: 'apps/web/vite.config.ts',
         test: {
