@@ -80,6 +80,18 @@ describe('docs/architecture.md: the tree', () => {
   });
 });
 
+/** The server's and the contract's code, each file parsed once (tests aside). */
+const parsed = new Map<string, ts.SourceFile>();
+function sourcesOf(...folders: string[]): ts.SourceFile[] {
+  return filesUnder(...folders)
+    .filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts'))
+    .map((path) => {
+      if (!parsed.has(path))
+        parsed.set(path, ts.createSourceFile(path, read(path), ts.ScriptTarget.Latest, true));
+      return parsed.get(path)!;
+    });
+}
+
 /** Every function declared in the server's and the contract's code, with the arguments it accepts. */
 function declarations(): Map<string, { min: number; max: number }[]> {
   const found = new Map<string, { min: number; max: number }[]>();
@@ -88,11 +100,7 @@ function declarations(): Map<string, { min: number; max: number }[]> {
     const max = parameters.some((p) => p.dotDotDotToken) ? Number.POSITIVE_INFINITY : parameters.length;
     found.set(name, [...(found.get(name) ?? []), { min, max }]);
   };
-  const files = filesUnder('apps/server/src', 'packages/contract/src').filter(
-    (path) => path.endsWith('.ts') && !path.endsWith('.test.ts'),
-  );
-  for (const path of files) {
-    const source = ts.createSourceFile(path, read(path), ts.ScriptTarget.Latest, true);
+  for (const source of sourcesOf('apps/server/src', 'packages/contract/src')) {
     const visit = (node: ts.Node) => {
       if (ts.isFunctionDeclaration(node) && node.name) add(node.name.text, node.parameters);
       if (
@@ -111,8 +119,7 @@ function declarations(): Map<string, { min: number; max: number }[]> {
 
 /** The members of an interface declared in the server's code. */
 function membersOf(name: string): string[] {
-  for (const path of filesUnder('apps/server/src').filter((file) => file.endsWith('.ts'))) {
-    const source = ts.createSourceFile(path, read(path), ts.ScriptTarget.Latest, true);
+  for (const source of sourcesOf('apps/server/src')) {
     for (const statement of source.statements) {
       if (ts.isInterfaceDeclaration(statement) && statement.name.text === name)
         return statement.members.flatMap((member) =>
