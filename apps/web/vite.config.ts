@@ -385,8 +385,9 @@ const pwa = VitePWA({
 /**
  * The QR decoder (zxing-wasm) carries a default address of its .wasm on a public CDN. The app loads
  * its own copy (features/payment/qr/decoder.ts), so that address is never used, and it must not
- * ship either (decisions.md: nothing is loaded from a public CDN). It is replaced by an empty
- * string, and the build fails if any public CDN address is left in what it writes.
+ * ship either (docs/decisions/placeholders-and-defects.md#defects-are-fixed: nothing is loaded from a
+ * public CDN). It is replaced by an empty string, and the build fails if any public CDN address is
+ * left in what it writes.
  */
 const PUBLIC_CDN =
   /https?:\/\/(?:[a-z0-9-]+\.)*(?:jsdelivr\.net|unpkg\.com|cdnjs\.cloudflare\.com|esm\.sh|skypack\.dev)/i;
