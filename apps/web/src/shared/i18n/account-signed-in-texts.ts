@@ -14,10 +14,10 @@ export const accountSignedInRu = {
     signOut: 'Выйти',
     theme: {
       title: 'Оформление',
-      hint: 'Светлая или тёмная тема; «Как в системе» следует настройке устройства',
+      hint: 'Светлая или тёмная тема; «Системная» следует настройке устройства',
       light: 'Светлая',
       dark: 'Тёмная',
-      system: 'Как в системе',
+      system: 'Системная',
     },
     export: {
       title: 'Мои данные',
@@ -47,7 +47,7 @@ export const accountSignedInRu = {
         'После закрытия войти будет нельзя. Скачайте операции, переписку и остальное, что хранится о вас',
       trustingTitle: 'Вы — доверенное лицо',
       trusting:
-        'Вас назначили доверенным лицом: {{names}}. После закрытия вы не сможете одобрять их операции — предупредите их, чтобы они назначили другого человека',
+        '{{names}} назначили вас доверенным лицом. После закрытия вы не сможете одобрять их операции — предупредите их, чтобы они назначили другого человека',
     },
   },
 };
@@ -96,7 +96,7 @@ export const accountSignedInEn: typeof accountSignedInRu = {
         'Once closed, you can no longer sign in. Download your operations, chat and everything else kept about you',
       trustingTitle: 'You are a trusted person',
       trusting:
-        'You are the trusted person of {{names}}. Once closed, you can no longer approve their operations: tell them, so they name someone else',
+        '{{names}} named you their trusted person. Once closed, you can no longer approve their operations: tell them, so they name someone else',
     },
   },
 };
