@@ -180,7 +180,7 @@ test.describe('dark mode', () => {
     await colorScheme(page, 'light');
     await page.getByRole('radio', { name: 'Тёмная' }).check();
     expect(await pageIsDark(page)).toBe(true);
-    await page.getByRole('radio', { name: 'Как в системе' }).check();
+    await page.getByRole('radio', { name: 'Системная' }).check();
     await expect(page.locator('html')).not.toHaveAttribute('data-theme');
     expect(await pageIsDark(page)).toBe(false);
   });

@@ -400,7 +400,13 @@ describe(`closing the wallet (${databaseLabel})`, () => {
     expect(closed.body).toEqual({
       status: 'success',
       message: 'Кошелёк закрыт',
-      payout: { amount: '1500.00', currency_code: 'RUB', card: '411111******1111' },
+      payout: {
+        amount: '1500.00',
+        currency_code: 'RUB',
+        card: '411111******1111',
+        // The latest the card should have it: when an open payout becomes an operator's case.
+        expected_by: new Date(server.clock.now().getTime() + 30 * 60_000).toISOString(),
+      },
     });
     const { rows } = await server.ctx.db.query<{ amount: string; closed_phone: string; status: string }>(
       `SELECT p.amount::text, u.closed_phone, r.status FROM payouts p JOIN users u ON u.id = p.user_id

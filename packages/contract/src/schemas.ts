@@ -535,7 +535,15 @@ export const ClosePreview = z.object({
 export const CloseWalletAnswer = z.object({
   status: z.literal('success'),
   message: z.string(),
-  payout: z.object({ amount: AmountOut, currency_code: CurrencyCodeSchema, card: z.string() }).nullable(),
+  payout: z
+    .object({
+      amount: AmountOut,
+      currency_code: CurrencyCodeSchema,
+      card: z.string(),
+      /** The latest the money is expected on the card: past it, operators see the payout as stuck. */
+      expected_by: DateTime,
+    })
+    .nullable(),
 });
 export const ReportRequest = z.strictObject({ reason: PlainText(500) });
 

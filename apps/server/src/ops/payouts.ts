@@ -4,14 +4,13 @@
  */
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { settlePayout } from '../modules/payouts/index.ts';
+import { PAYOUT_STUCK_AFTER_MS, settlePayout } from '../modules/payouts/index.ts';
 import { writeAudit } from './audit.ts';
 import { moneyText } from './money.ts';
 import type { Operator } from './operators.ts';
 import { bounds, type Page, type PageQuery, pageOf } from './pages.ts';
 
-/** A payout still open this long after it was made needs an operator (the worker asks every minute). */
-export const PAYOUT_STUCK_AFTER_MS = 30 * 60_000;
+export { PAYOUT_STUCK_AFTER_MS };
 export const REASON_RELEASED = 'Выплата не выполнена. Деньги возвращены на счёт';
 
 /** Settles an open payout as paid (the hold posted) or released (the money returned), with a reason. */

@@ -37,6 +37,7 @@ export {
   endOwnTrustedPerson,
   endTrustedRoles,
   trustedPersonInForce,
+  trustedPersonOf,
 } from './trusted.ts';
 export { fraudListChanging } from './watch.ts';
 

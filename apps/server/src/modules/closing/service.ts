@@ -27,6 +27,7 @@ import {
 import { checkPin, lockPhone, message, sendNotice, verifyCode } from '../auth/index.ts';
 import { goalsHoldingMoney } from '../goals/index.ts';
 import { verifyPasskey } from '../passkeys/index.ts';
+import { PAYOUT_STUCK_AFTER_MS } from '../payouts/index.ts';
 import { walletOf } from '../wallet/index.ts';
 import { withdraw } from '../withdrawal/index.ts';
 
@@ -211,7 +212,12 @@ export async function closeWallet(
         closing: { cannotWait: (verdict) => cannotWait(verdict, language) },
       },
     );
-    payout = { amount: roubles.balance, currency_code: 'RUB', card: maskCard(card) };
+    payout = {
+      amount: roubles.balance,
+      currency_code: 'RUB',
+      card: maskCard(card),
+      expected_by: new Date(ctx.clock.now().getTime() + PAYOUT_STUCK_AFTER_MS).toISOString(),
+    };
   } else if (body.passkey !== undefined) {
     await verifyPasskey(ctx, userId, body.passkey);
   }

@@ -5,6 +5,6 @@
 import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
-export { goalMove, goalRow, goalsHoldingMoney } from './service.ts';
+export { goalMove, goalRow, goalsHoldingMoney, goalsOf } from './service.ts';
 
 export const routes = modulePlugin('goals', register);

@@ -1,11 +1,22 @@
 /** One's own data as a PDF: each part of the JSON export a titled section, its records label and value rows. */
-import type { Language } from '@e-wallet/contract';
+import { formatPhone, type Language } from '@e-wallet/contract';
 import { operatorOf, type PdfSection, printedTime, sectionsPdf } from '../documents/index.ts';
+import { deviceName } from '../notifications/index.ts';
 import type { PersonalData } from './service.ts';
-import { GENERATED, LABELS, NO, NONE, PAGE, SECTIONS, TITLE, YES } from './texts.ts';
+import { AUTHORS, GENERATED, LABELS, NO, NONE, PAGE, SECTIONS, TITLE, YES } from './texts.ts';
 
 type Row = [string, string];
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** Values a person reads better than the JSON keeps them: a phone spaced, a browser by its name. */
+function printedField(key: string, value: unknown, language: Language): string {
+  if (typeof value === 'string' && value !== '') {
+    if (key === 'phone') return formatPhone(value);
+    if (key === 'user_agent') return deviceName(value);
+    if (key === 'author') return AUTHORS[value]?.[language] ?? value;
+  }
+  return printed(value, language);
+}
 
 function printed(value: unknown, language: Language): string {
   if (value === null || value === undefined || value === '') return '—';
@@ -21,7 +32,7 @@ function rowsOf(record: Record<string, unknown>, language: Language, prefix = ''
     const label = `${prefix}${LABELS[key]?.[language] ?? key}`;
     if (value && typeof value === 'object' && !Array.isArray(value))
       return rowsOf(value as Record<string, unknown>, language, `${label}: `);
-    return [[label, printed(value, language)]];
+    return [[label, printedField(key, value, language)]];
   });
 }
 

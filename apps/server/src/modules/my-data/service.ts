@@ -8,11 +8,15 @@ import type { Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { opaqueIds } from '../../http/opaque-id.ts';
+import { trustedPersonOf } from '../antifraud/index.ts';
+import { budgetsOf } from '../budgets/index.ts';
+import { goalsOf } from '../goals/index.ts';
 import { addressKey, hit } from '../limits/index.ts';
 import { listNotifications } from '../notifications/index.ts';
 import { listPasskeys } from '../passkeys/index.ts';
 import { listRequests } from '../requests/index.ts';
 import { listSchedules } from '../schedules/index.ts';
+import { supportMessages } from '../support/index.ts';
 import { listTemplates } from '../templates/index.ts';
 import { transactionsOf, walletOf } from '../wallet/index.ts';
 
@@ -122,6 +126,15 @@ export async function personalData(ctx: AppContext, userId: string, language: La
   const limit = '100';
   // The same ids as the history and the bell answer.
   const ids = opaqueIds(ctx.config);
+  const [goals, budgets, trusted] = await Promise.all([
+    goalsOf(ctx, userId),
+    budgetsOf(ctx, userId, language),
+    trustedPersonOf(ctx, userId),
+  ]);
+  // The chat as the person reads it, oldest first; images are counted, not copied (they are megabytes).
+  const chat = await everyPage((cursor) =>
+    supportMessages(ctx, userId, { limit, ...(cursor ? { cursor } : {}) }, language),
+  );
   return {
     generated_at: ctx.clock.now().toISOString(),
     profile: {
@@ -191,6 +204,27 @@ export async function personalData(ctx: AppContext, userId: string, language: La
       reason: row.reason,
       status: row.status,
       created_at: iso(row.created_at),
+    })),
+    goals: goals.results,
+    budgets: budgets.results,
+    trusted_person: {
+      trusted_person: trusted.trusted_person,
+      trusting: trusted.trusting.map(({ name, phone, status }) => ({ name, phone, status })),
+    },
+    support_messages: chat.reverse().map(({ author, text, images, operation, created_at, read }) => ({
+      author,
+      text,
+      images: images.length,
+      operation: operation
+        ? {
+            description: operation.description,
+            amount: operation.amount,
+            currency_code: operation.currency_code,
+            created_at: operation.created_at,
+          }
+        : null,
+      created_at,
+      read,
     })),
   };
 }

@@ -25,6 +25,16 @@ export const SECTIONS: Record<string, Local> = {
   templates: { ru: 'Шаблоны', en: 'Templates' },
   schedules: { ru: 'Регулярные переводы', en: 'Scheduled transfers' },
   operation_reports: { ru: 'Обращения «Это не я»', en: "'It wasn't me' reports" },
+  goals: { ru: 'Копилки', en: 'Savings goals' },
+  budgets: { ru: 'Бюджеты', en: 'Budgets' },
+  trusted_person: { ru: 'Доверенное лицо', en: 'Trusted person' },
+  support_messages: { ru: 'Переписка с поддержкой', en: 'Support chat' },
+};
+
+/** Who wrote a support message. */
+export const AUTHORS: Record<string, Local> = {
+  person: { ru: 'Вы', en: 'You' },
+  operator: { ru: 'Поддержка', en: 'Support' },
 };
 
 export const LABELS: Record<string, Local> = {
@@ -78,4 +88,24 @@ export const LABELS: Record<string, Local> = {
   direction: { ru: 'Направление', en: 'Direction' },
   counterparty: { ru: 'Контрагент', en: 'Counterparty' },
   recipient: { ru: 'Получатель', en: 'Recipient' },
+  target_amount: { ru: 'Цель', en: 'Target' },
+  saved: { ru: 'Накоплено', en: 'Saved' },
+  percent: { ru: 'Процент', en: 'Percent' },
+  target_date: { ru: 'Срок', en: 'Target date' },
+  expected_date: { ru: 'Ожидаемая дата', en: 'Expected date' },
+  round_up: { ru: 'Округление покупок', en: 'Round-up' },
+  category: { ru: 'Категория', en: 'Category' },
+  spent: { ru: 'Потрачено', en: 'Spent' },
+  month: { ru: 'Месяц', en: 'Month' },
+  trusted_person: { ru: 'Ваше доверенное лицо', en: 'Your trusted person' },
+  trusting: { ru: 'Вы — доверенное лицо для', en: 'You are the trusted person of' },
+  threshold: { ru: 'Порог', en: 'Threshold' },
+  new_payees: { ru: 'Новые получатели', en: 'New payees' },
+  effective_at: { ru: 'Изменение вступает в силу', en: 'Change takes effect' },
+  pending: { ru: 'Ожидает', en: 'Pending' },
+  author: { ru: 'Автор', en: 'Author' },
+  text: { ru: 'Текст', en: 'Text' },
+  images: { ru: 'Изображений', en: 'Images' },
+  operation: { ru: 'Операция', en: 'Operation' },
+  read: { ru: 'Прочитано', en: 'Read' },
 };

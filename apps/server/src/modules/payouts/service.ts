@@ -52,6 +52,11 @@ export type PayoutRecordStatus = 'created' | 'pending' | 'succeeded' | 'failed';
  */
 const checkAfterMs = (ctx: AppContext) => ctx.config.PAYOUT_CHECK_SECONDS * 1000;
 export const PAYOUT_QUEUE = 'payout-check';
+/**
+ * A payout still open this long after it was made needs an operator (the worker asks every minute);
+ * so it is also the latest a person is told to expect the money on the card.
+ */
+export const PAYOUT_STUCK_AFTER_MS = 30 * 60_000;
 /** How long a payout may stay unsubmitted (the server stopped between the hold and the provider call). */
 export const PAYOUT_SUBMIT_GRACE_MS = 5 * 60_000;
 export const REASON_NOT_SUBMITTED = 'Выплата не была передана в банк. Деньги возвращены на счёт';

@@ -13,6 +13,7 @@ export {
   operatorReply,
   SUPPORT_CHANNEL,
   type SupportMessageView,
+  supportMessages,
 } from './service.ts';
 
 export const routes = modulePlugin('support', register);

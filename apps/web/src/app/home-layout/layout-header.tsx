@@ -15,19 +15,21 @@ import {
   ClockIcon,
   GearIcon,
   HomeIcon,
+  PiggyIcon,
   QrIcon,
   SendIcon,
   UserIcon,
 } from '../../shared/ui/money-icons.tsx';
 
 const NAVIGATION: {
-  name: RouteName & ('Home' | 'Wallet' | 'WalletSave' | 'Payment' | 'History' | 'Settings');
+  name: RouteName & ('Home' | 'Wallet' | 'WalletSave' | 'Payment' | 'Savings' | 'History' | 'Settings');
   Icon: typeof HomeIcon;
 }[] = [
   { name: 'Home', Icon: HomeIcon },
   { name: 'Wallet', Icon: CardsIcon },
   { name: 'WalletSave', Icon: SendIcon },
   { name: 'Payment', Icon: QrIcon },
+  { name: 'Savings', Icon: PiggyIcon },
   { name: 'History', Icon: ClockIcon },
   { name: 'Settings', Icon: GearIcon },
 ];
@@ -54,6 +56,8 @@ export function sectionOf(pathname: string): Section | null {
   if (pathname === pathTo('Home')) return 'Home';
   const transfer = [pathTo('WalletSave'), pathTo('WalletRequest'), pathTo('Schedules')];
   if (transfer.some(under) || pathname.startsWith(pathTo('PayRequest', { token: '' }))) return 'WalletSave';
+  // Savings has its own item: people looked for it beside the money, not inside 'Счета'.
+  if (under(pathTo('Savings'))) return 'Savings';
   if (under(pathTo('Wallet'))) return 'Wallet';
   if (under(pathTo('Payment'))) return 'Payment';
   if (under(pathTo('History'))) return 'History';

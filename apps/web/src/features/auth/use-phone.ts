@@ -1,8 +1,9 @@
 /** The phone being entered on an auth form: country (default by language), mask and digits. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatPhone } from '../../shared/format/person.ts';
 import { defaultCountry } from '../../shared/phone/default-country.ts';
-import { applyMask, toE164 } from '../../shared/phone/masks.ts';
+import { toE164 } from '../../shared/phone/masks.ts';
 import { initialPhoneValue, type PhoneValue } from '../../shared/ui/phone-field.tsx';
 import { checkPhone } from './validators.ts';
 
@@ -21,8 +22,8 @@ export function usePhone() {
     phone,
     setPhone,
     e164,
-    /** '+7 (912)345-67-89' */
-    display: `${phone.country.code} ${applyMask(phone.digits, mask)}`,
+    /** '+7 912 345-67-89': the one phone formatter, as every other screen shows a phone. */
+    display: formatPhone(e164),
     problem: () => checkPhone(e164, phone.digits, mask),
   };
 }

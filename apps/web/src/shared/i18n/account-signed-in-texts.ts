@@ -14,14 +14,14 @@ export const accountSignedInRu = {
     signOut: 'Выйти',
     theme: {
       title: 'Оформление',
-      hint: 'Светлая или тёмная тема; «Как в системе» следует настройке устройства',
+      hint: 'Светлая или тёмная тема; «Системная» следует настройке устройства',
       light: 'Светлая',
       dark: 'Тёмная',
-      system: 'Как в системе',
+      system: 'Системная',
     },
     export: {
       title: 'Мои данные',
-      hint: 'Всё, что кошелёк хранит о вас: профиль, сеансы, согласия, операции, уведомления, запросы, шаблоны и регулярные переводы. Без PIN-кода, номеров документов и ключей',
+      hint: 'Всё, что кошелёк хранит о вас: профиль, сеансы, согласия, операции, уведомления, запросы, шаблоны, регулярные переводы, копилки, бюджеты, доверенное лицо и переписка с поддержкой. Без PIN-кода, номеров документов и ключей',
       json: 'Скачать JSON',
       pdf: 'Скачать PDF',
       error: 'Не удалось подготовить файл. Попробуйте позже',
@@ -42,6 +42,12 @@ export const accountSignedInRu = {
       confirm: 'Закрыть навсегда',
       cancel: 'Отмена',
       cardInvalid: 'Проверьте номер карты',
+      exportTitle: 'Сначала сохраните свои данные',
+      exportText:
+        'После закрытия войти будет нельзя. Скачайте операции, переписку и остальное, что хранится о вас',
+      trustingTitle: 'Вы — доверенное лицо',
+      trusting:
+        '{{names}} назначили вас доверенным лицом. После закрытия вы не сможете одобрять их операции — предупредите их, чтобы они назначили другого человека',
     },
   },
 };
@@ -64,7 +70,7 @@ export const accountSignedInEn: typeof accountSignedInRu = {
     },
     export: {
       title: 'My data',
-      hint: 'Everything the wallet keeps about you: profile, sessions, consents, operations, notifications, requests, templates and scheduled transfers. No PIN, document numbers or keys',
+      hint: 'Everything the wallet keeps about you: profile, sessions, consents, operations, notifications, requests, templates, scheduled transfers, savings goals, budgets, the trusted person and the support chat. No PIN, document numbers or keys',
       json: 'Download JSON',
       pdf: 'Download PDF',
       error: 'The file could not be prepared. Please try later',
@@ -85,6 +91,12 @@ export const accountSignedInEn: typeof accountSignedInRu = {
       confirm: 'Close for good',
       cancel: 'Cancel',
       cardInvalid: 'Please check the card number',
+      exportTitle: 'Save your data first',
+      exportText:
+        'Once closed, you can no longer sign in. Download your operations, chat and everything else kept about you',
+      trustingTitle: 'You are a trusted person',
+      trusting:
+        '{{names}} named you their trusted person. Once closed, you can no longer approve their operations: tell them, so they name someone else',
     },
   },
 };

@@ -55,6 +55,15 @@ export const BellIcon = (props: IconProps) => (
     <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
   </Svg>
 );
+/** A piggy bank: the savings goals. */
+export const PiggyIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M19 10.5c0-3.3-3.1-5.5-7-5.5-1.3 0-2.5.2-3.6.7L6 4v3.2A5.5 5.5 0 0 0 4.2 10H3v4h1.6A6.6 6.6 0 0 0 7 16.7V20h3v-2h4v2h3v-3.6c1.2-1 2-2.4 2-4" />
+    <path d="M19 10.5h2" />
+    <circle cx="15" cy="9.5" r="0.5" />
+  </Svg>
+);
+
 export const HomeIcon = (props: IconProps) => (
   <Svg {...props}>
     <path d="m3 10 9-7 9 7v10a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z" />

@@ -1,16 +1,32 @@
 /**
  * The landing (AuthIn): image, title, Register button, 'already have an account' with a login link,
- * and the e-money operator's identity and licence (docs/decisions.md section 18).
+ * and the e-money operator's identity and licence (docs/decisions.md section 18). Right after the
+ * wallet is closed, the closed wallet's page instead.
  */
 import '../auth.css';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROUTES } from '../../../shared/routes.ts';
+import { closedWallet, forgetClosedWallet } from '../../../shared/session/closed-wallet.ts';
 import { OperatorFacts } from '../../../shared/terms/operator-facts.tsx';
 import landingImageUrl from '../assets/landing.svg';
+import { ClosedWalletPage } from '../components/closed-wallet-page.tsx';
 
 export function AuthInPage() {
   const { t } = useTranslation();
+  // Closing the wallet signs out onto this page: it says first where the money went.
+  const [closed, setClosed] = useState(closedWallet);
+  if (closed)
+    return (
+      <ClosedWalletPage
+        closed={closed}
+        onDone={() => {
+          forgetClosedWallet();
+          setClosed(null);
+        }}
+      />
+    );
   return (
     <section className="auth-page auth-landing" aria-labelledby="landing-title">
       <img

@@ -2,6 +2,7 @@
 import type { BodyOf } from '@e-wallet/contract';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { callOk } from '../../../shared/api/client.ts';
+import { keepClosedWallet } from '../../../shared/session/closed-wallet.ts';
 import { signOutLocally } from '../../../shared/session/sign-out.ts';
 
 export const closePreviewQuery = queryOptions({
@@ -14,10 +15,13 @@ export function useClosePreview(enabled: boolean) {
   return useQuery({ ...closePreviewQuery, enabled });
 }
 
-/** Closes the wallet, then signs out here; a refusal is the server's words. */
+/** Closes the wallet, then signs out here onto the page saying where the money went; a refusal is the server's words. */
 export function useCloseWallet() {
   return useMutation({
     mutationFn: (body: BodyOf<'closeWallet'>) => callOk('closeWallet', { body }),
-    onSuccess: () => signOutLocally(),
+    onSuccess: (answer) => {
+      keepClosedWallet(answer);
+      signOutLocally();
+    },
   });
 }

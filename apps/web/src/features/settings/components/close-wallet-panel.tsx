@@ -1,10 +1,13 @@
 /**
  * Settings → 'Закрыть кошелёк' (docs/decisions.md section 18): the person sees each balance and what
  * happens to it, what refuses closing now, the schedules and requests that end; gives the card for the
- * roubles, the PIN and a fresh SMS code; the server closes, and the app signs out.
+ * roubles, the PIN and a fresh SMS code; the server closes, and the app signs out onto the page saying
+ * where the money went. The data export is offered first, and the people who named this person their
+ * trusted person are named (docs/decisions/closing-and-export.md).
  */
 import '../../../shared/ui/pay-modal/pay-modal.css';
 import { formatMoney } from '@e-wallet/contract/money';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
@@ -15,6 +18,8 @@ import { cardDigits, cardProblem, groupCard } from '../../../shared/ui/pay-modal
 import { ModalFrame } from '../../../shared/ui/pay-modal/modal-frame.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { useClosePreview, useCloseWallet } from '../api/close-wallet.ts';
+import { trustedPersonQuery } from '../api/trusted-person.ts';
+import { MyDataButtons } from './my-data-panel.tsx';
 
 export function CloseWalletPanel() {
   const { t } = useTranslation();
@@ -42,6 +47,7 @@ function CloseWalletDialog({ onClose }: { onClose: () => void }) {
   const language = currentLanguage();
   const { data: user } = useAuthInfo();
   const preview = useClosePreview(true);
+  const trusting = useQuery(trustedPersonQuery).data?.trusting ?? [];
   const close = useCloseWallet();
   const [card, setCard] = useState('');
   const step = useOwnCodeStep(close.reset);
@@ -69,6 +75,26 @@ function CloseWalletDialog({ onClose }: { onClose: () => void }) {
       testId="close-dialog"
     >
       <form className="pay-stage close-stage" onSubmit={submit} noValidate>
+        {/* Before anything is given: after closing, no sign-in can fetch the data any more. */}
+        <section className="close-stage__box" aria-labelledby="close-export-title" data-testid="close-export">
+          <h3 id="close-export-title" className="close-stage__subtitle">
+            {t('account.close.exportTitle')}
+          </h3>
+          <p className="settings-panel__hint">{t('account.close.exportText')}</p>
+          <MyDataButtons />
+        </section>
+        {trusting.length > 0 && (
+          <section
+            className="close-stage__box close-stage__box--warning"
+            aria-labelledby="close-trusting-title"
+            data-testid="close-trusting"
+          >
+            <h3 id="close-trusting-title" className="close-stage__subtitle">
+              {t('account.close.trustingTitle')}
+            </h3>
+            <p>{t('account.close.trusting', { names: trusting.map((person) => person.name).join(', ') })}</p>
+          </section>
+        )}
         <h3 className="close-stage__subtitle">{t('account.close.balances')}</h3>
         {data ? (
           <ul className="close-stage__balances">

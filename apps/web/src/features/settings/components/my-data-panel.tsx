@@ -9,7 +9,8 @@ import { Button } from '../../../shared/ui/button.tsx';
 const FORMATS = ['json', 'pdf'] as const;
 type Format = (typeof FORMATS)[number];
 
-export function MyDataPanel() {
+/** The two downloads and their error: in Settings, and offered first in the closing dialog. */
+export function MyDataButtons() {
   const { t } = useTranslation();
   const [pending, setPending] = useState<Format | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -27,11 +28,7 @@ export function MyDataPanel() {
     }
   }
   return (
-    <section className="panel settings-panel" aria-labelledby="settings-my-data-title" data-testid="my-data">
-      <h2 id="settings-my-data-title" className="panel__title">
-        {t('account.export.title')}
-      </h2>
-      <p className="settings-panel__hint">{t('account.export.hint')}</p>
+    <>
       <div className="settings-my-data__actions">
         {FORMATS.map((format) => (
           <Button
@@ -50,6 +47,19 @@ export function MyDataPanel() {
           {error}
         </p>
       )}
+    </>
+  );
+}
+
+export function MyDataPanel() {
+  const { t } = useTranslation();
+  return (
+    <section className="panel settings-panel" aria-labelledby="settings-my-data-title" data-testid="my-data">
+      <h2 id="settings-my-data-title" className="panel__title">
+        {t('account.export.title')}
+      </h2>
+      <p className="settings-panel__hint">{t('account.export.hint')}</p>
+      <MyDataButtons />
     </section>
   );
 }

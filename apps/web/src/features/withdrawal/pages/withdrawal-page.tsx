@@ -1,7 +1,7 @@
 /**
  * Withdrawal to a card (docs/product.md 'Withdrawal', sections 4 and 5): 'Вывод на карту' with the RUB
  * account, 'Сумма', 'Карта' and 'Вывести', disabled while card or amount is empty or withdrawal is
- * not allowed (then the withdrawal's own notice shows, docs/decisions.md 2). 'Вывести' opens the pay
+ * not allowed (then, instead of the form, why and the identification that opens it). 'Вывести' opens the pay
  * modal: PIN, waiting, success ('Заявка на вывод средств успешно создана!') or failed, and the real
  * receipt, followed until the payout settles or fails (a failed payout brings the money back).
  */
@@ -14,6 +14,7 @@ import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { useAccounts, type WalletAccount } from '../../../shared/api/wallet.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { IdentificationSection } from '../../../shared/identification/identification-section.tsx';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { CurrencyBadge } from '../../../shared/ui/currency-badge.tsx';
@@ -21,7 +22,7 @@ import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField, useAmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { cardProblem, maskCard } from '../../../shared/ui/pay-modal/card-number.ts';
 import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
-import { UnavailableNotice } from '../../../shared/ui/pay-modal/notice.tsx';
+import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
 import type { Confirmation } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
@@ -96,25 +97,32 @@ export function WithdrawalPage() {
         <h2 id="withdrawal-form-title" className="visually-hidden">
           {t('routes.WalletWithdrawal')}
         </h2>
-        {authInfo.isSuccess && !allowed && (
-          <UnavailableNotice testId="withdrawal-unavailable" text={t('withdrawalPage.unavailable')} />
+        {authInfo.isSuccess && !allowed ? (
+          // No form to fill in vain: why it is closed, and the identification that opens it, right here.
+          <div className="money-flow__form">
+            <MoneyNotice testId="withdrawal-unavailable">
+              <p>{t('withdrawalPage.unavailable')}</p>
+            </MoneyNotice>
+            <IdentificationSection />
+          </div>
+        ) : (
+          <form className="money-flow__form" onSubmit={submit} noValidate>
+            <AmountField {...amountField.props} currency={CASH_CURRENCY} />
+            <CardField
+              digits={card}
+              onChange={(next) => {
+                setCard(next);
+                setCardError(null);
+              }}
+              error={cardError}
+            />
+            <CheckProblems problems={check.problems} />
+            <LimitMeter limits={check.answer?.limits} />
+            <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
+              {t('withdrawalPage.submit')}
+            </Button>
+          </form>
         )}
-        <form className="money-flow__form" onSubmit={submit} noValidate>
-          <AmountField {...amountField.props} currency={CASH_CURRENCY} />
-          <CardField
-            digits={card}
-            onChange={(next) => {
-              setCard(next);
-              setCardError(null);
-            }}
-            error={cardError}
-          />
-          <CheckProblems problems={check.problems} />
-          <LimitMeter limits={check.answer?.limits} />
-          <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
-            {t('withdrawalPage.submit')}
-          </Button>
-        </form>
         <aside className="money-flow__aside">
           <p>{t('withdrawalPage.text')}</p>
         </aside>
