@@ -1,8 +1,9 @@
 /**
  * What counting foreign money in roubles costs the payment door, and what an exchange costs
- * (docs/decisions.md section 15), on PostgreSQL: `ledger_pay` in check mode (every limit asked,
- * nothing written) with limits.sql as it is and as it was before the exchange (roubles only), in
- * turns on one database; then whole exchanges (the same door's branch for a quote), one after another.
+ * (docs/decisions/exchange.md#exchange-between-ones-own-accounts), on PostgreSQL: `ledger_pay` in check mode
+ * (every limit asked, nothing written) with limits.sql as it is and as it was before the exchange (roubles
+ * only), in turns on one database; then whole exchanges (the same door's branch for a quote), one after
+ * another.
  *   node bench/exchange.ts [--calls=2000]   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { execFileSync } from 'node:child_process';

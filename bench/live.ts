@@ -1,5 +1,6 @@
 /**
- * The live wallet under load (docs/decisions.md section 14, docs/performance.md "The live wallet"):
+ * The live wallet under load (docs/decisions/live-wallet.md#the-live-wallet, docs/performance.md "The live
+ * wallet"):
  * 1,000 event streams held open on one server instance (its own process, a fresh PostgreSQL database),
  * then P2P transfers from 10 senders in a closed loop to random stream holders. For every transfer
  * the delay from its HTTP answer to its `transaction` event on the receiver's stream (an event that

@@ -326,11 +326,12 @@ function precompress(): Plugin {
 }
 
 /**
- * The installable app (spec sections 4, 9): the web manifest of the brand and a service worker
- * that precaches the app shell (the built JavaScript, styles, index.html, icons) and nothing
- * else: API answers (/v2: money, personal data), the sandbox, the docs and /version.json always
- * go to the network. The app registers the worker itself after the start-up version check
- * (src/app/version-check.ts), so no registration script is injected.
+ * The installable app (docs/product.md#states-and-transitions,
+ * docs/product.md#business-constants-and-limits): the web manifest of the brand and a service worker that
+ * precaches the app shell (the built JavaScript, styles, index.html, icons) and nothing else: API answers
+ * (/v2: money, personal data), the sandbox, the docs and /version.json always go to the network. The app
+ * registers the worker itself after the start-up version check (src/app/version-check.ts), so no registration
+ * script is injected.
  */
 const pwa = VitePWA({
   strategies: 'generateSW',

@@ -1,9 +1,10 @@
 /**
- * Antifraud and the trusted person in the browser (docs/decisions.md section 21), on a phone and a
- * desktop: a large transfer from a new device to a new recipient is held ('Операция приостановлена'
- * with its reason) and the person confirms it with a fresh SMS code and the PIN; a trusted person
- * approves, from their own session, a transfer waiting for them on Home; closing the wallet while a
- * trusted person is in force is refused, saying what to do. Screenshots go to
+ * Antifraud and the trusted person in the browser
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person), on a phone and a desktop: a large transfer
+ * from a new device to a new recipient is held ('Операция приостановлена' with its reason) and the person
+ * confirms it with a fresh SMS code and the PIN; a trusted person approves, from their own session, a
+ * transfer waiting for them on Home; closing the wallet while a trusted person is in force is refused, saying
+ * what to do. Screenshots go to
  * /tmp/shots/antifraud-*.png.
  */
 import { randomUUID } from 'node:crypto';

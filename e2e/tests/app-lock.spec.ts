@@ -1,5 +1,6 @@
 /**
- * The inactivity lock (docs/decisions.md section 7) against the real server, on both viewports:
+ * The inactivity lock (docs/decisions/security-rules.md#security-baselines) against the real server, on both
+ * viewports:
  * Playwright's clock moves the page's time 15 minutes on; the lock covers the page, survives a
  * reload, shows the server's message for a wrong PIN, and the right PIN gives the page back.
  */

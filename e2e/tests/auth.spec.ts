@@ -67,7 +67,7 @@ async function fillRegistration(page: Page, person: ReturnType<typeof newPerson>
     `${person.national.slice(0, 3)} ${person.national.slice(3, 6)}-${person.national.slice(6, 8)}-${person.national.slice(8)}`,
   );
   // The terms, the tariffs and the memo are linked; continue waits for the consent
-  // (docs/decisions.md section 18).
+  // (docs/decisions/account.md#a-persons-account).
   const terms = page.getByTestId('register-terms');
   await expect(terms.getByRole('link')).toHaveCount(3);
   await expect(terms.getByRole('link', { name: /Памятка Банка России/ })).toHaveAttribute(

@@ -1,9 +1,10 @@
 /**
- * The back office's antifraud pages in real Chromium at 390 and 1440 px (docs/decisions.md section 21):
- * support reads a held transfer's signs in words and releases it, or refuses another, each with a
- * reason (the money arrives or comes back; the audit tells it); compliance lists a phone under four
- * eyes, the person's transfer to it is refused while it is listed and goes through once it is removed
- * (again under four eyes). Both pages pass axe in the light and the dark theme.
+ * The back office's antifraud pages in real Chromium at 390 and 1440 px
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): support reads a held transfer's signs in
+ * words and releases it, or refuses another, each with a reason (the money arrives or comes back; the audit
+ * tells it); compliance lists a phone under four eyes, the person's transfer to it is refused while it is
+ * listed and goes through once it is removed (again under four eyes). Both pages pass axe in the light and
+ * the dark theme.
  */
 import { randomUUID } from 'node:crypto';
 import { formatPhone } from '@e-wallet/contract/phone';

@@ -1,10 +1,12 @@
 /**
- * The operators' back office in real Chromium at 390 and 1440 px (docs/decisions.md sections 12 and
- * 19): an operator signs in with the one-time password and the authenticator's code, replaces the
- * password, freezes a person and approves their identification from the queue; two finance operators
- * refund a payment under four eyes; an administrator adds an operator who sets their own credentials
- * through a one-time link, then disables them (their session ends at once); the lists read as words,
- * and pass axe in the light and the dark theme. The server is its own (manual identification on
+ * The operators' back office in real Chromium at 390 and 1440 px
+ * (docs/decisions/back-office.md#the-operators-back-office and
+ * docs/decisions/back-office.md#the-back-office-on-the-apps-stack): an operator signs in with the one-time
+ * password and the authenticator's code, replaces the password, freezes a person and approves their
+ * identification from the queue; two finance operators refund a payment under four eyes; an administrator
+ * adds an operator who sets their own credentials through a one-time link, then disables them (their session
+ * ends at once); the lists read as words, and pass axe in the light and the dark theme. The server is its own
+ * (manual identification on
  * PostgreSQL, so `npm run ops -- create-operator` runs beside it), with the back office on a free port
  * of its own, never the public one.
  */
@@ -96,7 +98,8 @@ test('an operator signs in with the code, freezes a person and approves their id
   await unfreezing.getByLabel('Reason').fill('Checked');
   await unfreezing.getByRole('button', { name: 'Unfreeze' }).click();
   await expect(page.getByTestId('user-status')).toHaveText('Active');
-  // Lifting a freeze ends every session of the person (docs/decisions.md section 17): a thief's too.
+  // Lifting a freeze ends every session of the person
+  // (docs/decisions/security-rules.md#hardening-third-round): a thief's too.
   const after = await request.get('/v2/wallet/auth/info', {
     headers: { Authorization: `Token ${person.token}` },
   });

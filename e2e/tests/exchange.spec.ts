@@ -1,8 +1,8 @@
 /**
- * Exchange in the browser (docs/decisions.md section 15), on a phone and a desktop, against the real
- * server with the sandbox's fixed rates (1 USD = 80 ₽, spread 1.5 %): an anonymous wallet is told it
- * cannot exchange; once identified, the person opens 'Обмен' from the wallet list, types either
- * amount, sees the rate, the fee, what arrives and the quote's countdown, confirms with the PIN and
+ * Exchange in the browser (docs/decisions/exchange.md#exchange-between-ones-own-accounts), on a phone and a
+ * desktop, against the real server with the sandbox's fixed rates (1 USD = 80 ₽, spread 1.5 %): an anonymous
+ * wallet is told it cannot exchange; once identified, the person opens 'Обмен' from the wallet list, types
+ * either amount, sees the rate, the fee, what arrives and the quote's countdown, confirms with the PIN and
  * reads the receipt; history shows one 'Обмен RUB → USD' with both amounts; then the dollars go to a
  * second user, whose USD account opens. Screenshots go to /tmp/shots/exchange-*.png.
  */

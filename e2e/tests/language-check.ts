@@ -1,5 +1,6 @@
 /**
- * The finish checks of every screen (docs/decisions.md section 20): no text of the other language,
+ * The finish checks of every screen
+ * (docs/decisions/language-and-format.md#language-numbers-time-and-controls): no text of the other language,
  * amounts in the language's format, and axe's rules with target-size (24 px) on.
  */
 import AxeBuilder from '@axe-core/playwright';

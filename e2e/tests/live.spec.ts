@@ -1,6 +1,6 @@
 /**
- * The live wallet in the browser (docs/decisions.md section 14): two contexts, the sender and the
- * receiver, both signed in. When the sender's transfer reaches its success stage, the receiver's home
+ * The live wallet in the browser (docs/decisions/live-wallet.md#the-live-wallet): two contexts, the sender
+ * and the receiver, both signed in. When the sender's transfer reaches its success stage, the receiver's home
  * shows the new balance, the operation in its history and one more unread on the bell within 2
  * seconds, without a reload (a mark left on the page's window survives).
  */

@@ -1,6 +1,6 @@
 /**
- * Paying by QR code in the browser against the real server (docs/decisions.md section 3): on a desktop,
- * a receive-QR image of another user dropped on the drop area and paid (a transfer), a GOST QR
+ * Paying by QR code in the browser against the real server (docs/decisions/qr-codes.md#qr-codes-we-read): on
+ * a desktop, a receive-QR image of another user dropped on the drop area and paid (a transfer), a GOST QR
  * image uploaded and paid (the payout to the bank settles in the sandbox), a text file refused as
  * the wrong type, and an unknown code shown as unavailable with nothing to send. On a phone, the
  * two tabs and the user's own receive QR. Images are generated here with the `qrcode` package.

@@ -1,5 +1,5 @@
 /**
- * A person's account (docs/decisions.md section 18), on a phone and a desktop: sign-out from
+ * A person's account (docs/decisions/account.md#a-persons-account), on a phone and a desktop: sign-out from
  * Settings, sign-in with a discoverable passkey in real Chromium (a virtual authenticator through
  * the DevTools protocol), the operator's licence on the landing and in the profile, one's own data,
  * and dark mode on every main screen with no serious accessibility issue (axe) in either theme.
@@ -194,7 +194,7 @@ passkeyTest('a person with a passkey signs in with it, no SMS', async ({ page, r
   await signIn(page, person, '/settings');
   const passkeys = page.getByTestId('passkeys');
   await passkeys.getByRole('button', { name: 'Добавить ключ доступа' }).click();
-  // Adding a passkey takes the PIN (docs/decisions.md section 17).
+  // Adding a passkey takes the PIN (docs/decisions/security-rules.md#hardening-third-round).
   await passkeys.getByTestId('pin-step').getByRole('textbox', { name: 'Цифра 1 из 4' }).click();
   await page.keyboard.type(PIN);
   await passkeys.getByRole('button', { name: 'Продолжить' }).click();

@@ -1,6 +1,6 @@
 /**
- * Web Push in the app's service worker (docs/decisions.md section 14): a push delivered to the worker
- * (through Chromium's DevTools protocol, as a push service would) is shown as a notification with
+ * Web Push in the app's service worker (docs/decisions/live-wallet.md#the-live-wallet): a push delivered to
+ * the worker (through Chromium's DevTools protocol, as a push service would) is shown as a notification with
  * the server's title and text, and clicking it takes the open tab to the screen it names.
  * The server's side (VAPID, encryption, a local push service decrypting) is apps/server/test/push.test.ts.
  */

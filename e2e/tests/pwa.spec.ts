@@ -1,8 +1,9 @@
 /**
- * The installable app and the start-up version check (docs/product.md sections 4 and 9,
- * docs/decisions.md section 2): a web manifest with icons, a service worker that keeps the app shell
- * and never an API answer, and an open tab that meets a server of another version removes its
- * service worker and reloads once.
+ * The installable app and the start-up version check (docs/product.md#states-and-transitions and
+ * docs/product.md#business-constants-and-limits,
+ * docs/decisions/placeholders-and-defects.md#defects-are-fixed): a web manifest with icons, a service worker
+ * that keeps the app shell and never an API answer, and an open tab that meets a server of another version
+ * removes its service worker and reloads once.
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { defaultBuild, type RunningServer, startServer } from './brand-server.ts';

@@ -1,7 +1,9 @@
 /**
- * Asking and repeating in the browser (docs/decisions.md section 13): a request made and its link
- * copied, the link opened signed out by a second person who signs in, comes back to it and pays with
- * the PIN; 'Повторить' on a transfer in the history fills the transfer form and sends again with the
+ * Asking and repeating in the browser
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers): a request
+ * made and its link copied, the link opened signed out by a second person who signs in, comes back to it and
+ * pays with the PIN; 'Повторить' on a transfer in the history fills the transfer form and sends again with
+ * the
  * PIN; a scheduled transfer created with the PIN, paused and resumed.
  */
 import { randomUUID } from 'node:crypto';

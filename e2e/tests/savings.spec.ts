@@ -1,10 +1,10 @@
 /**
- * Managing money in the browser (docs/decisions.md section 22), on a phone and a desktop: a category
- * chosen on a history row shows in the statistics by category; a monthly budget shows this month's
- * progress; a savings goal rounds a QR payment up and shows the round-up in its history; a weekly
- * deposit is set on a goal with the PIN, shown on the goal and among the schedules, and stopped; a dinner
- * paid by one is split among three friends from the history, and the list shows who has paid. Screenshots
- * go to SHOTS_DIR when it is set.
+ * Managing money in the browser (docs/decisions/managing-money.md#managing-money-categories-budgets-goals),
+ * on a phone and a desktop: a category chosen on a history row shows in the statistics by category; a monthly
+ * budget shows this month's progress; a savings goal rounds a QR payment up and shows the round-up in its
+ * history; a weekly deposit is set on a goal with the PIN, shown on the goal and among the schedules, and
+ * stopped; a dinner paid by one is split among three friends from the history, and the list shows who has
+ * paid. Screenshots go to SHOTS_DIR when it is set.
  */
 import { randomUUID } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';

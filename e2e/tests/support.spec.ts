@@ -1,9 +1,9 @@
 /**
- * The support chat and the job system in real Chromium at 390 and 1440 px (docs/decisions.md
- * section 23): a person whose withdrawal failed writes to support from that operation and sees the
- * operator's answer without a reload; the operator answers from the queue beside the person's card;
- * an administrator retries a dead job and disables an operator. The server is its own (PostgreSQL,
- * the job system on, the back office on a port of its own), as in backoffice.spec.ts.
+ * The support chat and the job system in real Chromium at 390 and 1440 px
+ * (docs/decisions/support.md#support-chat): a person whose withdrawal failed writes to support from that
+ * operation and sees the operator's answer without a reload; the operator answers from the queue beside the
+ * person's card; an administrator retries a dead job and disables an operator. The server is its own
+ * (PostgreSQL, the job system on, the back office on a port of its own), as in backoffice.spec.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { expect, type Page } from '@playwright/test';

@@ -1,6 +1,6 @@
 /**
- * The app loads nothing from outside its own origin (docs/decisions.md section 7): every request
- * the browser makes during a whole journey — landing, sign-in pages, every signed-in route, the
+ * The app loads nothing from outside its own origin (docs/decisions/security-rules.md#security-baselines):
+ * every request the browser makes during a whole journey — landing, sign-in pages, every signed-in route, the
  * notifications, a top-up through the sandbox payment page back to the result page, the QR page —
  * is recorded, and any other host fails the test.
  */
@@ -13,8 +13,8 @@ test('a full journey requests nothing from a third-party host', async ({ page, c
   const record = (request: Request) => requested.push(request.url());
   // Context-level: pages, workers and the service worker alike.
   context.on('request', record);
-  // Signed in, the app holds its event stream open (docs/decisions.md section 14), so the network is
-  // never idle: a page is settled once a second passes without a new request.
+  // Signed in, the app holds its event stream open (docs/decisions/live-wallet.md#the-live-wallet), so the
+  // network is never idle: a page is settled once a second passes without a new request.
   const settled = async () => {
     let seen = -1;
     for (let waited = 0; seen !== requested.length && waited < 15_000; waited += 1000) {

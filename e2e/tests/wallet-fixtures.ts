@@ -23,7 +23,7 @@ function newNational(): string {
   return `999${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
 }
 
-/** The current terms' version, which a registration accepts (docs/decisions.md section 18). */
+/** The current terms' version, which a registration accepts (docs/decisions/account.md#a-persons-account). */
 export async function termsVersion(request: APIRequestContext): Promise<string> {
   const answer = await request.get('/v2/wallet/terms');
   expect(answer.ok()).toBe(true);

@@ -20,22 +20,17 @@ const MAX_LINES = 500;
 const LONG_FILES: Record<string, true> = {
   'apps/web/src/shared/ui/money-ui.css': true,
   'apps/web/src/shared/ui/theme.css': true,
-  'apps/web/src/features/savings/pages/savings-page.tsx': true,
   'apps/web/scripts/generate-policy-pdfs.ts': true,
   'apps/backoffice/src/styles.css': true,
-  'apps/server/src/ops/operators.ts': true,
   'apps/server/src/modules/payouts/service.ts': true,
   'apps/server/src/config.ts': true,
-  'packages/contract/src/calls.ts': true,
   'packages/contract/src/schemas.ts': true,
-  'packages/contract/src/errors.ts': true,
   'scripts/cluster.ts': true,
+  'bench/run.ts': true,
 };
 
 /** `any` in the back office's server code on 27 November 2026 (handlers typed `body: any`), per file. */
-const OPS_ANY: Record<string, number> = {
-  'apps/server/src/ops/server.ts': 2,
-};
+const OPS_ANY: Record<string, number> = {};
 
 const sources = filesUnder(...SOURCE_FOLDERS).filter((path) => CODE.test(path));
 

@@ -78,7 +78,7 @@ const MODULE_ROUTES = [
   transfer.routes,
   wallet.routes,
   withdrawal.routes,
-  // docs/decisions.md section 21
+  // docs/decisions/antifraud.md#antifraud-and-the-trusted-person
   antifraud.routes,
   holds.routes,
 ];
@@ -171,7 +171,7 @@ export async function buildApp(
     return { status: 'ok', database: ctx.db.kind };
   });
 
-  // The start-up version check (spec section 4) must never read a cached answer.
+  // The start-up version check (docs/product.md#states-and-transitions) must never read a cached answer.
   app.get('/version.json', { schema: { hide: true } }, async (_request, reply) => {
     reply
       .header('Cache-Control', 'no-cache, no-store, must-revalidate')
@@ -195,7 +195,8 @@ export async function buildApp(
   }
 
   for (const routes of MODULE_ROUTES) await app.register(routes, { ctx });
-  // The modules declared their queues as they registered; one job system runs them (section 23).
+  // The modules declared their queues as they registered; one job system runs them
+  // (docs/decisions/jobs.md#one-job-system).
   if (runsJobs(config)) {
     app.addHook('onReady', async () => {
       await ctx.jobs.start();

@@ -49,7 +49,10 @@ const Env = z.object({
   /** The built back office (apps/backoffice/dist); unset or missing: the API only. */
   BACKOFFICE_DIST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Server secret of the PIN's keyed hash; never stored in the database (docs/decisions.md section 7). */
+  /**
+   * Server secret of the PIN's keyed hash; never stored in the database
+   * (docs/decisions/security-rules.md#security-baselines).
+   */
   PIN_KEY: secret.optional(),
   PIN_KEY_VERSION: z.coerce.number().int().min(1).default(1),
   /** Server secret that signs receipts' public codes (/verify/<code>); unset: derived from PIN_KEY. */
@@ -73,13 +76,17 @@ const Env = z.object({
   DOCUMENTS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
    * Key of a held withdrawal's card or a GOST payment's account, sealed until its hold ends
-   * (docs/decisions.md section 21), 32+ characters; unset: derived from PIN_KEY, as OPS_KEY is.
+   * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person), 32+ characters; unset: derived from
+   * PIN_KEY, as OPS_KEY is.
    */
   PAYOUTS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   YOOKASSA_API_URL: z.url().default('https://api.yookassa.ru/v3'),
   YOOKASSA_SHOP_ID: z.string().optional(),
   YOOKASSA_SECRET_KEY: z.string().optional(),
-  /** Exchange rates (docs/decisions.md section 15): fixed sandbox rates, or the Bank of Russia's daily file. */
+  /**
+   * Exchange rates (docs/decisions/exchange.md#exchange-between-ones-own-accounts): fixed sandbox rates, or
+   * the Bank of Russia's daily file.
+   */
   RATES_PROVIDER: z.enum(['sandbox', 'cbr']).default('sandbox'),
   CBR_URL: z.url().default('https://www.cbr.ru/scripts/XML_daily.asp'),
   /** Minutes between two readings of the rates (each instance reads; the table keeps the latest). */
@@ -102,9 +109,9 @@ const Env = z.object({
   /** Seconds between the job queue's polls: a run starts within this of its time. */
   SCHEDULE_POLL_SECONDS: z.coerce.number().min(0.5).max(30).default(2),
   /**
-   * Antifraud (docs/decisions.md section 21): the signs about the session, the device and the amount
-   * hold an operation only from this amount in roubles (its equivalent in other currencies); the
-   * fraud database applies to every amount.
+   * Antifraud (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): the signs about the session,
+   * the device and the amount hold an operation only from this amount in roubles (its equivalent in other
+   * currencies); the fraud database applies to every amount.
    */
   ANTIFRAUD_AMOUNT_FLOOR: z
     .string()
@@ -119,7 +126,7 @@ const Env = z.object({
   FRAUD_DB_PROVIDER: z.enum(['sandbox', 'file']).default('sandbox'),
   FRAUD_DB_FILE: z.string().min(1).optional(),
   /**
-   * Whether this instance runs the job system (docs/decisions.md section 23); unset: SCHEDULE_JOBS,
+   * Whether this instance runs the job system (docs/decisions/jobs.md#one-job-system); unset: SCHEDULE_JOBS,
    * else on, except with WALLET_ENV=test, whose tests drive background work by hand.
    */
   JOBS: z.enum(['on', 'off']).optional(),
@@ -136,7 +143,7 @@ const Env = z.object({
   /**
    * The e-money operator shown on the landing page, in the profile and in GET /v2/wallet/terms: its
    * legal name, Bank of Russia licence number and register entry. Required in production; elsewhere
-   * sample values stand in (docs/decisions.md section 18).
+   * sample values stand in (docs/decisions/account.md#a-persons-account).
    */
   OPERATOR_LEGAL_NAME: z.string().min(1).max(200).optional(),
   OPERATOR_LICENCE: z.string().min(1).max(100).optional(),
@@ -320,13 +327,14 @@ export function loadConfig(
       throw new ConfigError(
         'Invalid setting VAPID_PRIVATE_KEY: the published development key is refused in production',
       );
-    // The operator people see on the landing page and in the profile (docs/decisions.md section 18).
+    // The operator people see on the landing page and in the profile
+    // (docs/decisions/account.md#a-persons-account).
     for (const name of ['OPERATOR_LEGAL_NAME', 'OPERATOR_LICENCE', 'OPERATOR_REGISTER_URL'] as const)
       if (!env[name]) throw new ConfigError(`Invalid setting ${name}: required when WALLET_ENV=production`);
     refuseWeakSecrets(env);
     if (env.PUSH_TEST_SERVICE)
       throw new ConfigError('Invalid setting PUSH_TEST_SERVICE: a test-only setting, refused in production');
-    // The signs are the law's check before money leaves (docs/decisions.md, 'Antifraud and the trusted person').
+    // The signs are the law's check before money leaves (docs/decisions/antifraud.md, 'Antifraud and the trusted person').
     if (env.ANTIFRAUD_SIGNS === 'off')
       throw new ConfigError('Invalid setting ANTIFRAUD_SIGNS: a test-only setting, refused in production');
   }
@@ -350,7 +358,8 @@ export function loadConfig(
     if (env.RATES_PROVIDER === 'cbr' && !isSecureUrl(env.CBR_URL))
       throw new ConfigError('Invalid setting CBR_URL: must be https:// in production');
   }
-  // The back office is never served on the public port (docs/decisions.md section 12).
+  // The back office is never served on the public port
+  // (docs/decisions/back-office.md#the-operators-back-office).
   if (env.OPS_PORT !== 0 && env.OPS_PORT === env.PORT)
     throw new ConfigError(
       'Invalid setting OPS_PORT: must differ from PORT (the back office is never public)',

@@ -31,7 +31,7 @@ export interface AppContext {
   rates: RatesProvider;
   /** The fraud database (modules/antifraud); contexts built by hand may have none: FRAUD_DB_PROVIDER's. */
   fraudDb?: FraudDbProvider;
-  /** The job system of every background work (docs/decisions.md section 23). */
+  /** The job system of every background work (docs/decisions/jobs.md#one-job-system). */
   jobs: Jobs;
   /** Operators' metrics (create-context.ts makes them; contexts built by hand may have none). */
   metrics?: Metrics;

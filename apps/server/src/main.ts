@@ -41,7 +41,8 @@ async function main(): Promise<void> {
   try {
     ctx = await createContext(config);
     app = await buildApp(ctx);
-    // The back office: its own listener, never the public one (docs/decisions.md section 12).
+    // The back office: its own listener, never the public one
+    // (docs/decisions/back-office.md#the-operators-back-office).
     opsApp = await buildOpsApp(ctx);
   } catch (error) {
     // Providers check their own settings as they are created, and an older build's database is

@@ -140,7 +140,7 @@ export function createMetrics(db: Db, jobs?: Jobs): Metrics {
 }
 
 /**
- * Each queue of the job system at scrape time (docs/decisions.md section 23): jobs waiting, running,
+ * Each queue of the job system at scrape time (docs/decisions/jobs.md#one-job-system): jobs waiting, running,
  * failed and dead, and the age of the oldest waiting one. Read once per scrape for all five.
  */
 function jobMetrics(registry: client.Registry, jobs: Jobs): void {

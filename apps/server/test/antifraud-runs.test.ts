@@ -1,8 +1,9 @@
 /**
- * The antifraud check of a schedule's run and of money leaving the wallet (docs/decisions.md section
- * 21): a run to a listed payee is skipped, recorded and told; a large run is held until the person
- * confirms it; a large withdrawal is held with its card sealed, and its release hands the payout to the
- * provider once; cancelling returns the money and drops the sealed card; no card is ever stored in clear.
+ * The antifraud check of a schedule's run and of money leaving the wallet
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): a run to a listed payee is skipped,
+ * recorded and told; a large run is held until the person confirms it; a large withdrawal is held with its
+ * card sealed, and its release hands the payout to the provider once; cancelling returns the money and drops
+ * the sealed card; no card is ever stored in clear.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { release, sweepHolds } from '../src/modules/holds/index.ts';

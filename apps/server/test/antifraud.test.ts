@@ -1,9 +1,10 @@
 /**
- * Antifraud by the Bank of Russia's rules and the trusted person (docs/decisions.md section 21): the
- * fraud database refuses and records; each sign holds (the money held in the ledger, 202 and the same
- * answer on a repeat); a confirmation (a fresh SMS code and the PIN) releases once, however many
- * arrive together; cancelling and expiry return the money; the door's rules apply again at release;
- * the trusted person approves, declines, or lets 12 hours pass; a removal waits 48 hours.
+ * Antifraud by the Bank of Russia's rules and the trusted person
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): the fraud database refuses and records;
+ * each sign holds (the money held in the ledger, 202 and the same answer on a repeat); a confirmation (a
+ * fresh SMS code and the PIN) releases once, however many arrive together; cancelling and expiry return the
+ * money; the door's rules apply again at release; the trusted person approves, declines, or lets 12 hours
+ * pass; a removal waits 48 hours.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,8 @@
 /**
- * One process at a time on an embedded database (docs/decisions.md section 19): a second opening of a
- * data folder in use is refused before PGlite touches it, and `npm run ops` says so in one line and
- * changes nothing; a lock left by a dead process is taken over. Embedded only, whatever TEST_DB says.
+ * One process at a time on an embedded database
+ * (docs/decisions/back-office.md#the-back-office-on-the-apps-stack): a second opening of a data folder in use
+ * is refused before PGlite touches it, and `npm run ops` says so in one line and changes nothing; a lock left
+ * by a dead process is taken over. Embedded only, whatever TEST_DB says.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * The live wallet's stream, GET /v2/wallet/events (docs/decisions.md section 14), over real HTTP:
- * a bad token is refused before any stream; a transfer reaches the receiver's stream (on PostgreSQL
+ * The live wallet's stream, GET /v2/wallet/events (docs/decisions/live-wallet.md#the-live-wallet), over real
+ * HTTP: a bad token is refused before any stream; a transfer reaches the receiver's stream (on PostgreSQL
  * from a second instance on the same database); Last-Event-ID resumes without loss; a page's first
  * stream catches up from when the page asked for its data; a revoked
  * session's stream hears `session` and ends.

@@ -1,8 +1,9 @@
 /**
- * Exchange between one's own accounts through the API (docs/decisions.md section 15): rates, quotes
- * that hold 30 seconds, the exchange through the ledger's door (PIN, Idempotency-Key, a quote used
- * once), the level rules, the balance cap and the monthly limit counted in roubles across currencies,
- * transfers in USD that open the receiver's account, and the Bank of Russia's rates from a local fake.
+ * Exchange between one's own accounts through the API
+ * (docs/decisions/exchange.md#exchange-between-ones-own-accounts): rates, quotes that hold 30 seconds, the
+ * exchange through the ledger's door (PIN, Idempotency-Key, a quote used once), the level rules, the balance
+ * cap and the monthly limit counted in roubles across currencies, transfers in USD that open the receiver's
+ * account, and the Bank of Russia's rates from a local fake.
  * Every test ends with the ledger sound: each currency sums to zero.
  */
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 /**
- * Hardening, third round (docs/decisions.md section 17), each class with its siblings, on the
- * database TEST_DB names: production's secrets, control characters and dates in every call, Web
+ * Hardening, third round (docs/decisions/security-rules.md#hardening-third-round), each class with its
+ * siblings, on the database TEST_DB names: production's secrets, control characters and dates in every call,
+ * Web
  * Push's outbound requests, recovery steps ending sessions, the API's paths never served the app's
  * page, names printed safely, and sign-in's guard by client address.
  */
@@ -61,7 +62,8 @@ describe('production refuses secrets anyone could know', () => {
 
   it('starts with random secrets of its own; push services are the known ones by default', () => {
     expect(production().production).toBe(true);
-    // The fraud database's sandbox lists only test recipients (docs/decisions.md section 21).
+    // The fraud database's sandbox lists only test recipients
+    // (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
     expect(() => production({ FRAUD_DB_PROVIDER: 'sandbox' })).toThrow(
       /FRAUD_DB_PROVIDER: sandbox providers/,
     );

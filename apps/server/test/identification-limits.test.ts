@@ -268,7 +268,7 @@ describe(`identification limits (${databaseLabel})`, () => {
     expect((await receive(simplified, 2n))?.code).toBe('RECIPIENT_UNAVAILABLE');
   });
 
-  it('counts other currencies in roubles at the stored rate (docs/decisions.md section 15)', async () => {
+  it('counts other currencies in roubles at the stored rate (docs/decisions/exchange.md#exchange-between-ones-own-accounts)', async () => {
     const id = await userAt('anonymous');
     await fund(ctx, id, rub(14_000));
     // 12.50 $ at the sandbox's 80 ₽ is 1 000 ₽: the 15 000 ₽ cap is reached.

@@ -1,5 +1,5 @@
 /**
- * One job system (docs/decisions.md section 23), on a real clock: a payout's job survives its
+ * One job system (docs/decisions/jobs.md#one-job-system), on a real clock: a payout's job survives its
  * instance's restart, and a failing provider (retries, then the dead-letter queue, then an admin's
  * retry from the back office pays exactly once); the back office's figures and the metrics show the
  * queues; no hand-written claim loop is left in the server's code.

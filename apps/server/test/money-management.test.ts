@@ -1,10 +1,10 @@
 /**
- * Managing money through the API (docs/decisions.md section 22): categories by rule and remembered per
- * payee, statistics by category summing to the ledger, budgets' notices once per threshold and month,
- * savings goals (deposit and withdraw idempotent, never negative, zero-sum, in the balance cap but not
- * the monthly limit), round-ups in the payment's own statement, a deleted goal's money returned, and a
- * goal's regular deposit run by the schedules' job (once, without a PIN, skipped without money, ended
- * with its goal).
+ * Managing money through the API (docs/decisions/managing-money.md#managing-money-categories-budgets-goals):
+ * categories by rule and remembered per payee, statistics by category summing to the ledger, budgets' notices
+ * once per threshold and month, savings goals (deposit and withdraw idempotent, never negative, zero-sum, in
+ * the balance cap but not the monthly limit), round-ups in the payment's own statement, a deleted goal's
+ * money returned, and a goal's regular deposit run by the schedules' job (once, without a PIN, skipped
+ * without money, ended with its goal).
  */
 import { randomUUID } from 'node:crypto';
 import { accountChecksumOk, walletQrText } from '@e-wallet/contract';

@@ -1,7 +1,7 @@
 /**
- * An operator's action reaches the person's open app at once (docs/decisions.md section 19): a freeze,
- * an unfreeze, an identification decision and a refund arrive on the person's event stream as they
- * happen, as money events already do.
+ * An operator's action reaches the person's open app at once
+ * (docs/decisions/back-office.md#the-back-office-on-the-apps-stack): a freeze, an unfreeze, an identification
+ * decision and a refund arrive on the person's event stream as they happen, as money events already do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastCode } from './auth-helpers.ts';
@@ -53,8 +53,9 @@ describe(`an operator's action, live to the person (${databaseLabel})`, () => {
     expect((await as(admin)(`/ops/v1/users/${anna.userId}/unfreeze`, { reason: 'Checked' })).status).toBe(
       200,
     );
-    // Lifting a freeze ends every session (docs/decisions.md, "Recovery ends sessions"): the open app
-    // hears so and closes; signed in afresh, the person finds the notice in the bell.
+    // Lifting a freeze ends every session (docs/decisions/security-rules.md#hardening-third-round, "Recovery
+    // ends sessions"): the open app hears so and closes; signed in afresh, the person finds the notice in the
+    // bell.
     expect((await stream.next('session')).data).toEqual({ reason: 'revoked' });
     await stream.ended;
     expect(

@@ -1,9 +1,10 @@
 /**
- * Operators managed in the back office (docs/decisions.md section 19): a new operator sets their own
- * password and TOTP through a one-time link; roles that approve refunds or manage operators wait for a
- * second administrator; disabling ends every session at once; a TOTP reset is finished by the operator
- * with their own password; an approver the proposer made or changed cannot approve their refund; the
- * sign-in is throttled by address, answers alike for every e-mail and never ends anyone's session.
+ * Operators managed in the back office (docs/decisions/back-office.md#the-back-office-on-the-apps-stack): a
+ * new operator sets their own password and TOTP through a one-time link; roles that approve refunds or manage
+ * operators wait for a second administrator; disabling ends every session at once; a TOTP reset is finished
+ * by the operator with their own password; an approver the proposer made or changed cannot approve their
+ * refund; the sign-in is throttled by address, answers alike for every e-mail and never ends anyone's
+ * session.
  */
 import { randomUUID } from 'node:crypto';
 import { generate } from 'otplib';

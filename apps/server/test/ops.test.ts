@@ -1,7 +1,7 @@
 /**
- * The operators' back office API (docs/decisions.md section 12) on its own server: sign-in with a
- * one-time password and a TOTP code, lockouts and session ends, every call for every role, a wallet
- * token refused, the API absent from the public port, freeze and unfreeze, identification decisions,
+ * The operators' back office API (docs/decisions/back-office.md#the-operators-back-office) on its own server:
+ * sign-in with a one-time password and a TOTP code, lockouts and session ends, every call for every role, a
+ * wallet token refused, the API absent from the public port, freeze and unfreeze, identification decisions,
  * refunds under four eyes, stuck payouts, the append-only audit and the reconciliation.
  */
 import { randomUUID } from 'node:crypto';
@@ -327,7 +327,7 @@ describe(`the back office API (${databaseLabel})`, () => {
     });
     expect(lifted.status).toBe(200);
     // Lifting a freeze is a recovery step: it ends every session, so a thief's outlives nothing
-    // (docs/decisions.md section 17); the person signs in again to send.
+    // (docs/decisions/security-rules.md#hardening-third-round); the person signs in again to send.
     expect((await transfer(ivan, petr, '10')).status).toBe(401);
     expect(
       (await as(team.compliance!).post(`/ops/v1/users/${ivan.userId}/unfreeze`, { reason: 'again' })).body
@@ -392,7 +392,8 @@ describe(`the back office API (${databaseLabel})`, () => {
     const { token, userId } = await person(server, { level: 'anonymous' });
     const startedUpgrade = await server.call('POST', '/v2/wallet/identification-level/upgrade', { token });
     const applicationId = startedUpgrade.body.verification_url.split('=').at(-1);
-    // A real photo: the server decodes and re-encodes every upload (docs/decisions.md section 17).
+    // A real photo: the server decodes and re-encodes every upload
+    // (docs/decisions/security-rules.md#hardening-third-round).
     const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
       .jpeg()
       .toBuffer();

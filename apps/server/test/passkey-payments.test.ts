@@ -1,9 +1,10 @@
 /**
- * Money operations confirmed with a passkey instead of the PIN (docs/decisions.md section 11): a
- * transfer, a withdrawal, a QR payment and a request's payment each take `passkey` {challenge_id,
- * response} in place of `pin`. The challenge is used once and only by its person; a PIN lock still stops money; a repeat
- * with the same Idempotency-Key and a fresh passkey answer gets the first answer; neither or both
- * confirmations are refused before anything moves.
+ * Money operations confirmed with a passkey instead of the PIN
+ * (docs/decisions/money-calls.md#money-confirmed-with-the-pin-or-a-passkey): a transfer, a withdrawal, a QR
+ * payment and a request's payment each take `passkey` {challenge_id, response} in place of `pin`. The
+ * challenge is used once and only by its person; a PIN lock still stops money; a repeat with the same
+ * Idempotency-Key and a fresh passkey answer gets the first answer; neither or both confirmations are refused
+ * before anything moves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseLabel, isErrorShape, startTestServer, type TestServer } from './helpers.ts';
@@ -164,7 +165,7 @@ describe(`money confirmed with a passkey (${databaseLabel})`, () => {
     expect(await balance(server, bob)).toBe('150.00');
   });
 
-  it('confirms an exchange with a passkey (docs/decisions.md section 15)', async () => {
+  it('confirms an exchange with a passkey (docs/decisions/exchange.md#exchange-between-ones-own-accounts)', async () => {
     const alice = await person(server, { rub: 100_000n });
     const authenticator = await withPasskey(alice);
     const quote = await server.call('POST', '/v2/wallet/exchange/quote', {

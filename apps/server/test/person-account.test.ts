@@ -1,6 +1,6 @@
 /**
- * A person's account (docs/decisions.md section 18): the terms before registering and once again
- * after a new version, before the next money operation; sign-in with a discoverable passkey, its
+ * A person's account (docs/decisions/account.md#a-persons-account): the terms before registering and once
+ * again after a new version, before the next money operation; sign-in with a discoverable passkey, its
  * new-device notice and its throttle per address.
  */
 import { existsSync } from 'node:fs';
@@ -130,7 +130,8 @@ describe(`sign-in with a passkey (${databaseLabel})`, () => {
   async function withPasskey() {
     const user = await registeredUser(server, { pin: '2468', headers: { 'user-agent': 'Laptop/1.0' } });
     const authenticator = new SoftAuthenticator();
-    // Adding a passkey needs the PIN, not the session alone (docs/decisions.md section 17).
+    // Adding a passkey needs the PIN, not the session alone
+    // (docs/decisions/security-rules.md#hardening-third-round).
     const options = await server.call('POST', `${PASSKEYS}/register/options`, {
       token: user.token,
       body: { pin: '2468' },

@@ -1,7 +1,7 @@
 /**
- * Web Push and the security texts (docs/decisions.md section 14), against a local push service that
- * checks the VAPID authorization's key and decrypts what it receives (aes128gcm, RFC 8291) with the
- * browser's keys made here: money in and out, a new sign-in and a PIN lock are pushed, in the
+ * Web Push and the security texts (docs/decisions/live-wallet.md#the-live-wallet), against a local push
+ * service that checks the VAPID authorization's key and decrypts what it receives (aes128gcm, RFC 8291) with
+ * the browser's keys made here: money in and out, a new sign-in and a PIN lock are pushed, in the
  * subscription's language; the person's settings hold back money in but never money out; an invalid
  * subscription is a 400; an endpoint the push service calls gone (410/404) is forgotten. A new-device
  * sign-in and a PIN lock send one SMS each, without a code.

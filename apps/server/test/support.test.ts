@@ -1,5 +1,5 @@
 /**
- * The support chat (docs/decisions.md section 23), over real HTTP: a person's message reaches an
+ * The support chat (docs/decisions/support.md#support-chat), over real HTTP: a person's message reaches an
  * operator's stream (on PostgreSQL, the back office of a second instance) and the operator's answer
  * the person's stream; images are the server's re-encoding; another person's conversation is never
  * theirs; a repeated Idempotency-Key writes once; the per-person limit; the queue, read receipts,

@@ -230,7 +230,7 @@ describe(`transfers (${databaseLabel})`, () => {
     expect(over.body.code).toBe('LIMIT_MONTHLY');
   });
 
-  it('sends other currencies, opening the account a recipient lacks (docs/decisions.md section 15)', async () => {
+  it('sends other currencies, opening the account a recipient lacks (docs/decisions/exchange.md#exchange-between-ones-own-accounts)', async () => {
     const ivan = await person(server, { rub: rub(10) });
     const petr = await person(server);
     expect((await send(ivan, petr.phone, { currency_code: 'USD' })).body.code).toBe('ACCOUNT_NOT_FOUND');
@@ -259,8 +259,8 @@ describe(`transfers (${databaseLabel})`, () => {
       expect(watching.asked.filter((sql) => /ledger_pay/.test(sql))).toHaveLength(1);
       expect(watching.asked).not.toContain('tx');
       // The first payment read what the antifraud check asks (the local fraud list and the trusted
-      // person, docs/decisions.md section 21); once this instance knows Ivan has no trusted person and
-      // has read the local list, a payment is the door's one statement.
+      // person, docs/decisions/antifraud.md#antifraud-and-the-trusted-person); once this instance knows Ivan
+      // has no trusted person and has read the local list, a payment is the door's one statement.
       expect((await send(ivan, petr.phone, { amount: '2' }, key())).status).toBe(200);
       watching.asked.length = 0;
       expect((await send(ivan, petr.phone, { amount: '3' }, key())).status).toBe(200);

@@ -1,7 +1,8 @@
 /*
  * Web Push in the app's service worker (imported by the generated sw.js, vite.config.ts): shows what
- * the server pushed (money in and out, a new sign-in, a PIN lock; docs/decisions.md section 14) and
- * opens the screen it names, in a tab of the app when one is open. Only paths of this origin open.
+ * the server pushed (money in and out, a new sign-in, a PIN lock;
+ * docs/decisions/live-wallet.md#the-live-wallet) and opens the screen it names, in a tab of the app when one
+ * is open. Only paths of this origin open.
  */
 self.addEventListener('push', (event) => {
   let message = {};

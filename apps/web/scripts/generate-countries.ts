@@ -18,7 +18,9 @@ import {
 const flagsDir = fileURLToPath(new URL('../../../node_modules/country-flag-icons/3x2/', import.meta.url));
 const out = fileURLToPath(new URL('../src/shared/phone/countries.generated.ts', import.meta.url));
 
-/** Spec section 5: Russia's default mask; the English default (United Kingdom) is 9 digits. */
+/**
+ * docs/product.md#validation-rules: Russia's default mask; the English default (United Kingdom) is 9 digits.
+ */
 const OVERRIDES: Record<string, string[]> = {
   RU: ['(###)###-##-##'],
   GB: ['### ### ###', '#### ######'],

@@ -7,10 +7,11 @@ import { currentRouteHasLazyLayout, preloadCurrentRoute } from './app/route-modu
 import { startVersionCheck } from './app/version-check.ts';
 import { applyStoredTheme } from './shared/theme/theme.ts';
 
-// The chosen theme before anything renders (docs/decisions.md section 18).
+// The chosen theme before anything renders (docs/decisions/account.md#a-persons-account).
 applyStoredTheme();
 
-// Spec section 4: the server's version decides whether this build may run; the page renders meanwhile.
+// docs/product.md#states-and-transitions: the server's version decides whether this build may run; the page
+// renders meanwhile.
 startVersionCheck();
 
 /** The first render waits this long at most for the signed-in layout and page (then they suspend as usual). */

@@ -1,5 +1,5 @@
 /**
- * Antifraud's and the trusted person's errors (docs/decisions.md, 'Antifraud and the trusted
+ * Antifraud's and the trusted person's errors (docs/decisions/antifraud.md, 'Antifraud and the trusted
  * person'), in both languages; errors.ts puts them in the one table.
  */
 export const ANTIFRAUD_ERRORS = {

@@ -1,7 +1,8 @@
 /**
- * Antifraud by the Bank of Russia's rules and the trusted person (docs/decisions.md section 21): the
- * operations held before money leaves, what a held money call answers (202), and the trusted person
- * who approves. The calls join the call table (calls.ts) as `antifraudCalls`.
+ * Antifraud by the Bank of Russia's rules and the trusted person
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): the operations held before money leaves,
+ * what a held money call answers (202), and the trusted person who approves. The calls join the call table
+ * (calls.ts) as `antifraudCalls`.
  */
 import { z } from 'zod';
 import type { CallDef } from './calls.ts';

@@ -1,6 +1,7 @@
 /**
  * Stable error codes of the API and their user-facing messages in both languages.
- * Failure answers are always `{status: "error", code, message}` with HTTP 4xx (docs/decisions.md section 4).
+ * Failure answers are always `{status: "error", code, message}` with HTTP 4xx
+ * (docs/decisions/api.md#the-api).
  */
 import { ANTIFRAUD_ERRORS } from './antifraud-errors.ts';
 import { formatMoney } from './money.ts';

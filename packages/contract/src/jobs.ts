@@ -1,5 +1,5 @@
 /**
- * The job system in the back office (docs/decisions.md section 23): each queue's figures, its failed
+ * The job system in the back office (docs/decisions/jobs.md#one-job-system): each queue's figures, its failed
  * and dead jobs with their error, and an admin's retry or cancel of one (audited).
  */
 import { z } from 'zod';

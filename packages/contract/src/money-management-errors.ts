@@ -1,5 +1,5 @@
 /**
- * Managing money's errors (docs/decisions.md, 'Managing money'): mostly how many of each a person
+ * Managing money's errors (docs/decisions/managing-money.md, 'Managing money'): mostly how many of each a person
  * may keep, in both languages; errors.ts puts them in the one table.
  */
 export const MONEY_MANAGEMENT_ERRORS = {

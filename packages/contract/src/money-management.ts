@@ -1,6 +1,6 @@
 /**
- * Managing money (docs/decisions.md section 22): categories of operations, monthly budgets and savings
- * goals ('Копилка'). The calls are in calls.ts; their shapes here.
+ * Managing money (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): categories of
+ * operations, monthly budgets and savings goals ('Копилка'). The calls are in calls.ts; their shapes here.
  */
 import { z } from 'zod';
 import { PlainText } from './plain-text.ts';

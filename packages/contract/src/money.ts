@@ -15,14 +15,17 @@ export const CURRENCY_EXPONENTS = {
 
 export type CurrencyCode = keyof typeof CURRENCY_EXPONENTS;
 
-/** Currencies a person can open an account in (spec section 9). */
+/** Currencies a person can open an account in (docs/product.md#business-constants-and-limits). */
 export const ACCOUNT_CURRENCIES = ['RUB', 'USD', 'EUR', 'IDR'] as const;
 export type AccountCurrency = (typeof ACCOUNT_CURRENCIES)[number];
 
-/** Top-up and withdrawal are fixed to RUB (spec section 9). */
+/** Top-up and withdrawal are fixed to RUB (docs/product.md#business-constants-and-limits). */
 export const CASH_CURRENCY = 'RUB' as const;
 
-/** Currency symbols of spec section 9; any other currency shows the generic sign. */
+/**
+ * Currency symbols of docs/product.md#business-constants-and-limits; any other currency shows the generic
+ * sign.
+ */
 const SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', RUB: '₽', JPY: '¥', GBP: '£' };
 export function currencySymbol(code: string): string {
   return SYMBOLS[code] ?? '¤';
@@ -89,7 +92,10 @@ export function formatAmount(minor: bigint, currency: CurrencyCode): string {
   return `${negative ? '-' : ''}${whole}.${fraction}`;
 }
 
-/** Sign of a wire amount string, for display rules (spec section 4): zero, negative or positive. */
+/**
+ * Sign of a wire amount string, for display rules (docs/product.md#states-and-transitions): zero, negative or
+ * positive.
+ */
 export function amountSign(amount: string): -1 | 0 | 1 {
   const text = amount.trim();
   if (/^-/.test(text)) return /[1-9]/.test(text) ? -1 : 0;

@@ -1,5 +1,5 @@
 /**
- * The operators' back office's errors (docs/decisions.md, 'The operators' back office'), in both
+ * The operators' back office's errors (docs/decisions/back-office.md, 'The operators' back office'), in both
  * languages; errors.ts puts them in the one table.
  */
 export const OPS_ERRORS = {

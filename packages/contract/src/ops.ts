@@ -1,7 +1,8 @@
 /**
- * The operators' back office API (docs/decisions.md section 12): served under /ops/v1 on its own port
- * (OPS_PORT), never on the public one. Calls carry an operator's `Authorization: Token <token>`; each
- * names the roles allowed to make it. The back office app (apps/backoffice) calls through this table.
+ * The operators' back office API (docs/decisions/back-office.md#the-operators-back-office): served under
+ * /ops/v1 on its own port (OPS_PORT), never on the public one. Calls carry an operator's `Authorization:
+ * Token <token>`; each names the roles allowed to make it. The back office app (apps/backoffice) calls
+ * through this table.
  */
 import { z } from 'zod';
 import { opsJobsCalls } from './jobs.ts';
@@ -27,7 +28,8 @@ export const PERMISSIONS = {
   payouts: ['finance', 'admin'],
   reconcile: ['finance', 'admin'],
   operators: ['admin'],
-  // The support chat and the job system (docs/decisions.md section 23): every role answers; admins retry jobs.
+  // The support chat and the job system (docs/decisions/support.md#support-chat): every role answers; admins
+  // retry jobs.
   support: ['support', 'compliance', 'finance', 'admin'],
   jobs: ['admin'],
 } as const satisfies Record<string, readonly OperatorRole[]>;
@@ -40,7 +42,7 @@ export function roleAllows(role: OperatorRole, permission: Permission): boolean 
 /**
  * A role that approves (refunds, fraud-list entries, releases of held money) or manages operators is
  * granted only when a second administrator confirms it (four eyes on the people who hold four eyes,
- * docs/decisions.md section 19, docs/decisions/recovery-and-four-eyes.md).
+ * docs/decisions/back-office.md#the-back-office-on-the-apps-stack, docs/decisions/recovery-and-four-eyes.md).
  */
 export function roleNeedsSecondAdmin(role: OperatorRole): boolean {
   return roleAllows(role, 'refund') || roleAllows(role, 'identify') || roleAllows(role, 'operators');
@@ -258,8 +260,8 @@ export const opsCalls = {
     body: OpsSetupFinishRequest,
   }),
 
-  // Antifraud (docs/decisions.md section 21): held operations (support and above release or refuse
-  // them after calling the person) and the local fraud list (compliance, four eyes).
+  // Antifraud (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): held operations (support and
+  // above release or refuse them after calling the person) and the local fraud list (compliance, four eyes).
   holds: def({ method: 'GET', path: '/ops/v1/holds', permission: 'read', query: OpsStatusQuery }),
   holdRelease: def({
     method: 'POST',

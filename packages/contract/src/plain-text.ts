@@ -1,5 +1,5 @@
 /**
- * Text the wallet takes in and prints (docs/decisions.md section 17).
+ * Text the wallet takes in and prints (docs/decisions/security-rules.md#hardening-third-round).
  * - In: no text field of any call carries a control character (C0 incl. NUL, DEL, C1): every call of
  *   both tables is made through `plainTextCall`, so each is a 400 FIELD_INVALID
  *   naming the field, before a database or a PDF sees it. Every free text (names, comments, messages,

@@ -1,7 +1,7 @@
 /**
- * Parsers of the QR codes a wallet user may scan (docs/decisions.md section 3). Pure functions: text (or
- * the raw bytes a decoder read) in, a payment description out. Both the app (to show what will be
- * paid) and the server (to pay it) use them, so the two never disagree.
+ * Parsers of the QR codes a wallet user may scan (docs/decisions/qr-codes.md#qr-codes-we-read). Pure
+ * functions: text (or the raw bytes a decoder read) in, a payment description out. Both the app (to show what
+ * will be paid) and the server (to pay it) use them, so the two never disagree.
  */
 
 import { displayText } from './plain-text.ts';

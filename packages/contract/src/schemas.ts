@@ -1,5 +1,5 @@
 /**
- * Request and answer shapes of every call (docs/product.md section 7 and docs/decisions.md section 4).
+ * Request and answer shapes of every call (docs/product.md#calls and docs/decisions/api.md#the-api).
  * Requests are strict: an unknown field is an error, never silently ignored.
  */
 import { z } from 'zod';
@@ -41,7 +41,10 @@ const inDateRange = (text: string) => {
 export const DateBound = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })])
   .refine(inDateRange, 'must be between 1970 and 2199');
-/** Every date a request names is bounded (docs/decisions.md section 17): a day, 1970 to 2199. */
+/**
+ * Every date a request names is bounded (docs/decisions/security-rules.md#hardening-third-round): a day, 1970
+ * to 2199.
+ */
 export const DayBound = z.iso.date().refine(inDateRange, 'must be between 1970 and 2199');
 /** A date-time a request names, 1970 to 2199. */
 export const DateTimeBound = z.iso
@@ -146,7 +149,8 @@ export const PinChangeRequest = z.strictObject({ old_pin: Pin, new_pin: Pin });
 /**
  * A change of how money is confirmed or where alerts go (a passkey, a push subscription, security
  * alerts switched off) is proved with the PIN or a fresh SMS code to the person's own phone
- * (send_code), never with the session alone (docs/decisions.md section 17). Exactly one of them.
+ * (send_code), never with the session alone (docs/decisions/security-rules.md#hardening-third-round). Exactly
+ * one of them.
  */
 export const OwnerProof = { pin: Pin.optional(), confirm_code: Code.optional() };
 export function ownerProved<T extends z.ZodRawShape>(shape: T) {
@@ -229,7 +233,9 @@ export const TermsAcceptRequest = z.strictObject({ terms_version: TermsVersion }
 // ---------- one's own data ----------
 
 export const MeExportQuery = z.strictObject({ format: z.enum(['json', 'pdf']).optional() });
-/** Everything kept about the person (docs/decisions.md section 18): JSON, or a PDF of the same. */
+/**
+ * Everything kept about the person (docs/decisions/account.md#a-persons-account): JSON, or a PDF of the same.
+ */
 export const MeExport = z.record(z.string(), z.unknown());
 
 // ---------- wallet ----------
@@ -248,7 +254,10 @@ export const OpenAccountRequest = z.strictObject({ currency_code: AccountCurrenc
 export const IdParams = z.strictObject({ id: Id });
 
 /** 'savings': money moved into or out of one's savings goal, apart from spending. */
-/** A held operation's states (docs/decisions.md section 21); antifraud.ts shows them on a hold. */
+/**
+ * A held operation's states (docs/decisions/antifraud.md#antifraud-and-the-trusted-person); antifraud.ts
+ * shows them on a hold.
+ */
 export const HOLD_STATUSES = [
   'held',
   'awaiting_approval',
@@ -278,7 +287,10 @@ export const Transaction = z.object({
   wallet_transaction_type: TransactionType,
   kind: z.string(),
   status: z.enum(['pending', 'complete', 'failed']),
-  /** Money spent: its category (docs/decisions.md section 22); null for money in and one's own moves. */
+  /**
+   * Money spent: its category (docs/decisions/managing-money.md#managing-money-categories-budgets-goals);
+   * null for money in and one's own moves.
+   */
   category: z.object({ id: z.string(), name: z.string() }).nullable().optional(),
   /** An exchange is one operation with both amounts: what left and what arrived. */
   exchange: z
@@ -312,7 +324,10 @@ export const StatQuery = z.strictObject({
   currency_code: CurrencyCodeSchema.optional(),
   date_from: DateBound.optional(),
   date_to: DateBound.optional(),
-  /** 'category': money spent by category (docs/decisions.md section 22) instead of money by type. */
+  /**
+   * 'category': money spent by category
+   * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals) instead of money by type.
+   */
   group_by: z.enum(['type', 'category']).optional(),
 });
 export const StatEntry = z.object({
@@ -458,7 +473,8 @@ export const TopUpStatusAnswer = z.object({
 
 /**
  * A money operation is confirmed with exactly one of: the PIN, or a passkey's answer to a confirm
- * challenge (docs/decisions.md section 11). Neither is a missing PIN; both is an invalid passkey.
+ * challenge (docs/decisions/money-calls.md#money-confirmed-with-the-pin-or-a-passkey). Neither is a missing
+ * PIN; both is an invalid passkey.
  */
 export const Confirmation = { pin: Pin.optional(), passkey: PasskeyConfirmRequest.optional() };
 export type ConfirmationFields = { pin?: string; passkey?: z.infer<typeof PasskeyConfirmRequest> };
@@ -515,7 +531,10 @@ export const CheckAnswer = z.object({
 // Self-protection: a person freezes their own wallet, and lifts the freeze with a fresh SMS code and the PIN.
 export const FreezeRequest = z.strictObject({});
 export const UnfreezeRequest = z.strictObject({ confirm_code: Code, pin: Pin });
-/** Closing the wallet (docs/decisions.md section 18): a fresh SMS code, the PIN or a passkey, the card for the roubles left. */
+/**
+ * Closing the wallet (docs/decisions/account.md#a-persons-account): a fresh SMS code, the PIN or a passkey,
+ * the card for the roubles left.
+ */
 export const CloseWalletRequest = confirmedBy({ pan: z.string().max(32).optional(), confirm_code: Code });
 export const ClosePreview = z.object({
   accounts: z.array(
@@ -612,7 +631,8 @@ export const SmsOutbox = z.object({
 export const VersionFile = z.object({ version: z.string() });
 export const Health = z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) });
 
-// ---------- requests, templates, schedules (docs/decisions.md section 13) ----------
+// ---------- requests, templates, schedules
+// (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers) ----------
 
 export const PaymentRequestStatus = z.enum(['pending', 'paid', 'declined', 'cancelled', 'expired']);
 export const PaymentRequestCreate = z
@@ -729,7 +749,7 @@ export const Schedule = z.object({
 export const SchedulePage = page(Schedule);
 export const ScheduleAnswer = z.object({ status: z.literal('success'), schedule: Schedule });
 
-// ---------- the live wallet (docs/decisions.md section 14) ----------
+// ---------- the live wallet (docs/decisions/live-wallet.md#the-live-wallet) ----------
 
 /** The stream's events, by name: `data` of each is one JSON object. */
 export const TransactionEvent = Transaction.extend({

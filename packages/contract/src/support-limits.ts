@@ -1,5 +1,5 @@
 /**
- * The support chat's limits (docs/decisions.md section 23), a module without zod so the app's chat
+ * The support chat's limits (docs/decisions/support.md#support-chat), a module without zod so the app's chat
  * screen can import it (`@e-wallet/contract/support-limits`) without shipping the schemas.
  */
 /** A message's text, in characters (a screen of text; longer is a document, not a message). */

@@ -1,5 +1,5 @@
 /**
- * The support chat (docs/decisions.md section 23): a person writes to the operators from the app
+ * The support chat (docs/decisions/support.md#support-chat): a person writes to the operators from the app
  * (text and up to three images, an operation attached when opened from one), operators answer from
  * the back office. Every text is plain text (plain-text.ts): the calls refuse control characters.
  */

@@ -1,6 +1,7 @@
 /**
  * Dates and times as a person reads them, in the app, the documents and the public verify page
- * alike (docs/decisions.md section 20): one time zone, Moscow, named after the time, and one format.
+ * alike (docs/decisions/language-and-format.md#language-numbers-time-and-controls): one time zone, Moscow,
+ * named after the time, and one format.
  * Intl with the zone given, never the reader's device zone, so a server and a phone print the same.
  */
 export type DateLanguage = 'ru' | 'en';

@@ -1,8 +1,9 @@
 /**
  * Encryption at rest: AES-256-GCM with a key derived by HKDF-SHA-256 (identity documents under
- * DOCUMENTS_KEY, a held payout's card or account under PAYOUTS_KEY, docs/decisions.md section 21), a
- * random 96-bit nonce per value, and the row's id as associated data so a sealed value moved to another
- * row does not open. Layout: version (1 byte) | nonce (12) | tag (16) | data.
+ * DOCUMENTS_KEY, a held payout's card or account under PAYOUTS_KEY,
+ * docs/decisions/antifraud.md#antifraud-and-the-trusted-person), a random 96-bit nonce per value, and the
+ * row's id as associated data so a sealed value moved to another row does not open. Layout: version (1 byte)
+ * | nonce (12) | tag (16) | data.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
@@ -12,7 +13,10 @@ export function documentsKey(secret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'e-wallet', 'documents/v1', 32));
 }
 
-/** The key of a held payout's destination, sealed until its hold ends (docs/decisions.md section 21). */
+/**
+ * The key of a held payout's destination, sealed until its hold ends
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
+ */
 export function payoutsKey(secret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'e-wallet', 'payout-destinations/v1', 32));
 }

@@ -1,9 +1,10 @@
 /**
- * One process at a time on an embedded database (docs/decisions.md section 19). PGlite does not guard
- * its data folder: a second process (a second server, `npm run ops`) opening it beside a running
- * server wrote over the server's pages and broke it. Whoever opens the folder holds `<folder>.lock`
- * (created exclusively, holding the owner's pid); another process is refused while that pid lives. A
- * lock left by a process that died is taken over.
+ * One process at a time on an embedded database
+ * (docs/decisions/back-office.md#the-back-office-on-the-apps-stack). PGlite does not guard its data folder: a
+ * second process (a second server, `npm run ops`) opening it beside a running server wrote over the server's
+ * pages and broke it. Whoever opens the folder holds `<folder>.lock` (created exclusively, holding the
+ * owner's pid); another process is refused while that pid lives. A lock left by a process that died is taken
+ * over.
  */
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';

@@ -1,7 +1,8 @@
 /**
- * A money call whose money was held instead of sent (docs/decisions.md section 21) answers 202 with
- * the contract's `HeldAnswer`: the money-call pipeline throws this, and `route` answers it for every
- * call the contract marks as moving money, so no service writes a second kind of answer.
+ * A money call whose money was held instead of sent
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person) answers 202 with the contract's
+ * `HeldAnswer`: the money-call pipeline throws this, and `route` answers it for every call the contract marks
+ * as moving money, so no service writes a second kind of answer.
  */
 import type { HeldAnswer } from '@e-wallet/contract';
 

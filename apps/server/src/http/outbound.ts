@@ -1,9 +1,9 @@
 /**
  * The one way the server makes a request to an address a person gave it (today: Web Push endpoints),
- * docs/decisions.md section 17: https only, no redirects (node's request never follows one), the host
- * on a list of known services where one is given, and only public addresses, checked on the address
- * actually connected to (after DNS), so a name that resolves to loopback, a private, link-local or
- * any other special range is refused however it was spelled.
+ * docs/decisions/security-rules.md#hardening-third-round: https only, no redirects (node's request never
+ * follows one), the host on a list of known services where one is given, and only public addresses, checked
+ * on the address actually connected to (after DNS), so a name that resolves to loopback, a private,
+ * link-local or any other special range is refused however it was spelled.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';

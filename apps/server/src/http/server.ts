@@ -40,7 +40,7 @@ export function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<str
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Request bodies are small JSON documents; anything larger is refused (docs/decisions.md, 'Security
+ * Request bodies are small JSON documents; anything larger is refused (docs/decisions/security-rules.md, 'Security
  * baselines').
  */
 export const BODY_LIMIT = 64 * 1024;

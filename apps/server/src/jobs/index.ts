@@ -1,5 +1,5 @@
 /**
- * One job system for all background work (docs/decisions.md section 23): pg-boss on the server's own
+ * One job system for all background work (docs/decisions/jobs.md#one-job-system): pg-boss on the server's own
  * database (PostgreSQL, or the embedded PGlite through pg-boss's PGlite backend), in the schema
  * `pgboss`. Each owner of background work declares its queues here (`define`): what one job does,
  * its retries (with backoff), and optionally a cron for work that recurs. Every queue has a dead-letter

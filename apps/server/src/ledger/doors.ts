@@ -66,7 +66,8 @@ export interface Payment {
   rules: string;
   /**
    * Held toward this system account instead (payee null): an operation the antifraud check stopped,
-   * whose money waits there until it is released or returned (docs/decisions.md section 21).
+   * whose money waits there until it is released or returned
+   * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
    */
   toward?: 'antifraud_hold';
 }
@@ -96,8 +97,9 @@ export interface Refund {
 }
 
 /**
- * A move between a person's account and one of their savings goals (docs/decisions.md section 22):
- * 'close' returns all of it and closes the goal, the one move that asks no PIN.
+ * A move between a person's account and one of their savings goals
+ * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): 'close' returns all of it and
+ * closes the goal, the one move that asks no PIN.
  */
 export interface GoalMove {
   door: 'goal';
@@ -106,7 +108,10 @@ export interface GoalMove {
   goalId: string;
   direction: 'deposit' | 'withdraw' | 'close';
   amount: bigint;
-  /** A regular deposit's run names its standing order, which stands for the PIN (docs/decisions.md section 22). */
+  /**
+   * A regular deposit's run names its standing order, which stands for the PIN
+   * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals).
+   */
   reference?: { type: 'scheduled_transfer'; id: string } | null;
   description: SidedText;
   at: Date;

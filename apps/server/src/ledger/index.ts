@@ -364,9 +364,9 @@ const SETTLE_SQL = `SELECT outcome, (moved).* FROM ledger_settle($1::uuid, $2::t
 
 /**
  * Opens a transfer or a hold in one statement (`ledger_open`): both accounts locked in the one lock
- * order (docs/decisions.md section 8), the available balance checked, then the movement (a used
- * idempotency key writes nothing and answers its first transfer, before any refusal). Nothing is written unless the outcome is 'created', so a
- * caller may catch INSUFFICIENT_FUNDS and carry on.
+ * order (docs/decisions/money-calls.md#the-money-core), the available balance checked, then the movement (a
+ * used idempotency key writes nothing and answers its first transfer, before any refusal). Nothing is written
+ * unless the outcome is 'created', so a caller may catch INSUFFICIENT_FUNDS and carry on.
  */
 async function open(q: Queryable, input: TransferInput, isHold: boolean): Promise<TransferResult> {
   if (typeof input.amount !== 'bigint' || input.amount <= 0n || input.amount > MAX_MINOR)

@@ -1,10 +1,11 @@
 /**
- * Antifraud in the back office (docs/decisions.md section 21): the queue of held operations with the
- * signs that fired, released or refused by support and above after calling the person (audited in the
- * decision's transaction); the local fraud list, whose entries compliance adds and removes under four
- * eyes (one operator proposes, another confirms), as refunds are approved (refunds.ts). A hold awaiting
- * a trusted person is theirs to decide (an operator only refuses it); a release from the amount floor
- * up is proposed by one operator and made by a second, compliance one (docs/decisions/recovery-and-four-eyes.md).
+ * Antifraud in the back office (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): the queue of
+ * held operations with the signs that fired, released or refused by support and above after calling the
+ * person (audited in the decision's transaction); the local fraud list, whose entries compliance adds and
+ * removes under four eyes (one operator proposes, another confirms), as refunds are approved (refunds.ts). A
+ * hold awaiting a trusted person is theirs to decide (an operator only refuses it); a release from the amount
+ * floor up is proposed by one operator and made by a second, compliance one
+ * (docs/decisions/recovery-and-four-eyes.md).
  */
 import { randomUUID } from 'node:crypto';
 import { roleAllows } from '@e-wallet/contract';

@@ -1,7 +1,8 @@
 /**
- * The operators' audit (docs/decisions.md section 12): one line per action, sign-ins included: who (the
- * operator's id and e-mail), when, what, the object, before and after. Written in the action's own
- * transaction where it has one; the table is append-only (db/functions/ops.sql refuses UPDATE, DELETE).
+ * The operators' audit (docs/decisions/back-office.md#the-operators-back-office): one line per action,
+ * sign-ins included: who (the operator's id and e-mail), when, what, the object, before and after. Written in
+ * the action's own transaction where it has one; the table is append-only (db/functions/ops.sql refuses
+ * UPDATE, DELETE).
  */
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';

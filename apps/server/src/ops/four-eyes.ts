@@ -1,5 +1,5 @@
 /**
- * The one four-eyes rule of every action two operators make (docs/decisions.md, 'The back office on the
+ * The one four-eyes rule of every action two operators make (docs/decisions/back-office.md, 'The back office on the
  * app's stack'; docs/decisions/recovery-and-four-eyes.md): a refund, a fraud-list entry or its removal, a
  * hold's release from the amount floor, a role that approves. An operator confirms only when they are not
  * the proposer and the proposer never created nor changed their account (made them, proposed or set their

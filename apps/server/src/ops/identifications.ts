@@ -1,6 +1,7 @@
 /**
- * Identifications of the manual review (docs/decisions.md section 12): an application's photos (each
- * opening audited) and the decision, written with its audit line in one transaction; and the queue.
+ * Identifications of the manual review (docs/decisions/back-office.md#the-operators-back-office): an
+ * application's photos (each opening audited) and the decision, written with its audit line in one
+ * transaction; and the queue.
  */
 import { type OperatorRole, roleAllows } from '@e-wallet/contract';
 import type { AppContext } from '../context.ts';

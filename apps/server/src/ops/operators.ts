@@ -1,5 +1,5 @@
 /**
- * Operators of the back office, as administrators manage them (docs/decisions.md, 'The operators' back
+ * Operators of the back office, as administrators manage them (docs/decisions/back-office.md, 'The operators' back
  * office' and 'The back office on the app's stack'): invited with a one-time link (setup-links.ts), their
  * role changed (a role that approves refunds or manages operators needs a second administrator), disabled,
  * their TOTP reset. Signing in is sessions.ts's, with passwords.ts, totp.ts and sign-in-throttle.ts;

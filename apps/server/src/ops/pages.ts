@@ -1,5 +1,5 @@
 /**
- * The back office's lists, each a page like the wallet's (docs/decisions.md, 'The back office on the app's
+ * The back office's lists, each a page like the wallet's (docs/decisions/back-office.md, 'The back office on the app's
  * stack'): `{results, next}`, newest first by (time, id), `next` a sealed cursor (http/cursor.ts) or null
  * on the last page. Each concern's list is in its own file (people.ts, refunds.ts, payouts.ts, ...); these
  * are their bounds.

@@ -1,5 +1,5 @@
 /**
- * Operators' passwords, kept as scrypt (docs/decisions.md, 'The operators' back office'). A check runs for
+ * Operators' passwords, kept as scrypt (docs/decisions/back-office.md, 'The operators' back office'). A check runs for
  * unknown e-mails too, against a hash nothing matches, so the answer's time does not tell which e-mails
  * are operators.
  */

@@ -1,6 +1,7 @@
 /**
- * Stuck payouts (docs/decisions.md section 12): an operator settles or releases an open payout through
- * the payouts module, the decision and its audit line in one transaction; and the list of them.
+ * Stuck payouts (docs/decisions/back-office.md#the-operators-back-office): an operator settles or releases an
+ * open payout through the payouts module, the decision and its audit line in one transaction; and the list of
+ * them.
  */
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';

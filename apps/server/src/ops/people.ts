@@ -1,7 +1,7 @@
 /**
- * People in the back office (docs/decisions.md section 12): the person's card, an operator's freeze
- * and its lifting (the freeze module decides it), and a person's 'Это не я' report. Every action and
- * its audit line are one transaction; and the list of people, found by phone, name or e-mail.
+ * People in the back office (docs/decisions/back-office.md#the-operators-back-office): the person's card, an
+ * operator's freeze and its lifting (the freeze module decides it), and a person's 'Это не я' report. Every
+ * action and its audit line are one transaction; and the list of people, found by phone, name or e-mail.
  */
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';

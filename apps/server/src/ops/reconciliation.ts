@@ -1,5 +1,6 @@
 /**
- * Reconciliation (docs/decisions.md section 12): each provider's records of a day against the ledger.
+ * Reconciliation (docs/decisions/back-office.md#the-operators-back-office): each provider's records of a day
+ * against the ledger.
  */
 import type { AppContext } from '../context.ts';
 import type { ProviderRecord } from '../providers/records.ts';

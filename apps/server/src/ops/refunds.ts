@@ -1,7 +1,7 @@
 /**
- * Refunds under four eyes (docs/decisions.md section 12): one operator proposes a correcting transfer,
- * another approves it as a money call (modules/money-calls) through ops_refund (db/functions/ops.sql),
- * which decides eligibility, four eyes and the limits; every step audited.
+ * Refunds under four eyes (docs/decisions/back-office.md#the-operators-back-office): one operator proposes a
+ * correcting transfer, another approves it as a money call (modules/money-calls) through ops_refund
+ * (db/functions/ops.sql), which decides eligibility, four eyes and the limits; every step audited.
  */
 import { randomUUID } from 'node:crypto';
 import { type CurrencyCode, parseAmount } from '@e-wallet/contract';

@@ -1,5 +1,5 @@
 /**
- * The back office's own server (docs/decisions.md, 'The operators' back office'): the operators' API under
+ * The back office's own server (docs/decisions/back-office.md, 'The operators' back office'): the operators' API under
  * /ops/v1 and the back office app (apps/backoffice/dist), on OPS_HOST:OPS_PORT, never on the public port.
  * Built by the public app's builder (http/server.ts) with its own CSP: self only, no third-party host.
  * Every call but the sign-in needs an operator's token, and the role that opsCalls names for it (a wallet

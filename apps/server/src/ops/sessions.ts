@@ -1,5 +1,5 @@
 /**
- * Operators' sign-in and sessions (docs/decisions.md, 'The operators' back office' and 'The back office on
+ * Operators' sign-in and sessions (docs/decisions/back-office.md, 'The operators' back office' and 'The back office on
  * the app's stack'). The sign-in answers alike for every failure, known e-mail or not. A session lasts 12
  * hours from sign-in and ends after 30 idle minutes; only its token's SHA-256 is stored.
  */

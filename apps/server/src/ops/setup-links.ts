@@ -1,5 +1,5 @@
 /**
- * One-time setup links (docs/decisions.md, 'The back office on the app's stack'): no operator ever sees
+ * One-time setup links (docs/decisions/back-office.md, 'The back office on the app's stack'): no operator ever sees
  * another's credentials. A new operator, or one whose TOTP was reset, sets them through a link that lasts
  * 72 hours; only the link's SHA-256 is stored, and a newer link of theirs ends the older ones.
  */

@@ -1,5 +1,5 @@
 /**
- * Sign-in throttling by the client's address (docs/decisions.md, 'The back office on the app's stack'):
+ * Sign-in throttling by the client's address (docs/decisions/back-office.md, 'The back office on the app's stack'):
  * failed tries, then all tries, in a window. Both are checked before any account is read, so a stranger
  * can neither lock an operator out nor make the server do more than this; no failure locks an account.
  */

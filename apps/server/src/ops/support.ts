@@ -1,7 +1,7 @@
 /**
- * The support chat in the back office (docs/decisions.md section 23): the queue of open conversations
- * (those waiting first, the longest waiting first, with the wait), a conversation beside the person's
- * card, a reply (taken by the first operator who answers) and closing, each reply and close with its
+ * The support chat in the back office (docs/decisions/support.md#support-chat): the queue of open
+ * conversations (those waiting first, the longest waiting first, with the wait), a conversation beside the
+ * person's card, a reply (taken by the first operator who answers) and closing, each reply and close with its
  * audit line in one transaction; and the operators' live stream of conversations that changed, fed by
  * `support_changed` from every instance.
  */

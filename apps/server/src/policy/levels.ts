@@ -1,6 +1,7 @@
 /**
- * Identification levels (docs/decisions.md section 6, after Federal Law 161-FZ art. 10): the figures
- * of each level. Amounts are RUB minor units. The defaults can be overridden with the
+ * Identification levels (docs/decisions/identification-and-limits.md#identification-levels, after Federal Law
+ * 161-FZ art. 10): the figures of each level. Amounts are RUB minor units. The defaults can be overridden
+ * with the
  * IDENTIFICATION_LIMITS setting (JSON of the same shape, in roubles), validated at start.
  * The rules themselves (what a figure allows, how money is counted) are decided by the database
  * (db/functions/limits.sql), which gets these figures with every call as `levelRulesJson`.
@@ -20,7 +21,7 @@ export interface LevelRules {
   withdrawal: boolean;
   /** Transfers to other people; payments to merchants (QR) are allowed at every level. */
   transfer: boolean;
-  /** Exchange between one's own accounts (docs/decisions.md section 15). */
+  /** Exchange between one's own accounts (docs/decisions/exchange.md#exchange-between-ones-own-accounts). */
   exchange: boolean;
 }
 

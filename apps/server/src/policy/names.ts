@@ -1,6 +1,7 @@
 /**
  * How one person is named to another: first name and the initial of the last name ('Иван П.'), all a
- * sender, a payer or a requester learns of the other side (docs/decisions.md section 1).
+ * sender, a payer or a requester learns of the other side
+ * (docs/decisions/placeholders-and-defects.md#placeholders-become-real-features).
  */
 export function maskedName(firstName: string, lastName: string): string {
   const initial = [...lastName.trim()][0];

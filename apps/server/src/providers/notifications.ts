@@ -1,7 +1,8 @@
 /**
  * A real provider's own notifications (YooKassa's, unsigned): only the object's id in the body is read;
  * the provider's `verify` asks its API about that object, and only that answer is applied
- * (docs/decisions.md section 17). Used by the payments and the payouts provider alike.
+ * (docs/decisions/security-rules.md#hardening-third-round). Used by the payments and the payouts provider
+ * alike.
  */
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.ts';

@@ -1,6 +1,7 @@
 /**
- * A provider's own record of a money movement, as reconciliation reads it (docs/decisions.md section 12):
- * the provider's id, our reference (a top-up order's id, a payout's id), the amount and the outcome.
+ * A provider's own record of a money movement, as reconciliation reads it
+ * (docs/decisions/back-office.md#the-operators-back-office): the provider's id, our reference (a top-up
+ * order's id, a payout's id), the amount and the outcome.
  */
 import type { CurrencyCode } from '@e-wallet/contract';
 import type { Queryable } from '../db/client.ts';

@@ -1,6 +1,7 @@
 /**
  * Sign-in sessions. A token is 256 random bits; only its SHA-256 is stored. A session expires
- * 30 days after sign-in, or after 7 days unused, and is revoked on logout (docs/decisions.md section 7).
+ * 30 days after sign-in, or after 7 days unused, and is revoked on logout
+ * (docs/decisions/security-rules.md#security-baselines).
  */
 import { hash, randomBytes } from 'node:crypto';
 import { batchedRead } from '../db/batch.ts';

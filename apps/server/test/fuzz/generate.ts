@@ -468,7 +468,10 @@ export function freeTextFields(schema: unknown): string[] {
     .map(([name]) => name);
 }
 
-/** Control characters a text may hide (docs/decisions.md section 17): every one is a 400. */
+/**
+ * Control characters a text may hide (docs/decisions/security-rules.md#hardening-third-round): every one is a
+ * 400.
+ */
 const CONTROL_CHARACTERS = [
   '\u0000',
   '\u0001',

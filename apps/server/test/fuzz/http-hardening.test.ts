@@ -1,8 +1,8 @@
 /**
- * HTTP hardening (docs/decisions.md section 7) on every kind of answer the server gives: pages (the
- * sandbox's HTML, the app's paths) carry a strict Content-Security-Policy (no inline script, no eval,
- * no third-party origin or wildcard, frame-ancestors none, object-src none); the API's JSON answers
- * (success, error, not found) one that allows nothing at all, and no-store. All of them: nosniff, no
+ * HTTP hardening (docs/decisions/security-rules.md#security-baselines) on every kind of answer the server
+ * gives: pages (the sandbox's HTML, the app's paths) carry a strict Content-Security-Policy (no inline
+ * script, no eval, no third-party origin or wildcard, frame-ancestors none, object-src none); the API's JSON
+ * answers (success, error, not found) one that allows nothing at all, and no-store. All of them: nosniff, no
  * referrer, same-origin resource policy, no X-Powered-By; HSTS only in production mode (where the
  * sandbox routes do not exist); request bodies capped at 64 KiB for JSON and form posts alike.
  */

@@ -1,7 +1,7 @@
 /**
  * A render error in a route area shows a friendly message with a retry, never a blank area
- * (docs/decisions.md section 2). Layouts wrap their page in it, keyed by the path, so navigating
- * away also clears the error; the layout around it stays usable.
+ * (docs/decisions/placeholders-and-defects.md#defects-are-fixed). Layouts wrap their page in it, keyed by the
+ * path, so navigating away also clears the error; the layout around it stays usable.
  */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

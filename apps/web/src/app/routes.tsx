@@ -1,5 +1,5 @@
 /**
- * Every route of docs/product.md section 2 with its name (`handle.name`, read with useRouteName()).
+ * Every route of docs/product.md#screens-and-routes with its name (`handle.name`, read with useRouteName()).
  * Pages are lazy (route-modules.ts, which also preloads the current route's at start-up), so the
  * sign-in page loads only what it shows. Declarative routing (BrowserRouter + useRoutes) keeps the
  * sign-in page's JavaScript small: the data router alone would be another 18 KiB gzip.

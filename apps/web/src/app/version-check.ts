@@ -1,9 +1,9 @@
 /**
- * The start-up version check (docs/product.md section 4, docs/decisions.md section 2). The app asks
- * the server for its version with the no-cache headers; when it is the app's own version
- * (`__APP_VERSION__`, 0.0.1) start-up continues and the service worker is registered (once the
- * first screen has settled, so its precaching does not compete with it). When it
- * differs, a newer build has been deployed while this tab ran an older one (often from the
+ * The start-up version check (docs/product.md#states-and-transitions,
+ * docs/decisions/placeholders-and-defects.md#defects-are-fixed). The app asks the server for its version with
+ * the no-cache headers; when it is the app's own version (`__APP_VERSION__`, 0.0.1) start-up continues and
+ * the service worker is registered (once the first screen has settled, so its precaching does not compete
+ * with it). When it differs, a newer build has been deployed while this tab ran an older one (often from the
  * service worker's cache): every service worker registration is removed and the page reloads,
  * also when removing fails, so the next load comes from the network. A failed check is logged
  * and the app goes on.

@@ -1,4 +1,6 @@
-/** The name of the current route (spec section 2), for titles and navigation highlighting. */
+/**
+ * The name of the current route (docs/product.md#screens-and-routes), for titles and navigation highlighting.
+ */
 import { createContext, useContext } from 'react';
 import type { RouteName } from './routes.ts';
 

@@ -1,6 +1,8 @@
 import type { NotificationAbout } from '@e-wallet/contract';
 
-/** The routes of docs/product.md section 2, by name. Features link by name, never by a typed path. */
+/**
+ * The routes of docs/product.md#screens-and-routes, by name. Features link by name, never by a typed path.
+ */
 export const ROUTES = {
   Home: '/',
   History: '/history',

@@ -1,7 +1,8 @@
 /**
- * The local fraud list beside the Bank of Russia's database (docs/decisions.md section 21): recipients
- * operators marked as fraud. Compliance proposes an entry or its removal; another operator confirms it
- * (four eyes). A card is kept only as its keyed hash, so the list never shows its number.
+ * The local fraud list beside the Bank of Russia's database
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): recipients operators marked as fraud.
+ * Compliance proposes an entry or its removal; another operator confirms it (four eyes). A card is kept only
+ * as its keyed hash, so the list never shows its number.
  */
 
 import { roleAllows } from '@e-wallet/contract';

@@ -1,6 +1,6 @@
 /**
- * Held operations (docs/decisions.md section 21): the signs that fired, the person to call; support and
- * above release the money or refuse the operation, each with a reason (audited).
+ * Held operations (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): the signs that fired, the
+ * person to call; support and above release the money or refuse the operation, each with a reason (audited).
  */
 import { roleAllows } from '@e-wallet/contract';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 /**
- * The job system (docs/decisions.md section 23): each queue's waiting, running, failed and dead jobs
+ * The job system (docs/decisions/jobs.md#one-job-system): each queue's waiting, running, failed and dead jobs
  * and how old its oldest waiting job is; under a queue with trouble, its dead and failing jobs with
  * their error, which an admin retries or cancels.
  */

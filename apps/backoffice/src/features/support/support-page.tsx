@@ -1,5 +1,5 @@
 /**
- * The support chat (docs/decisions.md section 23): the queue of open conversations, those waiting
+ * The support chat (docs/decisions/support.md#support-chat): the queue of open conversations, those waiting
  * first with how long they wait, and the closed ones; live as people write on any instance.
  */
 import { useTranslation } from 'react-i18next';

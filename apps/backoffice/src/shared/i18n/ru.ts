@@ -392,7 +392,10 @@ export const ru = {
     state: 'Состояние',
     error: 'Ошибка',
   },
-  /** Antifraud (docs/decisions.md section 21): held operations and the local fraud list. */
+  /**
+   * Antifraud (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): held operations and the local
+   * fraud list.
+   */
   antifraud: {
     holds: {
       title: 'Приостановленные операции',

@@ -1,6 +1,6 @@
--- The antifraud check's two tables (docs/decisions.md section 21) tell every server instance of each
--- change, at commit, so what an instance keeps of them (modules/antifraud/watch.ts) is dropped: the
--- local fraud list as 'list', a person's trusted person's row as the person's id.
+-- The antifraud check's two tables (docs/decisions/antifraud.md#antifraud-and-the-trusted-person) tell every
+-- server instance of each change, at commit, so what an instance keeps of them (modules/antifraud/watch.ts)
+-- is dropped: the local fraud list as 'list', a person's trusted person's row as the person's id.
 CREATE OR REPLACE FUNCTION antifraud_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   -- (Each branch names only its own table's columns: PL/pgSQL resolves a field when it runs it.)

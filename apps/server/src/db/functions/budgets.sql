@@ -1,5 +1,6 @@
--- Monthly budgets (docs/decisions.md section 22): what a budget's category has spent in a Moscow
--- month, and its notices at 80 % and 100 %, told once per budget, month and threshold.
+-- Monthly budgets (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): what a budget's
+-- category has spent in a Moscow month, and its notices at 80 % and 100 %, told once per budget, month and
+-- threshold.
 
 -- A category's name in a language: the fixed list's words, a person's own name, or all spending (null).
 -- The one place the names live: the API answers them, the notices print them.

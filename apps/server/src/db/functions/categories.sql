@@ -1,8 +1,9 @@
--- The category of a person's outgoing operation (docs/decisions.md section 22), decided here and only
--- here: the person's choice for the operation; else the choice they remembered for its payee before the
--- operation was made; else the rule: a GOST payee's MCC or purpose, a withdrawal, a transfer to a
--- person, a payment (a QR merchant) 'other'. An exchange and a savings move are one's own money: no
--- category, not spending. Fixed categories are codes (the app names them); a person's own is its id.
+-- The category of a person's outgoing operation
+-- (docs/decisions/managing-money.md#managing-money-categories-budgets-goals), decided here and only here: the
+-- person's choice for the operation; else the choice they remembered for its payee before the operation was
+-- made; else the rule: a GOST payee's MCC or purpose, a withdrawal, a transfer to a person, a payment (a QR
+-- merchant) 'other'. An exchange and a savings move are one's own money: no category, not spending. Fixed
+-- categories are codes (the app names them); a person's own is its id.
 
 -- Who was paid, as a remembered choice names them: a wallet user, or a payout's account or card.
 CREATE OR REPLACE FUNCTION category_payee(t ledger_transfers) RETURNS text

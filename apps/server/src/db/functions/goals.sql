@@ -1,7 +1,8 @@
--- Savings goals ('Копилка', docs/decisions.md section 22): a goal's money is a ledger account of its own
--- (purpose 'goal'), owned by the person through the goal's row. Money moves between it and the
--- person's account in the goal's currency as kind 'savings': one's own money, so never outgoing for
--- the monthly limit, while limits_holdings (limits.sql) counts the goal toward the balance cap.
+-- Savings goals ('Копилка', docs/decisions/managing-money.md#managing-money-categories-budgets-goals): a
+-- goal's money is a ledger account of its own (purpose 'goal'), owned by the person through the goal's row.
+-- Money moves between it and the person's account in the goal's currency as kind 'savings': one's own money,
+-- so never outgoing for the monthly limit, while limits_holdings (limits.sql) counts the goal toward the
+-- balance cap.
 --   (a deposit, a withdrawal or a goal's closing is the person's door ledger_goal (payments.sql),
 --    so it shares the PIN's proof, the key and the answer with every money call)
 --   goals_after_payment    a payment's round-up, in ledger_pay's statement (payments.sql)

@@ -1,6 +1,7 @@
 -- A money call's Idempotency-Key, for every door that takes one (payments.sql; top-up through keyedCall): claimed
 -- with the call's answer before the rules (payments succeed far more often than they are refused or
--- repeated), given back when a rule refuses, so a refused call stores nothing (docs/decisions.md section 4).
+-- repeated), given back when a rule refuses, so a refused call stores nothing
+-- (docs/decisions/api.md#the-api).
 CREATE OR REPLACE FUNCTION idempotency_claim(
   person uuid, call_name text, call_key text, request_hash text, answer jsonb, at timestamptz,
   OUT claimed boolean, OUT first_request_hash text, OUT first_answer jsonb

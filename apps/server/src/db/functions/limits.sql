@@ -1,6 +1,7 @@
--- The rules of identification levels (docs/decisions.md section 6), decided here and only here: what a
--- level may do, its balance cap and its monthly outgoing limit, and how the figures behind them are
--- counted. The server's configuration gives each level's figures (policy/levels.ts) as one argument:
+-- The rules of identification levels (docs/decisions/identification-and-limits.md#identification-levels),
+-- decided here and only here: what a level may do, its balance cap and its monthly outgoing limit, and how
+-- the figures behind them are counted. The server's configuration gives each level's figures
+-- (policy/levels.ts) as one argument:
 --   rules = {"anonymous": {"balance_max": "1500000", "monthly_outgoing_max": "4000000" or null,
 --            "topup": true, "withdrawal": false, "transfer": false}, "simplified": {...}, "full": {...}}
 -- Amounts are RUB minor units: money in other currencies counts at the current rate of the one table of

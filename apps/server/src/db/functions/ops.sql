@@ -1,4 +1,4 @@
--- The back office's functions (docs/decisions.md section 12).
+-- The back office's functions (docs/decisions/back-office.md#the-operators-back-office).
 
 -- The audit is append-only: the database itself refuses to change or remove a line.
 CREATE OR REPLACE FUNCTION ops_audit_guard() RETURNS trigger LANGUAGE plpgsql AS $$

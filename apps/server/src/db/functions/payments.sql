@@ -187,7 +187,7 @@ BEGIN
     -- Without a PIN only a run of the payer's active standing order, which the PIN confirmed: to its
     -- payee (a run the antifraud check held goes toward 'antifraud_hold' instead); or the release of
     -- the payer's held operation, which their PIN confirmed when it was held and the person, their
-    -- trusted person or an operator has now let go (docs/decisions.md, 'Antifraud and the trusted
+    -- trusted person or an operator has now let go (docs/decisions/antifraud.md, 'Antifraud and the trusted
     -- person'). (Asked apart: a condition with a subquery is a whole query for PL/pgSQL.)
     AND NOT (pin_proof IS NULL AND reference_type = 'scheduled_transfer'
       AND EXISTS (SELECT 1 FROM scheduled_transfers s WHERE s.id::text = reference_id AND s.user_id = payer
@@ -333,7 +333,7 @@ BEGIN
 END
 $$;
 
--- A savings goal's move (docs/decisions.md, 'Managing money: categories, budgets, goals'), `direction`
+-- A savings goal's move (docs/decisions/managing-money.md, 'Managing money: categories, budgets, goals'), `direction`
 -- 'deposit', 'withdraw' or 'close' (all of it back and the goal closed, the one move that asks no
 -- PIN: only the owner's money returns).
 -- One's own money between one's own accounts: no limit and no freeze apply, only the goal and the

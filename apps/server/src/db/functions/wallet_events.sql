@@ -1,5 +1,5 @@
--- The live wallet (migration 0200, docs/decisions.md section 14), so every door to money and every
--- notification is covered without a second writer:
+-- The live wallet (migration 0200, docs/decisions/live-wallet.md#the-live-wallet), so every door to money and
+-- every notification is covered without a second writer:
 -- - a person's ledger entry is an event as it is: its one writer, ledger_move (ledger.sql), asks
 --   wallet_events_tell_entries (below) when an instance holds the person's streams
 --   (wallet_event_listeners) or the person has a push subscription;

@@ -1,5 +1,5 @@
 -- People, their sign-in sessions and the guards around signing in. Secrets are kept only as keyed
--- hashes (docs/decisions.md section 7).
+-- hashes (docs/decisions/security-rules.md#security-baselines).
 
 CREATE TABLE users (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

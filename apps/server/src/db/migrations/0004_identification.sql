@@ -1,4 +1,5 @@
--- Identification upgrades (docs/decisions.md section 6): one row per verification started with the
+-- Identification upgrades (docs/decisions/identification-and-limits.md#identification-levels): one row per
+-- verification started with the
 -- KYC provider. pending and in_review are active; aborted and complete are final and never change.
 CREATE TABLE verifications (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

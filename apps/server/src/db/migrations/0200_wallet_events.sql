@@ -1,6 +1,6 @@
--- The live wallet (docs/decisions.md section 14). Money needs no table of its own: a person's ledger
--- entries are the events, numbered per account by account_version (gap-free and in commit order under
--- the account's lock), so a stream's place is one version per account and never expires.
+-- The live wallet (docs/decisions/live-wallet.md#the-live-wallet). Money needs no table of its own: a
+-- person's ledger entries are the events, numbered per account by account_version (gap-free and in commit
+-- order under the account's lock), so a stream's place is one version per account and never expires.
 -- Stored notifications (rare) are numbered events here, per person without gaps, in commit order (the
 -- head row stays locked until commit), written by a trigger (db/functions/wallet_events.sql) in the
 -- notification's transaction. Kept a while for resuming (pruned after 15 minutes), never read as history.
@@ -55,7 +55,7 @@ CREATE TABLE push_subscriptions (
 );
 CREATE INDEX push_subscriptions_user ON push_subscriptions (user_id);
 
--- Which pushes a person gets; money out is always pushed (docs/decisions.md section 14).
+-- Which pushes a person gets; money out is always pushed (docs/decisions/live-wallet.md#the-live-wallet).
 CREATE TABLE notification_settings (
   user_id uuid PRIMARY KEY REFERENCES users (id),
   push_money_in boolean NOT NULL DEFAULT true,

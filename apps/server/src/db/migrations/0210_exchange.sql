@@ -1,6 +1,6 @@
--- Exchange between one's own accounts (docs/decisions.md section 15): a new kind of movement and a
--- system account per currency that takes one leg and gives the other, so each currency still sums to
--- zero; the rates the limits and the quotes read; the quotes a person confirms.
+-- Exchange between one's own accounts (docs/decisions/exchange.md#exchange-between-ones-own-accounts): a new
+-- kind of movement and a system account per currency that takes one leg and gives the other, so each currency
+-- still sums to zero; the rates the limits and the quotes read; the quotes a person confirms.
 ALTER DOMAIN transfer_kind DROP CONSTRAINT IF EXISTS transfer_kind_check;
 ALTER DOMAIN transfer_kind ADD CONSTRAINT transfer_kind_check
   CHECK (VALUE IN ('topup', 'withdrawal', 'transfer', 'payment', 'refund', 'fee', 'exchange'));

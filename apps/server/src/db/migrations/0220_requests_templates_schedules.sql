@@ -1,4 +1,5 @@
--- Payment requests, templates and scheduled transfers (docs/decisions.md section 13).
+-- Payment requests, templates and scheduled transfers
+-- (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers).
 
 -- A request to pay: to one person (by phone), to whoever opens its link, or one share of a split
 -- (shares of one split have the same group_id). 'expired' is never stored: a pending request past

@@ -1,5 +1,6 @@
--- The operators' back office (docs/decisions.md section 12): operators, their sessions, the append-only
--- audit of everything they do, and refunds proposed by one operator and approved by another.
+-- The operators' back office (docs/decisions/back-office.md#the-operators-back-office): operators, their
+-- sessions, the append-only audit of everything they do, and refunds proposed by one operator and approved by
+-- another.
 
 CREATE TABLE operators (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -1,4 +1,4 @@
--- A person's account (docs/decisions.md section 18): which version of the terms each person
+-- A person's account (docs/decisions/account.md#a-persons-account): which version of the terms each person
 -- accepted and when; the version a registration was started with, kept until the phone is
 -- confirmed; and sign-in with a discoverable passkey, whose challenge belongs to nobody yet.
 -- A closed wallet keeps its records (the law asks five years) but not its phone: the number moves

@@ -1,6 +1,6 @@
--- Operators managed in the back office (docs/decisions.md section 19): a new operator sets their own
--- password and TOTP through a one-time link (no credential is ever shown to another operator); a role
--- that approves refunds or manages operators waits for a second administrator.
+-- Operators managed in the back office (docs/decisions/back-office.md#the-back-office-on-the-apps-stack): a
+-- new operator sets their own password and TOTP through a one-time link (no credential is ever shown to
+-- another operator); a role that approves refunds or manages operators waits for a second administrator.
 
 -- An operator made in the back office has no password nor TOTP until they follow their link.
 ALTER TABLE operators ALTER COLUMN password_hash DROP NOT NULL;

@@ -1,7 +1,8 @@
 -- Changes of how a person's money is confirmed or where their alerts go (a passkey added or removed,
 -- the PIN changed, a push subscription added, security alerts switched off): each is told to the
--- person at once, and its time is kept where the antifraud checks can read it (docs/decisions.md
--- section 17). users.security_changed_at is the latest; security_changes keeps each one.
+-- person at once, and its time is kept where the antifraud checks can read it
+-- (docs/decisions/security-rules.md#hardening-third-round). users.security_changed_at is the latest;
+-- security_changes keeps each one.
 ALTER TABLE users ADD COLUMN security_changed_at timestamptz;
 
 CREATE TABLE security_changes (

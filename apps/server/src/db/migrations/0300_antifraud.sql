@@ -1,4 +1,5 @@
--- Antifraud by the Bank of Russia's rules and the trusted person (docs/decisions.md section 21).
+-- Antifraud by the Bank of Russia's rules and the trusted person
+-- (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
 
 -- Held money waits in a system account of its own, so the ledger shows it apart from payouts.
 ALTER DOMAIN ledger_purpose DROP CONSTRAINT IF EXISTS ledger_purpose_check;

@@ -1,4 +1,5 @@
--- A held payout's destination and a held schedule's run (docs/decisions.md section 21).
+-- A held payout's destination and a held schedule's run
+-- (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
 
 -- A withdrawal's card or a GOST payment's account (with the payee's details), kept while its operation
 -- is held: sealed (AES-256-GCM under PAYOUTS_KEY, the payout's id as associated data), deleted when the

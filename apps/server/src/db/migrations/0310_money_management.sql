@@ -1,5 +1,6 @@
--- Managing money (docs/decisions.md section 22): categories of operations, monthly budgets with their
--- notices, and savings goals ('Копилка') with their own ledger accounts.
+-- Managing money (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): categories of
+-- operations, monthly budgets with their notices, and savings goals ('Копилка') with their own ledger
+-- accounts.
 
 -- A person's own category names, beside the fixed list (db/functions/categories.sql).
 CREATE TABLE custom_categories (

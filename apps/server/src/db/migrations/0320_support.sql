@@ -1,4 +1,4 @@
--- The support chat (docs/decisions.md section 23): one conversation per person, reopened when they
+-- The support chat (docs/decisions/support.md#support-chat): one conversation per person, reopened when they
 -- write again after it was closed; its messages, and the images of a message as the server re-encoded them.
 CREATE TABLE support_conversations (
   id uuid PRIMARY KEY,

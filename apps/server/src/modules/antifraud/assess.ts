@@ -1,6 +1,7 @@
 /**
- * The one antifraud check of an outgoing money call (docs/decisions.md section 21), asked by the
- * money-call pipeline before the door:
+ * The one antifraud check of an outgoing money call
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person), asked by the money-call pipeline before the
+ * door:
  *   1. the fraud database (the provider) and the operators' local list, for every amount: a listed
  *      recipient is refused and the refusal recorded;
  *   2. the trusted person, when one is in force: from their threshold (and a new payee, if chosen)
@@ -56,7 +57,9 @@ export interface HoldVerdict {
   approverId: string | null;
 }
 
-/** Signs' windows and figures (documented in docs/decisions.md section 21). */
+/**
+ * Signs' windows and figures (documented in docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
+ */
 export const SIGNS = {
   newSessionHours: 24,
   securityChangeHours: 24,
@@ -145,7 +148,7 @@ interface SignsRow {
  * The check: throws RECIPIENT_FRAUD_LISTED (recorded) for a listed recipient after `confirmed` has
  * proved the person (so a wrong PIN hears only about its PIN); answers a hold's verdict, or null when
  * the money may leave now. `holdable` is false for calls whose release the pipeline cannot make yet
- * (docs/decisions.md section 21): only the fraud database applies to them.
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): only the fraud database applies to them.
  */
 export async function assessCall(
   ctx: AppContext,

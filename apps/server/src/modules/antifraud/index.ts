@@ -1,7 +1,8 @@
 /**
- * Antifraud by the Bank of Russia's rules and the trusted person (docs/decisions.md section 21): the one
- * check every outgoing money call passes in the money-call pipeline (assess.ts), the held operations'
- * rows (store.ts), the trusted person's settings (trusted.ts) and their routes.
+ * Antifraud by the Bank of Russia's rules and the trusted person
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): the one check every outgoing money call
+ * passes in the money-call pipeline (assess.ts), the held operations' rows (store.ts), the trusted person's
+ * settings (trusted.ts) and their routes.
  * The public face of this module: other modules and the app import only this file.
  */
 import { modulePlugin } from '../../http/module.ts';

@@ -1,5 +1,5 @@
 /**
- * The trusted person's calls (docs/decisions.md section 21):
+ * The trusted person's calls (docs/decisions/antifraud.md#antifraud-and-the-trusted-person):
  *   GET/PUT/DELETE /v2/wallet/trusted-person, POST /v2/wallet/trusted-person/accept | leave
  * Held operations and approvals are modules/holds'.
  */

@@ -1,8 +1,8 @@
 /**
- * Held operations as rows (`money_holds`, docs/decisions.md section 21): recorded by the money-call
- * pipeline in the transaction whose door held the money, told to the person (and their trusted
- * person) at once: a notification (the bell, the live stream and a push) in the transaction, an SMS
- * after the commit. modules/holds releases, cancels and expires them.
+ * Held operations as rows (`money_holds`, docs/decisions/antifraud.md#antifraud-and-the-trusted-person):
+ * recorded by the money-call pipeline in the transaction whose door held the money, told to the person (and
+ * their trusted person) at once: a notification (the bell, the live stream and a push) in the transaction, an
+ * SMS after the commit. modules/holds releases, cancels and expires them.
  */
 import {
   type CurrencyCode,

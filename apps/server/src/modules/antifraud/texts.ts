@@ -1,6 +1,6 @@
 /**
  * The antifraud module's words in both languages: why an operation waits, and the SMS that tells the
- * person out of band (docs/decisions.md section 21).
+ * person out of band (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
  */
 import type { HoldReason, Language } from '@e-wallet/contract';
 

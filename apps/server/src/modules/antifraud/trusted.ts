@@ -1,9 +1,9 @@
 /**
- * The trusted person ('вторая рука', docs/decisions.md section 21). A person names another wallet
- * user by phone; once that person accepts, every outgoing operation from the threshold (and a first
- * payment to a new payee, if chosen) waits for their approval (assess.ts). What weakens the protection
- * (a removal, a raised threshold, the new-payee rule switched off) takes effect 48 hours after it is
- * asked, so a thief with the session cannot switch it off; what strengthens it is at once. Both people
+ * The trusted person ('вторая рука', docs/decisions/antifraud.md#antifraud-and-the-trusted-person). A person
+ * names another wallet user by phone; once that person accepts, every outgoing operation from the threshold
+ * (and a first payment to a new payee, if chosen) waits for their approval (assess.ts). What weakens the
+ * protection (a removal, a raised threshold, the new-payee rule switched off) takes effect 48 hours after it
+ * is asked, so a thief with the session cannot switch it off; what strengthens it is at once. Both people
  * are told of every change (a notification and an SMS).
  * A change is in force from `change_at` whether or not anything has written it yet: every read here and
  * in assess.ts reads it so; the holds' sweep job (modules/holds) writes the due ones and tells both.

@@ -1,7 +1,7 @@
 /**
  * What each server instance knows of the two tables every outgoing payment's check reads (assess.ts),
  * so that an everyday payment (a person with no trusted person, a recipient on no local list) costs
- * no read (docs/decisions.md section 21):
+ * no read (docs/decisions/antifraud.md#antifraud-and-the-trusted-person):
  * - the local fraud list's entries in force, read whole when listening starts and after each change;
  * - the people known to have no trusted person's row at all (a row in any state is read each time).
  * Kept only while this instance follows the database's `antifraud_changed` notices

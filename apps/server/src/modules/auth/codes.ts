@@ -1,7 +1,7 @@
 /**
- * SMS codes (docs/decisions.md section 7): four digits from a CSPRNG, valid 5 minutes, dead after 5
- * wrong tries, a new one not before 60 s, at most 5 per phone per hour and a cap per client
- * address. Across all of a phone's codes at most 10 wrong ones count in any 24 hours: then the
+ * SMS codes (docs/decisions/security-rules.md#security-baselines): four digits from a CSPRNG, valid 5
+ * minutes, dead after 5 wrong tries, a new one not before 60 s, at most 5 per phone per hour and a cap per
+ * client address. Across all of a phone's codes at most 10 wrong ones count in any 24 hours: then the
  * phone's codes are refused until the oldest leaves the window, so a guess succeeds with at most
  * 10 / 10,000 = 0.1% a day (docs/security.md). Only an HMAC of the code is stored; never logged.
  */
@@ -116,7 +116,8 @@ export async function recentCodeWait(
  * checks at most CODE_CHECKS_PER_ADDRESS_PER_HOUR codes an hour (by default the tries of every code
  * it may be sent), the same RATE_LIMITED whether the phone has a wallet or not. So one address cannot walk many phones'
  * codes, nor lock their owners out by spending their wrong-code day, and each refused try costs one
- * statement (docs/decisions.md section 17). Sessions are never ended by anyone's wrong codes.
+ * statement (docs/decisions/security-rules.md#hardening-third-round). Sessions are never ended by anyone's
+ * wrong codes.
  */
 export async function guardCodeCheck(ctx: AppContext, ip: string): Promise<void> {
   const cap = ctx.config.CODE_CHECKS_PER_ADDRESS_PER_HOUR;

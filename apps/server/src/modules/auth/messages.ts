@@ -24,7 +24,8 @@ const MESSAGES = {
     ru: 'E-Wallet: для вашего номера введено слишком много неверных кодов, вход по SMS приостановлен на сутки. Если это были не вы, ваши деньги в безопасности; помощь: поддержка E-Wallet.',
     en: 'E-Wallet: too many wrong codes were entered for your number, so SMS sign-in is paused for a day. If it was not you, your money is safe; for help contact E-Wallet support.',
   },
-  // Security events told outside the app (docs/decisions.md section 14): one text per event, no code.
+  // Security events told outside the app (docs/decisions/live-wallet.md#the-live-wallet): one text per event,
+  // no code.
   smsNewDevice: {
     ru: 'E-Wallet: вход в кошелёк с нового устройства ({device}). Если это были не вы, заблокируйте кошелёк в приложении или обратитесь в поддержку.',
     en: 'E-Wallet: a sign-in to your wallet from a new device ({device}). If it was not you, freeze your wallet in the app or contact support.',

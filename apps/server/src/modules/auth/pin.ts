@@ -1,6 +1,6 @@
 /**
- * The PIN (docs/decisions.md section 7). Ten thousand values cannot be protected by a slow hash, so it
- * is stored as HMAC-SHA-256(PIN_KEY, salt || pin) with a per-user random salt and the key's
+ * The PIN (docs/decisions/security-rules.md#security-baselines). Ten thousand values cannot be protected by a
+ * slow hash, so it is stored as HMAC-SHA-256(PIN_KEY, salt || pin) with a per-user random salt and the key's
  * version, and guarded online: 5 wrong PINs in a row lock money operations for 15 minutes, 10
  * revoke every session. The guard's state lives on the user's row; every check holds that row's
  * lock, so concurrent requests on any number of instances are counted exactly.

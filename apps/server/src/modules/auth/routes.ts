@@ -1,4 +1,7 @@
-/** The auth calls of the contract's table (docs/product.md section 7, docs/decisions.md sections 4 and 7). */
+/**
+ * The auth calls of the contract's table (docs/product.md#calls, docs/decisions/api.md#the-api and
+ * docs/decisions/security-rules.md#security-baselines).
+ */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { isAppError } from '../../errors.ts';

@@ -43,7 +43,7 @@ export interface Registration {
   last_name: string;
   phone: string;
   email: string;
-  /** The terms the person read and accepted on step 1 (docs/decisions.md section 18). */
+  /** The terms the person read and accepted on step 1 (docs/decisions/account.md#a-persons-account). */
   terms_version?: string;
 }
 
@@ -236,7 +236,8 @@ export async function confirmRegistration(
         [registration.first_name, registration.last_name, phone, registration.email, now],
       );
       const userId = created.rows[0]!.id;
-      // The consent given on step 1, with the time it was given (docs/decisions.md section 18).
+      // The consent given on step 1, with the time it was given
+      // (docs/decisions/account.md#a-persons-account).
       if (registration.terms_version)
         await recordAcceptance(q, userId, registration.terms_version, registration.terms_accepted_at ?? now);
       await q.query('DELETE FROM pending_registrations WHERE phone = $1', [phone]);
@@ -283,7 +284,7 @@ export async function login(
     });
     return { token: session.token, newDevice };
   });
-  // One text per new-device sign-in, after it committed (docs/decisions.md section 14).
+  // One text per new-device sign-in, after it committed (docs/decisions/live-wallet.md#the-live-wallet).
   if ('newDevice' in outcome && outcome.newDevice)
     await sendNotice(
       ctx,

@@ -1,8 +1,9 @@
 /**
- * Changes of how money is confirmed or where alerts go (docs/decisions.md section 17): a session alone
- * never makes one. The person proves it is them with the PIN or a fresh SMS code to their own phone
- * (`proveOwner`), and every such change is told at once outside the app, by SMS and by push, and
- * its time kept for the antifraud checks (`securityChanged`).
+ * Changes of how money is confirmed or where alerts go
+ * (docs/decisions/security-rules.md#hardening-third-round): a session alone never makes one. The person
+ * proves it is them with the PIN or a fresh SMS code to their own phone (`proveOwner`), and every such change
+ * is told at once outside the app, by SMS and by push, and its time kept for the antifraud checks
+ * (`securityChanged`).
  *
  *   proveOwner(ctx, userId, {pin} | {confirm_code}, language)   before the change
  *   securityChanged(ctx, userId, kind, proof, language)          after it

@@ -1,5 +1,6 @@
 /**
- * Monthly budgets and their progress (docs/decisions.md section 22).
+ * Monthly budgets and their progress
+ * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals).
  * The public face of this module: other modules and the app import only this file.
  */
 import { modulePlugin } from '../../http/module.ts';

@@ -1,5 +1,6 @@
 /**
- * Monthly budgets (docs/decisions.md section 22): GET/PUT/DELETE /v2/wallet/budgets.
+ * Monthly budgets (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): GET/PUT/DELETE
+ * /v2/wallet/budgets.
  */
 import type { Language } from '@e-wallet/contract';
 import type { FastifyInstance } from 'fastify';

@@ -1,7 +1,8 @@
 /**
- * Monthly budgets (docs/decisions.md section 22): one per category or for all spending, in one
- * currency. What a budget has spent in the Moscow month and when it tells the person are decided by
- * db/functions/budgets.sql; this module keeps the budgets and reads their progress.
+ * Monthly budgets (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): one per
+ * category or for all spending, in one currency. What a budget has spent in the Moscow month and when it
+ * tells the person are decided by db/functions/budgets.sql; this module keeps the budgets and reads their
+ * progress.
  */
 import { randomUUID } from 'node:crypto';
 import {

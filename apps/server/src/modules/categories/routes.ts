@@ -1,5 +1,5 @@
 /**
- * Categories (docs/decisions.md section 22):
+ * Categories (docs/decisions/managing-money.md#managing-money-categories-budgets-goals):
  *   GET/POST /v2/wallet/categories, PATCH /v2/wallet/transaction/:id {category}
  * Statistics by category are the wallet's `GET /v2/wallet/stat?group_by=category`.
  */

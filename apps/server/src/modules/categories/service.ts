@@ -1,7 +1,8 @@
 /**
- * Categories of a person's operations (docs/decisions.md section 22). Which category an operation has
- * is decided by db/functions/categories.sql (`category_of`) and the names by `category_name`
- * (budgets.sql); this module lists them, keeps a person's own names and their choices.
+ * Categories of a person's operations
+ * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals). Which category an operation has
+ * is decided by db/functions/categories.sql (`category_of`) and the names by `category_name` (budgets.sql);
+ * this module lists them, keeps a person's own names and their choices.
  */
 
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Closing a wallet: its balance paid out through the one payout path, its links ended, its phone
- * free to register again (docs/decisions.md section 18).
+ * free to register again (docs/decisions/account.md#a-persons-account).
  * The public face of this module: other modules and the app import only this file.
  */
 import { modulePlugin } from '../../http/module.ts';

@@ -1,4 +1,7 @@
-/** GET and POST /v2/wallet/close: what closing would do, and closing (docs/decisions.md section 18). */
+/**
+ * GET and POST /v2/wallet/close: what closing would do, and closing
+ * (docs/decisions/account.md#a-persons-account).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';

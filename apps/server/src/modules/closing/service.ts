@@ -1,7 +1,7 @@
 /**
- * Closing the wallet (docs/decisions.md section 18). What it would do is shown first (`closePreview`);
- * closing asks a fresh SMS code and the PIN or a passkey. Roubles leave through the payout path a
- * withdrawal takes (`withdraw` of modules/withdrawal), judged by the antifraud check as a withdrawal
+ * Closing the wallet (docs/decisions/account.md#a-persons-account). What it would do is shown first
+ * (`closePreview`); closing asks a fresh SMS code and the PIN or a passkey. Roubles leave through the payout
+ * path a withdrawal takes (`withdraw` of modules/withdrawal), judged by the antifraud check as a withdrawal
  * is: where a withdrawal would wait (a sign, the trusted person), closing is refused with what to do,
  * for nothing can wait for a wallet that is gone. Other currencies must be exchanged or spent first,
  * and operations still in progress (a payout, a top-up, a held operation or one awaiting approval)
@@ -59,7 +59,10 @@ interface ClosingState {
   trusted: boolean;
   schedules: number;
   requests: number;
-  /** Savings goals still holding money (docs/decisions.md section 22). */
+  /**
+   * Savings goals still holding money
+   * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals).
+   */
   goals: number;
 }
 
@@ -193,8 +196,8 @@ export async function closeWallet(
   }
   let payout: AnswerOf<'closeWallet'>['payout'] = null;
   if (roubles && card) {
-    // The one payout path (docs/decisions.md section 18): the money leaves as a withdrawal does,
-    // confirmed by the same PIN or passkey, under one key per wallet so a retry pays out once.
+    // The one payout path (docs/decisions/account.md#a-persons-account): the money leaves as a withdrawal
+    // does, confirmed by the same PIN or passkey, under one key per wallet so a retry pays out once.
     await withdraw(
       ctx,
       userId,

@@ -358,7 +358,7 @@ export interface PdfSection {
 
 /**
  * A document of titled sections of label and value rows, pages added as it grows (one's own data,
- * docs/decisions.md section 18); every page repeats the operator and the title.
+ * docs/decisions/account.md#a-persons-account); every page repeats the operator and the title.
  */
 export async function sectionsPdf(
   title: string,

@@ -1,5 +1,6 @@
 /**
- * The open event streams of this instance and what feeds them (docs/decisions.md section 14).
+ * The open event streams of this instance and what feeds them
+ * (docs/decisions/live-wallet.md#the-live-wallet).
  *
  * - A person's events are their ledger entries, numbered per account by `account_version` (gap-free
  *   and in commit order under the account's lock), and their stored notifications, numbered per person

@@ -1,5 +1,5 @@
 /**
- * The live wallet's stream (docs/decisions.md section 14):
+ * The live wallet's stream (docs/decisions/live-wallet.md#the-live-wallet):
  *   GET /v2/wallet/events   text/event-stream of the signed-in person: transaction, balance,
  *                           notification, session; `Last-Event-ID` resumes, `?replay_ms` starts a
  *                           page's first stream from when it asked for its data; a comment as heartbeat

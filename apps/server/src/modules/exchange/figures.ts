@@ -1,6 +1,7 @@
 /**
- * The arithmetic of an exchange, in integers only (docs/decisions.md section 15). Rates are roubles per
- * unit, kept as integers scaled by 10^SCALE; amounts are minor units.
+ * The arithmetic of an exchange, in integers only
+ * (docs/decisions/exchange.md#exchange-between-ones-own-accounts). Rates are roubles per unit, kept as
+ * integers scaled by 10^SCALE; amounts are minor units.
  *   fee     = ceil(amount * spread)             in the from-currency: the wallet's fee, rounded up
  *   receive = floor((amount - fee) * rate)      in the to-currency: rounded down
  * so rounding is never in the person's favour; each figure differs from the exact one by less than a

@@ -1,5 +1,5 @@
 /**
- * Exchange between a person's own accounts (docs/decisions.md section 15).
+ * Exchange between a person's own accounts (docs/decisions/exchange.md#exchange-between-ones-own-accounts).
  *
  *   refreshRates(ctx)                     reads the rates provider into exchange_rates, the one table of
  *                                         rates that quotes and the limits (limits.sql) read
@@ -90,7 +90,8 @@ export function everyMinutes(minutes: number): string {
 
 /**
  * Every RATES_REFRESH_MINUTES, once for all instances: a job of the `rates-refresh` queue
- * (docs/decisions.md section 23). A failed reading fails the job (retried); the stored rates serve meanwhile.
+ * (docs/decisions/jobs.md#one-job-system). A failed reading fails the job (retried); the stored rates serve
+ * meanwhile.
  */
 export function defineRatesJobs(ctx: AppContext): void {
   ctx.jobs.define({

@@ -1,5 +1,6 @@
 /**
- * Self-protection (docs/decisions.md section 10): a person stops their own wallet in one tap.
+ * Self-protection (docs/decisions/account.md#self-protection-and-the-answers-before-the-pin): a person stops
+ * their own wallet in one tap.
  *
  *   freezeWallet(ctx, session)             every outgoing operation refused (the ledger's payment door
  *                                          answers WALLET_FROZEN), every other session ended, a notice
@@ -134,10 +135,10 @@ export async function reportOperation(
 }
 
 /**
- * An operator's freeze (docs/decisions.md section 12): outgoing operations are refused as WALLET_FROZEN
- * and only an operator lifts it. A wallet the person froze becomes the operator's. The person is
- * notified; their sessions stay, so they can read why and reach support. Answers who had frozen it
- * before (null: it was not frozen).
+ * An operator's freeze (docs/decisions/back-office.md#the-operators-back-office): outgoing operations are
+ * refused as WALLET_FROZEN and only an operator lifts it. A wallet the person froze becomes the operator's.
+ * The person is notified; their sessions stay, so they can read why and reach support. Answers who had frozen
+ * it before (null: it was not frozen).
  */
 export async function operatorFreeze(
   q: Queryable,

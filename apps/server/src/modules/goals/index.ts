@@ -1,6 +1,7 @@
 /**
- * Savings goals, 'Копилка': their accounts, deposits, withdrawals and round-ups (docs/decisions.md
- * section 22). The public face of this module: other modules and the app import only this file.
+ * Savings goals, 'Копилка': their accounts, deposits, withdrawals and round-ups
+ * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals). The public face of this module:
+ * other modules and the app import only this file.
  */
 import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';

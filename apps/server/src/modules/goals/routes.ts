@@ -1,5 +1,5 @@
 /**
- * Savings goals (docs/decisions.md section 22):
+ * Savings goals (docs/decisions/managing-money.md#managing-money-categories-budgets-goals):
  *   GET/POST /v2/wallet/goals, GET/PATCH/DELETE /v2/wallet/goals/:id,
  *   POST /v2/wallet/goals/:id/deposit and /withdraw (money calls: PIN or passkey, Idempotency-Key)
  */

@@ -1,8 +1,8 @@
 /**
- * Savings goals, 'Копилка' (docs/decisions.md section 22). A goal's money is a ledger account of its
- * own (db/functions/goals.sql); deposits, withdrawals and a goal's closing are money calls of the one
- * pipeline through the person's goal door (`ledger_goal`); round-ups happen in the payment's
- * own statement.
+ * Savings goals, 'Копилка' (docs/decisions/managing-money.md#managing-money-categories-budgets-goals). A
+ * goal's money is a ledger account of its own (db/functions/goals.sql); deposits, withdrawals and a goal's
+ * closing are money calls of the one pipeline through the person's goal door (`ledger_goal`); round-ups
+ * happen in the payment's own statement.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -254,7 +254,8 @@ export async function moveGoalMoney(
 
 /**
  * A move between the person's account and their goal as the door takes it, with the words its history
- * reads; a regular deposit's run names its standing order (docs/decisions.md section 22).
+ * reads; a regular deposit's run names its standing order
+ * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals).
  */
 export function goalMove(move: {
   id: string;

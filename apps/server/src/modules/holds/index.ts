@@ -1,6 +1,6 @@
 /**
  * Held operations and the trusted person's approvals: releasing, cancelling and expiring the money the
- * antifraud check held (docs/decisions.md section 21).
+ * antifraud check held (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
  * The public face of this module: other modules and the app import only this file.
  */
 import { modulePlugin } from '../../http/module.ts';

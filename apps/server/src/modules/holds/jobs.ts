@@ -1,8 +1,8 @@
 /**
- * The holds' sweep in the one job system (docs/decisions.md sections 21 and 23): once a minute,
- * cluster-wide (the queue's cron makes one job per minute whatever the instances), holds past their
- * time return their money and the trusted person's due changes are written and told. Each step is
- * once by its row lock, so a job run twice changes nothing more.
+ * The holds' sweep in the one job system (docs/decisions/antifraud.md#antifraud-and-the-trusted-person and
+ * docs/decisions/jobs.md#one-job-system): once a minute, cluster-wide (the queue's cron makes one job per
+ * minute whatever the instances), holds past their time return their money and the trusted person's due
+ * changes are written and told. Each step is once by its row lock, so a job run twice changes nothing more.
  */
 import type { AppContext } from '../../context.ts';
 import { applyDueTrustedChanges } from '../antifraud/index.ts';

@@ -1,5 +1,5 @@
 /**
- * Held operations and approvals (docs/decisions.md section 21):
+ * Held operations and approvals (docs/decisions/antifraud.md#antifraud-and-the-trusted-person):
  *   GET /v2/wallet/holds, POST /v2/wallet/holds/:id/confirm | cancel
  *   GET /v2/wallet/approvals, POST /v2/wallet/approvals/:id/approve | decline
  * The sweep is a queue of the one job system (jobs.ts).

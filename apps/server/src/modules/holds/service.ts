@@ -1,5 +1,6 @@
 /**
- * Held operations after the antifraud check stopped them (docs/decisions.md section 21):
+ * Held operations after the antifraud check stopped them
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person):
  *   listHolds / listApprovals                 what waits for me, what I am asked to approve
  *   confirmHold(ctx, session, id, body)       the person: the PIN or a passkey, then a fresh SMS code
  *   approveHold(ctx, trustedId, id, body)     the trusted person: their own PIN or passkey

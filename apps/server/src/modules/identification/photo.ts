@@ -1,6 +1,7 @@
 /**
- * An identification photo is never kept as it came (docs/decisions.md section 17): sharp (libvips)
- * decodes it as the type it claims, and only a new JPEG drawn from its pixels is stored, at most
+ * An identification photo is never kept as it came (docs/decisions/security-rules.md#hardening-third-round):
+ * sharp (libvips) decodes it as the type it claims, and only a new JPEG drawn from its pixels is stored, at
+ * most
  * 1600 px on its longer side, turned as its EXIF says and without any metadata (location, device).
  * Bytes that do not decode as that type, such as a JPEG header followed by HTML, are refused.
  */

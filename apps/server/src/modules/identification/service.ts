@@ -1,6 +1,7 @@
 /**
- * Identification upgrades (docs/decisions.md section 6): a person asks for the next level, a KYC provider
- * verifies them on its hosted page and reports the outcome by signed webhook or when asked.
+ * Identification upgrades (docs/decisions/identification-and-limits.md#identification-levels): a person asks
+ * for the next level, a KYC provider verifies them on its hosted page and reports the outcome by signed
+ * webhook or when asked.
  *
  * A verification is pending, then maybe in_review, and ends aborted (with a reason) or complete.
  * Final statuses never change. Provider updates carry a sequence number: an update not newer than
@@ -158,7 +159,8 @@ async function finish(
      WHERE id = $1`,
     [row.id, status, reason, sequence, now],
   );
-  // The person's open app hears the outcome at once, through the event stream (docs/decisions.md section 19).
+  // The person's open app hears the outcome at once, through the event stream
+  // (docs/decisions/back-office.md#the-back-office-on-the-apps-stack).
   await notify(
     q,
     row.user_id,

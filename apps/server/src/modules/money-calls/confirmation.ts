@@ -1,7 +1,8 @@
 /**
  * How a person confirms a money operation: with their PIN, or with one of their passkeys answering
- * a confirm challenge (docs/decisions.md section 11). Either way the payment's statement gets a PIN
- * proof, so its one check (a matching proof, no wrong PINs counted, no lock) decides both: the
+ * a confirm challenge (docs/decisions/money-calls.md#money-confirmed-with-the-pin-or-a-passkey). Either way
+ * the payment's statement gets a PIN proof, so its one check (a matching proof, no wrong PINs counted, no
+ * lock) decides both: the
  * PIN's HMAC, or, once the passkey is verified, the stored hash itself.
  */
 import type { ConfirmationFields } from '@e-wallet/contract';

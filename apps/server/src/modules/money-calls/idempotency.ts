@@ -1,5 +1,5 @@
 /**
- * Idempotency of money calls (docs/decisions.md section 4, TigerBeetle's reliable submission): the
+ * Idempotency of money calls (docs/decisions/api.md#the-api, TigerBeetle's reliable submission): the
  * client makes an Idempotency-Key and keeps it for every retry. There is one store, `idempotency_keys`,
  * behind one pair of SQL functions (db/functions/idempotency.sql): `idempotency_claim` stores the key
  * with the call's fingerprint and its answer, made before the work, in the transaction that does the
@@ -30,7 +30,8 @@ function canonical(value: unknown): string {
 /**
  * The fingerprint of a request: an HMAC keyed with a server secret, because requests carry card
  * numbers. How the operation was confirmed (the PIN or a passkey's answer, new on every try) is not
- * part of it: a repeat confirmed afresh is still the same operation (docs/decisions.md section 11).
+ * part of it: a repeat confirmed afresh is still the same operation
+ * (docs/decisions/money-calls.md#money-confirmed-with-the-pin-or-a-passkey).
  */
 export function requestHash(ctx: Pick<AppContext, 'config'>, request: unknown): string {
   const operation =

@@ -1,9 +1,9 @@
 /**
- * The money-call pipeline (docs/decisions.md section 16): every call that moves money passes here, and
- * here only are written the confirmation (the PIN or a passkey), the retry when the door does not
- * accept the PIN's proof, idempotent repeats and a refusal's error. A call declares what differs: its
- * name and key, how it was confirmed, the door's arguments and its answer, and what it does beside
- * the money in the same transaction or after the commit.
+ * The money-call pipeline (docs/decisions/money-calls.md#one-money-call-pipeline): every call that moves
+ * money passes here, and here only are written the confirmation (the PIN or a passkey), the retry when the
+ * door does not accept the PIN's proof, idempotent repeats and a refusal's error. A call declares what
+ * differs: its name and key, how it was confirmed, the door's arguments and its answer, and what it does
+ * beside the money in the same transaction or after the commit.
  *
  *   route -> module (declares a MoneyCall) -> moneyCall / runMoneyCall (this file)
  *         -> ledger openDoor (ledger/doors.ts)
@@ -89,23 +89,24 @@ export interface MoneyCall<A> {
   /** After the commit, when the money moved: what follows outside the database. */
   committed?(answer: A): Promise<void>;
   /**
-   * In the transaction that held the call's money (docs/decisions.md section 21), after the hold's row:
-   * what the call keeps for its release (a payout's sealed destination, a schedule's run marked held).
+   * In the transaction that held the call's money
+   * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person), after the hold's row: what the call keeps
+   * for its release (a payout's sealed destination, a schedule's run marked held).
    */
   onHold?(q: Queryable, holdId: string): Promise<void>;
   /** After a refusal, outside the transaction: what it also tells (a lookup counted). */
   refused?(refusal: Refusal): Promise<void>;
   /**
    * A person's call that goes through before they accept the current terms: closing the wallet pays
-   * its balance out to someone who refuses new terms (docs/decisions.md section 18).
+   * its balance out to someone who refuses new terms (docs/decisions/account.md#a-persons-account).
    */
   beforeTerms?: true;
   /**
-   * An outgoing call's payee for the one antifraud check (docs/decisions.md section 21), asked before
-   * the door: a listed recipient is refused; on a sign, or for the trusted person, the money is held
-   * and the call answers 202 (http/held.ts). A call with `committed` or `after` and no release work
-   * (release.ts) is only refused by the fraud database. A schedule's run is checked too, with no one
-   * to confirm.
+   * An outgoing call's payee for the one antifraud check
+   * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person), asked before the door: a listed recipient
+   * is refused; on a sign, or for the trusted person, the money is held and the call answers 202
+   * (http/held.ts). A call with `committed` or `after` and no release work (release.ts) is only refused by
+   * the fraud database. A schedule's run is checked too, with no one to confirm.
    */
   antifraud?: AntifraudCall;
   /**
@@ -158,7 +159,8 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
       let door = prepared.door;
       let stored: unknown = answer;
       if (held && door.door === 'pay') {
-        // The money waits toward the antifraud account; the key answers the 202 (docs/decisions.md section 21).
+        // The money waits toward the antifraud account; the key answers the 202
+        // (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
         hold = heldOf(call, held, door, answer);
         stored = held.answer;
         door = {

@@ -1,8 +1,9 @@
 /**
- * What a money call does again when its held money is released (docs/decisions.md section 21). A call
- * whose door is followed by work on its own row (`before` / `after`, a request marked paid) registers
- * that work here under its name; the release (modules/holds) runs `before` with the hold's row locked
- * and before the people (the call's own lock order), and `after` beside the door, in one transaction.
+ * What a money call does again when its held money is released
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person). A call whose door is followed by work on
+ * its own row (`before` / `after`, a request marked paid) registers that work here under its name; the
+ * release (modules/holds) runs `before` with the hold's row locked and before the people (the call's own lock
+ * order), and `after` beside the door, in one transaction.
  * A call with work after the commit (a payout's provider call) answers it from `after`: it runs once,
  * after the release committed. `closed` runs when the hold ends without a release (cancelled,
  * declined, expired, refused), in that transaction: what the call kept for its release goes.

@@ -1,4 +1,7 @@
-/** GET /v2/wallet/me/export[?format=pdf]: everything kept about the signed-in person (docs/decisions.md section 18). */
+/**
+ * GET /v2/wallet/me/export[?format=pdf]: everything kept about the signed-in person
+ * (docs/decisions/account.md#a-persons-account).
+ */
 import type { AnswerOf } from '@e-wallet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';

@@ -1,6 +1,6 @@
 /**
- * One's own data (docs/decisions.md section 18): everything the wallet keeps about a person, read
- * through the same readers the app's screens use, as JSON or as a PDF. Secrets and what a person
+ * One's own data (docs/decisions/account.md#a-persons-account): everything the wallet keeps about a person,
+ * read through the same readers the app's screens use, as JSON or as a PDF. Secrets and what a person
  * could be harmed by leaking stay out: no PIN hash or salt, no token or its hash, no passkey public
  * key, no push endpoint or keys, no document number (not even masked) and no document images.
  */

@@ -36,7 +36,8 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Кошелёк заблокирован: исходящие операции остановлены, другие сеансы завершены',
     en: 'Your wallet is frozen: outgoing operations are stopped, other sessions are ended',
   },
-  // An operator's freeze (docs/decisions.md section 12): sessions stay, the person contacts support.
+  // An operator's freeze (docs/decisions/back-office.md#the-operators-back-office): sessions stay, the person
+  // contacts support.
   wallet_frozen_by_operator: {
     ru: 'Кошелёк заблокирован службой поддержки: исходящие операции остановлены. Обратитесь в поддержку',
     en: 'Your wallet was frozen by our support team: outgoing operations are stopped. Please contact support',
@@ -58,7 +59,8 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Регулярный перевод {amount} ({name}) не выполнен: {reason}',
     en: 'The scheduled transfer of {amount_en} to {name} was skipped: {reason_en}',
   },
-  // A goal's regular deposit (docs/decisions.md section 22): {name} is the goal's.
+  // A goal's regular deposit (docs/decisions/managing-money.md#managing-money-categories-budgets-goals):
+  // {name} is the goal's.
   schedule_goal_reminder: {
     ru: 'Завтра регулярное пополнение копилки «{name}» на {amount}',
     en: 'Tomorrow: the regular deposit of {amount_en} into the goal “{name}”',
@@ -110,13 +112,13 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Бюджет «{category}» на месяц исчерпан',
     en: 'The monthly budget “{category_en}” is used up',
   },
-  // An operator's answer in the support chat (docs/decisions.md section 23).
+  // An operator's answer in the support chat (docs/decisions/support.md#support-chat).
   support_reply: { ru: 'Поддержка ответила вам', en: 'Support has answered you' },
   new_device: {
     ru: 'Вход в кошелёк с нового устройства: {device}',
     en: 'Sign-in to your wallet from a new device: {device}',
   },
-  // Antifraud and the trusted person (docs/decisions.md section 21).
+  // Antifraud and the trusted person (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
   hold_created: {
     ru: 'Операция {amount} ({payee}) приостановлена: {reason}. Подтвердите или отмените её в приложении',
     en: 'The operation of {amount_en} ({payee}) is on hold: {reason_en}. Confirm or cancel it in the app',

@@ -1,6 +1,6 @@
 /**
- * Signing in with a discoverable passkey, no SMS (docs/decisions.md section 18): the passkey names its
- * owner, a session is made as a sign-in by code makes one, and a new device is told the same way.
+ * Signing in with a discoverable passkey, no SMS (docs/decisions/account.md#a-persons-account): the passkey
+ * names its owner, a session is made as a sign-in by code makes one, and a new device is told the same way.
  */
 import type { AnswerOf, BodyOut } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
@@ -34,8 +34,8 @@ export async function passkeyLoginOptions(
 }
 
 /**
- * Signs a person in with a discoverable passkey, no SMS (docs/decisions.md section 18). Failures
- * count per client address; after five in an hour the address waits (PASSKEY_LOGIN_LOCKED). A new
+ * Signs a person in with a discoverable passkey, no SMS (docs/decisions/account.md#a-persons-account).
+ * Failures count per client address; after five in an hour the address waits (PASSKEY_LOGIN_LOCKED). A new
  * device gets the same notice and SMS as a sign-in by code.
  */
 export async function loginWithPasskey(

@@ -1,6 +1,6 @@
 /**
- * Paying a scanned QR code (docs/decisions.md section 3), confirmed with the PIN, idempotent, recorded in the
- * ledger as kind 'payment' (so history and statistics show a payment):
+ * Paying a scanned QR code (docs/decisions/qr-codes.md#qr-codes-we-read), confirmed with the PIN, idempotent,
+ * recorded in the ledger as kind 'payment' (so history and statistics show a payment):
  *   - our own receive QR: money to that wallet user (a transfer between people: the level must allow
  *     transfers, the recipient's balance cap applies); the amount from the code, or from the request
  *   - GOST R 56042-2014: money to a bank account, held, then paid out through the payouts provider

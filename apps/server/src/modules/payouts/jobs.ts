@@ -1,6 +1,6 @@
 /**
- * A payout's job (docs/decisions.md section 23): after the money is held and the payout handed to the
- * provider, a job on `payout-check` asks the provider about it when a webhook may have been lost, and
+ * A payout's job (docs/decisions/jobs.md#one-job-system): after the money is held and the payout handed to
+ * the provider, a job on `payout-check` asks the provider about it when a webhook may have been lost, and
  * again while it is pending. A provider that cannot answer fails the job: retried with backoff, then
  * dead, where an admin retries it; the settlement happens once whatever runs it (settlePayout, under
  * the payout's row lock). Open payouts get their job again when the system starts (a crash between

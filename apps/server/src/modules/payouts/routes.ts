@@ -4,8 +4,8 @@
  *        PAYOUTS_PROVIDER=sandbox)
  *   POST /v2/wallet/webhooks/payouts/yookassa  YooKassa's notifications: the payout is asked from its API
  *        and only that answer settles it; a payout YooKassa does not have is refused (401)
- * Its jobs (jobs.ts) run in the job system (docs/decisions.md section 23). The sandbox provider's webhooks
- * come back through this server's own route, in-process, so they pass the same signature check.
+ * Its jobs (jobs.ts) run in the job system (docs/decisions/jobs.md#one-job-system). The sandbox provider's
+ * webhooks come back through this server's own route, in-process, so they pass the same signature check.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';

@@ -7,9 +7,10 @@
  *                                    recorded 'created' in the same transaction; then, once committed,
  *                                    the destination (the full card number, in memory only) goes to the
  *                                    provider, 'pending' once accepted
- *                                    On an antifraud sign the money is held instead (docs/decisions.md
- *                                    section 21): the destination is sealed until the hold ends, and its
- *                                    release records the payout and hands it to the provider, once
+ *                                    On an antifraud sign the money is held instead
+ *                                    (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): the
+ *                                    destination is sealed until the hold ends, and its release records the
+ *                                    payout and hands it to the provider, once
  *   settlePayout(ctx, id, outcome)   the provider's answer (webhook, fetch, or a refusal): success posts the
  *                                    hold, failure voids it (the money returns exactly once); repeats change nothing
  *   handlePayoutWebhook(ctx, body)   the signed callback POST /v2/wallet/webhooks/payouts
@@ -176,7 +177,8 @@ export async function payOut<A>(
     },
     committed: () =>
       handOver(ctx, payout, request.destination, request.providerDescription ?? description.ru),
-    // Held: what the release records and sends, sealed beside the hold (docs/decisions.md section 21).
+    // Held: what the release records and sends, sealed beside the hold
+    // (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
     onHold: async (q, holdId) => {
       const kept: KeptPayout = {
         destination: request.destination,
@@ -223,10 +225,11 @@ const payoutIdOf = (door: Payment): string | null =>
   door.reference?.type === 'payout' ? door.reference.id : null;
 
 /**
- * A held withdrawal's or GOST payment's release (docs/decisions.md section 21): beside the door that
- * holds the money toward payout clearing, the sealed destination is opened and deleted and the payout
- * recorded 'created'; after the commit it goes to the provider, once (only the release that won the
- * hold's row gets there; a crash before leaves it 'created' for the worker, which returns the money).
+ * A held withdrawal's or GOST payment's release
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): beside the door that holds the money toward
+ * payout clearing, the sealed destination is opened and deleted and the payout recorded 'created'; after the
+ * commit it goes to the provider, once (only the release that won the hold's row gets there; a crash before
+ * leaves it 'created' for the worker, which returns the money).
  * A QR payment to a wallet user shares the call's name and has nothing here.
  */
 const payoutRelease = {
@@ -322,7 +325,10 @@ async function applyProviderState(ctx: AppContext, payoutId: string, state: Payo
     });
 }
 
-/** Handed to the provider, then its job: asked about when a webhook may have been lost (section 23). */
+/**
+ * Handed to the provider, then its job: asked about when a webhook may have been lost
+ * (docs/decisions/jobs.md#one-job-system).
+ */
 async function handOver(
   ctx: AppContext,
   payout: PayoutRow,

@@ -1,5 +1,5 @@
 /**
- * Web Push and the person's choice of alerts (docs/decisions.md section 14):
+ * Web Push and the person's choice of alerts (docs/decisions/live-wallet.md#the-live-wallet):
  *   GET    /v2/wallet/push/key               the VAPID public key
  *   POST   /v2/wallet/push/subscription      keep this browser's subscription (400 when it cannot be one)
  *   DELETE /v2/wallet/push/subscription      forget it

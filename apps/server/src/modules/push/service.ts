@@ -1,10 +1,10 @@
 /**
- * Web Push (docs/decisions.md section 14): a browser's subscription, the person's choice of pushes,
- * and the sender. Events that may be pushed (money in and out, a new sign-in, a PIN lock) become
+ * Web Push (docs/decisions/live-wallet.md#the-live-wallet): a browser's subscription, the person's choice of
+ * pushes, and the sender. Events that may be pushed (money in and out, a new sign-in, a PIN lock) become
  * `push_due` rows, written by the ledger's writer and the notifications' trigger when the person has a
  * subscription (db/functions/ledger.sql, wallet_events.sql);
  * every instance hears the notice and one claims each row (a DELETE that only one can win) and puts it
- * on the `push` queue of the job system (docs/decisions.md section 23), whose job renders it in each
+ * on the `push` queue of the job system (docs/decisions/jobs.md#one-job-system), whose job renders it in each
  * subscription's language and sends it through `web-push` (VAPID, aes128gcm); a push service's failure
  * fails the job, retried with backoff. A push service answering 404 or 410 means the subscription is
  * gone: it is forgotten. The `push-sweep` job (every minute) claims rows whose notice was lost.

@@ -1,5 +1,6 @@
 /**
- * Payment requests (docs/decisions.md section 13):
+ * Payment requests
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers):
  *   POST /v2/wallet/request                    ask for money (by phone, by link, split)
  *   GET  /v2/wallet/request?direction=         incoming or outgoing requests
  *   GET  /v2/wallet/request/link/:token        the request behind a link

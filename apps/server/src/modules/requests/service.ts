@@ -1,8 +1,10 @@
 /**
- * Payment requests (docs/decisions.md section 13): a person asks another for money by phone, by a
- * link anyone signed in may pay, or split among several phones. Paying one is a transfer through the
- * money-call pipeline (modules/money-calls), in a transaction that holds the request's row, so a request is paid
- * at most once however many pays race; the payer's PIN, limits and freeze apply as to any transfer.
+ * Payment requests
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers): a person asks
+ * another for money by phone, by a link anyone signed in may pay, or split among several phones. Paying one
+ * is a transfer through the money-call pipeline (modules/money-calls), in a transaction that holds the
+ * request's row, so a request is paid at most once however many pays race; the payer's PIN, limits and freeze
+ * apply as to any transfer.
  *
  *   createRequest(ctx, userId, body, language)     POST /v2/wallet/request
  *   listRequests(ctx, userId, query)               GET  /v2/wallet/request?direction=
@@ -32,7 +34,10 @@ import { type Confirmation, moneyCall, onRelease, requestHash } from '../money-c
 import { notify } from '../notifications/index.ts';
 import { findRecipient, type Recipient } from '../transfer/index.ts';
 
-/** How long a request may be paid (docs/decisions.md section 13). */
+/**
+ * How long a request may be paid
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers).
+ */
 export const REQUEST_TTL_MS = 7 * 24 * 60 * 60_000;
 const DEFAULT_PAGE = 20;
 
@@ -250,8 +255,9 @@ function markPaid(q: Queryable, id: string, payer: string, transferId: string, a
   );
 }
 
-// A held pay (docs/decisions.md section 21) marks the request paid when its money is released; a
-// request closed or paid meanwhile refuses the release, and the money stays held until cancelled.
+// A held pay (docs/decisions/antifraud.md#antifraud-and-the-trusted-person) marks the request paid when its
+// money is released; a request closed or paid meanwhile refuses the release, and the money stays held until
+// cancelled.
 onRelease('requestPay', {
   before: async (q, door) => {
     const found = await payable(q, door.reference!.id, door.at);

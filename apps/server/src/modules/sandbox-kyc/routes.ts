@@ -1,5 +1,6 @@
 /**
- * The sandbox KYC provider's hosted page (docs/decisions.md section 5), only outside production:
+ * The sandbox KYC provider's hosted page (docs/decisions/api.md#running-it-contracts-that-tests-rely-on),
+ * only outside production:
  *   GET  /sandbox/kyc/:id   the form: document type (passport, INN, SNILS), number, full name, birth date
  *   POST /sandbox/kyc/:id   form-encoded, action=approve|reject with the fields (and an optional reason);
  *                           answers 303 to /settings once decided, or the form again (400) with the errors

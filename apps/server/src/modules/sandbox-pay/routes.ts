@@ -1,5 +1,6 @@
 /**
- * The sandbox payments provider's hosted page (docs/decisions.md section 5), only outside production:
+ * The sandbox payments provider's hosted page
+ * (docs/decisions/api.md#running-it-contracts-that-tests-rely-on), only outside production:
  *   GET  /sandbox/pay/:id   the payment: merchant, amount, a card number field, pay or cancel
  *   POST /sandbox/pay/:id   form-encoded `card` and `action=pay|decline`: records the outcome by test card
  *                           (cards.ts), notifies the wallet by signed webhook and answers 303 to the order's

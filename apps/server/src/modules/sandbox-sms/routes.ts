@@ -1,7 +1,7 @@
 /**
- * The sandbox SMS outbox (docs/decisions.md section 5): `GET /sandbox/sms?phone=+79991234567` answers
- * the texts a phone would have received, newest first. It exists only with the sandbox provider
- * and never when WALLET_ENV=production.
+ * The sandbox SMS outbox (docs/decisions/api.md#running-it-contracts-that-tests-rely-on): `GET
+ * /sandbox/sms?phone=+79991234567` answers the texts a phone would have received, newest first. It exists
+ * only with the sandbox provider and never when WALLET_ENV=production.
  */
 import { ErrorBody, SmsOutbox, SmsOutboxQuery } from '@e-wallet/contract';
 import type { FastifyInstance } from 'fastify';

@@ -1,8 +1,9 @@
 /**
- * The scheduled transfers' queues in the job system (docs/decisions.md sections 13 and 23). A period's
- * run is a job due at its time, keyed by schedule and period, handed to one instance and retried after
- * a crash; the run itself is exactly-once by its row and idempotency key (service.ts), so a job run
- * twice moves money once. A reminder is a job a day before.
+ * The scheduled transfers' queues in the job system
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers and
+ * docs/decisions/jobs.md#one-job-system). A period's run is a job due at its time, keyed by schedule and
+ * period, handed to one instance and retried after a crash; the run itself is exactly-once by its row and
+ * idempotency key (service.ts), so a job run twice moves money once. A reminder is a job a day before.
  */
 import type { AppContext } from '../../context.ts';
 import { type NextRun, pendingRuns, remindSchedule, runSchedule, type ScheduleQueue } from './service.ts';

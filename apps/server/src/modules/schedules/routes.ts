@@ -1,7 +1,8 @@
 /**
- * Scheduled transfers (docs/decisions.md section 13):
+ * Scheduled transfers
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers):
  *   GET/POST /v2/wallet/schedule, POST /v2/wallet/schedule/:id/pause | resume, DELETE /v2/wallet/schedule/:id
- * Its queues (jobs.ts) run in the job system (docs/decisions.md section 23).
+ * Its queues (jobs.ts) run in the job system (docs/decisions/jobs.md#one-job-system).
  */
 import type { Language } from '@e-wallet/contract';
 import type { FastifyInstance } from 'fastify';

@@ -1,11 +1,14 @@
 /**
- * Scheduled transfers (docs/decisions.md section 13): a standing order to send a person money every
- * week or month, or to put it into one's own savings goal (section 22), confirmed once with the PIN.
+ * Scheduled transfers
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers): a standing
+ * order to send a person money every week or month, or to put it into one's own savings goal
+ * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals), confirmed once with the PIN.
  * Each period runs at most once: its row in schedule_runs and its idempotency key
  * (`run:<schedule>:<period>`) are claimed in the transaction that pays through the ledger's door, so
- * limits and freeze apply (to a transfer); a refused run is skipped and the person told. Every run passes the antifraud check as a transfer does (docs/decisions.md section
- * 21): a listed payee skips it, a sign holds its money until the person confirms it in the app. A
- * goal's deposit is one's own money and is not checked; a run whose goal was deleted ends its schedule.
+ * limits and freeze apply (to a transfer); a refused run is skipped and the person told. Every run passes the
+ * antifraud check as a transfer does (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): a listed
+ * payee skips it, a sign holds its money until the person confirms it in the app. A goal's deposit is one's
+ * own money and is not checked; a run whose goal was deleted ends its schedule.
  * The job queue (jobs.ts) only decides when; this file decides what.
  *
  *   createSchedule / listSchedules / pauseSchedule / resumeSchedule / deleteSchedule   the calls
@@ -437,7 +440,8 @@ async function advance(q: Queryable, schedule: ScheduleRow, index: number): Prom
   );
 }
 
-// A held run (docs/decisions.md section 21) is paid when released; when its hold ends otherwise, skipped.
+// A held run (docs/decisions/antifraud.md#antifraud-and-the-trusted-person) is paid when released; when its
+// hold ends otherwise, skipped.
 onRelease('scheduleCreate', {
   after: async (q, door) => {
     await q.query(`UPDATE schedule_runs SET outcome = 'paid' WHERE transfer_id = $1 AND outcome = 'held'`, [

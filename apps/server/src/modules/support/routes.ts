@@ -1,5 +1,5 @@
 /**
- * The support chat in the app (docs/decisions.md section 23):
+ * The support chat in the app (docs/decisions/support.md#support-chat):
  *   GET  /v2/wallet/support/messages   the conversation, newest first (cursor pages), with the unread count
  *   POST /v2/wallet/support/messages   {text, operation_id?, images?} with Idempotency-Key
  *   POST /v2/wallet/support/read       the operators' answers read (the person's read receipt)

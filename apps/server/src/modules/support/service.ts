@@ -1,5 +1,6 @@
 /**
- * The support chat, the person's side and what the back office shares (docs/decisions.md section 23):
+ * The support chat, the person's side and what the back office shares
+ * (docs/decisions/support.md#support-chat):
  *
  *   supportMessages(ctx, userId, query, language)  the conversation, newest first, with the unread count
  *   sendSupportMessage(ctx, userId, body, key, language)  a message: text (plain, checked by the contract),
@@ -10,7 +11,7 @@
  *
  * Every change says `support_changed` (NOTIFY, the conversation's id) to the instances holding operators'
  * streams; an operator's reply reaches the person as a stored notification, which the live wallet streams
- * and pushes (section 14).
+ * and pushes (docs/decisions/live-wallet.md#the-live-wallet).
  */
 import { randomUUID } from 'node:crypto';
 import {

@@ -1,5 +1,6 @@
 /**
- * Saved payees, recent recipients and 'Повторить' (docs/decisions.md section 13):
+ * Saved payees, recent recipients and 'Повторить'
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers):
  *   GET/POST /v2/wallet/template, DELETE /v2/wallet/template/:id
  *   GET /v2/wallet/transfer/recent
  *   GET /v2/wallet/transaction/:id/repeat

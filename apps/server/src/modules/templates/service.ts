@@ -1,6 +1,8 @@
 /**
- * Saved payees and repeating a transfer (docs/decisions.md section 13): templates keep a phone (and
- * an amount or none); the recent recipients and 'Повторить' read the person's own outgoing transfers.
+ * Saved payees and repeating a transfer
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers): templates
+ * keep a phone (and an amount or none); the recent recipients and 'Повторить' read the person's own outgoing
+ * transfers.
  * Nothing here moves money: the transfer form does, with the PIN.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * The terms, tariffs and the Bank of Russia's memo a person accepts, versioned, and the operator's
- * identity (docs/decisions.md section 18).
+ * identity (docs/decisions/account.md#a-persons-account).
  * The public face of this module: other modules and the app import only this file.
  */
 import { modulePlugin } from '../../http/module.ts';

@@ -1,4 +1,7 @@
-/** GET /v2/wallet/terms (no token) and POST /v2/wallet/terms/accept (docs/decisions.md section 18). */
+/**
+ * GET /v2/wallet/terms (no token) and POST /v2/wallet/terms/accept
+ * (docs/decisions/account.md#a-persons-account).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../http/route.ts';

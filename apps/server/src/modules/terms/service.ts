@@ -1,8 +1,8 @@
 /**
- * The terms, the tariffs and the Bank of Russia's memo on electronic money (docs/decisions.md
- * section 18): shipped with the app under apps/web/public/legal/<version>/, in both languages. A
- * person accepts the current version when registering; after a new one is published they accept
- * it once, and money calls wait for that (`requireAcceptedTerms`, called by http/route.ts).
+ * The terms, the tariffs and the Bank of Russia's memo on electronic money
+ * (docs/decisions/account.md#a-persons-account): shipped with the app under apps/web/public/legal/<version>/,
+ * in both languages. A person accepts the current version when registering; after a new one is published they
+ * accept it once, and money calls wait for that (`requireAcceptedTerms`, called by http/route.ts).
  */
 import type { AnswerOf, Language } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';

@@ -1,8 +1,9 @@
 /**
- * Payments from one wallet user to another (docs/decisions.md section 1 'Wallet save'): the recipient
- * is found by phone and shown only as a masked name ('Иван П.'); the payment is confirmed with the PIN
- * and moved by the ledger's one door for a person's payment (`pay`), which decides every rule of the
- * limits; the ledger notifies both sides (money out, money in).
+ * Payments from one wallet user to another
+ * (docs/decisions/placeholders-and-defects.md#placeholders-become-real-features 'Wallet save'): the recipient
+ * is found by phone and shown only as a masked name ('Иван П.'); the payment is confirmed with the PIN and
+ * moved by the ledger's one door for a person's payment (`pay`), which decides every rule of the limits; the
+ * ledger notifies both sides (money out, money in).
  *
  *   findRecipient(ctx, userId, phone)           -> {userId, name, phone} (rate-limited per sender)
  *   payUser(ctx, payment, answerOf)             a PIN-confirmed, idempotent payment to the user with a

@@ -270,7 +270,7 @@ export async function transactionsOf(
   const descending = (query.ordering ?? '-created_at') === '-created_at';
   const { where, params } = historyFilter(userId, { accountId: query.account, ...rangeOf(query) });
   // An exchange is one operation: the whole history lists it once, by the money that left
-  // (docs/decisions.md section 15); an account's history lists its own leg.
+  // (docs/decisions/exchange.md#exchange-between-ones-own-accounts); an account's history lists its own leg.
   if (!query.account) where.push(`NOT (e.kind = 'exchange' AND e.amount > 0)`);
   where.push(NOT_RELEASED_MONEY);
   if (query.category) {
@@ -291,7 +291,8 @@ export async function transactionsOf(
   const languageParam = params.length;
   params.push(limit + 1);
   const direction = descending ? 'DESC' : 'ASC';
-  // Money spent reads its category (docs/decisions.md section 22), decided by category_of alone.
+  // Money spent reads its category
+  // (docs/decisions/managing-money.md#managing-money-categories-budgets-goals), decided by category_of alone.
   const { rows } = await q.query<HistoryRow>(
     `SELECT page.*, CASE WHEN page.category IS NOT NULL THEN category_name(page.category, $${languageParam}) END
        AS category_name
@@ -426,8 +427,9 @@ export async function statOf(
 }
 
 /**
- * Money spent by category (docs/decisions.md section 22): the same completed entries as the totals by
- * type, so the amounts sum to `total_out`; biggest first, whole percents summing to 100.
+ * Money spent by category (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): the
+ * same completed entries as the totals by type, so the amounts sum to `total_out`; biggest first, whole
+ * percents summing to 100.
  */
 async function categoryStatOf(
   q: Queryable,

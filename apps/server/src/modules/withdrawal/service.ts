@@ -1,8 +1,9 @@
 /**
- * Withdrawal to a bank card (docs/decisions.md sections 6 and 7): RUB only; the amount checked; the
- * card Luhn-checked (16 digits once spaces are removed); then a payout, confirmed with the PIN, under
- * the level's permission and monthly limit. The card is kept only masked (first 6, last 4); the full
- * number goes to the provider in memory and is never stored or logged.
+ * Withdrawal to a bank card (docs/decisions/identification-and-limits.md#identification-levels and
+ * docs/decisions/security-rules.md#security-baselines): RUB only; the amount checked; the card Luhn-checked
+ * (16 digits once spaces are removed); then a payout, confirmed with the PIN, under the level's permission
+ * and monthly limit. The card is kept only masked (first 6, last 4); the full number goes to the provider in
+ * memory and is never stored or logged.
  */
 import type { AnswerOf, BodyOut, Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';

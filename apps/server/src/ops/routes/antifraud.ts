@@ -1,5 +1,5 @@
 /**
- * Antifraud (docs/decisions.md, 'Antifraud and the trusted person'): held operations, and the local fraud
+ * Antifraud (docs/decisions/antifraud.md, 'Antifraud and the trusted person'): held operations, and the local fraud
  * list under four eyes.
  */
 import {

@@ -1,7 +1,8 @@
 /**
  * The fraud database: is this recipient listed in the Bank of Russia's database of operations made
- * without the client's consent (docs/decisions.md section 21). `sandbox` lists the README's test phone
- * and card; `file` reads the regulator's export from FRAUD_DB_FILE and reads it again when it changes.
+ * without the client's consent (docs/decisions/antifraud.md#antifraud-and-the-trusted-person). `sandbox`
+ * lists the README's test phone and card; `file` reads the regulator's export from FRAUD_DB_FILE and reads it
+ * again when it changes.
  * The antifraud module asks it for every outgoing money call, whatever the amount.
  */
 

@@ -1,5 +1,6 @@
 /**
- * The sandbox KYC provider (docs/decisions.md section 5): a complete provider that lives in this server.
+ * The sandbox KYC provider (docs/decisions/api.md#running-it-contracts-that-tests-rely-on): a complete
+ * provider that lives in this server.
  * Its applications are rows of sandbox_kyc_applications; its hosted page /sandbox/kyc/:id
  * (modules/sandbox-kyc) lets the applicant enter document data and approve or reject. It then
  * notifies the wallet like a real provider: signed webhooks to POST /v2/wallet/webhooks/kyc,

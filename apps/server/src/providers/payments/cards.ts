@@ -1,6 +1,7 @@
 /**
- * Card numbers on the sandbox payment page (docs/decisions.md sections 5 and 7). A number is 13 to 19 digits
- * (spaces and dashes allowed while typing) passing the Luhn check. Outcomes by test card:
+ * Card numbers on the sandbox payment page (docs/decisions/api.md#running-it-contracts-that-tests-rely-on and
+ * docs/decisions/security-rules.md#security-baselines). A number is 13 to 19 digits (spaces and dashes
+ * allowed while typing) passing the Luhn check. Outcomes by test card:
  *   4111 1111 1111 1111   always pays
  *   4000 0000 0000 0002   always declined
  *   any other valid card  pays

@@ -182,7 +182,10 @@ export class YooKassaPaymentsProvider implements PaymentsProvider {
     return this.#report(await this.#request('GET', `/payments/${encodeURIComponent(paymentId)}`));
   }
 
-  /** The payments made in [from, to), for reconciliation (docs/decisions.md section 12). */
+  /**
+   * The payments made in [from, to), for reconciliation
+   * (docs/decisions/back-office.md#the-operators-back-office).
+   */
   async records(from: Date, to: Date): Promise<ProviderRecord[]> {
     const records: ProviderRecord[] = [];
     let cursor: string | undefined;

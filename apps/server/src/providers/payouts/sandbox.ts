@@ -1,13 +1,14 @@
 /**
- * The sandbox payouts provider (docs/decisions.md section 5): honest and complete, asynchronous, with
- * failures. A payout settles SANDBOX_PAYOUT_DELAY_MS after it was created; the test card decides how:
+ * The sandbox payouts provider (docs/decisions/api.md#running-it-contracts-that-tests-rely-on): honest and
+ * complete, asynchronous, with failures. A payout settles SANDBOX_PAYOUT_DELAY_MS after it was created; the
+ * test card decides how:
  *   4111 1111 1111 1111  succeeds        4000 0000 0000 0002  is declined        any other valid card succeeds
  * Bank-account payouts (GOST QR payments) succeed. Only the outcome flag and the masked destination are
  * kept, never the card number.
  *
  * Crash-safe: pending payouts are rows of sandbox_payouts with a due time, and each has a job on the
- * `sandbox-payout` queue (docs/decisions.md section 23) due at that time. The job claims its row with a
- * lease (a conditional UPDATE, so two instances never settle one at the same time), then notifies the
+ * `sandbox-payout` queue (docs/decisions/jobs.md#one-job-system) due at that time. The job claims its row
+ * with a lease (a conditional UPDATE, so two instances never settle one at the same time), then notifies the
  * wallet like a real provider: a signed webhook to POST /v2/wallet/webhooks/payouts. A row is done only
  * once its webhook was accepted; until then the job fails and is retried with backoff (the wallet
  * applies a repeated webhook once). `runDue` is one pass over every due row, for tests.

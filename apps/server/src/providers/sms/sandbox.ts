@@ -1,6 +1,7 @@
 /**
  * The sandbox SMS gateway: instead of a phone, messages land in an outbox table that the
- * `/sandbox/sms` page reads (docs/decisions.md section 5). Honest and observable, never a stub.
+ * `/sandbox/sms` page reads (docs/decisions/api.md#running-it-contracts-that-tests-rely-on). Honest and
+ * observable, never a stub.
  */
 import type { Clock } from '../../context.ts';
 import type { Db } from '../../db/client.ts';

@@ -1,7 +1,8 @@
 /**
  * The signed-in area (docs/product.md 'Home layout'): the header with navigation and notifications,
  * the page on the left and the profile panel on the right (below the page on a phone). The route
- * guard lives here: without an auth token the home layout redirects to AuthIn (spec section 2).
+ * guard lives here: without an auth token the home layout redirects to AuthIn
+ * (docs/product.md#screens-and-routes).
  * Navigating closes the notifications, which also lifts their scroll lock.
  */
 import './home-layout.css';
@@ -55,7 +56,8 @@ function SignedInArea() {
   const { pathname } = useLocation();
   const logout = useLogout();
   const [notificationsOpen, setNotificationsOpen] = useState(false);
-  // Balances, history and the bell follow the server's events (docs/decisions.md section 14).
+  // Balances, history and the bell follow the server's events
+  // (docs/decisions/live-wallet.md#the-live-wallet).
   useLiveWallet();
   // On a phone the profile panel shows only when asked for, not under every page.
   const [profileOpen, setProfileOpen] = useState(false);

@@ -1,6 +1,6 @@
 /**
  * Reading the auth calls' answers: a `status: 'error'` answer's message is shown as the server
- * wrote it (spec section 8), under the input it is about when we can tell which one.
+ * wrote it (docs/product.md#error-catalogue), under the input it is about when we can tell which one.
  */
 import { FIELD_LABELS } from '@e-wallet/contract/errors';
 import type { TFunction } from 'i18next';

@@ -1,8 +1,8 @@
 /**
  * Client-side checks of the auth forms: the same rules as the contract's schemas (validators.test.ts
  * compares them), kept as small regexes so the sign-in page does not ship zod.
- * Spec section 5: register continue is disabled while first name or email is empty; the last name
- * never blocks; code and PIN are four digits.
+ * docs/product.md#validation-rules: register continue is disabled while first name or email is empty; the
+ * last name never blocks; code and PIN are four digits.
  */
 import { isMaskComplete } from '../../shared/phone/masks.ts';
 
@@ -48,7 +48,10 @@ export function isFourDigits(value: string): boolean {
   return FOUR_DIGITS.test(value);
 }
 
-/** Spec section 5: continue on register step 1 is disabled when first name or email is empty. */
+/**
+ * docs/product.md#validation-rules: continue on register step 1 is disabled when first name or email is
+ * empty.
+ */
 export function canContinueDetails(firstName: string, email: string): boolean {
   return firstName.trim() !== '' && email.trim() !== '';
 }

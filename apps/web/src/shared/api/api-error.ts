@@ -1,4 +1,4 @@
-/** The contract's failure shape: `{status: "error", code, message}` (docs/decisions.md section 4). */
+/** The contract's failure shape: `{status: "error", code, message}` (docs/decisions/api.md#the-api). */
 export interface ErrorAnswer {
   status: 'error';
   code: string;

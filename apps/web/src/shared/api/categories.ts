@@ -1,7 +1,8 @@
 /**
- * Categories of operations (docs/decisions.md section 22): GET /v2/wallet/categories, a person's own
- * (POST), and the category of one of their operations (PATCH /v2/wallet/transaction/:id). Shared,
- * since the history's rows (shared/ui) and the savings screens both read them.
+ * Categories of operations (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): GET
+ * /v2/wallet/categories, a person's own (POST), and the category of one of their operations (PATCH
+ * /v2/wallet/transaction/:id). Shared, since the history's rows (shared/ui) and the savings screens both read
+ * them.
  */
 import type { AnswerOf } from '@e-wallet/contract';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';

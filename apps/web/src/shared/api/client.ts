@@ -1,8 +1,8 @@
 /**
  * The typed API client over the contract's call table. Every call of the app goes through
  * `callApi`: it sends JSON, `Authorization: Token <token>` when signed in and `Accept-Language`,
- * has no timeout (spec section 9), and answers the parsed JSON for 2xx and for the non-2xx
- * statuses the call tolerates (spec section 7); anything else throws an ApiError.
+ * has no timeout (docs/product.md#business-constants-and-limits), and answers the parsed JSON for 2xx and for
+ * the non-2xx statuses the call tolerates (docs/product.md#calls); anything else throws an ApiError.
  * This is the one place where an INVALID_TOKEN answer turns into signing out.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Money-moving calls carry an Idempotency-Key (docs/decisions.md section 4): the key is made once per
+ * Money-moving calls carry an Idempotency-Key (docs/decisions/api.md#the-api): the key is made once per
  * attempt (one press of a pay button) and kept for every retry of that attempt, so a repeat after
  * a lost answer returns the first answer and moves nothing.
  *

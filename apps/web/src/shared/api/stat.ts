@@ -5,7 +5,10 @@ import { callOk } from './client.ts';
 
 /** Money by type (the call's default grouping). */
 export type Stat = Extract<AnswerOf<'stat'>, { total_in: string }>;
-/** Money spent by category (`group_by=category`, docs/decisions.md section 22). */
+/**
+ * Money spent by category (`group_by=category`,
+ * docs/decisions/managing-money.md#managing-money-categories-budgets-goals).
+ */
 export type CategoryStat = Extract<AnswerOf<'stat'>, { group_by: 'category' }>;
 
 export interface StatFilter {

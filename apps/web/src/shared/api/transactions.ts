@@ -14,7 +14,10 @@ export interface TransactionFilter {
   date_to?: string;
   /** Page size, 1 to 100 (the server's default is 20). */
   limit?: number;
-  /** Only money spent in this category (docs/decisions.md section 22). */
+  /**
+   * Only money spent in this category
+   * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals).
+   */
   category?: string;
 }
 

@@ -1,6 +1,6 @@
 /**
- * The signed-in area's texts of a person's account (docs/decisions.md section 18): the new terms'
- * dialog, sign-out, the theme, one's own data and closing the wallet. A file of their own, added when
+ * The signed-in area's texts of a person's account (docs/decisions/account.md#a-persons-account): the new
+ * terms' dialog, sign-out, the theme, one's own data and closing the wallet. A file of their own, added when
  * that area loads (signed-in-texts.ts), so the sign-in page's JavaScript does not carry them.
  */
 export const accountSignedInRu = {

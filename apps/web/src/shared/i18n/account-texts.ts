@@ -1,6 +1,6 @@
 /**
- * Texts of a person's account the sign-in pages show (docs/decisions.md section 18): the terms at
- * registration, the operator's identity, sign-in with a passkey. Spread into ru.ts and en.ts;
+ * Texts of a person's account the sign-in pages show (docs/decisions/account.md#a-persons-account): the terms
+ * at registration, the operator's identity, sign-in with a passkey. Spread into ru.ts and en.ts;
  * `accountEn`'s type makes a missing English key a compile error. The rest: account-signed-in-texts.ts.
  */
 export const accountRu = {

@@ -1,6 +1,7 @@
 /**
- * Texts of held operations, approvals and the trusted person (docs/decisions.md section 21). Registered
- * with the signed-in area (signed-in-texts.ts); `antifraudEn`'s type makes a missing key an error.
+ * Texts of held operations, approvals and the trusted person
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person). Registered with the signed-in area
+ * (signed-in-texts.ts); `antifraudEn`'s type makes a missing key an error.
  */
 export const antifraudRu = {
   holds: {

@@ -1,7 +1,7 @@
 /**
- * Texts of the inactivity lock (docs/decisions.md section 7). Spread into the i18n resources; the i18n
- * test checks that both languages have every key, and `appLockEn`'s type makes a missing one a
- * compile error.
+ * Texts of the inactivity lock (docs/decisions/security-rules.md#security-baselines). Spread into the i18n
+ * resources; the i18n test checks that both languages have every key, and `appLockEn`'s type makes a missing
+ * one a compile error.
  */
 export const appLockRu = {
   appLock: {

@@ -1,6 +1,6 @@
 /**
- * Texts of the exchange screen (docs/decisions.md section 15). Registered with the signed-in area (signed-in-texts.ts); both languages
- * have every key.
+ * Texts of the exchange screen (docs/decisions/exchange.md#exchange-between-ones-own-accounts). Registered
+ * with the signed-in area (signed-in-texts.ts); both languages have every key.
  */
 export const exchangeRu = {
   exchangePage: {

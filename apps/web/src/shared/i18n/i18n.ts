@@ -1,6 +1,7 @@
 /**
- * i18next with the Russian and English texts bundled. Russian is active by default (spec
- * section 9); `setLanguage` switches and remembers the choice for the settings screen to use.
+ * i18next with the Russian and English texts bundled. Russian is active by default
+ * (docs/product.md#business-constants-and-limits); `setLanguage` switches and remembers the choice for the
+ * settings screen to use.
  */
 import { startI18n } from '@e-wallet/web-kit/i18n';
 import { appLockEn, appLockRu } from './app-lock-texts.ts';

@@ -23,7 +23,7 @@ describe('money flow texts', () => {
     }
   });
 
-  it('are registered, with each unavailable notice for its own action (docs/decisions.md 2)', () => {
+  it('are registered, with each unavailable notice for its own action (docs/decisions/placeholders-and-defects.md#defects-are-fixed)', () => {
     expect(i18n.t('topUpPage.unavailable')).toBe(
       'Пополнение кошелька недоступно, пожалуйста, пройдите идентификацию.',
     );

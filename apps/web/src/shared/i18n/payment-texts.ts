@@ -1,6 +1,8 @@
 /**
- * Texts of the QR payment page (docs/product.md 'Payment page', desktop and mobile; docs/decisions.md
- * sections 1 and 3). Spread into ru.ts and en.ts; the i18n test checks both languages have every key.
+ * Texts of the QR payment page (docs/product.md 'Payment page', desktop and mobile;
+ * docs/decisions/placeholders-and-defects.md#placeholders-become-real-features and
+ * docs/decisions/qr-codes.md#qr-codes-we-read). Spread into ru.ts and en.ts; the i18n test checks both
+ * languages have every key.
  */
 export const paymentRu = {
   payment: {

@@ -1,5 +1,6 @@
 /**
- * Texts of requests, templates, repeat and scheduled transfers (docs/decisions.md section 13).
+ * Texts of requests, templates, repeat and scheduled transfers
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers).
  * Registered with the signed-in area (signed-in-texts.ts); both languages have every key.
  */
 export const requestsRu = {

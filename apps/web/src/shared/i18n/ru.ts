@@ -1,4 +1,7 @@
-/** Russian texts: the active language (spec section 9). Every key exists in en.ts too (i18n.test.ts). */
+/**
+ * Russian texts: the active language (docs/product.md#business-constants-and-limits). Every key exists in
+ * en.ts too (i18n.test.ts).
+ */
 import { accountRu } from './account-texts.ts';
 import { moneyRu } from './money-texts.ts';
 import { policyRu } from './policy-texts.ts';

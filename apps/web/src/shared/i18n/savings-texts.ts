@@ -1,6 +1,7 @@
 /**
- * Texts of categories, budgets and savings goals (docs/decisions.md section 22). Registered with the
- * signed-in area (signed-in-texts.ts); both languages have every key.
+ * Texts of categories, budgets and savings goals
+ * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals). Registered with the signed-in
+ * area (signed-in-texts.ts); both languages have every key.
  */
 export const savingsRu = {
   categories: {

@@ -1,5 +1,5 @@
 /**
- * Texts of the support chat (docs/decisions.md section 23). Registered with the signed-in area
+ * Texts of the support chat (docs/decisions/support.md#support-chat). Registered with the signed-in area
  * (signed-in-texts.ts); `supportEn`'s type makes a missing English key a compile error.
  */
 export const supportRu = {

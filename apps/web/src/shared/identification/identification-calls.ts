@@ -1,5 +1,5 @@
 /**
- * The identification calls (docs/product.md section 7): both accept answers below 500 and return
+ * The identification calls (docs/product.md#calls): both accept answers below 500 and return
  * the body, so a refusal (VERIFICATION_ACTIVE, VERIFICATION_NOT_NEEDED) comes back as
  * `{status: 'error', code, message}` for the section to show.
  */
@@ -38,7 +38,10 @@ export function useStartUpgrade() {
   });
 }
 
-/** Re-checks the verification with the provider, then reloads the page (spec section 4). */
+/**
+ * Re-checks the verification with the provider, then reloads the page
+ * (docs/product.md#states-and-transitions).
+ */
 export function useRefreshStatus() {
   return useMutation({
     mutationFn: async () => {

@@ -1,9 +1,9 @@
 /**
- * The identification section (docs/product.md 'Settings / identification section', section 4):
- * the level in words, the remaining limits, the status of the latest verification and the one
- * action that fits it: refresh the status, upgrade, or retry after a refusal. Shared, because the
- * profile panel and the Settings route both show it; which texts and buttons appear is decided by
- * `identificationState` (unit-tested).
+ * The identification section (docs/product.md 'Settings / identification section',
+ * docs/product.md#states-and-transitions): the level in words, the remaining limits, the status of the latest
+ * verification and the one action that fits it: refresh the status, upgrade, or retry after a refusal.
+ * Shared, because the profile panel and the Settings route both show it; which texts and buttons appear is
+ * decided by `identificationState` (unit-tested).
  */
 import './identification.css';
 import { clsx } from 'clsx';

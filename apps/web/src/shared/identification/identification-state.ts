@@ -1,7 +1,8 @@
 /**
  * What the identification section shows for a user's level and latest verification
- * (docs/product.md section 4 'Identification', docs/decisions.md section 6). Pure, so every state is
- * unit-tested: the section component only renders this.
+ * (docs/product.md#states-and-transitions 'Identification',
+ * docs/decisions/identification-and-limits.md#identification-levels). Pure, so every state is unit-tested:
+ * the section component only renders this.
  *
  * - Status text: whenever a verification exists (auth info's active_identification is the latest
  *   one, whatever its status).

@@ -1,6 +1,6 @@
 /**
- * The live wallet's stream in the app (docs/decisions.md section 14): GET /v2/wallet/events read with
- * fetch, since EventSource cannot send the Authorization header. Every tab holds its own stream. It
+ * The live wallet's stream in the app (docs/decisions/live-wallet.md#the-live-wallet): GET /v2/wallet/events
+ * read with fetch, since EventSource cannot send the Authorization header. Every tab holds its own stream. It
  * reconnects quietly (growing pauses with jitter, no message on screen) with Last-Event-ID, so nothing
  * is missed; a stream silent for longer than two heartbeats is taken as broken. INVALID_TOKEN before the
  * stream, or a `session` event, signs out as any call's INVALID_TOKEN does.

@@ -1,6 +1,6 @@
 /**
- * Applies the live stream to what the signed-in area shows (docs/decisions.md section 14): a balance
- * is written into the cached wallet at once; an operation asks the history, statistics and the
+ * Applies the live stream to what the signed-in area shows (docs/decisions/live-wallet.md#the-live-wallet): a
+ * balance is written into the cached wallet at once; an operation asks the history, statistics and the
  * account again; a notification goes to the top of the bell's list with the new unread count. After a
  * break the stream could not resume, everything is asked again. Every open tab does the same.
  */
@@ -75,10 +75,11 @@ export function applyLiveEvent(
       const { notification, unread } = event.data as NotificationEvent;
       // A request asked of the person, or declined by the one asked, changes the requests' lists.
       void queryClient.invalidateQueries({ queryKey: ['requests'] });
-      // Held operations, approvals and the trusted person are told by notifications (section 21).
+      // Held operations, approvals and the trusted person are told by notifications
+      // (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
       for (const key of ['holds', 'approvals', 'trusted-person'])
         void queryClient.invalidateQueries({ queryKey: [key] });
-      // Support's answer: the open conversation asks again (docs/decisions.md section 23).
+      // Support's answer: the open conversation asks again (docs/decisions/support.md#support-chat).
       if (notification.kind === 'support')
         void queryClient.invalidateQueries({ queryKey: ['supportMessages'] });
       const cached = queryClient.getQueryData<InfiniteData<NotificationPage>>(['notifications']);

@@ -1,6 +1,6 @@
 /**
- * The wallet carousel's parameters, as docs/product.md section 9 sets them: kept in one place so the
- * carousel and its tests read the same figures.
+ * The wallet carousel's parameters, as docs/product.md#business-constants-and-limits sets them: kept in one
+ * place so the carousel and its tests read the same figures.
  */
 import type useEmblaCarousel from 'embla-carousel-react';
 

@@ -1,7 +1,8 @@
 /**
- * The date-range picker's rules (docs/product.md sections 5 and 9): presets Today to Last Year,
- * start and end days, an end before the start swaps them, disabled days (the future) cannot be
- * picked, and the range goes to the API as instants of the person's own day boundaries.
+ * The date-range picker's rules (docs/product.md#validation-rules and
+ * docs/product.md#business-constants-and-limits): presets Today to Last Year, start and end days, an end
+ * before the start swaps them, disabled days (the future) cannot be picked, and the range goes to the API as
+ * instants of the person's own day boundaries.
  */
 import {
   endOfDay,

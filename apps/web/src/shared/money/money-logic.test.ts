@@ -12,7 +12,7 @@ import {
 import { chartSegments, orderedStats, STAT_LEGEND } from './stat-display.ts';
 import { signPrefix, transactionLook } from './transaction-display.ts';
 
-describe('transaction display by sign (spec section 4)', () => {
+describe('transaction display by sign (docs/product.md#states-and-transitions)', () => {
   it('zero is an operation without a sign', () => {
     for (const amount of ['0.00', '0', '-0.00', '+0.00']) {
       expect(transactionLook(amount)).toBe('operation');
@@ -36,7 +36,7 @@ const day = (y: number, m: number, d: number) => new Date(y, m - 1, d);
 const endOf = (y: number, m: number, d: number) => new Date(y, m - 1, d, 23, 59, 59, 999);
 
 describe('date-range presets', () => {
-  it('covers the eight presets of spec section 9', () => {
+  it('covers the eight presets of docs/product.md#business-constants-and-limits', () => {
     expect(RANGE_PRESETS).toEqual([
       'today',
       'yesterday',
@@ -147,7 +147,7 @@ describe('statistics legend and chart', () => {
   });
 });
 
-describe('carousel configuration (spec section 9)', () => {
+describe('carousel configuration (docs/product.md#business-constants-and-limits)', () => {
   it('has the spec numbers', () => {
     expect(CAROUSEL).toEqual({
       slidesPerView: 1.4,

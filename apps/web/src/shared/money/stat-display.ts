@@ -1,7 +1,8 @@
 /**
- * Statistics by transaction type (docs/decisions.md section 1): each type has its own label and
- * colour, and the chart is drawn from the same entries as the list. The server's percents are
- * whole numbers that add up to 100 (or all zero when nothing moved).
+ * Statistics by transaction type
+ * (docs/decisions/placeholders-and-defects.md#placeholders-become-real-features): each type has its own label
+ * and colour, and the chart is drawn from the same entries as the list. The server's percents are whole
+ * numbers that add up to 100 (or all zero when nothing moved).
  */
 export type StatType = 'topup' | 'withdrawal' | 'payment' | 'transfer' | 'exchange' | 'savings' | 'other';
 

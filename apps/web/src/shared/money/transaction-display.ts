@@ -1,5 +1,5 @@
 /**
- * How a transaction shows (docs/product.md section 4): by the sign of its amount. Zero is an
+ * How a transaction shows (docs/product.md#states-and-transitions): by the sign of its amount. Zero is an
  * 'operation', negative a 'withdrawal' (red, '-'), positive a 'topup' ('+'). The sign is read
  * from the decimal string, never through a float.
  */
@@ -13,7 +13,9 @@ export function transactionLook(amount: string): TransactionLook {
   return sign < 0 ? 'withdrawal' : 'topup';
 }
 
-/** The sign prefix of spec section 4: '' for zero, '-' for negative, '+' for positive. */
+/**
+ * The sign prefix of docs/product.md#states-and-transitions: '' for zero, '-' for negative, '+' for positive.
+ */
 export function signPrefix(amount: string): '' | '-' | '+' {
   const sign = amountSign(amount);
   if (sign === 0) return '';

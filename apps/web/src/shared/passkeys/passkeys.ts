@@ -93,8 +93,8 @@ export async function passkeyAnswer(): Promise<PasskeyAnswer> {
 }
 
 /**
- * Signs in with a discoverable passkey, no SMS (docs/decisions.md section 18): the device offers
- * the person's own passkey for this site; answers the new auth token.
+ * Signs in with a discoverable passkey, no SMS (docs/decisions/account.md#a-persons-account): the device
+ * offers the person's own passkey for this site; answers the new auth token.
  */
 export async function signInWithPasskey(): Promise<string> {
   const options = await callApi('passkeyLoginOptions');

@@ -1,6 +1,6 @@
 /**
- * The full country list of the phone input (spec section 3): about 240 countries and territories
- * with name, dial code with +, ISO code, flag and masks. Loaded with the country picker.
+ * The full country list of the phone input (docs/product.md#entities-and-their-fields): about 240 countries
+ * and territories with name, dial code with +, ISO code, flag and masks. Loaded with the country picker.
  */
 
 import { COUNTRY_ROWS } from './countries.generated.ts';
@@ -30,7 +30,7 @@ export function findCountry(iso: string, language: Language): Country | undefine
   return countries(language).find((country) => country.iso === iso);
 }
 
-/** Case-insensitive substring match on the name (spec section 5). */
+/** Case-insensitive substring match on the name (docs/product.md#validation-rules). */
 export function searchCountries(query: string, language: Language): Country[] {
   const needle = query.trim().toLocaleLowerCase(language);
   const list = countries(language);

@@ -1,4 +1,7 @@
-/** A country of the phone input (spec section 3) and its name in the active language. */
+/**
+ * A country of the phone input (docs/product.md#entities-and-their-fields) and its name in the active
+ * language.
+ */
 
 export interface Country {
   iso: string;

@@ -1,5 +1,6 @@
 /**
- * The default phone country (spec section 9): Russia +7 in Russian, the United Kingdom +44 in
+ * The default phone country (docs/product.md#business-constants-and-limits): Russia +7 in Russian, the United
+ * Kingdom +44 in
  * English. Kept apart from the full list so the sign-in page loads the list only when the picker
  * opens; phone.test.ts checks these rows against the generated table.
  */

@@ -1,6 +1,8 @@
 /**
  * Scheduled transfers, shared by the schedules page and a savings goal's regular deposit
- * (docs/decisions.md sections 13 and 22): GET/POST /v2/wallet/schedule, pause, resume, DELETE.
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers and
+ * docs/decisions/managing-money.md#managing-money-categories-budgets-goals): GET/POST /v2/wallet/schedule,
+ * pause, resume, DELETE.
  */
 import type { BodyOf } from '@e-wallet/contract';
 import { queryOptions } from '@tanstack/react-query';

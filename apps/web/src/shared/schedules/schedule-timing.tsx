@@ -1,7 +1,9 @@
 /**
- * When a schedule runs (docs/decisions.md section 13), as both its forms ask it: a scheduled transfer's
- * and a savings goal's regular deposit (section 22). Every week or month, the first run on Moscow's
- * wall clock, and an optional last day that still runs.
+ * When a schedule runs
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers), as both its
+ * forms ask it: a scheduled transfer's and a savings goal's regular deposit
+ * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals). Every week or month, the first
+ * run on Moscow's wall clock, and an optional last day that still runs.
  */
 import './schedule-timing.css';
 import type { BodyOf } from '@e-wallet/contract';

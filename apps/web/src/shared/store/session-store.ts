@@ -1,5 +1,5 @@
 /**
- * The client store of docs/product.md section 3: the auth token (persisted in localStorage),
+ * The client store of docs/product.md#entities-and-their-fields: the auth token (persisted in localStorage),
  * the phone being confirmed, and the sendConfirmCode flag that flips on every confirm-code event
  * (a new code was sent), so code inputs can clear themselves. Server data (auth info, wallets,
  * notifications) lives in TanStack Query, not here.

@@ -1,6 +1,6 @@
 /**
  * Who issues the e-money: the operator's legal name, its Bank of Russia licence and a link to the
- * register entry (docs/decisions.md section 18), on the landing page and in the profile panel.
+ * register entry (docs/decisions/account.md#a-persons-account), on the landing page and in the profile panel.
  */
 import './terms.css';
 import { useTranslation } from 'react-i18next';

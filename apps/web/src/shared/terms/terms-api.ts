@@ -1,7 +1,8 @@
 /**
  * GET /v2/wallet/terms (no token): the current terms, tariffs and memo, and the operator. Read on
  * the auth pages, which have no query cache, so the answer is kept here per language; and
- * POST /v2/wallet/terms/accept for a signed-in person after a new version (docs/decisions.md section 18).
+ * POST /v2/wallet/terms/accept for a signed-in person after a new version
+ * (docs/decisions/account.md#a-persons-account).
  */
 import type { AnswerOf } from '@e-wallet/contract';
 import { useEffect, useState } from 'react';

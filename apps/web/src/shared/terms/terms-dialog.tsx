@@ -1,6 +1,6 @@
 /**
- * A new version of the terms, shown once after it is published (docs/decisions.md section 18): the
- * documents and 'Принимаю'. 'Позже' closes it for this visit; until the person accepts, money calls
+ * A new version of the terms, shown once after it is published (docs/decisions/account.md#a-persons-account):
+ * the documents and 'Принимаю'. 'Позже' closes it for this visit; until the person accepts, money calls
  * answer TERMS_NOT_ACCEPTED with the same request, shown where the money screen shows errors.
  */
 import '../ui/pay-modal/pay-modal.css';

@@ -1,6 +1,6 @@
 /**
- * Light, dark or the system's theme (docs/decisions.md section 18). The choice is kept on the device
- * and written as `data-theme` on <html>; 'system' removes it, and theme.css then follows
+ * Light, dark or the system's theme (docs/decisions/account.md#a-persons-account). The choice is kept on the
+ * device and written as `data-theme` on <html>; 'system' removes it, and theme.css then follows
  * prefers-color-scheme. Every colour is a custom property of theme.css, so a screen needs nothing
  * of its own to change theme.
  */

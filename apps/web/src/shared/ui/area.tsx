@@ -1,6 +1,7 @@
 /**
- * Loading, error and render-error states of one area of a page (docs/decisions.md section 2): an area
- * that fails shows a friendly message with a retry, and the rest of the page stays usable.
+ * Loading, error and render-error states of one area of a page
+ * (docs/decisions/placeholders-and-defects.md#defects-are-fixed): an area that fails shows a friendly message
+ * with a retry, and the rest of the page stays usable.
  */
 import './money-ui.css';
 import { Component, type ErrorInfo, type ReactNode } from 'react';

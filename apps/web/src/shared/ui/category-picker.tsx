@@ -1,7 +1,8 @@
 /**
- * The category of one outgoing operation (docs/decisions.md section 22): shown on its history row
- * as a small select; choosing another sets it (and the wallet remembers it for the payee). 'Своя…'
- * asks for a name of one's own.
+ * The category of one outgoing operation
+ * (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): shown on its history row as a
+ * small select; choosing another sets it (and the wallet remembers it for the payee). 'Своя…' asks for a name
+ * of one's own.
  */
 import './categories.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,7 +1,8 @@
 /**
- * Money spent by category (docs/decisions.md section 22), from GET /v2/wallet/stat?group_by=category:
- * the same ring chart as the types' (its centre shows what was spent) and a list, biggest first. Each
- * category keeps its colour by its place in the fixed list; a person's own ones share the last colours.
+ * Money spent by category (docs/decisions/managing-money.md#managing-money-categories-budgets-goals), from
+ * GET /v2/wallet/stat?group_by=category: the same ring chart as the types' (its centre shows what was spent)
+ * and a list, biggest first. Each category keeps its colour by its place in the fixed list; a person's own
+ * ones share the last colours.
  */
 import './categories.css';
 import { useQuery } from '@tanstack/react-query';

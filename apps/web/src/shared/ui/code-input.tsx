@@ -1,5 +1,5 @@
 /**
- * The four-box code entry (spec section 5): one digit per box, focus moves forward after a
+ * The four-box code entry (docs/product.md#validation-rules): one digit per box, focus moves forward after a
  * digit, Backspace on an empty box moves back, pasting the whole code fills every box.
  * Tab never moves between the boxes (spec: Tab is blocked): only one box is in the tab order,
  * so Tab and Shift+Tab leave the code as a whole and the keyboard is never trapped.

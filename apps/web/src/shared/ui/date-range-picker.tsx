@@ -1,7 +1,8 @@
 /**
- * The date-range picker (docs/product.md 'History', sections 5 and 9): hidden until asked for; start
- * and end days with Russian month names; presets Today to Last Year; a 6-week calendar; cancel and
- * apply. A start after the end is swapped and future days cannot be picked (money/date-range.ts).
+ * The date-range picker (docs/product.md 'History', docs/product.md#validation-rules and
+ * docs/product.md#business-constants-and-limits): hidden until asked for; start and end days with Russian
+ * month names; presets Today to Last Year; a 6-week calendar; cancel and apply. A start after the end is
+ * swapped and future days cannot be picked (money/date-range.ts).
  */
 import './money-ui.css';
 import { clsx } from 'clsx';

@@ -3,8 +3,9 @@ const loadPicker = () => import('./country-picker.tsx');
 const CountryPicker = lazy(loadPicker);
 
 /**
- * The phone input (spec sections 4 and 5): a country button (flag and dial code) opening the
- * country picker, a masked number input, and a choice of mask when the country has several.
+ * The phone input (docs/product.md#states-and-transitions and docs/product.md#validation-rules): a country
+ * button (flag and dial code) opening the country picker, a masked number input, and a choice of mask when
+ * the country has several.
  * Choosing a country clears the number. The value is the country, the mask and the digits;
  * `toE164(country.code, digits)` is what the server gets.
  */
@@ -176,7 +177,7 @@ export function PhoneField({
             onClose={() => setPicking(false)}
             onSelect={(next) => {
               setPicking(false);
-              // Spec section 4: choosing a country clears the phone.
+              // docs/product.md#states-and-transitions: choosing a country clears the phone.
               onChange({ country: next, maskIndex: 0, digits: '' });
               requestAnimationFrame(() => input.current?.focus());
             }}

@@ -1,6 +1,7 @@
 /**
- * Statistics by transaction type (docs/decisions.md section 1): an SVG ring chart drawn from the same
- * entries as the list or the four tiles, each type with its own label and colour.
+ * Statistics by transaction type
+ * (docs/decisions/placeholders-and-defects.md#placeholders-become-real-features): an SVG ring chart drawn
+ * from the same entries as the list or the four tiles, each type with its own label and colour.
  */
 import './money-ui.css';
 import { clsx } from 'clsx';

@@ -1,7 +1,7 @@
 /**
- * A list of transactions with the spec's display rules (section 4): by the sign of the amount,
- * zero is an 'operation', negative a 'withdrawal' in red with '-', positive a 'topup' with '+';
- * each with its long date and time. Loading, error and empty states are its own.
+ * A list of transactions with the spec's display rules (docs/product.md#states-and-transitions): by the sign
+ * of the amount, zero is an 'operation', negative a 'withdrawal' in red with '-', positive a 'topup' with
+ * '+'; each with its long date and time. Loading, error and empty states are its own.
  */
 import './money-ui.css';
 import { clsx } from 'clsx';

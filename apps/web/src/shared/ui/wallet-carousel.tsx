@@ -1,6 +1,6 @@
 /**
- * The wallet carousel (docs/product.md section 9): the user's accounts with currency symbols and
- * balances, laid out by shared/money/carousel-config.ts.
+ * The wallet carousel (docs/product.md#business-constants-and-limits): the user's accounts with currency
+ * symbols and balances, laid out by shared/money/carousel-config.ts.
  * Slides link to their account page, or, with `onSelect`, choose the account a page shows.
  */
 import './money-ui.css';

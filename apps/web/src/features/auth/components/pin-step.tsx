@@ -1,4 +1,7 @@
-/** Register step 3: create the four-digit PIN, typed twice as on PIN change. No back button (spec section 2). */
+/**
+ * Register step 3: create the four-digit PIN, typed twice as on PIN change. No back button
+ * (docs/product.md#screens-and-routes).
+ */
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../shared/ui/button.tsx';

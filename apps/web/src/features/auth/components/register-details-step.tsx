@@ -1,7 +1,8 @@
 /**
  * Register step 1: first name, last name, e-mail, phone, and the terms with a consent checkbox
- * (docs/decisions.md section 18). Continue is disabled while the first name or e-mail is empty
- * (spec section 5) or the consent is not ticked; other problems show under their input on submit.
+ * (docs/decisions/account.md#a-persons-account). Continue is disabled while the first name or e-mail is empty
+ * (docs/product.md#validation-rules) or the consent is not ticked; other problems show under their input on
+ * submit.
  */
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,7 @@
 /**
  * The landing (AuthIn): image, title, Register button, 'already have an account' with a login link,
- * and the e-money operator's identity and licence (docs/decisions.md section 18). Right after the
- * wallet is closed, the closed wallet's page instead.
+ * and the e-money operator's identity and licence (docs/decisions/account.md#a-persons-account). Right after
+ * the wallet is closed, the closed wallet's page instead.
  */
 import '../auth.css';
 import { useState } from 'react';

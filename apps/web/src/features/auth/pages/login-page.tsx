@@ -1,8 +1,9 @@
 /**
- * Log in (spec sections 2 and 4): step 1 phone -> send code -> step 2 code -> login.
+ * Log in (docs/product.md#screens-and-routes and docs/product.md#states-and-transitions): step 1 phone ->
+ * send code -> step 2 code -> login.
  * Success stores the token and goes to '/'; an error answer shows the server's message and stays
  * on the code. Back returns to the phone. Where the browser can use one, 'Войти с ключом доступа'
- * signs in with a discoverable passkey instead, no SMS (docs/decisions.md section 18).
+ * signs in with a discoverable passkey instead, no SMS (docs/decisions/account.md#a-persons-account).
  */
 import '../auth.css';
 import { type FormEvent, useState } from 'react';

@@ -1,5 +1,6 @@
 /**
- * Register (spec sections 2 and 4): three steps under a three-segment progress bar.
+ * Register (docs/product.md#screens-and-routes and docs/product.md#states-and-transitions): three steps under
+ * a three-segment progress bar.
  * 1 details -> register (an error answer stays on step 1 with the message) -> 2 code ->
  * confirm (an error shows the message; success stores the token) -> 3 PIN -> set PIN -> '/'.
  */

@@ -1,6 +1,7 @@
 /**
  * GET /v2/wallet/exchange/rates, POST /v2/wallet/exchange/quote and POST /v2/wallet/exchange
- * (docs/decisions.md section 15). The exchange's answer is turned into the pay modal's receipt.
+ * (docs/decisions/exchange.md#exchange-between-ones-own-accounts). The exchange's answer is turned into the
+ * pay modal's receipt.
  */
 import type { AnswerOf, BodyOf } from '@e-wallet/contract';
 import { queryOptions } from '@tanstack/react-query';

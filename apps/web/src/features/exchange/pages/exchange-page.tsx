@@ -1,8 +1,8 @@
 /**
- * 'Обмен' (docs/decisions.md section 15): exchange between one's own accounts. Choose the account to
- * give from and the currency to receive (its account opens if missing), type either amount; the
- * server's quote shows the rate, the fee and what arrives, with a countdown of its 30 seconds (an
- * expired quote is asked again by itself); 'Обменять' opens the PIN modal and its receipt.
+ * 'Обмен' (docs/decisions/exchange.md#exchange-between-ones-own-accounts): exchange between one's own
+ * accounts. Choose the account to give from and the currency to receive (its account opens if missing), type
+ * either amount; the server's quote shows the rate, the fee and what arrives, with a countdown of its 30
+ * seconds (an expired quote is asked again by itself); 'Обменять' opens the PIN modal and its receipt.
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import './exchange.css';

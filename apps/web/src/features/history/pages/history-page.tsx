@@ -1,7 +1,8 @@
 /**
- * History (docs/product.md 'History', docs/decisions.md section 1): the range picker, the carousel that
- * chooses the account, the payment buttons, the statistics chart (SVG from GET /v2/wallet/stat) and
- * list, and the transactions in pages. Statistics are per currency, so both follow the chosen account.
+ * History (docs/product.md 'History',
+ * docs/decisions/placeholders-and-defects.md#placeholders-become-real-features): the range picker, the
+ * carousel that chooses the account, the payment buttons, the statistics chart (SVG from GET /v2/wallet/stat)
+ * and list, and the transactions in pages. Statistics are per currency, so both follow the chosen account.
  */
 import '../history.css';
 import '../../../shared/ui/toggle-group.css';
@@ -27,7 +28,8 @@ export function HistoryPage() {
   const accountId =
     accounts.data?.find((account) => account.id === chosenId)?.id ?? accounts.data?.[0]?.id ?? null;
   const filter = { account: accountId ?? undefined, ...rangeQuery(range) };
-  // Statistics by type or by category, and the list of one category's spending (section 22).
+  // Statistics by type or by category, and the list of one category's spending
+  // (docs/decisions/managing-money.md#managing-money-categories-budgets-goals).
   const [grouping, setGrouping] = useState<'type' | 'category'>('type');
   const [category, setCategory] = useState('');
 

@@ -129,7 +129,8 @@ export function OperationPage() {
             </Link>
           )}
           {!failed && !open && outgoing && operation.category && (
-            // 'Разделить' (docs/decisions.md section 22): the request page's split, with this amount.
+            // 'Разделить' (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): the
+            // request page's split, with this amount.
             <Link
               className="row-action"
               to={`${pathTo('WalletRequest')}?split=${encodeURIComponent(operation.amount.replace(/^-/, ''))}`}

@@ -1,7 +1,7 @@
 /**
- * Held operations and approvals (docs/decisions.md section 21): GET /v2/wallet/holds and /approvals,
- * and the decisions on one. Queries are kept under 'holds' and 'approvals'; the live stream asks them
- * again on every notification (shared/live), so every state shows at once.
+ * Held operations and approvals (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): GET
+ * /v2/wallet/holds and /approvals, and the decisions on one. Queries are kept under 'holds' and 'approvals';
+ * the live stream asks them again on every notification (shared/live), so every state shows at once.
  */
 import type { AnswerOf, BodyOf } from '@e-wallet/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';

@@ -1,8 +1,8 @@
 /**
- * Held operations and approvals on screen (docs/decisions.md section 21): my operations on hold with
- * their reason, 'Подтвердить' (a fresh SMS code and the PIN) and 'Отменить'; what I am asked to approve
- * as someone's trusted person, with 'Одобрить' (my PIN) and 'Отклонить'. Shared by the holds page and
- * the home page; the live stream asks the lists again on every notification.
+ * Held operations and approvals on screen (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): my
+ * operations on hold with their reason, 'Подтвердить' (a fresh SMS code and the PIN) and 'Отменить'; what I
+ * am asked to approve as someone's trusted person, with 'Одобрить' (my PIN) and 'Отклонить'. Shared by the
+ * holds page and the home page; the live stream asks the lists again on every notification.
  */
 import '../../../shared/ui/pay-modal/pay-modal.css';
 import '../holds.css';

@@ -1,7 +1,7 @@
 /**
- * Operations on hold (docs/decisions.md section 21): my held operations with their reason and
- * 'Подтвердить' / 'Отменить', and what I am asked to approve as someone's trusted person. The pay
- * modal's held stage leads here (`?id=` marks the operation just held).
+ * Operations on hold (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): my held operations with
+ * their reason and 'Подтвердить' / 'Отменить', and what I am asked to approve as someone's trusted person.
+ * The pay modal's held stage leads here (`?id=` marks the operation just held).
  */
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';

@@ -1,7 +1,7 @@
 /**
- * 'Your QR' (docs/decisions.md section 1): the user's own receive QR, drawn with the `qrcode` package from
- * walletQrText(phone, amount?). Another wallet user who scans it starts a transfer to this user; an
- * amount typed here goes into the code.
+ * 'Your QR' (docs/decisions/placeholders-and-defects.md#placeholders-become-real-features): the user's own
+ * receive QR, drawn with the `qrcode` package from walletQrText(phone, amount?). Another wallet user who
+ * scans it starts a transfer to this user; an amount typed here goes into the code.
  */
 import { walletQrText } from '@e-wallet/contract/qr';
 import QRCode from 'qrcode';

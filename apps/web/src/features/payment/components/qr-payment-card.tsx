@@ -1,6 +1,6 @@
 /**
- * The payment a QR code describes (docs/decisions.md section 3): the payee (the masked wallet user for
- * our own receive QR, name and bank for a GOST code), the amount or a field for it, the account it
+ * The payment a QR code describes (docs/decisions/qr-codes.md#qr-codes-we-read): the payee (the masked wallet
+ * user for our own receive QR, name and bank for a GOST code), the amount or a field for it, the account it
  * is paid from, and a send button that pays after the PIN is confirmed in the shared pay modal.
  * An SBP code says it needs a member bank; anything else gets the 'temporarily unavailable' text
  * with what was read. Only payable codes have a send button: nothing else moves money.

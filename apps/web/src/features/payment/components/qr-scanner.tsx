@@ -1,9 +1,10 @@
 /**
  * The camera scanner (docs/product.md 'Payment page, mobile'): the back camera in a square view with
  * a square frame and a scanning line that toggles every 1.5 s; the body carries `scanner-active`
- * while it is open. Frames are drawn on a canvas (at most 1280x1280, spec section 9) and decoded
- * with zxing-wasm; a decoded text is kept as the QR address, and a code is accepted only when the
- * four corners of its outline lie inside the frame. No camera or no permission: a clear message.
+ * while it is open. Frames are drawn on a canvas (at most 1280x1280,
+ * docs/product.md#business-constants-and-limits) and decoded with zxing-wasm; a decoded text is kept as the
+ * QR address, and a code is accepted only when the four corners of its outline lie inside the frame. No
+ * camera or no permission: a clear message.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

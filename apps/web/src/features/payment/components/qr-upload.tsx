@@ -1,6 +1,6 @@
 /**
- * The QR image input (docs/product.md 'Payment page, desktop'; section 5 'QR image'): a file input
- * inside a drop area that looks active while a file is dragged over it, a preview of the chosen
+ * The QR image input (docs/product.md 'Payment page, desktop'; docs/product.md#validation-rules 'QR image'):
+ * a file input inside a drop area that looks active while a file is dragged over it, a preview of the chosen
  * image, and its decoding. PNG and JPEG only; an image dragged from another site is refused.
  */
 import { clsx } from 'clsx';

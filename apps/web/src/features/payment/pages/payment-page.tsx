@@ -1,5 +1,7 @@
 /**
- * Payment (docs/product.md 'Payment page', desktop and mobile; docs/decisions.md sections 1 and 3).
+ * Payment (docs/product.md 'Payment page', desktop and mobile;
+ * docs/decisions/placeholders-and-defects.md#placeholders-become-real-features and
+ * docs/decisions/qr-codes.md#qr-codes-we-read).
  * Desktop: a heading, the accounts, a QR image input with a drop area and preview, then the parsed
  * payment and its send button. Narrow screens: tabs 'your QR' (the user's own receive QR) and
  * 'scan QR' (the camera scanner, with the upload as the way out when there is no camera).

@@ -1,7 +1,8 @@
 /**
  * The QR decoder in the browser: zxing-wasm, bundled with the app, its WebAssembly served from our
- * own origin (docs/decisions.md section 2: nothing from a CDN; the CSP allows only 'self'). The module
- * and its .wasm are fetched the first time the payment page decodes something, not before.
+ * own origin (docs/decisions/placeholders-and-defects.md#defects-are-fixed: nothing from a CDN; the CSP
+ * allows only 'self'). The module and its .wasm are fetched the first time the payment page decodes
+ * something, not before.
  */
 import { DECODE_BOX, fitWithin, type QrImageProblem, qrFileProblem, qrUrlProblem } from './image-checks.ts';
 import { QR_READER_OPTIONS, type QrRead, toQrReads } from './qr-read.ts';
@@ -47,7 +48,10 @@ export class QrImageError extends Error {
   }
 }
 
-/** Draws an image scaled to fit 1920x1080 (spec section 9) and reads its pixels. */
+/**
+ * Draws an image scaled to fit 1920x1080 (docs/product.md#business-constants-and-limits) and reads its
+ * pixels.
+ */
 function pixelsOf(image: CanvasImageSource, width: number, height: number): ImageData {
   const size = fitWithin(width, height, DECODE_BOX);
   const canvas = document.createElement('canvas');

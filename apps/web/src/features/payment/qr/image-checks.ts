@@ -1,7 +1,8 @@
 /**
- * What the payment page accepts before any decoding (docs/product.md section 5, 'QR image'): a PNG
+ * What the payment page accepts before any decoding (docs/product.md#validation-rules, 'QR image'): a PNG
  * or JPEG file (the upload labels name those), and an image address only from our own origin; the
- * size an image is scaled to before decoding (spec section 9: a 1920x1080 canvas).
+ * size an image is scaled to before decoding (docs/product.md#business-constants-and-limits: a 1920x1080
+ * canvas).
  */
 
 export const QR_IMAGE_TYPES = ['image/png', 'image/jpeg'] as const;

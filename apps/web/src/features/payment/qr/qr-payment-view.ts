@@ -1,6 +1,6 @@
 /**
- * What the payment page shows for a QR content text (docs/decisions.md section 3), from the contract's
- * pure parser: our own receive QR and GOST codes are payable; an SBP link is shown but needs a
+ * What the payment page shows for a QR content text (docs/decisions/qr-codes.md#qr-codes-we-read), from the
+ * contract's pure parser: our own receive QR and GOST codes are payable; an SBP link is shown but needs a
  * member bank; a broken code says what is wrong; anything else is the 'temporarily unavailable' text.
  */
 import {

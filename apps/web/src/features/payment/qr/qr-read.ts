@@ -1,6 +1,6 @@
 /**
- * What a decoded QR code is to the app (docs/product.md section 3, 'QR scan result'): its content
- * text and the four corners zxing found. Pure: the browser decoder and the Node tests share it.
+ * What a decoded QR code is to the app (docs/product.md#entities-and-their-fields, 'QR scan result'): its
+ * content text and the four corners zxing found. Pure: the browser decoder and the Node tests share it.
  */
 import type { ReaderOptions } from 'zxing-wasm/reader';
 

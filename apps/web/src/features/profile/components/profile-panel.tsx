@@ -2,7 +2,7 @@
  * The profile panel of the home layout (docs/product.md 'Home layout'): avatar initial, full name,
  * phone; a profile section with e-mail, phone and register date; sign-out; then the slots other
  * features fill: the identification section and, for the brand 'grok' only, the policy block;
- * last, the e-money operator's identity and licence (docs/decisions.md section 18).
+ * last, the e-money operator's identity and licence (docs/decisions/account.md#a-persons-account).
  */
 import '../profile.css';
 import type { ReactNode } from 'react';

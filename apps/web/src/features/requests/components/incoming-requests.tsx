@@ -1,6 +1,8 @@
 /**
- * Home's incoming requests (docs/decisions.md section 13): each pending request asked of the person,
- * with 'Оплатить' (the PIN modal) and 'Отклонить'. Shows nothing while there are none.
+ * Home's incoming requests
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers): each pending
+ * request asked of the person, with 'Оплатить' (the PIN modal) and 'Отклонить'. Shows nothing while there are
+ * none.
  */
 import '../requests.css';
 import type { AnswerOf } from '@e-wallet/contract';

@@ -1,7 +1,8 @@
 /**
- * 'Запросить' (docs/decisions.md section 13): an amount, a phone or none (a link anyone may pay) and
- * a comment; the request made shows its link with 'Поделиться' (the Web Share API where the browser
- * has it) or 'Скопировать ссылку'. Below, the person's own requests with their status and 'Отменить'.
+ * 'Запросить' (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers):
+ * an amount, a phone or none (a link anyone may pay) and a comment; the request made shows its link with
+ * 'Поделиться' (the Web Share API where the browser has it) or 'Скопировать ссылку'. Below, the person's own
+ * requests with their status and 'Отменить'.
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import '../requests.css';

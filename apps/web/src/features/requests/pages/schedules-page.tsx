@@ -1,8 +1,10 @@
 /**
- * Scheduled transfers (docs/decisions.md section 13): the person's schedules with their next run,
- * the last run's outcome, and pause / resume / delete (a goal's regular deposit among them, named by
- * its goal, section 22); a form for a new one (phone, amount, every week or month, the first run's
- * date and time, the PIN that confirms it).
+ * Scheduled transfers
+ * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers): the person's
+ * schedules with their next run, the last run's outcome, and pause / resume / delete (a goal's regular
+ * deposit among them, named by its goal,
+ * docs/decisions/managing-money.md#managing-money-categories-budgets-goals); a form for a new one (phone,
+ * amount, every week or month, the first run's date and time, the PIN that confirms it).
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import '../requests.css';

@@ -1,8 +1,8 @@
 /**
- * 'Разделить' (docs/decisions.md section 22): an amount (a past operation's, when opened from the
- * history) divided among chosen phones, equally through the split request (one share per phone, the
- * remainder to the first shares) or by amounts typed for each (one request per phone). Who has paid
- * shows in the outgoing requests below the form.
+ * 'Разделить' (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): an amount (a past
+ * operation's, when opened from the history) divided among chosen phones, equally through the split request
+ * (one share per phone, the remainder to the first shares) or by amounts typed for each (one request per
+ * phone). Who has paid shows in the outgoing requests below the form.
  */
 import '../../../shared/ui/toggle-group.css';
 import { type CurrencyCode, formatAmount } from '@e-wallet/contract/money';

@@ -1,5 +1,6 @@
 /**
- * Savings goals and budgets (docs/decisions.md section 22): GET/POST /v2/wallet/goals, GET/PATCH/DELETE
+ * Savings goals and budgets (docs/decisions/managing-money.md#managing-money-categories-budgets-goals):
+ * GET/POST /v2/wallet/goals, GET/PATCH/DELETE
  * /v2/wallet/goals/:id, the deposit and withdrawal as money calls (the pay modal's PIN or passkey, one
  * Idempotency-Key per attempt), a regular deposit as a schedule into the goal, and GET/PUT/DELETE
  * /v2/wallet/budgets.

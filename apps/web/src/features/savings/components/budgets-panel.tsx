@@ -1,5 +1,5 @@
 /**
- * Monthly budgets (docs/decisions.md, 'Managing money'): what this Moscow month has spent of each, and a
+ * Monthly budgets (docs/decisions/managing-money.md, 'Managing money'): what this Moscow month has spent of each, and a
  * new one.
  */
 import type { AccountCurrency } from '@e-wallet/contract/money';

@@ -1,5 +1,5 @@
 /**
- * Savings goals (docs/decisions.md, 'Managing money'): each with its progress, the day it is reached at the
+ * Savings goals (docs/decisions/managing-money.md, 'Managing money'): each with its progress, the day it is reached at the
  * current pace, round-ups, deposits and withdrawals through the PIN modal, a regular deposit (a
  * schedule into the goal) and its history; and the form for a new one.
  */
@@ -123,7 +123,7 @@ function GoalAmountForm({
 }
 
 /**
- * 'Пополнять регулярно': the goal's standing order (docs/decisions.md, 'Managing money'), or a form for
+ * 'Пополнять регулярно': the goal's standing order (docs/decisions/managing-money.md, 'Managing money'), or a form for
  * one.
  */
 function GoalPlan({ goal }: { goal: Goal }) {

@@ -1,5 +1,5 @@
 /**
- * 'Копилка и бюджеты' (docs/decisions.md, 'Managing money'): the savings goals (components/goals-panel.tsx),
+ * 'Копилка и бюджеты' (docs/decisions/managing-money.md, 'Managing money'): the savings goals (components/goals-panel.tsx),
  * then the monthly budgets (components/budgets-panel.tsx), one page at /wallet/savings.
  */
 import '../../../shared/ui/pay-modal/money-flow.css';

@@ -1,5 +1,5 @@
 /**
- * The person's alerts (docs/decisions.md section 14): which pushes they get
+ * The person's alerts (docs/decisions/live-wallet.md#the-live-wallet): which pushes they get
  * (GET/POST /v2/wallet/notification/settings) and this browser's Web Push subscription
  * (GET /v2/wallet/push/key, POST/DELETE /v2/wallet/push/subscription).
  */

@@ -1,4 +1,7 @@
-/** GET /v2/wallet/close (what closing would do) and POST /v2/wallet/close (docs/decisions.md section 18). */
+/**
+ * GET /v2/wallet/close (what closing would do) and POST /v2/wallet/close
+ * (docs/decisions/account.md#a-persons-account).
+ */
 import type { BodyOf } from '@e-wallet/contract';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { callOk } from '../../../shared/api/client.ts';

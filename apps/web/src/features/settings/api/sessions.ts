@@ -1,5 +1,5 @@
 /**
- * Active sessions (docs/decisions.md section 4, new calls under /v2/wallet/auth/sessions): the list,
+ * Active sessions (docs/decisions/api.md#the-api, new calls under /v2/wallet/auth/sessions): the list,
  * signing out one session, and signing out every other device. Either change refreshes the list.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,7 @@
-/** GET/PUT/DELETE /v2/wallet/trusted-person, its acceptance and stepping down (docs/decisions.md section 21). */
+/**
+ * GET/PUT/DELETE /v2/wallet/trusted-person, its acceptance and stepping down
+ * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
+ */
 import type { BodyOf } from '@e-wallet/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOk } from '../../../shared/api/client.ts';

@@ -1,7 +1,7 @@
 /**
- * Notifications in Settings (docs/decisions.md section 14): push on this device on or off, and which
- * pushes come. Money out is always told, so its switch is on and cannot be changed. Push on and
- * security alerts off ask for the PIN first (section 17).
+ * Notifications in Settings (docs/decisions/live-wallet.md#the-live-wallet): push on this device on or off,
+ * and which pushes come. Money out is always told, so its switch is on and cannot be changed. Push on and
+ * security alerts off ask for the PIN first (docs/decisions/security-rules.md#hardening-third-round).
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +24,8 @@ export function AlertsPanel() {
   const [subscribed, setSubscribed] = useState<boolean | null>(null);
   const [outcome, setOutcome] = useState<PushOutcome | null>(null);
   const [busy, setBusy] = useState(false);
-  // Push on a new device and security alerts off need the PIN (docs/decisions.md section 17).
+  // Push on a new device and security alerts off need the PIN
+  // (docs/decisions/security-rules.md#hardening-third-round).
   const [asking, setAsking] = useState<'push' | 'security' | null>(null);
 
   useEffect(() => {

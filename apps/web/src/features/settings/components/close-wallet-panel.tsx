@@ -1,7 +1,7 @@
 /**
- * Settings → 'Закрыть кошелёк' (docs/decisions.md section 18): the person sees each balance and what
- * happens to it, what refuses closing now, the schedules and requests that end; gives the card for the
- * roubles, the PIN and a fresh SMS code; the server closes, and the app signs out onto the page saying
+ * Settings → 'Закрыть кошелёк' (docs/decisions/account.md#a-persons-account): the person sees each balance
+ * and what happens to it, what refuses closing now, the schedules and requests that end; gives the card for
+ * the roubles, the PIN and a fresh SMS code; the server closes, and the app signs out onto the page saying
  * where the money went. The data export is offered first, and the people who named this person their
  * trusted person are named (docs/decisions/closing-and-export.md).
  */

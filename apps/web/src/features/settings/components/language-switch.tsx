@@ -1,7 +1,7 @@
 /**
- * The language of the app: Russian (the default, spec section 9) or English. The choice is kept
- * by the shared i18n (`setLanguage`) and also sets the language the server answers messages in;
- * this browser's push subscription is handed over again so pushes follow the choice.
+ * The language of the app: Russian (the default, docs/product.md#business-constants-and-limits) or English.
+ * The choice is kept by the shared i18n (`setLanguage`) and also sets the language the server answers
+ * messages in; this browser's push subscription is handed over again so pushes follow the choice.
  */
 import { useTranslation } from 'react-i18next';
 import { currentLanguage, LANGUAGES, type Language, setLanguage } from '../../../shared/i18n/i18n.ts';

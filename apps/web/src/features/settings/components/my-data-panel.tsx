@@ -1,4 +1,7 @@
-/** 'Мои данные': everything the wallet keeps about the person, as JSON or PDF (docs/decisions.md section 18). */
+/**
+ * 'Мои данные': everything the wallet keeps about the person, as JSON or PDF
+ * (docs/decisions/account.md#a-persons-account).
+ */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api/api-error.ts';

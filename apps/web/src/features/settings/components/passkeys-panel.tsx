@@ -26,7 +26,7 @@ export function PasskeysPanel() {
   const passkeys = usePasskeys();
   const add = useAddPasskey();
   const [done, setDone] = useState<string | null>(null);
-  // Adding asks for the PIN first (docs/decisions.md section 17).
+  // Adding asks for the PIN first (docs/decisions/security-rules.md#hardening-third-round).
   const [asking, setAsking] = useState(false);
   const supported = passkeysSupported();
   const failure = [add.error].find((error) => error && !(error instanceof PasskeyCancelled));

@@ -1,7 +1,8 @@
 /**
  * The PIN asked before a change of how money is confirmed or where alerts go (adding a passkey,
  * push on a new device, security alerts off): the server refuses such a change on the session
- * alone (docs/decisions.md section 17). The PIN's four boxes, then Continue or Cancel.
+ * alone (docs/decisions/security-rules.md#hardening-third-round). The PIN's four boxes, then Continue or
+ * Cancel.
  */
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-/** 'Поддержка' on Settings: the way to the support chat (docs/decisions.md section 23). */
+/** 'Поддержка' on Settings: the way to the support chat (docs/decisions/support.md#support-chat). */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { pathTo } from '../../../shared/routes.ts';

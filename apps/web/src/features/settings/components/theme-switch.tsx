@@ -1,4 +1,7 @@
-/** Light, dark, or as the system is (docs/decisions.md section 18); the same segmented control as the language. */
+/**
+ * Light, dark, or as the system is (docs/decisions/account.md#a-persons-account); the same segmented control
+ * as the language.
+ */
 import { useTranslation } from 'react-i18next';
 import { setTheme, THEMES, useTheme } from '../../../shared/theme/theme.ts';
 

@@ -1,8 +1,8 @@
 /**
- * Settings → 'Доверенное лицо' (docs/decisions.md section 21): name another wallet user who approves
- * operations from a threshold (and a first payment to a new payee, if chosen); see whether they have
- * accepted, and when a removal or a raise takes effect (48 hours), or that they left and why. Below
- * it, the people who named me, with 'Принять' for a new request and a way to step down.
+ * Settings → 'Доверенное лицо' (docs/decisions/antifraud.md#antifraud-and-the-trusted-person): name another
+ * wallet user who approves operations from a threshold (and a first payment to a new payee, if chosen); see
+ * whether they have accepted, and when a removal or a raise takes effect (48 hours), or that they left and
+ * why. Below it, the people who named me, with 'Принять' for a new request and a way to step down.
  */
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';

@@ -1,7 +1,7 @@
 /**
- * Settings (docs/product.md section 2, 'Settings / identification section'): profile, identification section,
- * language, theme, active sessions, notifications, PIN change, one's own data and sign-out (docs/decisions.md
- * section 18). Each panel is its own area: one that fails to render
+ * Settings (docs/product.md#screens-and-routes, 'Settings / identification section'): profile, identification
+ * section, language, theme, active sessions, notifications, PIN change, one's own data and sign-out
+ * (docs/decisions/account.md#a-persons-account). Each panel is its own area: one that fails to render
  * shows a retry and leaves the others usable.
  */
 import '../settings.css';

@@ -1,5 +1,5 @@
 /**
- * The support chat's calls (docs/decisions.md section 23): the conversation (newest first, pages),
+ * The support chat's calls (docs/decisions/support.md#support-chat): the conversation (newest first, pages),
  * a message with an Idempotency-Key kept for every retry of one press of 'Отправить', and the read mark.
  * An operator's answer arrives as a `support` notification on the live stream (shared/live), which
  * asks the conversation again.

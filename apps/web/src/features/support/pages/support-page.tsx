@@ -1,5 +1,5 @@
 /**
- * 'Поддержка' (docs/decisions.md section 23): the conversation with the operators, opened from
+ * 'Поддержка' (docs/decisions/support.md#support-chat): the conversation with the operators, opened from
  * Settings, the profile panel, or a held, failed or refused operation (`?operation=<id>`, attached to
  * the message). Text and up to three images; answers arrive live; the person sees when an operator has
  * read their message.

@@ -1,8 +1,9 @@
 /**
- * Top-up (docs/product.md 'Top-up', section 4): the RUB account in the carousel, the amount
- * (placeholder 0), its error line, and 'Пополнить', disabled while the request runs; an error answer
- * shows the server's message and enables the button again; success sends the browser to the
- * payment page. Without the right (is_topup_allowed) the top-up's own notice shows (docs/decisions.md 2).
+ * Top-up (docs/product.md 'Top-up', docs/product.md#states-and-transitions): the RUB account in the carousel,
+ * the amount (placeholder 0), its error line, and 'Пополнить', disabled while the request runs; an error
+ * answer shows the server's message and enables the button again; success sends the browser to the
+ * payment page. Without the right (is_topup_allowed) the top-up's own notice shows
+ * (docs/decisions/placeholders-and-defects.md#defects-are-fixed).
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import { CASH_CURRENCY } from '@e-wallet/contract/money';

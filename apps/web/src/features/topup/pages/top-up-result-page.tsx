@@ -1,8 +1,9 @@
 /**
- * The top-up result page (docs/product.md 'Top-up result page', sections 4 and 9): the payment
- * page sends the browser here with ?order=<id>. A modal opens waiting and the order's status is
- * asked every 5000 ms: complete -> success, failed -> failed, anything else keeps waiting. On
- * success the wallet is asked again, so the new balance shows here and on home. Closing goes to '/'.
+ * The top-up result page (docs/product.md 'Top-up result page', docs/product.md#states-and-transitions and
+ * docs/product.md#business-constants-and-limits): the payment page sends the browser here with ?order=<id>. A
+ * modal opens waiting and the order's status is asked every 5000 ms: complete -> success, failed -> failed,
+ * anything else keeps waiting. On success the wallet is asked again, so the new balance shows here and on
+ * home. Closing goes to '/'.
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import '../../../shared/ui/pay-modal/pay-modal.css';

@@ -1,7 +1,8 @@
 /**
- * Wallet save: a transfer to another wallet user (docs/product.md 'Wallet save', docs/decisions.md 1):
- * the account to send from (carousel), the amount, the recipient's phone with the recipient found
- * (a masked name such as 'Иван П.') or the server's reason, and 'Перевести' opening the PIN modal.
+ * Wallet save: a transfer to another wallet user (docs/product.md 'Wallet save',
+ * docs/decisions/placeholders-and-defects.md#placeholders-become-real-features): the account to send from
+ * (carousel), the amount, the recipient's phone with the recipient found (a masked name such as 'Иван П.') or
+ * the server's reason, and 'Перевести' opening the PIN modal.
  * Balances refresh after a transfer. Without the right (is_transfer_allowed) the screen says so.
  */
 import '../../../shared/ui/pay-modal/money-flow.css';

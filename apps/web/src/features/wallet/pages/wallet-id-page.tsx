@@ -1,8 +1,9 @@
 /**
- * One account (docs/product.md 'Wallet account page', docs/decisions.md section 1): its balance, the
- * payment component, 'Данные счета' with the user's own e-mail and phone, and 'История' with a
- * range picker, the chart, the four statistics tiles from this account's transactions and the
- * transactions themselves. An unknown id, or another user's, shows 'not found'.
+ * One account (docs/product.md 'Wallet account page',
+ * docs/decisions/placeholders-and-defects.md#placeholders-become-real-features): its balance, the payment
+ * component, 'Данные счета' with the user's own e-mail and phone, and 'История' with a range picker, the
+ * chart, the four statistics tiles from this account's transactions and the transactions themselves. An
+ * unknown id, or another user's, shows 'not found'.
  */
 import '../wallet.css';
 import '../../../shared/ui/money-ui.css';

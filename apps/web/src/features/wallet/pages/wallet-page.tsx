@@ -1,7 +1,8 @@
 /**
- * Wallet accounts (docs/product.md 'Wallet accounts', docs/decisions.md section 1): the list of accounts
- * and a working create-account panel: a currency selector (RUB, USD, EUR, IDR; currencies already
- * open are disabled), the user's real data, and a button that opens the account.
+ * Wallet accounts (docs/product.md 'Wallet accounts',
+ * docs/decisions/placeholders-and-defects.md#placeholders-become-real-features): the list of accounts and a
+ * working create-account panel: a currency selector (RUB, USD, EUR, IDR; currencies already open are
+ * disabled), the user's real data, and a button that opens the account.
  */
 import '../wallet.css';
 import { ACCOUNT_CURRENCIES, type AccountCurrency } from '@e-wallet/contract/money';

@@ -1,4 +1,7 @@
-/** 'Карта': digits grouped in fours while typing, 16 digits, at most 19 characters (spec section 5). */
+/**
+ * 'Карта': digits grouped in fours while typing, 16 digits, at most 19 characters
+ * (docs/product.md#validation-rules).
+ */
 import { clsx } from 'clsx';
 import { useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,9 +1,10 @@
 /**
- * Withdrawal to a card (docs/product.md 'Withdrawal', sections 4 and 5): 'Вывод на карту' with the RUB
- * account, 'Сумма', 'Карта' and 'Вывести', disabled while card or amount is empty or withdrawal is
- * not allowed (then, instead of the form, why and the identification that opens it). 'Вывести' opens the pay
- * modal: PIN, waiting, success ('Заявка на вывод средств успешно создана!') or failed, and the real
- * receipt, followed until the payout settles or fails (a failed payout brings the money back).
+ * Withdrawal to a card (docs/product.md 'Withdrawal', docs/product.md#states-and-transitions and
+ * docs/product.md#validation-rules): 'Вывод на карту' with the RUB account, 'Сумма', 'Карта' and 'Вывести',
+ * disabled while card or amount is empty or withdrawal is not allowed (then, instead of the form, why and the
+ * identification that opens it). 'Вывести' opens the pay modal: PIN, waiting, success ('Заявка на вывод
+ * средств успешно создана!') or failed, and the real receipt, followed until the payout settles or fails (a
+ * failed payout brings the money back).
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import { CASH_CURRENCY } from '@e-wallet/contract/money';
@@ -149,7 +150,10 @@ export function WithdrawalPage() {
   );
 }
 
-/** The accounts money can leave from: RUB only (spec section 9), chosen with a radio. */
+/**
+ * The accounts money can leave from: RUB only (docs/product.md#business-constants-and-limits), chosen with a
+ * radio.
+ */
 function AccountChoice({ accounts, language }: { accounts: WalletAccount[]; language: 'ru' | 'en' }) {
   const { t } = useTranslation();
   const [chosen, setChosen] = useState(accounts[0]?.id);

@@ -1,6 +1,6 @@
 /**
- * The inactivity lock screen (docs/decisions.md section 7): after 15 minutes without activity a
- * full-screen modal dialog covers the signed-in area and asks for the PIN, which the server
+ * The inactivity lock screen (docs/decisions/security-rules.md#security-baselines): after 15 minutes without
+ * activity a full-screen modal dialog covers the signed-in area and asks for the PIN, which the server
  * checks (POST /v2/wallet/auth/pin/verify). A native modal <dialog> makes everything behind it
  * inert (neither clickable nor read by screen readers) and keeps focus inside; its opaque
  * background hides the page. A wrong PIN shows the server's message (attempts left, or the

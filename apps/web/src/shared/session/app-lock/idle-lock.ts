@@ -1,6 +1,6 @@
 /**
- * The inactivity lock of docs/decisions.md section 7, free of React and the DOM: after 15 minutes
- * without activity the app is locked. The deadline (a timestamp) lives in localStorage, so a
+ * The inactivity lock of docs/decisions/security-rules.md#security-baselines, free of React and the DOM:
+ * after 15 minutes without activity the app is locked. The deadline (a timestamp) lives in localStorage, so a
  * reload, a tab that slept past it, and every tab of the same session share it: activity in one
  * tab keeps the others open, a deadline in the past locks at start, and a PIN accepted in one tab
  * opens the others. Activity after the deadline never revives it: only `unlock()` (a PIN the

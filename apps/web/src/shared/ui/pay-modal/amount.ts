@@ -1,6 +1,7 @@
 /**
- * The amount a person types (docs/decisions.md section 1: a real check instead of the spec's pattern):
- * positive, at most the currency's minor digits, read without a float by the contract's parser.
+ * The amount a person types (docs/decisions/placeholders-and-defects.md#placeholders-become-real-features: a
+ * real check instead of the spec's pattern): positive, at most the currency's minor digits, read without a
+ * float by the contract's parser.
  * The server checks the same again, with the limits of the person's identification level.
  */
 import {

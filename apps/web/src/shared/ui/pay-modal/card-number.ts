@@ -1,7 +1,7 @@
 /**
- * The card number field (docs/product.md section 5): digits and spaces, only digits kept and cut to
+ * The card number field (docs/product.md#validation-rules): digits and spaces, only digits kept and cut to
  * 16, shown grouped in fours while typing (at most 19 characters with the spaces). A card number
- * is shown elsewhere only masked (docs/decisions.md section 7: first 6 and last 4).
+ * is shown elsewhere only masked (docs/decisions/security-rules.md#security-baselines: first 6 and last 4).
  */
 export const CARD_DIGITS = 16;
 /** 16 digits and the three spaces between their groups. */

@@ -1,7 +1,7 @@
 /**
- * The answers before the PIN (docs/decisions.md section 10): a money screen asks its check call as
- * the person types (debounced; a newer question cancels the older one), shows each problem inline and
- * the monthly limit meter, and opens the PIN modal only when the check says ok.
+ * The answers before the PIN (docs/decisions/account.md#self-protection-and-the-answers-before-the-pin): a
+ * money screen asks its check call as the person types (debounced; a newer question cancels the older one),
+ * shows each problem inline and the monthly limit meter, and opens the PIN modal only when the check says ok.
  */
 import type { AnswerOf } from '@e-wallet/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';

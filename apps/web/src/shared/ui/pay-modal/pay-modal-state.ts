@@ -1,7 +1,7 @@
 /**
- * The pay modal's stages (docs/product.md 'Pay modal stages', section 4): it opens at PIN entry;
- * sending waits for the answer; an error answer shows the failed stage, any other the success
- * stage; the success stage leads to the receipt (DETAILS); a failed one back to PIN entry.
+ * The pay modal's stages (docs/product.md 'Pay modal stages', docs/product.md#states-and-transitions): it
+ * opens at PIN entry; sending waits for the answer; an error answer shows the failed stage, any other the
+ * success stage; the success stage leads to the receipt (DETAILS); a failed one back to PIN entry.
  * A pure reducer, so every transition is tested without a browser.
  */
 import type { HeldAnswer } from '@e-wallet/contract';
@@ -16,7 +16,10 @@ export interface PayState {
   /** The failed stage's error code (null when no answer came). */
   code?: string | null;
   receipt: Receipt | null;
-  /** The held stage's answer: the operation waits (docs/decisions.md section 21). */
+  /**
+   * The held stage's answer: the operation waits
+   * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
+   */
   held?: HeldAnswer | null;
 }
 

@@ -15,9 +15,9 @@
  *   />
  *
  * `send` is called with the PIN, or with a passkey's answer when the person has a passkey and
- * chooses it (docs/decisions.md section 11), on every confirmation of this opening; the caller keeps
- * one Idempotency-Key for the opening (a failed call stores nothing on the server, so a second try
- * runs again, and a repeat after a lost answer returns the first one).
+ * chooses it (docs/decisions/money-calls.md#money-confirmed-with-the-pin-or-a-passkey), on every confirmation
+ * of this opening; the caller keeps one Idempotency-Key for the opening (a failed call stores nothing on the
+ * server, so a second try runs again, and a repeat after a lost answer returns the first one).
  */
 import './pay-modal.css';
 import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react';

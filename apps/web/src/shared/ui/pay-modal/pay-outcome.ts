@@ -13,7 +13,10 @@ export type PayOutcome =
   /** A confirmed order that moves no money yet (a goal's regular deposit) has no receipt. */
   | { status: 'success'; message: string; receipt: Receipt | null }
   | { status: 'error'; message: string; code: string | null }
-  /** Held by the antifraud check or waiting for the trusted person (202, docs/decisions.md section 21). */
+  /**
+   * Held by the antifraud check or waiting for the trusted person (202,
+   * docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
+   */
   | { status: 'held'; message: string; held: HeldAnswer };
 
 type MoneyAnswer = { status: 'success'; message: string; receipt: Receipt | null } | HeldAnswer | ErrorAnswer;

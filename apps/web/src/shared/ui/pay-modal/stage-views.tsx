@@ -72,7 +72,10 @@ export function ResultView({
   );
 }
 
-/** The receipt of the operation (docs/decisions.md section 1: the real one, not a sample). */
+/**
+ * The receipt of the operation (docs/decisions/placeholders-and-defects.md#placeholders-become-real-features:
+ * the real one, not a sample).
+ */
 export function ReceiptView({ receipt }: { receipt: Receipt }) {
   const { t } = useTranslation();
   const language = currentLanguage();

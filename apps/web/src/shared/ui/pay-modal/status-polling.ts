@@ -1,5 +1,6 @@
 /**
- * Polling a status until it is final (the top-up result page: every 5000 ms, spec section 9).
+ * Polling a status until it is final (the top-up result page: every 5000 ms,
+ * docs/product.md#business-constants-and-limits).
  * Asks at once, then again `intervalMs` after each answer (never two requests at a time); a failed
  * request counts as 'still waiting'. Stops at a final status or when the returned stop is called.
  */
@@ -49,7 +50,10 @@ export function pollUntilFinal<T>({ load, isFinal, onResult, intervalMs }: PollO
 
 export type TopUpStage = 'waiting' | 'success' | 'failed';
 
-/** complete -> success, failed -> failed, anything else keeps waiting (spec section 4). */
+/**
+ * complete -> success, failed -> failed, anything else keeps waiting
+ * (docs/product.md#states-and-transitions).
+ */
 export function topUpStage(status: string | null | undefined): TopUpStage {
   if (status === 'complete') return 'success';
   if (status === 'failed') return 'failed';
