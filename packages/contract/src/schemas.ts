@@ -93,7 +93,9 @@ export const TokenAnswer = z.object({
   auth_token: z.string(),
 });
 export const SetPinRequest = z.strictObject({ pin_code: Pin });
-export const SendCodeRequest = z.strictObject({ phone: Phone });
+/** What a code to one's own phone confirms, so its SMS can say it (sign-in when not given). */
+export const CodeStep = z.enum(['sign_in', 'unfreeze', 'close_wallet']);
+export const SendCodeRequest = z.strictObject({ phone: Phone, purpose: CodeStep.optional() });
 export const LoginRequest = z.strictObject({ phone: Phone, confirm_code: Code });
 
 export const IdentificationLevelName = z.enum(['anonymous', 'simplified', 'full']);

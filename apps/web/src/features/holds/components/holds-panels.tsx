@@ -142,7 +142,12 @@ function ConfirmDialog({ hold, onClose }: { hold: Hold; onClose: () => void }) {
       <form className="pay-stage hold-stage" onSubmit={submit} noValidate>
         <HoldFacts hold={hold} />
         <p className="hold-stage__warning">{t('holds.confirmText')}</p>
-        <OwnCodeStep step={step} phone={user?.phone} error={confirm.error?.message} />
+        <OwnCodeStep
+          step={step}
+          phone={user?.phone}
+          confirms={{ hold: hold.id }}
+          error={confirm.error?.message}
+        />
         <div className="hold-stage__actions">
           <Button variant="secondary" onClick={onClose} disabled={confirm.isPending}>
             {t('holds.back')}
