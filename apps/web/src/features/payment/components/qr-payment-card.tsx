@@ -113,6 +113,8 @@ function PayablePayment({
   const [typed, setTyped] = useState('');
   const [touched, setTouched] = useState(false);
   const [open, setOpen] = useState(false);
+  // Once paid (or held), the code's check is not asked again behind the result.
+  const [paid, setPaid] = useState(false);
   // One Idempotency-Key per opening of the PIN modal: a retry inside it reuses the key.
   const [attempt, setAttempt] = useState(() => startQrPayment());
 
@@ -142,7 +144,7 @@ function PayablePayment({
   const currencyCode = view.currency as CurrencyCode;
   const check = useMoneyCheck(
     'qr',
-    amount && !accountProblem && !recipientProblem
+    amount && !accountProblem && !recipientProblem && !paid
       ? { qr: view.qr, ...(view.amount === null ? { amount } : {}), currency_code: currencyCode }
       : null,
     checkQrPayment,
@@ -242,6 +244,10 @@ function PayablePayment({
         refreshReceipt={(receipt) => callOk('withdrawalReceipt', { params: { id: receipt.id } })}
         onReceipt={() => void refreshAfterMoney(queryClient)}
         onClose={() => setOpen(false)}
+        onDone={() => {
+          setPaid(true);
+          setTyped('');
+        }}
       />
     </>
   );

@@ -204,6 +204,7 @@ export function TransferPage() {
           successText={t('transferPage.success')}
           onReceipt={() => void refreshAfterMoney(queryClient)}
           onClose={() => setOpen(false)}
+          onDone={() => amountField.setValue('')}
         />
       )}
     </div>

@@ -143,6 +143,7 @@ export function WithdrawalPage() {
           refreshReceipt={loadWithdrawalReceipt}
           onReceipt={() => void refreshAfterMoney(queryClient)}
           onClose={() => setOpen(false)}
+          onDone={() => amountField.setValue('')}
         />
       )}
     </div>
