@@ -17,7 +17,12 @@ import { formatPhone } from '../../../shared/format/person.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
-import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
+import {
+  CheckNextSteps,
+  CheckProblems,
+  LimitMeter,
+  useMoneyCheck,
+} from '../../../shared/ui/pay-modal/money-check.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { payOutcomeOf } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
@@ -213,6 +218,7 @@ function PayablePayment({
           </p>
         )}
         <CheckProblems problems={check.problems} />
+        <CheckNextSteps problems={check.problems} />
         <LimitMeter limits={check.answer?.limits} />
         <Button
           type="submit"
