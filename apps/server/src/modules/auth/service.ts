@@ -170,7 +170,7 @@ export async function sendCode(
   client: ClientMeta,
   step?: CodeAction,
 ): Promise<AnswerOf<'sendCode'>> {
-  const { code, purpose, send } = await ctx.db.tx(async (q) => {
+  const { code, known, send } = await ctx.db.tx(async (q) => {
     await lockPhone(q, phone);
     const known = (await userIdByPhone(q, phone)) !== null;
     // A registration started for the number (by anyone) carries on in the new code, for every
@@ -178,10 +178,11 @@ export async function sendCode(
     const attempt = await registrationAttempt(q, phone);
     const purpose: CodePurpose = attempt ? 'register' : 'login';
     const issued = await issueCode(q, ctx, { phone, purpose, ip: client.ip, dataDigest: attempt });
-    return { code: issued.code, purpose, send: known || attempt !== null };
+    return { code: issued.code, known, send: known || attempt !== null };
   });
-  // A waiting registration's code says so; otherwise the step the app asked it for, sign-in by default.
-  const action: CodeAction = purpose === 'register' ? 'register' : (step ?? 'sign_in');
+  // A wallet's owner reads the step the app asked for (sign-in by default), whatever registration
+  // was once started for the number; only a number without a wallet gets a registration's code.
+  const action: CodeAction = known ? (step ?? 'sign_in') : 'register';
   if (send) await deliverCode(ctx, { phone, confirms: { action }, code, language: client.language });
   await maybeSweep(ctx);
   return codeSentAnswer(client, phone, RESEND_AFTER_SECONDS);

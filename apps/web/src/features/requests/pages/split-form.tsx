@@ -9,7 +9,7 @@ import '../../../shared/ui/toggle-group.css';
 import './split-form.css';
 import { type CurrencyCode, formatAmount } from '@e-wallet/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, isErrorAnswer } from '../../../shared/api/api-error.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
@@ -50,6 +50,15 @@ export function SplitForm({ initialAmount, currency }: { initialAmount: string; 
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
+
+  // The person's own country arrives after the first render: empty phones follow it (a +7 wallet
+  // splits among +7 phones in English too).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the country's code only
+  useEffect(() => {
+    setShares((all) =>
+      all.map((share) => (share.phone.digits ? share : { ...share, phone: initialPhoneValue(country) })),
+    );
+  }, [country.code]);
 
   const complete = (share: Share) =>
     isMaskComplete(
