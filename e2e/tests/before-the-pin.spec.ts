@@ -21,6 +21,8 @@ import {
 } from './wallet-fixtures.ts';
 
 test.use({ serviceWorkers: 'block' });
+// Every screen is read by axe in light and dark: more than the default minute on a busy machine.
+test.describe.configure({ timeout: 180_000 });
 
 const auth = (person: Person) => ({ Authorization: `Token ${person.token}` });
 const nbsp = (text: string) => text.replace(/ (?=\d{3}\b|₽)/g, '\u00a0');
@@ -130,6 +132,8 @@ test('a split counts me by default, refuses my own number in its own words, and 
   await useLanguage(page, 'en');
   const english = page.getByRole('form', { name: 'Split a bill' });
   await expect(english.getByLabel('Include me: I pay my own share')).toBeChecked();
+  // A +7 wallet splits among +7 phones in English too, once its own phone is known.
+  await expect(english.locator('.split-form__person').first()).toContainText('+7');
   for (const [index, friend] of friends.entries())
     await english.getByLabel(`Phone of person ${index + 1}`).pressSequentially(friend.national);
   await expect(english.getByTestId('split-each')).toHaveText(
