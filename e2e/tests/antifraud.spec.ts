@@ -151,7 +151,11 @@ test('a trusted person approves, from their own session, a transfer waiting for 
   await expect(dialog.getByLabel('Цифра 1 из 4 PIN-кода')).toBeFocused();
   await page.keyboard.type(PIN);
   await dialog.getByRole('button', { name: 'Одобрить' }).click();
-  await expect(approvals).toHaveCount(0);
+  // The card leaves; what was done is said in its place.
+  await expect(approvals.getByTestId('approval-card')).toHaveCount(0);
+  await expect(approvals.getByTestId('approval-done')).toHaveText(
+    'Вы одобрили операцию Мария С. на 2\u00a0000,00\u00a0₽: деньги отправлены.',
+  );
   await expect.poll(() => rubBalance(request, payee)).toBe('2000.00');
 });
 

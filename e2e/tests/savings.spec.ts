@@ -189,7 +189,10 @@ test('a dinner is split among three friends from the history, and the list shows
   await form.getByRole('button', { name: 'Добавить участника' }).click();
   for (const [index, friend] of friends.entries())
     await form.getByLabel(`Телефон участника ${index + 1}`).pressSequentially(friend.national);
-  await expect(form.getByTestId('split-each')).toHaveText(nbsp('Каждому: 1 000,00 ₽'));
+  // 'Включая меня' is the default: four at the table, each friend asked a quarter.
+  await expect(form.getByTestId('split-each')).toHaveText(
+    nbsp('С каждого участника: 750,00 ₽. Ваша часть: 750,00 ₽.'),
+  );
   await expectNoSeriousAxe(page);
   await shot(page, 'split');
   await form.getByRole('button', { name: 'Отправить запросы' }).click();
@@ -204,7 +207,7 @@ test('a dinner is split among three friends from the history, and the list shows
   const headers = { Authorization: `Token ${ivan.token}` };
   const incoming = await request.get('/v2/wallet/request?direction=incoming', { headers });
   const share = ((await incoming.json()).results as { id: string; amount: string }[])[0]!;
-  expect(share.amount).toBe('1000.00');
+  expect(share.amount).toBe('750.00');
   const paid = await request.post(`/v2/wallet/request/${share.id}/pay`, {
     data: { pin: PIN },
     headers: { ...headers, 'Idempotency-Key': randomUUID() },

@@ -626,7 +626,7 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
     expect(sms).toEqual({
       phone,
       code,
-      text: `E-Wallet: код подтверждения ${code}. Никому его не сообщайте.`,
+      text: `Код ${code}: регистрация в E-Wallet. Никому не сообщайте.`,
       created_at: expect.any(String),
     });
     const english = uniquePhone();
@@ -637,9 +637,7 @@ describe(`sign-up and sign-in (${databaseLabel})`, () => {
     const englishCode = await lastCode(server, english);
     const englishSms = (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(english)}`)).body
       .results[0];
-    expect(englishSms.text).toBe(
-      `E-Wallet: your confirmation code is ${englishCode}. Do not share it with anyone.`,
-    );
+    expect(englishSms.text).toBe(`Code ${englishCode}: E-Wallet sign-up. Never share it.`);
 
     // Token: only its SHA-256 is stored.
     const sessions = await server.ctx.db.query<{ token_hash: Uint8Array }>(

@@ -203,6 +203,67 @@ describe(`payment requests (${databaseLabel})`, () => {
     expect(both.status).toBe(400);
   });
 
+  it('a split that includes the requester asks each friend only their share, and never the requester', async () => {
+    const asker = await person(server);
+    const b = await person(server);
+    const c = await person(server);
+    const made = await ask(asker, { amount: '1500.00', phones: [b.phone, c.phone], include_me: true });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body.shares.map((s: { phone: string; amount: string }) => [s.phone, s.amount])).toEqual([
+      [b.phone, '500.00'],
+      [c.phone, '500.00'],
+    ]);
+    // A remainder stays with the requester; one friend and me is a split too.
+    const odd = await ask(asker, { amount: '100.00', phones: [b.phone, c.phone], include_me: true });
+    expect(odd.body.shares.map((s: { amount: string }) => s.amount)).toEqual(['33.33', '33.33']);
+    const pair = await ask(asker, { amount: '10.00', phones: [b.phone], include_me: true });
+    expect(pair.body.shares.map((s: { amount: string }) => s.amount)).toEqual(['5.00']);
+    expect((await ask(asker, { amount: '10.00', phones: [b.phone] })).body.code).toBe('FIELD_INVALID');
+
+    // One's own number is refused in a request's words, in either language.
+    const self = await ask(asker, { amount: '30.00', phones: [b.phone, asker.phone], include_me: true });
+    expect(self.status).toBe(400);
+    expect(self.body).toMatchObject({
+      code: 'REQUEST_SELF',
+      message: 'Нельзя запросить деньги у самого себя: уберите свой номер',
+    });
+    const selfEn = await server.call('POST', '/v2/wallet/request', {
+      token: asker.token,
+      body: { amount: '30.00', currency_code: 'RUB', phone: asker.phone },
+      headers: { 'accept-language': 'en' },
+    });
+    expect(selfEn.body.message).toBe('You cannot ask yourself for money: remove your own number');
+  });
+
+  it('says before the PIN what would refuse paying a request, as the pay itself does after it', async () => {
+    const asker = await person(server);
+    const anon = await person(server, { level: 'anonymous', rub: rub(1000) });
+    const made = await ask(asker, { amount: '100.00', phone: anon.phone });
+    const check = (who: Person, id: string, headers = {}) =>
+      server.call('POST', `/v2/wallet/request/${id}/pay/check`, { token: who.token, headers });
+    const anonymous = await check(anon, made.body.id);
+    expect(anonymous.status, JSON.stringify(anonymous.body)).toBe(200);
+    expect(anonymous.body.ok).toBe(false);
+    expect(anonymous.body.problems.map((p: { code: string }) => p.code)).toEqual(['TRANSFER_NOT_ALLOWED']);
+    expect((await payIt(anon, made.body.id, key())).body.code).toBe('TRANSFER_NOT_ALLOWED');
+
+    // Short of money, then fine; one's own request and a paid one are the request's own words.
+    const poor = await person(server, { rub: rub(10) });
+    const large = await ask(asker, { amount: '100.00', phone: poor.phone });
+    expect((await check(poor, large.body.id)).body.problems.map((p: { code: string }) => p.code)).toEqual([
+      'INSUFFICIENT_FUNDS',
+    ]);
+    const rich = await person(server, { rub: rub(1000) });
+    const fine = await ask(asker, { amount: '100.00', phone: rich.phone });
+    expect((await check(rich, fine.body.id)).body).toMatchObject({ ok: true, problems: [] });
+    expect((await check(asker, fine.body.id)).body.problems[0].code).toBe('REQUEST_OWN');
+    expect((await payIt(rich, fine.body.id, key())).status).toBe(200);
+    const paid = await check(rich, fine.body.id, { 'accept-language': 'en' });
+    expect(paid.body.problems).toEqual([{ code: 'REQUEST_PAID', message: 'The request is already paid' }]);
+    // Somebody else's request is not found, as it is for paying.
+    expect((await check(poor, fine.body.id)).status).toBe(404);
+  });
+
   it('resolving a phone for a request counts under the recipient lookup limit', async () => {
     const asker = await person(server);
     const missing = await ask(asker, { amount: '1.00', phone: uniquePhone() });

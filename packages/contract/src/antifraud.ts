@@ -18,6 +18,7 @@ import {
   Id,
   IdParams,
   Phone,
+  SendCodeAnswer,
 } from './schemas.ts';
 
 /** Why an operation waits, by sign (the texts are the server's, in the reader's language). */
@@ -41,6 +42,7 @@ export const HeldAnswer = z.object({
   hold_id: Id,
   reason: z.string().describe('why, in plain words in the request’s language'),
   reasons: z.array(HoldReason),
+  reason_list: z.array(z.string()).describe('the reasons one by one, the trusted person named'),
 });
 export type HeldAnswer = z.infer<typeof HeldAnswer>;
 
@@ -52,6 +54,7 @@ export const Hold = z.object({
   payee: z.string().describe("masked: 'Иван П.'"),
   reasons: z.array(HoldReason),
   reason: z.string(),
+  reason_list: z.array(z.string()).describe('the reasons one by one, the trusted person named'),
   status: HoldStatus,
   created_at: DateTime,
   expires_at: DateTime,
@@ -120,6 +123,15 @@ export const antifraudCalls = {
     body: HoldConfirmRequest,
     answer: HoldAnswer,
     idempotent: true,
+  }),
+  holdCode: def({
+    method: 'POST',
+    path: '/v2/wallet/holds/:id/code',
+    ...token,
+    summary:
+      'Send a fresh code to my own phone for confirming this held operation; its SMS names the amount and payee',
+    params: IdParams,
+    answer: SendCodeAnswer,
   }),
   holdCancel: def({
     method: 'POST',

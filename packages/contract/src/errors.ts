@@ -283,6 +283,11 @@ export const ERRORS = {
     ru: 'Нельзя перевести деньги самому себе',
     en: 'You cannot send money to yourself',
   },
+  REQUEST_SELF: {
+    http: 400,
+    ru: 'Нельзя запросить деньги у самого себя: уберите свой номер',
+    en: 'You cannot ask yourself for money: remove your own number',
+  },
   REQUEST_NOT_FOUND: { http: 404, ru: 'Запрос не найден', en: 'Request not found' },
   REQUEST_PAID: { http: 409, ru: 'Запрос уже оплачен', en: 'The request is already paid' },
   REQUEST_CLOSED: {

@@ -48,6 +48,16 @@ export const requestsCalls = {
     answer: s.MoneyAnswer,
     idempotent: true,
   }),
+  requestPayCheck: def({
+    method: 'POST',
+    path: '/v2/wallet/request/:id/pay/check',
+    access: 'token',
+    tag: 'requests',
+    summary:
+      'Whether paying this request can go through, before the PIN: its problems and the limits; moves nothing',
+    params: s.IdParams,
+    answer: s.CheckAnswer,
+  }),
   requestDecline: def({
     method: 'POST',
     path: '/v2/wallet/request/:id/decline',

@@ -96,7 +96,9 @@ export const TokenAnswer = z.object({
   auth_token: z.string(),
 });
 export const SetPinRequest = z.strictObject({ pin_code: Pin });
-export const SendCodeRequest = z.strictObject({ phone: Phone });
+/** What a code to one's own phone confirms, so its SMS can say it (sign-in when not given). */
+export const CodeStep = z.enum(['sign_in', 'unfreeze', 'close_wallet']);
+export const SendCodeRequest = z.strictObject({ phone: Phone, purpose: CodeStep.optional() });
 export const LoginRequest = z.strictObject({ phone: Phone, confirm_code: Code });
 
 export const IdentificationLevelName = z.enum(['anonymous', 'simplified', 'full']);
@@ -642,10 +644,20 @@ export const PaymentRequestCreate = z
     /** One payer by phone; without it (and without `phones`) the request is paid by whoever opens its link. */
     phone: Phone.optional(),
     /** A split: the amount is shared among these phones, each paying its share. */
-    phones: z.array(Phone).min(2).max(20).optional(),
+    phones: z.array(Phone).min(1).max(20).optional(),
+    /** A split that counts the requester too: 1,500 among me and two friends asks each friend 500. */
+    include_me: z.boolean().optional(),
     comment: PlainText(140, 0).optional(),
   })
-  .refine((body) => !(body.phone && body.phones), { message: 'phone or phones, not both', path: ['phones'] });
+  .refine((body) => !(body.phone && body.phones), { message: 'phone or phones, not both', path: ['phones'] })
+  .refine((body) => !body.phones || body.phones.length >= (body.include_me ? 1 : 2), {
+    message: 'a split needs two people besides the requester, or one with include_me',
+    path: ['phones'],
+  })
+  .refine((body) => !body.include_me || body.phones, {
+    message: 'include_me is for a split',
+    path: ['include_me'],
+  });
 export const PaymentRequestShare = z.object({
   id: Id,
   phone: z.string().nullable(),

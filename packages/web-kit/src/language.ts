@@ -1,10 +1,21 @@
-/** The language a browser chose before (Russian when none): read without i18next, for the first script. */
+/**
+ * The language a browser chose before; when it chose none, the browser's own first language
+ * preselects English, anything else Russian (the default). Read without i18next, for the first script.
+ */
 import type { Language } from '@e-wallet/contract/errors';
 
 export function storedLanguage(storageKey: string): Language {
   try {
-    return localStorage.getItem(storageKey) === 'en' ? 'en' : 'ru';
+    const stored = localStorage.getItem(storageKey);
+    if (stored === 'en' || stored === 'ru') return stored;
   } catch {
-    return 'ru';
+    // Storage refused (private mode): the browser's language decides.
   }
+  return browserLanguage();
+}
+
+function browserLanguage(): Language {
+  if (typeof navigator === 'undefined') return 'ru';
+  const first = navigator.languages?.[0] ?? navigator.language ?? '';
+  return first.toLowerCase().startsWith('en') ? 'en' : 'ru';
 }

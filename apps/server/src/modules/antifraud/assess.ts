@@ -24,6 +24,7 @@ import { isDb } from '../../db/client.ts';
 import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
+import { maskedName } from '../../policy/names.ts';
 import type { FraudDbProvider, FraudMatch } from '../../providers/fraud-db/fraud-db-provider.ts';
 import { createFraudDbProvider } from '../../providers/fraud-db/index.ts';
 import { maskCard } from '../../providers/payouts/payouts-provider.ts';
@@ -55,6 +56,8 @@ export interface HoldVerdict {
   reasons: HoldReason[];
   /** The trusted person who decides, for 'awaiting_approval'. */
   approverId: string | null;
+  /** Their masked name and threshold in minor units of roubles, so the reasons can name them. */
+  approver?: { name: string; threshold: bigint };
 }
 
 /**
@@ -133,6 +136,8 @@ interface FirstRow {
   trusted_id: string | null;
   threshold: string | null;
   new_payees: boolean | null;
+  trusted_first?: string | null;
+  trusted_last?: string | null;
 }
 
 interface SignsRow {
@@ -227,7 +232,16 @@ export async function assessCall(
     if (byThreshold || byNewPayee) {
       // The trusted person decides; the signs that fired travel with the request as its reasons.
       const own: HoldReason[] = byThreshold ? ['trusted_threshold'] : ['trusted_new_payee'];
-      return { status: 'awaiting_approval', reasons: [...own, ...reasons], approverId: first.trusted_id };
+      const approver = {
+        name: maskedName(first.trusted_first ?? '', first.trusted_last ?? ''),
+        threshold: BigInt(first.threshold ?? '0'),
+      };
+      return {
+        status: 'awaiting_approval',
+        reasons: [...own, ...reasons],
+        approverId: first.trusted_id,
+        approver,
+      };
     }
   }
   return reasons.length > 0 ? { status: 'held', reasons, approverId: null } : null;
@@ -265,10 +279,12 @@ async function firstFacts(
        t.trusted_id,
        (CASE WHEN t.change = 'raise' AND t.change_at <= $7 THEN t.pending_threshold ELSE t.threshold END)::text AS threshold,
        CASE WHEN t.change = 'raise' AND t.change_at <= $7 THEN t.pending_new_payees ELSE t.new_payees END AS new_payees,
-       EXISTS (SELECT 1 FROM trusted_people r WHERE r.user_id = $1) AS trusted_row
+       EXISTS (SELECT 1 FROM trusted_people r WHERE r.user_id = $1) AS trusted_row,
+       tu.first_name AS trusted_first, tu.last_name AS trusted_last
      FROM (SELECT 1) one
      LEFT JOIN trusted_people t ON t.user_id = $1 AND t.status = 'active'
-       AND NOT (t.change IS NOT DISTINCT FROM 'remove' AND t.change_at <= $7)`,
+       AND NOT (t.change IS NOT DISTINCT FROM 'remove' AND t.change_at <= $7)
+     LEFT JOIN users tu ON tu.id = t.trusted_id`,
     [person, recipient.phone, recipient.account, recipient.card, money.amount, money.currency, at],
   );
   const row = rows[0]!;

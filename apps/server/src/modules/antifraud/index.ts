@@ -31,8 +31,9 @@ export {
   type NewHold,
   recordHold,
   tellHeld,
+  trustedNamed,
 } from './store.ts';
-export { REASON_TEXTS, reasonSentence, reasonText } from './texts.ts';
+export { REASON_TEXTS, reasonList, reasonSentence, reasonText } from './texts.ts';
 export {
   applyDueTrustedChanges,
   endOwnTrustedPerson,

@@ -15,11 +15,20 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Payment } from '../../ledger/index.ts';
+import { shortMoney } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
 import { sendNotice } from '../auth/index.ts';
 import { notify } from '../notifications/index.ts';
 import type { HoldVerdict } from './assess.ts';
-import { fill, REASON_TEXTS, reasonSentence, reasonText, SMS } from './texts.ts';
+import {
+  fill,
+  REASON_TEXTS,
+  reasonList,
+  reasonSentence,
+  reasonText,
+  SMS,
+  type TrustedNamed,
+} from './texts.ts';
 
 /** How long a held operation waits for the person, and an approval for the trusted person. */
 export const HOLD_HOURS = 48;
@@ -72,12 +81,25 @@ export function doorOf(stored: StoredDoor, at: Date): Payment {
   return { ...stored, amount: BigInt(stored.amount), at };
 }
 
+/** Who approves, as the reasons name them in the reader's language; null when nobody does. */
+export function trustedNamed(
+  approver: { name: string; threshold: bigint } | undefined | null,
+  language: Language,
+): TrustedNamed | null {
+  if (!approver) return null;
+  return {
+    name: approver.name,
+    threshold: shortMoney(approver.threshold, 'RUB', language),
+  };
+}
+
 export function heldAnswerOf(id: string, verdict: HoldVerdict, language: Language): HeldAnswer {
   return {
     status: verdict.status,
     hold_id: id,
     reason: reasonSentence(verdict.reasons, language),
     reasons: verdict.reasons,
+    reason_list: reasonList(verdict.reasons, language, trustedNamed(verdict.approver, language)),
   };
 }
 

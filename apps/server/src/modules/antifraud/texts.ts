@@ -26,14 +26,47 @@ export const REASON_TEXTS: Record<HoldReason, Record<Language, string>> = {
     en: 'many new recipients in a short time',
   },
   trusted_threshold: {
-    ru: 'сумма от порога доверенного лица',
-    en: 'the amount reaches the trusted person’s threshold',
+    ru: 'сумма не меньше порога, от которого операции подтверждает ваше доверенное лицо',
+    en: 'the amount reaches the sum from which your trusted person approves operations',
   },
   trusted_new_payee: {
-    ru: 'первый платёж новому получателю одобряет доверенное лицо',
-    en: 'the trusted person approves a first payment to a new recipient',
+    ru: 'первый платёж новому получателю подтверждает ваше доверенное лицо',
+    en: 'your trusted person approves a first payment to a new recipient',
   },
 };
+
+/** The trusted person's own reasons when their name and threshold are known: who decides and from what. */
+const TRUSTED_NAMED = {
+  trusted_threshold: {
+    ru: 'Сумма от {threshold} — такие операции подтверждает {name}',
+    en: '{threshold} or more — {name} approves such operations',
+  },
+  trusted_new_payee: {
+    ru: 'Первый платёж новому получателю — его подтверждает {name}',
+    en: 'A first payment to a new recipient — {name} approves it',
+  },
+} as const;
+
+/** Who approves a person's operations, as the reasons name them. */
+export interface TrustedNamed {
+  name: string;
+  /** The threshold as the reader reads it ('1 000 ₽'). */
+  threshold: string;
+}
+
+/** The reasons as a short list, each standing alone, the trusted person named when known. */
+export function reasonList(
+  reasons: readonly HoldReason[],
+  language: Language,
+  trusted: TrustedNamed | null,
+): string[] {
+  return reasons.map((reason) => {
+    if (trusted && (reason === 'trusted_threshold' || reason === 'trusted_new_payee'))
+      return fill(TRUSTED_NAMED[reason][language], { ...trusted });
+    const text = REASON_TEXTS[reason][language];
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  });
+}
 
 /** The reasons as one plain sentence part: 'a; b' (inside a notification's sentence). */
 export function reasonText(reasons: readonly HoldReason[], language: Language): string {

@@ -13,7 +13,7 @@ import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { revokeAllSessions } from '../../sessions/tokens.ts';
 import { addressKey, hit, peek } from '../limits/index.ts';
-import { message } from './messages.ts';
+import { type CodeConfirms, codeText } from './code-texts.ts';
 
 export const CODE_TTL_MS = 5 * 60_000;
 export const CODE_MAX_TRIES = 5;
@@ -176,15 +176,18 @@ export async function issueCode(
   return { code };
 }
 
-/** Sends a stored code by SMS in the person's language. If the gateway fails, the code is withdrawn. */
+/**
+ * Sends a stored code by SMS in the person's language, saying what it confirms. If the gateway
+ * fails, the code is withdrawn.
+ */
 export async function deliverCode(
   ctx: AppContext,
-  input: { phone: string; purpose: CodePurpose; code: string; language: Language },
+  input: { phone: string; confirms: CodeConfirms; code: string; language: Language },
 ): Promise<void> {
   try {
     await ctx.sms.send({
       phone: input.phone,
-      text: message('smsCode', input.language, { code: input.code }),
+      text: codeText(input.code, input.confirms, input.language),
       code: input.code,
     });
   } catch (error) {

@@ -20,7 +20,7 @@ export {
   pinProof,
   provePin,
 } from './pin.ts';
-export { type ClientMeta, sendNotice } from './service.ts';
+export { type ClientMeta, sendCodeForMoney, sendNotice } from './service.ts';
 export { type OwnerProof, type ProofKind, proveOwner, securityChanged } from './step-up.ts';
 
 export const routes = modulePlugin('auth', register);

@@ -11,10 +11,6 @@ const MESSAGES = {
   sessionEnded: { ru: 'Сеанс завершён', en: 'The session is ended' },
   pinChanged: { ru: 'PIN-код изменён', en: 'Your PIN is changed' },
   pinCorrect: { ru: 'PIN-код верный', en: 'The PIN is correct' },
-  smsCode: {
-    ru: 'E-Wallet: код подтверждения {code}. Никому его не сообщайте.',
-    en: 'E-Wallet: your confirmation code is {code}. Do not share it with anyone.',
-  },
   // Notices to a phone's owner: never a code in them.
   smsAlreadyRegistered: {
     ru: 'E-Wallet: на этот номер уже есть кошелёк, кто-то пытался зарегистрировать его снова. Чтобы войти, запросите код на экране входа.',

@@ -57,7 +57,7 @@ function authCalls(app: FastifyInstance, ctx: AppContext): void {
   route(app, ctx, 'register', (call) => reportingGateway(call, () => register(ctx, call.body, client(call))));
   route(app, ctx, 'registerConfirm', (call) => confirmRegistration(ctx, call.body, client(call)));
   route(app, ctx, 'sendCode', (call) =>
-    reportingGateway(call, () => sendCode(ctx, call.body.phone, client(call))),
+    reportingGateway(call, () => sendCode(ctx, call.body.phone, client(call), call.body.purpose)),
   );
   route(app, ctx, 'login', (call) => login(ctx, call.body, client(call)));
 

@@ -17,6 +17,7 @@ import {
 } from '../../sessions/tokens.ts';
 import { deviceName, notifyNewDevice, notifyRegistration } from '../notifications/index.ts';
 import { checkTermsVersion, recordAcceptance } from '../terms/index.ts';
+import type { CodeAction, CodeForMoney } from './code-texts.ts';
 import {
   type CodePurpose,
   type CodeRefusal,
@@ -152,7 +153,7 @@ export async function register(
   });
   if (code !== null) {
     if (known) await sendNotice(ctx, phone, message('smsAlreadyRegistered', client.language));
-    else await deliverCode(ctx, { phone, purpose: 'register', code, language: client.language });
+    else await deliverCode(ctx, { phone, confirms: { action: 'register' }, code, language: client.language });
     await maybeSweep(ctx);
   }
   return codeSentAnswer(client, phone, wait);
@@ -167,8 +168,9 @@ export async function sendCode(
   ctx: AppContext,
   phone: string,
   client: ClientMeta,
+  step?: CodeAction,
 ): Promise<AnswerOf<'sendCode'>> {
-  const { code, purpose, send } = await ctx.db.tx(async (q) => {
+  const { code, known, send } = await ctx.db.tx(async (q) => {
     await lockPhone(q, phone);
     const known = (await userIdByPhone(q, phone)) !== null;
     // A registration started for the number (by anyone) carries on in the new code, for every
@@ -176,10 +178,31 @@ export async function sendCode(
     const attempt = await registrationAttempt(q, phone);
     const purpose: CodePurpose = attempt ? 'register' : 'login';
     const issued = await issueCode(q, ctx, { phone, purpose, ip: client.ip, dataDigest: attempt });
-    return { code: issued.code, purpose, send: known || attempt !== null };
+    return { code: issued.code, known, send: known || attempt !== null };
   });
-  if (send) await deliverCode(ctx, { phone, purpose, code, language: client.language });
+  // A wallet's owner reads the step the app asked for (sign-in by default), whatever registration
+  // was once started for the number; only a number without a wallet gets a registration's code.
+  const action: CodeAction = known ? (step ?? 'sign_in') : 'register';
+  if (send) await deliverCode(ctx, { phone, confirms: { action }, code, language: client.language });
   await maybeSweep(ctx);
+  return codeSentAnswer(client, phone, RESEND_AFTER_SECONDS);
+}
+
+/**
+ * A fresh code to a signed-in person's own phone for a held operation, its text naming the amount
+ * and the payee. The same cooldown, caps and single live code as every other code of the phone.
+ */
+export async function sendCodeForMoney(
+  ctx: AppContext,
+  phone: string,
+  client: ClientMeta,
+  money: CodeForMoney,
+): Promise<AnswerOf<'sendCode'>> {
+  const code = await ctx.db.tx(async (q) => {
+    await lockPhone(q, phone);
+    return (await issueCode(q, ctx, { phone, purpose: 'login', ip: client.ip })).code;
+  });
+  await deliverCode(ctx, { phone, confirms: { money }, code, language: client.language });
   return codeSentAnswer(client, phone, RESEND_AFTER_SECONDS);
 }
 

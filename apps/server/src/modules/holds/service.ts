@@ -29,9 +29,18 @@ import {
   type HoldRow,
   type HoldStatus,
   holdParams,
+  reasonList,
   reasonSentence,
+  trustedNamed,
 } from '../antifraud/index.ts';
-import { lockPhone, message, sendNotice, verifyCode } from '../auth/index.ts';
+import {
+  type ClientMeta,
+  lockPhone,
+  message,
+  sendCodeForMoney,
+  sendNotice,
+  verifyCode,
+} from '../auth/index.ts';
 import {
   type Confirmation,
   checkConfirmation,
@@ -71,13 +80,22 @@ interface ViewRow extends HoldRow {
   approver_last: string | null;
   person_first: string;
   person_last: string;
+  trusted_threshold: bigint | null;
 }
 
 const VIEW_SELECT = `SELECT ${HOLD_COLUMNS.replace(/(\w+)/g, 'h.$1')}, a.first_name AS approver_first,
-    a.last_name AS approver_last, p.first_name AS person_first, p.last_name AS person_last
-  FROM money_holds h JOIN users p ON p.id = h.user_id LEFT JOIN users a ON a.id = h.approver_id`;
+    a.last_name AS approver_last, p.first_name AS person_first, p.last_name AS person_last,
+    tp.threshold AS trusted_threshold
+  FROM money_holds h JOIN users p ON p.id = h.user_id LEFT JOIN users a ON a.id = h.approver_id
+  LEFT JOIN trusted_people tp ON tp.user_id = h.user_id AND tp.trusted_id = h.approver_id`;
 
 function viewOf(row: ViewRow, language: Language): HoldView {
+  const approver =
+    row.approver_first !== null ? maskedName(row.approver_first, row.approver_last ?? '') : null;
+  const named =
+    approver !== null && row.trusted_threshold !== null
+      ? trustedNamed({ name: approver, threshold: BigInt(row.trusted_threshold) }, language)
+      : null;
   return {
     id: row.id,
     kind: row.kind,
@@ -86,11 +104,12 @@ function viewOf(row: ViewRow, language: Language): HoldView {
     payee: row.payee_label,
     reasons: row.reasons,
     reason: reasonSentence(row.reasons, language),
+    reason_list: reasonList(row.reasons, language, named),
     // 'releasing' lives only inside the releasing transaction.
     status: row.status === 'releasing' ? 'held' : row.status,
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
-    approver: row.approver_first !== null ? maskedName(row.approver_first, row.approver_last ?? '') : null,
+    approver,
   };
 }
 
@@ -149,6 +168,24 @@ async function holdFor(
 
 function answer(view: HoldView, text: { ru: string; en: string }, language: Language) {
   return { status: 'success' as const, message: text[language], hold: view };
+}
+
+/** The code that confirms a held operation, its SMS naming what it confirms. */
+export async function sendHoldCode(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  client: ClientMeta,
+): Promise<AnswerOf<'holdCode'>> {
+  const hold = await holdFor(ctx.db, id, { person: userId });
+  if (hold.status !== 'held') throw new AppError('HOLD_CLOSED');
+  const { rows } = await ctx.db.query<{ phone: string }>('SELECT phone FROM users WHERE id = $1', [userId]);
+  return sendCodeForMoney(ctx, rows[0]!.phone, client, {
+    kind: hold.kind,
+    amount: hold.amount,
+    currency: hold.currency,
+    payee: hold.payee_label,
+  });
 }
 
 export async function confirmHold(

@@ -25,12 +25,20 @@ import {
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, isAppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { userAccount } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
-import { type Confirmation, moneyCall, onRelease, requestHash } from '../money-calls/index.ts';
+import {
+  type CheckAnswer,
+  type Confirmation,
+  checkAnswer,
+  moneyCall,
+  onRelease,
+  paymentProblemsOf,
+  requestHash,
+} from '../money-calls/index.ts';
 import { notify } from '../notifications/index.ts';
 import { findRecipient, type Recipient } from '../transfer/index.ts';
 
@@ -105,6 +113,16 @@ export function splitAmount(total: bigint, parts: number): bigint[] {
   return Array.from({ length: parts }, (_, i) => base + (i < rest ? 1n : 0n));
 }
 
+/** A payer by phone; one's own phone is refused in a request's words, not a transfer's. */
+async function payerOf(ctx: AppContext, userId: string, phone: string): Promise<Recipient> {
+  try {
+    return await findRecipient(ctx, userId, phone);
+  } catch (error) {
+    if (isAppError(error) && error.code === 'RECIPIENT_SELF') throw new AppError('REQUEST_SELF');
+    throw error;
+  }
+}
+
 export async function createRequest(
   ctx: AppContext,
   userId: string,
@@ -117,17 +135,21 @@ export async function createRequest(
   const amount = amountOf(body.amount, currency);
   if (!(await userAccount(ctx.db, userId, currency))) throw new AppError('ACCOUNT_NOT_FOUND');
   const phones = body.phones ? [...new Set(body.phones)] : body.phone ? [body.phone] : [];
-  if (body.phones && phones.length < 2) throw new AppError('FIELD_INVALID', { field: 'phones' });
-  if (amount < BigInt(Math.max(phones.length, 1))) throw new AppError('FIELD_INVALID', { field: 'amount' });
+  const includeMe = body.include_me === true;
+  if (body.phones && phones.length < (includeMe ? 1 : 2))
+    throw new AppError('FIELD_INVALID', { field: 'phones' });
+  const parts = Math.max(phones.length, 1) + (includeMe ? 1 : 0);
+  if (amount < BigInt(parts)) throw new AppError('FIELD_INVALID', { field: 'amount' });
   // Every phone resolved to a person counts under the recipient lookup's one limit.
   const payers: (Recipient | null)[] = [];
-  for (const phone of phones) payers.push(await findRecipient(ctx, userId, phone));
+  for (const phone of phones) payers.push(await payerOf(ctx, userId, phone));
   if (payers.length === 0) payers.push(null);
 
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + REQUEST_TTL_MS);
   const groupId = randomUUID();
-  const amounts = splitAmount(amount, payers.length);
+  // With the requester counted, their share is the first (it takes the remainder's extra minor units).
+  const amounts = splitAmount(amount, parts).slice(includeMe ? 1 : 0);
   const { rows: me } = await ctx.db.query<{ first_name: string; last_name: string }>(
     'SELECT first_name, last_name FROM users WHERE id = $1',
     [userId],
@@ -268,6 +290,39 @@ onRelease('requestPay', {
     return undefined;
   },
 });
+
+/**
+ * Whether paying the request can go through, before the PIN (as the transfer's check): the request's
+ * own state, then the payment door's rules for this payer, payee and amount, asked of the door itself.
+ */
+export async function checkRequestPay(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  language: Language,
+): Promise<CheckAnswer> {
+  const now = ctx.clock.now();
+  const { rows } = await ctx.db.query<RequestRow>(`${SELECT_REQUEST} WHERE r.id = $1`, [id]);
+  const row = rows[0];
+  if (!visible(row, userId)) throw new AppError('REQUEST_NOT_FOUND');
+  if (row.requester_id === userId) return checkAnswer(ctx, userId, [new AppError('REQUEST_OWN')], language);
+  const status = statusAt(row, now);
+  if (status !== 'pending')
+    return checkAnswer(
+      ctx,
+      userId,
+      [new AppError(status === 'paid' ? 'REQUEST_PAID' : 'REQUEST_CLOSED')],
+      language,
+    );
+  const problems = await paymentProblemsOf(ctx, {
+    payer: userId,
+    payee: row.requester_id,
+    currency: row.currency,
+    amount: row.amount,
+    kind: 'transfer',
+  });
+  return checkAnswer(ctx, userId, problems, language);
+}
 
 /**
  * Pays a request once, as a money call: the request's row is locked in the door's transaction, which

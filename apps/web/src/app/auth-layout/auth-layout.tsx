@@ -10,10 +10,31 @@ import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { formatMoney } from '../../shared/format/money.ts';
+import { currentLanguage, setLanguage } from '../../shared/i18n/i18n.ts';
 import { useRouteName } from '../../shared/route-name.ts';
 import { ErrorBoundary } from '../error-boundary.tsx';
 import { PageSpinner } from '../page-spinner.tsx';
 import { Logo } from './logo.tsx';
+
+/**
+ * Before sign-in, the other language one tap away on every screen, its name in its own words. The
+ * choice stays on this device and goes on into registration: the codes and the wallet speak it.
+ */
+function LanguageSwitch() {
+  const { t } = useTranslation();
+  const other = currentLanguage() === 'ru' ? 'en' : 'ru';
+  return (
+    <button
+      type="button"
+      className="auth-language"
+      lang={other}
+      data-testid="auth-language"
+      onClick={() => void setLanguage(other)}
+    >
+      {t('auth.language')}
+    </button>
+  );
+}
 
 export function AuthLayout() {
   const { t, i18n } = useTranslation();
@@ -49,6 +70,7 @@ export function AuthLayout() {
           <Link to="/auth" className="auth-layout__logo-link" aria-label={brand.name}>
             <Logo inverted />
           </Link>
+          <LanguageSwitch />
         </header>
         <main className="auth-layout__content">
           <ErrorBoundary key={pathname}>

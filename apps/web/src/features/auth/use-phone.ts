@@ -15,6 +15,12 @@ export function useLanguage(): 'ru' | 'en' {
 export function usePhone() {
   const language = useLanguage();
   const [phone, setPhone] = useState<PhoneValue>(() => initialPhoneValue(defaultCountry(language)));
+  // The language switched before anything was typed: the field takes that language's country.
+  const [languageSeen, setLanguageSeen] = useState(language);
+  if (languageSeen !== language) {
+    setLanguageSeen(language);
+    if (!phone.digits) setPhone(initialPhoneValue(defaultCountry(language)));
+  }
   const mask = phone.country.mask[phone.maskIndex] ?? phone.country.mask[0]!;
   const e164 = toE164(phone.country.code, phone.digits);
   return {

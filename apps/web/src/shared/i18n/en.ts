@@ -48,6 +48,8 @@ export const en: Texts = {
     home: 'Home',
   },
   auth: {
+    /** The other language's name in its own words: the switch before sign-in. */
+    language: 'Русский',
     landing: {
       title: 'A wallet for your phone number',
       text: 'Top up, send money and pay by QR code, all in one app.',

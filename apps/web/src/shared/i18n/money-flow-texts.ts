@@ -17,6 +17,7 @@ export const moneyFlowRu = {
     accountFor: 'Счёт {{currency}}',
     noRubAccount: 'Рублёвый счёт не найден',
     identify: 'Пройти идентификацию можно в профиле.',
+    next: { identify: 'Пройти идентификацию', topUp: 'Пополнить кошелёк' },
   },
   topUpPage: {
     title: 'Пополнение',
@@ -127,6 +128,7 @@ export const moneyFlowEn: typeof moneyFlowRu = {
     accountFor: '{{currency}} account',
     noRubAccount: 'No rouble account found',
     identify: 'You can complete identification in your profile.',
+    next: { identify: 'Get identified', topUp: 'Top up the wallet' },
   },
   topUpPage: {
     title: 'Top up',

@@ -49,6 +49,8 @@ export const ru = {
     home: 'На главную',
   },
   auth: {
+    /** The other language's name in its own words: the switch before sign-in. */
+    language: 'English',
     landing: {
       title: 'Кошелёк по номеру телефона',
       text: 'Пополняйте, переводите и платите по QR-коду — всё в одном приложении.',

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { formatPhone } from '../format/person.ts';
 import { Button } from '../ui/button.tsx';
 import { CodeInput } from '../ui/code-input.tsx';
-import { useOwnCode } from './own-code.ts';
+import { type OwnCodeFor, useOwnCode } from './own-code.ts';
 
 /** What the person has typed in the step; `onEdit` runs on every keystroke (to clear a refusal). */
 export function useOwnCodeStep(onEdit?: () => void) {
@@ -37,14 +37,16 @@ export interface OwnCodeStepProps {
   step: ReturnType<typeof useOwnCodeStep>;
   /** The person's own phone, where the code goes; the button waits until it is known. */
   phone: string | undefined;
+  /** What the code confirms: its SMS says so. */
+  confirms: OwnCodeFor;
   /** The server's words on the last try, shown under the PIN. */
   error?: string | null;
   sendTestId?: string;
 }
 
-export function OwnCodeStep({ step, phone, error, sendTestId }: OwnCodeStepProps) {
+export function OwnCodeStep({ step, phone, confirms, error, sendTestId }: OwnCodeStepProps) {
   const { t } = useTranslation();
-  const ownCode = useOwnCode(phone);
+  const ownCode = useOwnCode(phone, confirms);
   const { left, sent } = ownCode;
   return (
     <div className="own-code-step">

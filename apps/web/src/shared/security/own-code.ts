@@ -8,9 +8,18 @@ import { callApi } from '../api/client.ts';
 import { useCountdown } from '../hooks/use-countdown.ts';
 import { resendWait } from './resend.ts';
 
+/** What the code confirms, so its SMS says it: a step of one's own, or a held operation by its id. */
+export type OwnCodeFor = 'unfreeze' | 'close_wallet' | { hold: string };
+
 /** Seconds until another code may be asked, from the answer or the cooldown refusal, or the error. */
-export async function sendOwnCode(phone: string): Promise<{ wait: number; error: string | null }> {
-  const answer = await callApi('sendCode', { body: { phone } });
+export async function sendOwnCode(
+  phone: string,
+  confirms: OwnCodeFor,
+): Promise<{ wait: number; error: string | null }> {
+  const answer =
+    typeof confirms === 'string'
+      ? await callApi('sendCode', { body: { phone, purpose: confirms } })
+      : await callApi('holdCode', { params: { id: confirms.hold } });
   const refusal = isErrorAnswer(answer) ? answer : null;
   // A code sent less than a minute ago still holds: the cooldown is a wait, not an error.
   const error = refusal && refusal.code !== 'CODE_RESEND_TOO_SOON' ? refusal.message : null;
@@ -27,7 +36,7 @@ export interface OwnCode {
   error: string | null;
 }
 
-export function useOwnCode(phone: string | undefined): OwnCode {
+export function useOwnCode(phone: string | undefined, confirms: OwnCodeFor): OwnCode {
   const [left, startCountdown] = useCountdown();
   const [sent, setSent] = useState(false);
   const [sending, setSending] = useState(false);
@@ -37,7 +46,7 @@ export function useOwnCode(phone: string | undefined): OwnCode {
     setSending(true);
     setError(null);
     try {
-      const answer = await sendOwnCode(phone);
+      const answer = await sendOwnCode(phone, confirms);
       setError(answer.error);
       if (!answer.error) {
         setSent(true);

@@ -66,6 +66,7 @@ function UnfreezeForm({ phone }: { phone: string }) {
       <OwnCodeStep
         step={step}
         phone={phone}
+        confirms="unfreeze"
         error={unfreeze.error?.message}
         sendTestId="unfreeze-send-code"
       />

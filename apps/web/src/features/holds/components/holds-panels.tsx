@@ -16,6 +16,7 @@ import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { OwnCodeStep, useOwnCodeStep } from '../../../shared/security/own-code-step.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { CodeInput } from '../../../shared/ui/code-input.tsx';
+import { HoldReasons } from '../../../shared/ui/pay-modal/held-stage.tsx';
 import { ModalFrame } from '../../../shared/ui/pay-modal/modal-frame.tsx';
 import {
   type Approval,
@@ -35,10 +36,8 @@ function HoldFacts({ hold, person }: { hold: Hold | Approval; person?: string })
       <p className="hold-card__payee">
         {person ? t('holds.approvalFrom', { person, payee: hold.payee }) : hold.payee}
       </p>
-      <p className="hold-card__reason">
-        <span className="hold-card__label">{t('holds.reason')}: </span>
-        {hold.reason}
-      </p>
+      <p className="hold-card__label">{t('holds.reason')}</p>
+      <HoldReasons reasons={hold.reason_list} />
       {OPEN_HOLD.has(hold.status) && (
         <p className="hold-card__until">
           {t('holds.until')} {formatDateTime(hold.expires_at, language)}
@@ -71,6 +70,8 @@ export function HoldsPanel({
   const { data } = useQuery(holdsQuery);
   const cancel = useDecision();
   const [confirming, setConfirming] = useState<Hold | null>(null);
+  // Cancelling returns the money at once and cannot be undone: asked once, inline, on the card.
+  const [asking, setAsking] = useState<string | null>(null);
   const all = data?.results ?? [];
   const holds = openOnly ? all.filter((hold) => OPEN_HOLD.has(hold.status)) : all;
 
@@ -97,14 +98,22 @@ export function HoldsPanel({
                 {hold.status === 'held' && (
                   <Button onClick={() => setConfirming(hold)}>{t('holds.confirm')}</Button>
                 )}
-                <Button
-                  variant="secondary"
-                  busy={cancel.isPending && cancel.variables.id === hold.id}
-                  onClick={() => cancel.mutate({ id: hold.id, decision: 'cancel' })}
-                >
-                  {t('holds.cancel')}
-                </Button>
+                {asking !== hold.id && (
+                  <Button variant="secondary" onClick={() => setAsking(hold.id)}>
+                    {t('holds.cancel')}
+                  </Button>
+                )}
               </div>
+            )}
+            {asking === hold.id && OPEN_HOLD.has(hold.status) && (
+              <CancelQuestion
+                hold={hold}
+                busy={cancel.isPending}
+                onYes={() =>
+                  cancel.mutate({ id: hold.id, decision: 'cancel' }, { onSettled: () => setAsking(null) })
+                }
+                onNo={() => setAsking(null)}
+              />
             )}
           </li>
         ))}
@@ -112,6 +121,34 @@ export function HoldsPanel({
       <DecisionError error={cancel.error} />
       {confirming && <ConfirmDialog hold={confirming} onClose={() => setConfirming(null)} />}
     </section>
+  );
+}
+
+function CancelQuestion({
+  hold,
+  busy,
+  onYes,
+  onNo,
+}: {
+  hold: Hold;
+  busy: boolean;
+  onYes: () => void;
+  onNo: () => void;
+}) {
+  const { t } = useTranslation();
+  const amount = formatMoney(hold.amount, hold.currency_code, currentLanguage());
+  return (
+    <div className="hold-card__question" data-testid="hold-cancel-ask">
+      <p>{t('holds.cancelAsk', { amount })}</p>
+      <div className="hold-card__actions">
+        <Button busy={busy} onClick={onYes}>
+          {t('holds.cancelYes')}
+        </Button>
+        <Button variant="secondary" disabled={busy} onClick={onNo} autoFocus>
+          {t('holds.cancelNo')}
+        </Button>
+      </div>
+    </div>
   );
 }
 
@@ -142,7 +179,12 @@ function ConfirmDialog({ hold, onClose }: { hold: Hold; onClose: () => void }) {
       <form className="pay-stage hold-stage" onSubmit={submit} noValidate>
         <HoldFacts hold={hold} />
         <p className="hold-stage__warning">{t('holds.confirmText')}</p>
-        <OwnCodeStep step={step} phone={user?.phone} error={confirm.error?.message} />
+        <OwnCodeStep
+          step={step}
+          phone={user?.phone}
+          confirms={{ hold: hold.id }}
+          error={confirm.error?.message}
+        />
         <div className="hold-stage__actions">
           <Button variant="secondary" onClick={onClose} disabled={confirm.isPending}>
             {t('holds.back')}
@@ -162,15 +204,27 @@ export function ApprovalsPanel({ hideWhenEmpty = false }: { hideWhenEmpty?: bool
   const { data } = useQuery(approvalsQuery);
   const decline = useDecision();
   const [approving, setApproving] = useState<Approval | null>(null);
+  // The card leaves the list once decided: what was done stays said in its place.
+  const [done, setDone] = useState<string | null>(null);
   const open = (data?.results ?? []).filter((approval) => approval.status === 'awaiting_approval');
-  if (hideWhenEmpty && open.length === 0) return null;
+  if (hideWhenEmpty && open.length === 0 && done === null) return null;
+  const said = (key: 'approved' | 'declined', approval: Approval) =>
+    setDone(
+      t(`holds.${key}`, {
+        person: approval.person,
+        amount: formatMoney(approval.amount, approval.currency_code, currentLanguage()),
+      }),
+    );
 
   return (
     <section className="panel holds-panel" aria-labelledby="approvals-title" data-testid="approvals">
       <h2 id="approvals-title" className="panel__title">
         {t('holds.approvalsTitle')}
       </h2>
-      {open.length === 0 && <p className="holds-panel__empty">{t('holds.empty')}</p>}
+      <p className="hold-done" role="status" data-testid="approval-done">
+        {done}
+      </p>
+      {open.length === 0 && done === null && <p className="holds-panel__empty">{t('holds.empty')}</p>}
       <ul className="holds-panel__list">
         {open.map((approval) => (
           <li key={approval.id} className="hold-card" data-testid="approval-card">
@@ -180,7 +234,12 @@ export function ApprovalsPanel({ hideWhenEmpty = false }: { hideWhenEmpty?: bool
               <Button
                 variant="secondary"
                 busy={decline.isPending && decline.variables.id === approval.id}
-                onClick={() => decline.mutate({ id: approval.id, decision: 'decline' })}
+                onClick={() =>
+                  decline.mutate(
+                    { id: approval.id, decision: 'decline' },
+                    { onSuccess: () => said('declined', approval) },
+                  )
+                }
               >
                 {t('holds.decline')}
               </Button>
@@ -189,13 +248,27 @@ export function ApprovalsPanel({ hideWhenEmpty = false }: { hideWhenEmpty?: bool
         ))}
       </ul>
       <DecisionError error={decline.error} />
-      {approving && <ApproveDialog approval={approving} onClose={() => setApproving(null)} />}
+      {approving && (
+        <ApproveDialog
+          approval={approving}
+          onClose={() => setApproving(null)}
+          onApproved={() => said('approved', approving)}
+        />
+      )}
     </section>
   );
 }
 
 /** 'Одобрить': the trusted person's own PIN. */
-function ApproveDialog({ approval, onClose }: { approval: Approval; onClose: () => void }) {
+function ApproveDialog({
+  approval,
+  onClose,
+  onApproved,
+}: {
+  approval: Approval;
+  onClose: () => void;
+  onApproved: () => void;
+}) {
   const { t } = useTranslation();
   const [pin, setPin] = useState('');
   const approve = useDecision();
@@ -205,7 +278,13 @@ function ApproveDialog({ approval, onClose }: { approval: Approval; onClose: () 
     if (approve.isPending || pin.length < 4) return;
     approve.mutate(
       { id: approval.id, decision: 'approve', body: { pin } },
-      { onSuccess: onClose, onError: () => setPin('') },
+      {
+        onSuccess: () => {
+          onApproved();
+          onClose();
+        },
+        onError: () => setPin(''),
+      },
     );
   }
 

@@ -8,6 +8,7 @@ import { walletQrText } from '@e-wallet/contract/qr';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../../shared/i18n/i18n.ts';
 import type { WalletAccount } from '../../../shared/api/wallet.ts';
@@ -46,7 +47,9 @@ function renderCard(qr: string, account: WalletAccount | null = RUB) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <QrPaymentCard qr={qr} account={account} />
+      <MemoryRouter>
+        <QrPaymentCard qr={qr} account={account} />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
 }

@@ -17,7 +17,12 @@ import { formatPhone } from '../../../shared/format/person.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
-import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
+import {
+  CheckNextSteps,
+  CheckProblems,
+  LimitMeter,
+  useMoneyCheck,
+} from '../../../shared/ui/pay-modal/money-check.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { payOutcomeOf } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
@@ -113,6 +118,8 @@ function PayablePayment({
   const [typed, setTyped] = useState('');
   const [touched, setTouched] = useState(false);
   const [open, setOpen] = useState(false);
+  // Once paid (or held), the code's check is not asked again behind the result.
+  const [paid, setPaid] = useState(false);
   // One Idempotency-Key per opening of the PIN modal: a retry inside it reuses the key.
   const [attempt, setAttempt] = useState(() => startQrPayment());
 
@@ -142,7 +149,7 @@ function PayablePayment({
   const currencyCode = view.currency as CurrencyCode;
   const check = useMoneyCheck(
     'qr',
-    amount && !accountProblem && !recipientProblem
+    amount && !accountProblem && !recipientProblem && !paid
       ? { qr: view.qr, ...(view.amount === null ? { amount } : {}), currency_code: currencyCode }
       : null,
     checkQrPayment,
@@ -211,6 +218,7 @@ function PayablePayment({
           </p>
         )}
         <CheckProblems problems={check.problems} />
+        <CheckNextSteps problems={check.problems} />
         <LimitMeter limits={check.answer?.limits} />
         <Button
           type="submit"
@@ -242,6 +250,10 @@ function PayablePayment({
         refreshReceipt={(receipt) => callOk('withdrawalReceipt', { params: { id: receipt.id } })}
         onReceipt={() => void refreshAfterMoney(queryClient)}
         onClose={() => setOpen(false)}
+        onDone={() => {
+          setPaid(true);
+          setTyped('');
+        }}
       />
     </>
   );

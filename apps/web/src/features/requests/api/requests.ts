@@ -37,6 +37,10 @@ export function startRequestPay(id: string): (confirmation: Confirmation) => Pro
   return (confirmation) => payOutcomeOf(attempt.send({ params: { id }, body: confirmation }));
 }
 
+/** POST .../:id/pay/check: what would refuse paying it, asked before the PIN. */
+export const checkRequestPay = (body: { id: string }, signal: AbortSignal) =>
+  callOk('requestPayCheck', { params: { id: body.id }, signal });
+
 export function declineRequest(id: string) {
   return callOk('requestDecline', { params: { id } });
 }

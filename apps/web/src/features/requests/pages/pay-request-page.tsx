@@ -15,10 +15,11 @@ import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { pathTo } from '../../../shared/routes.ts';
 import { AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
+import { CheckNextSteps, CheckProblems, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
 import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
-import { declineRequest, requestLinkQuery, startRequestPay } from '../api/requests.ts';
+import { checkRequestPay, declineRequest, requestLinkQuery, startRequestPay } from '../api/requests.ts';
 
 export function PayRequestPage() {
   const { t } = useTranslation();
@@ -35,6 +36,11 @@ export function PayRequestPage() {
       : t('common.networkError')
     : null;
   const data = request.data;
+  // What would refuse the pay is said before the PIN, with the way out; the fraud database's
+  // refusal is only known after it (the pay's own answer).
+  const [paid, setPaid] = useState(false);
+  const payable = data?.status === 'pending' && data.direction === 'incoming' && !paid;
+  const check = useMoneyCheck('requestPay', payable ? { id: data.id } : null, checkRequestPay);
 
   return (
     <div className="home-page money-page money-flow">
@@ -62,7 +68,15 @@ export function PayRequestPage() {
             </p>
             {data.status === 'pending' && data.direction === 'incoming' && (
               <>
-                <Button type="button" block onClick={() => setSend(() => startRequestPay(data.id))}>
+                <CheckProblems problems={check.problems} />
+                <CheckNextSteps problems={check.problems} />
+                <Button
+                  type="button"
+                  block
+                  disabled={!check.ready}
+                  busy={check.checking && !check.problems.length}
+                  onClick={() => setSend(() => startRequestPay(data.id))}
+                >
                   {t('requests.pay')}
                 </Button>
                 <Button
@@ -100,6 +114,7 @@ export function PayRequestPage() {
             void refresh();
           }}
           onClose={() => setSend(null)}
+          onDone={() => setPaid(true)}
         />
       )}
     </div>

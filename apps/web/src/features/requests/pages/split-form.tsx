@@ -1,13 +1,15 @@
 /**
  * 'Разделить' (docs/decisions/managing-money.md#managing-money-categories-budgets-goals): an amount (a past
  * operation's, when opened from the history) divided among chosen phones, equally through the split request
- * (one share per phone, the remainder to the first shares) or by amounts typed for each (one request per
- * phone). Who has paid shows in the outgoing requests below the form.
+ * (one share per phone, the remainder to the first shares; 'Включая меня', the default, counts the
+ * requester's own share, never asked) or by amounts typed for each (one request per phone). Who has paid
+ * shows in the outgoing requests below the form.
  */
 import '../../../shared/ui/toggle-group.css';
+import './split-form.css';
 import { type CurrencyCode, formatAmount } from '@e-wallet/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, isErrorAnswer } from '../../../shared/api/api-error.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
@@ -40,11 +42,23 @@ export function SplitForm({ initialAmount, currency }: { initialAmount: string; 
   const blank = (): Share => ({ key: nextKey++, phone: initialPhoneValue(country), amount: '' });
   const [amount, setAmount] = useState(initialAmount);
   const [byAmounts, setByAmounts] = useState(false);
+  // 'Me and two friends' is how people split a bill: the requester's share is theirs, never asked.
+  const [includeMe, setIncludeMe] = useState(true);
+  const counted = !byAmounts && includeMe;
   const [shares, setShares] = useState<Share[]>(() => [blank(), blank()]);
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
+
+  // The person's own country arrives after the first render: empty phones follow it (a +7 wallet
+  // splits among +7 phones in English too).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the country's code only
+  useEffect(() => {
+    setShares((all) =>
+      all.map((share) => (share.phone.digits ? share : { ...share, phone: initialPhoneValue(country) })),
+    );
+  }, [country.code]);
 
   const complete = (share: Share) =>
     isMaskComplete(
@@ -86,6 +100,7 @@ export function SplitForm({ initialAmount, currency }: { initialAmount: string; 
           amount: checked.amount,
           currency_code: currency,
           phones,
+          ...(counted ? { include_me: true } : {}),
           ...note,
         });
         if (isErrorAnswer(answer)) return setError(answer.message);
@@ -103,10 +118,21 @@ export function SplitForm({ initialAmount, currency }: { initialAmount: string; 
   }
 
   const checkedTotal = checkAmount(amount, currency);
+  const parts = BigInt(shares.length + (counted ? 1 : 0));
+  // As the server splits: whole minor units, the remainder to the first share (the requester's, when counted).
   const each =
     !byAmounts && checkedTotal.ok && shares.length > 0
-      ? formatMoney(formatAmount(checkedTotal.minor / BigInt(shares.length), currency), currency, language)
+      ? formatMoney(formatAmount(checkedTotal.minor / parts, currency), currency, language)
       : null;
+  const mine =
+    counted && checkedTotal.ok
+      ? formatMoney(
+          formatAmount(checkedTotal.minor - (checkedTotal.minor / parts) * BigInt(shares.length), currency),
+          currency,
+          language,
+        )
+      : null;
+  const fewest = counted ? 1 : 2;
 
   return (
     <form className="money-flow__form split-form" onSubmit={submit} noValidate aria-label={t('split.title')}>
@@ -130,7 +156,17 @@ export function SplitForm({ initialAmount, currency }: { initialAmount: string; 
         </button>
       </fieldset>
       {!byAmounts && (
-        <AmountField label={t('split.total')} value={amount} onChange={setAmount} currency={currency} />
+        <>
+          <AmountField label={t('split.total')} value={amount} onChange={setAmount} currency={currency} />
+          <label className="split-form__me">
+            <input
+              type="checkbox"
+              checked={includeMe}
+              onChange={(event) => setIncludeMe(event.target.checked)}
+            />
+            <span>{t('split.includeMe')}</span>
+          </label>
+        </>
       )}
       <ol className="split-form__people">
         {shares.map((share, index) => (
@@ -149,7 +185,7 @@ export function SplitForm({ initialAmount, currency }: { initialAmount: string; 
                 currency={currency}
               />
             )}
-            {shares.length > 2 && (
+            {shares.length > fewest && (
               <Button
                 type="button"
                 variant="link"
@@ -168,7 +204,8 @@ export function SplitForm({ initialAmount, currency }: { initialAmount: string; 
       )}
       {each && (
         <p className="money-flow__status" data-testid="split-each">
-          {t('split.each', { amount: each })}
+          {t(counted ? 'split.eachFriend' : 'split.each', { amount: each })}
+          {mine && ` ${t('split.mine', { amount: mine })}`}
         </p>
       )}
       <TextField

@@ -137,7 +137,12 @@ function CloseWalletDialog({ onClose }: { onClose: () => void }) {
                 error={cardError ? t('account.close.cardInvalid') : null}
               />
             )}
-            <OwnCodeStep step={step} phone={user?.phone} error={close.error?.message} />
+            <OwnCodeStep
+              step={step}
+              phone={user?.phone}
+              confirms="close_wallet"
+              error={close.error?.message}
+            />
           </>
         )}
         <div className="close-stage__actions">

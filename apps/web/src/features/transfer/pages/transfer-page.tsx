@@ -24,7 +24,12 @@ import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField, useAmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
-import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
+import {
+  CheckNextSteps,
+  CheckProblems,
+  LimitMeter,
+  useMoneyCheck,
+} from '../../../shared/ui/pay-modal/money-check.tsx';
 import { UnavailableNotice } from '../../../shared/ui/pay-modal/notice.tsx';
 import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
@@ -178,6 +183,7 @@ export function TransferPage() {
             </button>
           )}
           <CheckProblems problems={check.problems} />
+          <CheckNextSteps problems={check.problems} />
           <LimitMeter limits={check.answer?.limits} />
           <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
             {t('transferPage.submit')}
@@ -205,6 +211,7 @@ export function TransferPage() {
           successText={t('transferPage.success')}
           onReceipt={() => void refreshAfterMoney(queryClient)}
           onClose={() => setOpen(false)}
+          onDone={() => amountField.setValue('')}
         />
       )}
     </div>

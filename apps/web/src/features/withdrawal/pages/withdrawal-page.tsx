@@ -22,7 +22,12 @@ import { CurrencyBadge } from '../../../shared/ui/currency-badge.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
 import { AmountField, useAmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
 import { cardProblem, maskCard } from '../../../shared/ui/pay-modal/card-number.ts';
-import { CheckProblems, LimitMeter, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
+import {
+  CheckNextSteps,
+  CheckProblems,
+  LimitMeter,
+  useMoneyCheck,
+} from '../../../shared/ui/pay-modal/money-check.tsx';
 import { MoneyNotice } from '../../../shared/ui/pay-modal/notice.tsx';
 import type { Confirmation } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import { PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
@@ -118,6 +123,7 @@ export function WithdrawalPage() {
               error={cardError}
             />
             <CheckProblems problems={check.problems} />
+            <CheckNextSteps problems={check.problems} />
             <LimitMeter limits={check.answer?.limits} />
             <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
               {t('withdrawalPage.submit')}
@@ -144,6 +150,7 @@ export function WithdrawalPage() {
           refreshReceipt={loadWithdrawalReceipt}
           onReceipt={() => void refreshAfterMoney(queryClient)}
           onClose={() => setOpen(false)}
+          onDone={() => amountField.setValue('')}
         />
       )}
     </div>

@@ -6,10 +6,12 @@
 import type { AnswerOf } from '@e-wallet/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useAuthInfo } from '../../api/auth-info.ts';
 import { formatMoney } from '../../format/money.ts';
 import { useDebounced } from '../../hooks/use-debounced.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { pathTo } from '../../routes.ts';
 
 export type CheckAnswer = AnswerOf<'transferCheck'>;
 export type Limits = CheckAnswer['limits'];
@@ -59,6 +61,43 @@ export function CheckProblems({ problems }: { problems: CheckAnswer['problems'] 
             </li>
           ))}
         </ul>
+      )}
+    </div>
+  );
+}
+
+/** Refusals a higher identification level lifts, and those more money in the wallet lifts. */
+const IDENTIFY_LIFTS = new Set([
+  'TRANSFER_NOT_ALLOWED',
+  'WITHDRAWAL_NOT_ALLOWED',
+  'EXCHANGE_NOT_ALLOWED',
+  'LIMIT_MONTHLY',
+  'LIMIT_BALANCE',
+]);
+const TOP_UP_LIFTS = new Set(['INSUFFICIENT_FUNDS']);
+
+/**
+ * The next step under the check's problems, as a button before any PIN is asked: 'Пройти
+ * идентификацию' for a level's refusal, 'Пополнить кошелёк' for missing money. The rules stay the
+ * server's: this only maps a refusal's code to where it is lifted.
+ */
+export function CheckNextSteps({ problems }: { problems: CheckAnswer['problems'] }) {
+  const { t } = useTranslation();
+  const codes = problems.map((problem) => problem.code);
+  const identify = codes.some((code) => IDENTIFY_LIFTS.has(code));
+  const topUp = codes.some((code) => TOP_UP_LIFTS.has(code));
+  if (!identify && !topUp) return null;
+  return (
+    <div className="money-check__next" data-testid="check-next">
+      {identify && (
+        <Link className="button button--primary button--block" to={pathTo('Settings')}>
+          {t('moneyFlow.next.identify')}
+        </Link>
+      )}
+      {topUp && (
+        <Link className="button button--secondary button--block" to={pathTo('WalletTopUp')}>
+          {t('moneyFlow.next.topUp')}
+        </Link>
       )}
     </div>
   );

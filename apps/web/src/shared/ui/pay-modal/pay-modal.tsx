@@ -22,7 +22,6 @@
 import './pay-modal.css';
 import { type ReactNode, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ReceiptSlot } from '../../documents/document-slots.tsx';
 import { formatMoney } from '../../format/money.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
@@ -33,9 +32,9 @@ import {
   passkeyAnswer,
   useCanUsePasskey,
 } from '../../passkeys/passkeys.ts';
-import { pathTo } from '../../routes.ts';
 import { Button } from '../button.tsx';
 import { CodeInput } from '../code-input.tsx';
+import { HeldStage } from './held-stage.tsx';
 import { ModalFrame } from './modal-frame.tsx';
 import { canClose, failureOffer, initialPayState, payReducer } from './pay-modal-state.ts';
 import type { PayOutcome, Receipt } from './pay-outcome.ts';
@@ -64,6 +63,11 @@ export interface PayModalProps {
   onReceipt?: (receipt: Receipt) => void;
   /** Hides the modal (the page decides what comes next). */
   onClose: () => void;
+  /**
+   * The money left or is held: the form behind the sheet starts afresh, so it never shows a check
+   * of the money just spent ('Недостаточно средств') behind a result.
+   */
+  onDone?: () => void;
 }
 
 export function PayModal({
@@ -75,14 +79,15 @@ export function PayModal({
   refreshReceipt,
   onReceipt,
   onClose,
+  onDone,
 }: PayModalProps) {
   const { t } = useTranslation();
   const [state, dispatch] = useReducer(payReducer, initialPayState);
   const [pin, setPin] = useState('');
   const canUsePasskey = useCanUsePasskey();
   const [askingDevice, setAskingDevice] = useState(false);
-  const latest = useRef({ send, refreshReceipt, onReceipt });
-  latest.current = { send, refreshReceipt, onReceipt };
+  const latest = useRef({ send, refreshReceipt, onReceipt, onDone });
+  latest.current = { send, refreshReceipt, onReceipt, onDone };
 
   // Every opening starts at PIN entry.
   useEffect(() => {
@@ -91,6 +96,11 @@ export function PayModal({
       setPin('');
     }
   }, [open]);
+
+  const done = state.stage === 'success' || state.stage === 'held';
+  useEffect(() => {
+    if (done) latest.current.onDone?.();
+  }, [done]);
 
   // A pending receipt is followed while the modal is open.
   const receipt = state.receipt;
@@ -243,33 +253,7 @@ export function PayModal({
           {offer.later && <p className="pay-stage__text">{t('payModal.tryLater')}</p>}
         </ResultView>
       )}
-      {state.stage === 'held' && state.held && (
-        <ResultView
-          tone="held"
-          title={t(state.held.status === 'held' ? 'holds.heldTitle' : 'holds.awaitingTitle')}
-          actions={
-            <>
-              <Link
-                to={`${pathTo('Holds')}?id=${encodeURIComponent(state.held.hold_id)}`}
-                className="button button--primary"
-                onClick={onClose}
-              >
-                {t('holds.open')}
-              </Link>
-              <Button variant="secondary" onClick={onClose}>
-                {t('holds.close')}
-              </Button>
-            </>
-          }
-        >
-          <p className="pay-stage__text pay-stage__message" data-testid="pay-held-reason">
-            {state.held.reason}
-          </p>
-          <p className="pay-stage__text">
-            {t(state.held.status === 'held' ? 'holds.heldText' : 'holds.awaitingText')}
-          </p>
-        </ResultView>
-      )}
+      {state.stage === 'held' && state.held && <HeldStage held={state.held} onClose={onClose} />}
       {state.stage === 'details' && state.receipt && (
         <div className="pay-stage pay-stage--details">
           <p className="pay-stage__title">{t('payModal.receiptTitle')}</p>
