@@ -427,63 +427,7 @@ export function httpStatusOf(code: ErrorCode): number {
   return ERRORS[code].http;
 }
 
-/** Field names of requests as a person reads them, for FIELD_INVALID / FIELD_REQUIRED. */
-export const FIELD_LABELS: Record<string, Record<Language, string>> = {
-  first_name: { ru: 'Имя', en: 'First name' },
-  last_name: { ru: 'Фамилия', en: 'Last name' },
-  email: { ru: 'E-mail', en: 'E-mail' },
-  phone: { ru: 'Телефон', en: 'Phone' },
-  confirm_code: { ru: 'Код', en: 'Code' },
-  pin_code: { ru: 'PIN-код', en: 'PIN' },
-  pin: { ru: 'PIN-код', en: 'PIN' },
-  old_pin: { ru: 'Старый PIN-код', en: 'Old PIN' },
-  new_pin: { ru: 'Новый PIN-код', en: 'New PIN' },
-  amount: { ru: 'Сумма', en: 'Amount' },
-  currency_code: { ru: 'Валюта', en: 'Currency' },
-  pan: { ru: 'Карта', en: 'Card' },
-  order: { ru: 'Заказ', en: 'Order' },
-  account: { ru: 'Счёт', en: 'Account' },
-  qr: { ru: 'QR-код', en: 'QR code' },
-  cursor: { ru: 'Страница', en: 'Page' },
-  limit: { ru: 'Количество', en: 'Count' },
-  date_from: { ru: 'Дата начала', en: 'Start date' },
-  date_to: { ru: 'Дата окончания', en: 'End date' },
-  ordering: { ru: 'Сортировка', en: 'Ordering' },
-  id: { ru: 'Идентификатор', en: 'Identifier' },
-  application_id: { ru: 'Заявка', en: 'Application' },
-  challenge_id: { ru: 'Запрос ключа', en: 'Passkey request' },
-  response: { ru: 'Ключ доступа', en: 'Passkey' },
-  passkey: { ru: 'Ключ доступа', en: 'Passkey' },
-  content_type: { ru: 'Формат фотографии', en: 'Photo format' },
-  data: { ru: 'Фотография', en: 'Photo' },
-  name: { ru: 'Название', en: 'Name' },
-  document_type: { ru: 'Тип документа', en: 'Document type' },
-  document_number: { ru: 'Номер документа', en: 'Document number' },
-  full_name: { ru: 'ФИО', en: 'Full name' },
-  birth_date: { ru: 'Дата рождения', en: 'Date of birth' },
-  ids: { ru: 'Уведомления', en: 'Notifications' },
-  format: { ru: 'Формат', en: 'Format' },
-  phones: { ru: 'Телефоны', en: 'Phones' },
-  comment: { ru: 'Комментарий', en: 'Comment' },
-  period: { ru: 'Периодичность', en: 'Period' },
-  first_run_at: { ru: 'Дата первого перевода', en: 'First transfer date' },
-  ends_at: { ru: 'Дата окончания', en: 'End date' },
-  from_currency: { ru: 'Валюта списания', en: 'From currency' },
-  to_currency: { ru: 'Валюта зачисления', en: 'To currency' },
-  receive_amount: { ru: 'Сумма зачисления', en: 'Amount to receive' },
-  quote_id: { ru: 'Курс', en: 'Quote' },
-  terms_version: { ru: 'Версия условий', en: 'Terms version' },
-  threshold: { ru: 'Порог', en: 'Threshold' },
-  text: { ru: 'Сообщение', en: 'Message' },
-  images: { ru: 'Изображения', en: 'Images' },
-  operation_id: { ru: 'Операция', en: 'Operation' },
-  goal_id: { ru: 'Копилка', en: 'Savings goal' },
-  reason: { ru: 'Причина', en: 'Reason' },
-};
-
-export function fieldLabel(field: string, language: Language): string {
-  return FIELD_LABELS[field]?.[language] ?? field;
-}
+export { FIELD_LABELS, fieldLabel } from './field-labels.ts';
 
 /** Picks the answer language from an Accept-Language header; Russian unless English is preferred. */
 export function languageFrom(acceptLanguage: string | undefined | null): Language {
