@@ -22,17 +22,6 @@ export const accountRu = {
       or: 'или',
       failed: 'Не удалось войти с ключом доступа. Попробуйте ещё раз или войдите по SMS',
     },
-    // The page closing the wallet ends on: the session is over, so it is shown before sign-in.
-    closed: {
-      title: 'Кошелёк закрыт',
-      payout: '{{amount}} отправлены на карту {{card}}',
-      expected: 'Обычно деньги приходят за несколько минут, самое позднее — {{time}}',
-      bank: 'Если банк карты откажет, деньги не пропадут: они вернутся на счёт закрытого кошелька, и сотрудники E‑Wallet их увидят',
-      empty: 'На счетах не было денег, выплачивать нечего',
-      after:
-        'Записи об операциях хранятся пять лет, как требует закон. Этот номер телефона можно зарегистрировать снова',
-      done: 'Понятно',
-    },
   },
 };
 
@@ -54,16 +43,6 @@ export const accountEn: typeof accountRu = {
       button: 'Sign in with a passkey',
       or: 'or',
       failed: 'Signing in with a passkey failed. Please try again or sign in by SMS',
-    },
-    closed: {
-      title: 'The wallet is closed',
-      payout: '{{amount}} sent to the card {{card}}',
-      expected: 'The money usually arrives within minutes, at the latest by {{time}}',
-      bank: "If the card's bank refuses it, the money is not lost: it returns to the closed wallet's account, where E‑Wallet's staff see it",
-      empty: 'There was no money in the accounts, nothing to pay out',
-      after:
-        'Records of operations are kept for five years, as the law requires. This phone number can register again',
-      done: 'Got it',
     },
   },
 };

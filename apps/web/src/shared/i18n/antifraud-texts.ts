@@ -72,7 +72,7 @@ export const antifraudRu = {
     // The role ended (antifraud/trusted.ts endTrustedRoles): said until another is named.
     leave: 'Выйти из роли',
     decline: 'Отказаться',
-    leaveLabel: 'Перестать быть доверенным лицом: {{name}}',
+    leaveLabel: '{{action}}: {{name}}',
     left: 'Ваше доверенное лицо {{name}} больше не подтверждает ваши операции: {{reason}}. Назначьте другое доверенное лицо.',
     leftBecause: {
       closed: 'кошелёк закрыт',
@@ -151,7 +151,7 @@ export const antifraudEn: typeof antifraudRu = {
     accept: 'Accept',
     leave: 'Step down',
     decline: 'Decline',
-    leaveLabel: 'Stop being the trusted person of {{name}}',
+    leaveLabel: '{{action}}: {{name}}',
     left: 'Your trusted person {{name}} no longer approves your operations: {{reason}}. Name another trusted person.',
     leftBecause: {
       closed: 'their wallet is closed',

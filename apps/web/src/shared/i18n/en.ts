@@ -1,5 +1,4 @@
 import { accountEn } from './account-texts.ts';
-import { moneyEn } from './money-texts.ts';
 import { policyEn } from './policy-texts.ts';
 import type { Texts } from './ru.ts';
 import { securityEn } from './security-texts.ts';
@@ -120,7 +119,6 @@ export const en: Texts = {
     mask: 'Number format',
   },
   // The money screens (wallet, history, accounts, layout panels).
-  ...moneyEn,
   ...accountEn,
   ...policyEn,
   // The identification section and the Settings route.

@@ -1,7 +1,8 @@
 /**
  * Texts of the signed-in money screens: the home layout's navigation, notifications and profile
- * panel, the wallet, history and account pages. Spread into ru.ts and en.ts; the i18n test checks
- * that both languages have every key.
+ * panel, the wallet, history and account pages. Registered with the signed-in area (signed-in-texts.ts),
+ * so the sign-in pages' first script does not carry them; the i18n test checks that both languages have
+ * every key.
  */
 export const moneyRu = {
   nav: {

@@ -3,7 +3,6 @@
  * en.ts too (i18n.test.ts).
  */
 import { accountRu } from './account-texts.ts';
-import { moneyRu } from './money-texts.ts';
 import { policyRu } from './policy-texts.ts';
 import { securityRu } from './security-texts.ts';
 export const ru = {
@@ -122,7 +121,6 @@ export const ru = {
     mask: 'Формат номера',
   },
   // The money screens (wallet, history, accounts, layout panels).
-  ...moneyRu,
   ...accountRu,
   ...policyRu,
   // The identification section and the Settings route.

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import '../i18n/i18n.ts';
 import { AreaBoundary } from './area.tsx';
+import '../i18n/signed-in-texts.ts';
 
 describe('AreaBoundary', () => {
   it('shows a friendly message with a retry instead of a blank area, and renders again on retry', async () => {

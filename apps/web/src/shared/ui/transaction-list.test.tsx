@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../i18n/i18n.ts';
 import { TransactionList } from './transaction-list.tsx';
+import '../i18n/signed-in-texts.ts';
 
 const fetchMock = vi.fn<typeof fetch>();
 const answer = (body: unknown) =>

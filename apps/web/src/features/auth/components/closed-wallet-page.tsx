@@ -5,6 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
+import '../../../shared/i18n/closed-wallet-texts.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import type { ClosedWallet } from '../../../shared/session/closed-wallet.ts';
 import { Button } from '../../../shared/ui/button.tsx';

@@ -4,14 +4,19 @@
  * the wallet is closed, the closed wallet's page instead.
  */
 import '../auth.css';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROUTES } from '../../../shared/routes.ts';
 import { closedWallet, forgetClosedWallet } from '../../../shared/session/closed-wallet.ts';
 import { OperatorFacts } from '../../../shared/terms/operator-facts.tsx';
 import landingImageUrl from '../assets/landing.svg';
-import { ClosedWalletPage } from '../components/closed-wallet-page.tsx';
+
+// Loaded only right after a closing: its date formatting (date-fns' locales) stays out of the
+// sign-in pages' first script, which has a budget (docs/performance.md).
+const ClosedWalletPage = lazy(async () => ({
+  default: (await import('../components/closed-wallet-page.tsx')).ClosedWalletPage,
+}));
 
 export function AuthInPage() {
   const { t } = useTranslation();
@@ -19,13 +24,15 @@ export function AuthInPage() {
   const [closed, setClosed] = useState(closedWallet);
   if (closed)
     return (
-      <ClosedWalletPage
-        closed={closed}
-        onDone={() => {
-          forgetClosedWallet();
-          setClosed(null);
-        }}
-      />
+      <Suspense fallback={null}>
+        <ClosedWalletPage
+          closed={closed}
+          onDone={() => {
+            forgetClosedWallet();
+            setClosed(null);
+          }}
+        />
+      </Suspense>
     );
   return (
     <section className="auth-page auth-landing" aria-labelledby="landing-title">

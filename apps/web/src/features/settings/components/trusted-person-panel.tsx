@@ -140,7 +140,11 @@ export function TrustedPersonPanel() {
                 )}
                 <Button
                   variant="ghost"
-                  aria-label={t('trusted.leaveLabel', { name: person.name })}
+                  // The name tells one row's button from another's; the visible words come first (axe).
+                  aria-label={t('trusted.leaveLabel', {
+                    action: person.status === 'pending' ? t('trusted.decline') : t('trusted.leave'),
+                    name: person.name,
+                  })}
                   busy={pendingFor((c) => c.kind === 'leave' && c.id === person.id)}
                   onClick={() => change.mutate({ kind: 'leave', id: person.id })}
                 >
