@@ -161,9 +161,7 @@ for (const language of ['ru', 'en'] as const) {
     await signIn(page, trusted, '/settings');
     const panel = page.getByTestId('trusted-person');
     await expect(panel).toContainText('Мария С.');
-    await panel
-      .getByRole('button', { name: `${text.step}: Мария С.` })
-      .click();
+    await panel.getByRole('button', { name: `${text.step}: Мария С.` }).click();
     await expect(panel).not.toContainText('Мария С.');
 
     await signIn(page, person, '/settings');
