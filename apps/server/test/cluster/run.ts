@@ -15,6 +15,7 @@
  *   CLUSTER_CLIENTS       concurrent people (default 24)
  *   CLUSTER_KEEP=1        keep the folder (logs, data) after the run
  *   CLUSTER_SETTLE_WAIT_S how long the workers get to settle payouts before a later pass (default 20)
+ *   ANTIFRAUD_AMOUNT_FLOOR the instances' floor in roubles (default here 3000: some calls are held)
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -52,6 +53,9 @@ const KILL_PRIMARY_AT = 20;
 const KILL_INSTANCE_AFTER_RECOVERY = 12;
 /** A request unanswered this long after the load ends fails the run. */
 const DRAIN_MS = 90_000;
+// The instances' antifraud floor (roubles): low enough that on any machine's speed a fresh session's
+// many small payments to new payees add up to it, so held calls are under the failover too.
+process.env.ANTIFRAUD_AMOUNT_FLOOR ??= '3000';
 
 interface Person {
   phone: string;
@@ -72,6 +76,18 @@ type Ack =
       id: string;
       from: string;
       to: string;
+      minor: bigint;
+      sentAt: number;
+      at: number;
+    }
+  /** A transfer antifraud held (202): its money waits in the ledger's hold until decided. */
+  | {
+      kind: 'held';
+      call: 'transfer' | 'withdrawal';
+      key: string;
+      holdId: string;
+      from: string;
+      body: unknown;
       minor: bigint;
       sentAt: number;
       at: number;
@@ -232,11 +248,29 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     const key = `cluster-${randomUUID()}`;
     const minor = BigInt(1 + Math.floor(Math.random() * 5000));
     const amount = formatAmount(minor, 'RUB');
+    // Many small payments from a fresh session to new payees add up to antifraud's floor: the call
+    // answers 202 and its money waits in the ledger's hold until decided.
+    const wasHeld = (call: 'transfer' | 'withdrawal', res: Answer, body: unknown) => {
+      if (res.status !== 202 || typeof res.body?.hold_id !== 'string') return false;
+      acks.push({
+        kind: 'held',
+        call,
+        key,
+        holdId: res.body.hold_id,
+        from: me.phone,
+        body,
+        minor,
+        sentAt,
+        at: Date.now(),
+      });
+      return true;
+    };
     const roll = Math.random();
     if (roll < 0.08) {
       // A withdrawal: a hold now, settled by a payouts worker (on whichever instance claims it) later.
       const body = { amount, pan: GOOD_CARD, currency_code: 'RUB', pin: '1234' };
       const res = await answered(me, 'POST', '/v2/wallet/withdrawal', body, key);
+      if (wasHeld('withdrawal', res, body)) return;
       if (res.status !== 200) {
         stats.refused += 1;
         return;
@@ -254,6 +288,7 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
       const other = people[(meIndex + 1 + Math.floor(Math.random() * (CLIENTS - 1))) % CLIENTS]!;
       const body = { phone: other.phone, amount, currency_code: 'RUB', pin: '1234' };
       const res = await answered(me, 'POST', '/v2/wallet/transfer', body, key);
+      if (wasHeld('transfer', res, body)) return;
       if (res.status !== 200) {
         stats.refused += 1;
         return;
@@ -473,6 +508,16 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     );
     check(res.status === 200 && res.body.receipt?.id === a.id, `a repeat of ${a.key} answered ${res.status}`);
   }
+  // A held transfer's repeat answers the same 202 with the same hold, whatever its state since.
+  for (const a of acks.filter((a) => a.kind === 'held').slice(0, 100)) {
+    if (a.kind !== 'held') continue;
+    const me = people.find((p) => p.phone === a.from)!;
+    const res = await answered(me, 'POST', `/v2/wallet/${a.call}`, a.body, a.key);
+    check(
+      res.status === 202 && res.body.hold_id === a.holdId,
+      `a repeat of held ${a.key} answered ${res.status}`,
+    );
+  }
 
   for (const v of await ledgerViolations(db)) problems.push(v);
   const moved = await db.query<{ id: string; kind: string; reference_id: string | null; status: string }>(
@@ -490,6 +535,11 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     'SELECT id::text, status, hold_transfer_id::text, amount FROM payouts',
   );
   const payouts = new Map(payoutRows.rows.map((r) => [r.id, r]));
+  const holdRows = await db.query<{ id: string; status: string; hold_transfer_id: string; amount: bigint }>(
+    'SELECT id::text, status, hold_transfer_id::text, amount FROM money_holds',
+  );
+  const holds = new Map(holdRows.rows.map((r) => [r.id, r]));
+  const expectedHeld = new Map(people.map((p) => [p.phone, 0n]));
   const expected = new Map(people.map((p) => [p.phone, START_RUB]));
   let payoutsReleased = 0;
   const add = (phone: string, delta: bigint) => expected.set(phone, expected.get(phone)! + delta);
@@ -499,6 +549,15 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
       check(!!t && t.kind === 'transfer' && t.status === 'posted', `transfer ${a.id} missing or wrong`);
       add(a.from, -a.minor);
       add(a.to, a.minor);
+    } else if (a.kind === 'held') {
+      const h = holds.get(a.holdId);
+      check(
+        !!h && h.amount === a.minor && h.status === 'held',
+        `held transfer ${a.holdId} is ${h?.status ?? 'missing'}`,
+      );
+      const t = h && transfersById.get(h.hold_transfer_id);
+      check(!!t && t.kind === a.call && t.status === 'pending', `hold of ${a.holdId} is ${t?.status}`);
+      expectedHeld.set(a.from, expectedHeld.get(a.from)! + a.minor);
     } else if (a.kind === 'withdrawal') {
       const p = payouts.get(a.id);
       check(
@@ -523,11 +582,14 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
   }
   const count = (kind: string) => moved.rows.filter((r) => r.kind === kind).length;
   const transfers = acks.filter((a) => a.kind === 'transfer').length;
+  const held = acks.filter((a) => a.kind === 'held').length;
+  const heldTransfers = acks.filter((a) => a.kind === 'held' && a.call === 'transfer').length;
   const topups = acks.filter((a) => a.kind === 'topup').length;
   check(
-    count('transfer') === transfers,
-    `transfers: ${count('transfer')} in the ledger, ${transfers} acknowledged`,
+    count('transfer') === transfers + heldTransfers,
+    `transfers: ${count('transfer')} in the ledger, ${transfers} acknowledged and ${heldTransfers} held`,
   );
+  check(holds.size === held, `money holds: ${holds.size} stored, ${held} answered held`);
   check(orders.size === topups, `top-up orders: ${orders.size} stored, ${topups} acknowledged`);
   const withdrawals = acks.filter((a) => a.kind === 'withdrawal').length;
   check(payouts.size === withdrawals, `payouts: ${payouts.size} stored, ${withdrawals} acknowledged`);
@@ -537,15 +599,21 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
     credits.length === topups + CLIENTS,
     `${credits.length} top-up credits for ${topups} paid orders (+${CLIENTS} fundings)`,
   );
-  const { rows: balances } = await db.query<{ phone: string; balance: bigint }>(
-    `SELECT u.phone, a.balance FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.currency = 'RUB'`,
+  const { rows: balances } = await db.query<{ phone: string; balance: bigint; pending_debits: bigint }>(
+    `SELECT u.phone, a.balance, a.pending_debits FROM ledger_accounts a JOIN users u ON u.id = a.user_id
+     WHERE a.currency = 'RUB'`,
   );
   for (const b of balances)
-    if (expected.has(b.phone))
+    if (expected.has(b.phone)) {
       check(
         b.balance === expected.get(b.phone),
         `${b.phone}: balance ${b.balance}, operations say ${expected.get(b.phone)}`,
       );
+      check(
+        b.pending_debits === expectedHeld.get(b.phone),
+        `${b.phone}: ${b.pending_debits} held, its held transfers say ${expectedHeld.get(b.phone)}`,
+      );
+    }
 
   // ---------- what clients saw and how long writes were down ----------
   const firstWrite = acks.filter((a) => a.sentAt >= killedPrimaryAt).sort((a, b) => a.at - b.at)[0];
@@ -555,7 +623,7 @@ async function scenario(l: Layout, db: Db): Promise<boolean> {
   check(failoverSeconds <= 30, `writes were down ${failoverSeconds} s after the primary died (goal 30 s)`);
 
   say(
-    `load: ${loadSeconds.toFixed(0)} s, ${CLIENTS} people, ${transfers} transfers, ${topups} top-ups and ${withdrawals} withdrawals acknowledged, ${stats.refused} refused, ${stats.sent} requests sent, ${stats.retries} repeated`,
+    `load: ${loadSeconds.toFixed(0)} s, ${CLIENTS} people, ${transfers} transfers, ${topups} top-ups and ${withdrawals} withdrawals acknowledged, ${held} held by antifraud, ${stats.refused} refused, ${stats.sent} requests sent, ${stats.retries} repeated`,
   );
   say(
     `payouts: ${withdrawals - payoutsReleased} paid out, ${payoutsReleased} released; ${leftOpen} were still open ${process.env.CLUSTER_SETTLE_WAIT_S ?? 20} s after the load (their provider call lost in the failover) and were finished by a later instance's pass`,
