@@ -194,6 +194,18 @@ describe(`one job system (${databaseLabel})`, () => {
     expect(metrics).toMatch(/wallet_jobs_oldest_age_seconds\{queue="payout-check"\} [\d.]+/);
   }, 120_000);
 
+  it('names every queue it declares in the back office, in both languages', async () => {
+    server ??= await startInstance();
+    const { en } = await import('../../backoffice/src/shared/i18n/en.ts');
+    const { ru } = await import('../../backoffice/src/shared/i18n/ru.ts');
+    const queues = server.ctx.jobs.queues;
+    expect(queues.length).toBeGreaterThan(5);
+    const unnamed = (texts: { jobs: { queues: Record<string, string> } }) =>
+      queues.filter((queue) => !texts.jobs.queues[queue]);
+    expect(unnamed(en)).toEqual([]);
+    expect(unnamed(ru)).toEqual([]);
+  });
+
   it('leaves no hand-written claim loop in the server’s code', () => {
     // The code and the SQL functions; migrations are history, applied once and never changed.
     const root = join(import.meta.dirname, '..', 'src');

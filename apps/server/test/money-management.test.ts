@@ -345,8 +345,8 @@ describe(`managing money (${databaseLabel})`, () => {
       ['withdrawal', '40.00'],
       ['deposit', '100.00'],
     ]);
-    // 60.00 saved today at 60.00 a day: the remaining 240.00 takes four more days.
-    expect(detail.body.expected_date).toBe('2026-05-05');
+    // Money that came in on one day says nothing of a pace: no date promised yet.
+    expect(detail.body.expected_date).toBe(null);
 
     // Zero-sum: the person's account and the goal together hold what was funded.
     const { rows } = await server.ctx.db.query<{ total: string }>(
@@ -363,6 +363,19 @@ describe(`managing money (${databaseLabel})`, () => {
       category: null,
     });
     expect(history[1]).toMatchObject({ amount: '-100.00', description: 'В копилку «Велосипед»' });
+    // A day later 30.00 more: 90.00 over two days is 45.00 a day, so the 210.00 left takes five days.
+    clock.advance(24 * 3_600_000);
+    const second = await call(
+      ivan,
+      'POST',
+      `/v2/wallet/goals/${goal}/deposit`,
+      { amount: '30.00', pin: PIN },
+      key(),
+    );
+    expect(second.status).toBe(200);
+    const paced = await call(ivan, 'GET', `/v2/wallet/goals/${goal}`);
+    const fiveDays = new Date(clock.now().getTime() + 3 * 3_600_000 + 5 * 24 * 3_600_000);
+    expect(paced.body.expected_date).toBe(fiveDays.toISOString().slice(0, 10));
     expect((await call(ivan, 'GET', '/v2/wallet/goals/00000000-0000-4000-8000-000000000000')).status).toBe(
       404,
     );

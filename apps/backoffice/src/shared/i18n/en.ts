@@ -315,6 +315,7 @@ export const en: Texts = {
       'schedule-remind': 'Scheduled transfer reminders',
       'rates-refresh': 'Exchange rates',
       'events-prune': 'Event clean-up',
+      'holds-sweep': 'Held operations and trusted persons falling due',
     },
   },
   actions: {

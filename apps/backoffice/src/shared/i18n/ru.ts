@@ -323,6 +323,7 @@ export const ru = {
       'schedule-remind': 'Напоминания о регулярных переводах',
       'rates-refresh': 'Курсы валют',
       'events-prune': 'Очистка событий',
+      'holds-sweep': 'Сроки приостановленных операций и доверенных лиц',
     },
   },
   /** The audit read as sentences: {{who}} did what to {{object}}. */

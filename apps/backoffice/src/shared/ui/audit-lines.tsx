@@ -50,9 +50,11 @@ function Details({ line }: { line: AuditLine }) {
     if (VALUE_GROUPS[key] && typeof v === 'string') return names(VALUE_GROUPS[key], v);
     return typeof v === 'object' ? JSON.stringify(v) : String(v);
   };
-  // A field with nothing in it, before or after, says nothing (the frozen state's null does).
+  // A field with nothing in it, before or after, says nothing (the frozen state's null does); nor do
+  // the ids of transfers and messages, which mean nothing to a reader (the sentence names the person).
   const keys = [...new Set([...Object.keys(line.before ?? {}), ...Object.keys(line.after ?? {})])].filter(
-    (key) => key === 'frozen_by' || (line.before?.[key] ?? line.after?.[key]) != null,
+    (key) =>
+      !key.endsWith('_id') && (key === 'frozen_by' || (line.before?.[key] ?? line.after?.[key]) != null),
   );
   if (keys.length === 0) return null;
   const both = line.before !== null && line.after !== null;

@@ -40,27 +40,35 @@ interface GoalRow {
   account_id: string;
   saved: bigint;
   recent: bigint;
+  /** On how many Moscow days of the pace's window money came in. */
+  paying_days: number;
 }
 
 const GOAL_SQL = `SELECT g.id, g.name, g.target_amount, g.currency, g.target_date::text AS target_date, g.round_up,
     g.created_at, g.account_id, a.balance AS saved,
     (SELECT coalesce(sum(e.amount), 0) FROM ledger_entries e
-     WHERE e.account_id = g.account_id AND e.created_at >= $2::timestamptz - interval '${PACE_DAYS} days')::bigint AS recent
+     WHERE e.account_id = g.account_id AND e.created_at >= $2::timestamptz - interval '${PACE_DAYS} days')::bigint AS recent,
+    (SELECT count(DISTINCT ((e.created_at AT TIME ZONE 'UTC') + interval '3 hours')::date) FROM ledger_entries e
+     WHERE e.account_id = g.account_id AND e.amount > 0
+       AND e.created_at >= $2::timestamptz - interval '${PACE_DAYS} days')::int AS paying_days
   FROM savings_goals g JOIN ledger_accounts a ON a.id = g.account_id
   WHERE g.user_id = $1 AND g.closed_at IS NULL`;
 
 const moscowDay = (time: number) => new Date(time + MOSCOW_MS).toISOString().slice(0, 10);
 
-/** When the target is reached at the goal's recent pace: today when it is, null while nothing is saved. */
+/**
+ * When the target is reached at the goal's recent pace: today when it is; null until money came in on
+ * two different days, since one deposit says nothing of a pace (it would promise the goal in days).
+ */
 export function expectedDate(
-  goal: { target: bigint; saved: bigint; recent: bigint; createdAt: Date },
+  goal: { target: bigint; saved: bigint; recent: bigint; payingDays: number; createdAt: Date },
   now: Date,
 ): string | null {
   if (goal.saved >= goal.target) return moscowDay(now.getTime());
-  const days = Math.min(
-    PACE_DAYS,
-    Math.max(1, Math.ceil((now.getTime() - goal.createdAt.getTime()) / DAY_MS)),
-  );
+  if (goal.payingDays < 2) return null;
+  // The calendar days (Moscow) the goal has lived, today and its first day included.
+  const dayOf = (time: Date) => Date.parse(moscowDay(time.getTime()));
+  const days = Math.min(PACE_DAYS, (dayOf(now) - dayOf(goal.createdAt)) / DAY_MS + 1);
   if (goal.recent <= 0n) return null;
   const left = goal.target - goal.saved;
   // Whole days, rounded up: left / (recent / days).
@@ -81,7 +89,13 @@ function goalView(row: GoalRow, now: Date): GoalView {
     round_up: row.round_up as RoundUp,
     percent: Number(saved >= target ? 100n : (saved * 100n) / target),
     expected_date: expectedDate(
-      { target, saved, recent: BigInt(row.recent), createdAt: new Date(row.created_at) },
+      {
+        target,
+        saved,
+        recent: BigInt(row.recent),
+        payingDays: Number(row.paying_days),
+        createdAt: new Date(row.created_at),
+      },
       now,
     ),
     created_at: new Date(row.created_at).toISOString(),
