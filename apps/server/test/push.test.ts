@@ -145,16 +145,23 @@ describe(`web push and security texts (${databaseLabel})`, () => {
         })
       ).status,
     ).toBe(200);
-    expect((await send(sender, receiver, '25.00')).status).toBe(200);
+    const sent = await send(sender, receiver, '25.00');
+    expect(sent.status).toBe(200);
     // Each new device first hears of itself (a security change), then the money.
     const incoming = (await push.waitFor(receiverBrowser.path, 2)).find(
       (r) => r.message.title === 'Money in',
     );
-    expect(incoming?.message).toMatchObject({ title: 'Money in', url: '/history' });
+    // A click opens the operation itself, as the notice in the app does.
+    expect(incoming?.message.url).toMatch(/^\/history\/[0-9a-f-]{36}$/);
+    const opened = await server.call('GET', `/v2/wallet/transaction/${incoming!.message.url.split('/')[2]}`, {
+      token: receiver.token,
+    });
+    expect(opened.status).toBe(200);
+    expect(opened.body.amount).toBe('25.00');
     expect(incoming?.message.body).toContain('25.00');
     expect(incoming?.vapidKey).toBe(server.config.VAPID_PUBLIC_KEY);
     const outgoing = (await push.waitFor(senderBrowser.path, 2)).find((r) => r.message.title === 'Списание');
-    expect(outgoing?.message).toMatchObject({ title: 'Списание', url: '/history' });
+    expect(outgoing?.message).toMatchObject({ title: 'Списание', url: `/history/${sent.body.receipt.id}` });
     expect(outgoing?.message.body).toContain('25,00');
 
     // Money in switched off: nothing more for the receiver; money out cannot be switched off.

@@ -11,6 +11,7 @@
  */
 import { createECDH } from 'node:crypto';
 import { type AnswerOf, type BodyOut, LANGUAGES, type Language } from '@e-wallet/contract';
+import { aboutPath } from '@e-wallet/contract/routes';
 import webpush from 'web-push';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -161,7 +162,7 @@ interface Subscription {
   language: Language;
 }
 
-/** What a push says and which screen its click opens, by the notification's kind. */
+/** What a push says and which screen its click opens. */
 export interface PushMessage {
   title: string;
   body: string;
@@ -177,13 +178,6 @@ const TITLES: Record<PushGroup, Record<Language, string>> = {
   money_out: { ru: 'Списание', en: 'Money out' },
   security: { ru: 'Безопасность', en: 'Security' },
   support: { ru: 'Поддержка', en: 'Support' },
-};
-const URLS: Record<PushGroup, string> = {
-  money_in: '/history',
-  money_out: '/history',
-  security: '/settings',
-  budget: '/wallet/savings',
-  support: '/support',
 };
 
 /** Claims due pushes (one person's on a notice, or the overdue ones of anyone) with a DELETE only one instance wins. */
@@ -249,7 +243,7 @@ async function pushMessage(
   const source = event.kind === 'entry' ? { entryId: event.ref } : { notificationId: event.ref };
   const found = await notificationOf(ctx.db, event.user_id, source, language, opaqueIds(ctx.config));
   if (!found) return null;
-  const { kind, message, id } = found.notification;
+  const { kind, message, id, about } = found.notification;
   const group: PushGroup =
     kind === 'money_in' || kind === 'money_out' || kind === 'budget' || kind === 'support'
       ? kind
@@ -257,7 +251,8 @@ async function pushMessage(
   // Money out is always told; the rest as the person chose in Settings.
   if (group === 'money_in' && !settings.push_money_in) return null;
   if (group === 'security' && !settings.push_security) return null;
-  return { title: TITLES[group][language], body: message, url: URLS[group], tag: id };
+  // A click opens what the notice is about, as a tap on it in the app does.
+  return { title: TITLES[group][language], body: message, url: aboutPath(about), tag: id };
 }
 
 /** Sends one push; answers false when the push service failed (worth a retry). */
