@@ -7,7 +7,7 @@
 import { errorMessage, walletQrText } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { settlePayout } from '../src/modules/payouts/index.ts';
-import { lastCode } from './auth-helpers.ts';
+import { ownCode } from './auth-helpers.ts';
 import { fund } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
@@ -50,16 +50,10 @@ describe(`antifraud on every path that reaches the money (${databaseLabel})`, ()
       body: { qr, currency_code: 'RUB', pin: PIN },
     });
   const settled = (roubles: number) => settledPerson(server, roubles);
-  async function freshCode(who: Person): Promise<string> {
-    clock.advance(61_000);
-    const sent = await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone: who.phone } });
-    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    return lastCode(server, who.phone);
-  }
   const close = async (who: Person, pan?: string) =>
     server.call('POST', '/v2/wallet/close', {
       token: who.token,
-      body: { pin: PIN, confirm_code: await freshCode(who), ...(pan ? { pan } : {}) },
+      body: { pin: PIN, confirm_code: await ownCode(server, who, 'close_wallet'), ...(pan ? { pan } : {}) },
     });
   async function trustedPair(who: Person, threshold: string): Promise<Person> {
     const olga = await person(server, { level: 'full' });

@@ -78,3 +78,26 @@ export async function authRowCounts(server: TestServer): Promise<Record<string, 
   );
   return { ...counts, ...rows[0]! };
 }
+
+/** What a code beyond signing in is asked for: a step of one's own, or one held operation. */
+export type OwnCodeFor = 'unfreeze' | 'close_wallet' | { hold: string };
+
+/**
+ * A fresh code to the person's own phone for one step, asked as the app asks it (the resend cooldown
+ * passed on the test clock): it confirms that step only.
+ */
+export async function ownCode(
+  server: TestServer,
+  who: { phone: string; token: string },
+  confirms: OwnCodeFor,
+): Promise<string> {
+  server.clock.advance(61_000);
+  const sent =
+    typeof confirms === 'string'
+      ? await server.call('POST', '/v2/wallet/auth/send_code', {
+          body: { phone: who.phone, purpose: confirms },
+        })
+      : await server.call('POST', `/v2/wallet/holds/${confirms.hold}/code`, { token: who.token });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  return lastCode(server, who.phone);
+}

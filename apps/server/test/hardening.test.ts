@@ -17,7 +17,7 @@ import { ConfigError, derivedVapidKeys, loadConfig, publishedSettingValues } fro
 import { isPublicAddress, OutboundRefused, outboundRequest } from '../src/http/outbound.ts';
 import { operatorUnfreeze } from '../src/modules/freeze/service.ts';
 import { runOps } from '../src/ops/cli.ts';
-import { lastCode, registeredUser } from './auth-helpers.ts';
+import { lastCode, ownCode, registeredUser } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, type TestServer, uniquePhone } from './helpers.ts';
 import { key, PIN, person } from './withdrawal-helpers.ts';
 
@@ -378,11 +378,9 @@ describe(`hardening through the API (${databaseLabel})`, () => {
     // A session opened while frozen (a thief with the phone's code) does not outlive the unfreeze.
     server.clock.advance(61_000);
     const thief = await signIn();
-    server.clock.advance(61_000);
-    await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone: owner.phone } });
     const unfrozen = await server.call('POST', '/v2/wallet/unfreeze', {
       token: owner.token,
-      body: { confirm_code: await lastCode(server, owner.phone), pin: PIN },
+      body: { confirm_code: await ownCode(server, owner, 'unfreeze'), pin: PIN },
     });
     expect(unfrozen.status, JSON.stringify(unfrozen.body)).toBe(200);
     expect(await alive(thief)).toBe(false);

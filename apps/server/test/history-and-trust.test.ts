@@ -6,7 +6,7 @@
  */
 import { calls } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lastCode, registeredUser } from './auth-helpers.ts';
+import { ownCode, registeredUser } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { balance, type Person, PIN, person } from './withdrawal-helpers.ts';
@@ -27,12 +27,6 @@ describe(`history and trust (${databaseLabel})`, () => {
       token: from.token,
       body: { phone: to, amount, currency_code: 'RUB', pin: PIN },
     });
-  async function freshCode(who: { phone: string }): Promise<string> {
-    clock.advance(61_000);
-    const sent = await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone: who.phone } });
-    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    return lastCode(server, who.phone);
-  }
   /** A person whose session is older than the new-session sign's 24 hours. */
   async function settled(rubles: number): Promise<Person> {
     const who = await person(server, { level: 'full', rub: rub(rubles) });
@@ -80,7 +74,7 @@ describe(`history and trust (${databaseLabel})`, () => {
 
     const confirmed = await server.call('POST', `/v2/wallet/holds/${held.body.hold_id}/confirm`, {
       token: ivan.token,
-      body: { confirm_code: await freshCode(ivan), pin: PIN },
+      body: { confirm_code: await ownCode(server, ivan, { hold: held.body.hold_id }), pin: PIN },
     });
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
     const after = await history(ivan);
@@ -198,7 +192,7 @@ describe(`history and trust (${databaseLabel})`, () => {
     await walkContracts([anna, olga], ids);
     const closed = await server.call('POST', '/v2/wallet/close', {
       token: olga.token,
-      body: { pin: PIN, confirm_code: await freshCode(olga) },
+      body: { pin: PIN, confirm_code: await ownCode(server, olga, 'close_wallet') },
     });
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
     await leftBecause('closed');

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TERMS_VERSION } from '../src/modules/terms/service.ts';
-import { authRowCounts, lastCode, PERSON, registeredUser } from './auth-helpers.ts';
+import { authRowCounts, ownCode, PERSON, registeredUser } from './auth-helpers.ts';
 import { fundPhone } from './fund.ts';
 import { databaseLabel, isErrorShape, startTestServer, type TestServer, uniquePhone } from './helpers.ts';
 import { SoftAuthenticator } from './passkey-authenticator.ts';
@@ -364,12 +364,6 @@ describe(`closing the wallet (${databaseLabel})`, () => {
     if (currency === 'USD') await fundPhone(server.ctx, user.phone, 2_500n, 'USD');
     return user;
   }
-  async function freshCode(phone: string, token: string) {
-    server.clock.advance(61_000);
-    expect((await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone } })).status).toBe(200);
-    expect(token).toBeTruthy();
-    return lastCode(server, phone);
-  }
 
   it('pays the roubles out to the card, ends everything, frees the phone; the old wallet cannot sign in', async () => {
     const { phone, token } = await simplifiedWithMoney();
@@ -387,7 +381,7 @@ describe(`closing the wallet (${databaseLabel})`, () => {
       pending_requests: 1,
       needs_card: true,
     });
-    const code = await freshCode(phone, token);
+    const code = await ownCode(server, { phone, token }, 'close_wallet');
     const noCard = await server.call('POST', '/v2/wallet/close', {
       token,
       body: { pin: '2468', confirm_code: code },
@@ -441,7 +435,7 @@ describe(`closing the wallet (${databaseLabel})`, () => {
       body: { amount: '100.00', currency_code: 'RUB' },
     });
     expect(topUp.status).toBe(200);
-    const code = await freshCode(phone, token);
+    const code = await ownCode(server, { phone, token }, 'close_wallet');
     const refused = await server.call('POST', '/v2/wallet/close', {
       token,
       body: { pin: '2468', confirm_code: code, pan: GOOD_CARD },
@@ -473,7 +467,7 @@ describe(`closing the wallet (${databaseLabel})`, () => {
         message: 'Please exchange into roubles or spend the balance first: $25.00',
       },
     ]);
-    const code = await freshCode(phone, token);
+    const code = await ownCode(server, { phone, token }, 'close_wallet');
     const refused = await server.call('POST', '/v2/wallet/close', {
       token,
       body: { pin: '2468', confirm_code: code, pan: GOOD_CARD },
@@ -488,7 +482,7 @@ describe(`closing the wallet (${databaseLabel})`, () => {
 
   it('closes an empty wallet with the PIN and the code alone; a wrong PIN closes nothing', async () => {
     const { phone, token } = await registeredUser(server, { pin: '2468' });
-    const code = await freshCode(phone, token);
+    const code = await ownCode(server, { phone, token }, 'close_wallet');
     const wrong = await server.call('POST', '/v2/wallet/close', {
       token,
       body: { pin: '1111', confirm_code: code },

@@ -6,7 +6,7 @@
  * until the owner keeps it (with the PIN), and the list shows each with its dates and device.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastCode } from './auth-helpers.ts';
+import { lastCode, ownCode } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { SoftAuthenticator } from './passkey-authenticator.ts';
 import { balance, key, type Person, PIN, person } from './withdrawal-helpers.ts';
@@ -66,11 +66,6 @@ describe(`recovery suspends what a thief added (${databaseLabel})`, () => {
       headers: { 'idempotency-key': key() },
     });
   }
-  async function freshCode(phone: string): Promise<string> {
-    clock.advance(61_000);
-    await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone } });
-    return lastCode(server, phone);
-  }
 
   it("the thief's passkey neither signs in nor confirms money after the owner's freeze and unfreeze", async () => {
     const owner = await person(server, { level: 'full', rub: 3_000_000n });
@@ -80,8 +75,10 @@ describe(`recovery suspends what a thief added (${databaseLabel})`, () => {
       'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1',
     );
     // The thief signs in with the owner's phone code and adds a passkey with the PIN.
+    clock.advance(61_000);
+    await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone: owner.phone } });
     const thiefSession = await server.call('POST', '/v2/wallet/auth/login', {
-      body: { phone: owner.phone, confirm_code: await freshCode(owner.phone) },
+      body: { phone: owner.phone, confirm_code: await lastCode(server, owner.phone) },
       headers: { 'user-agent': THIEF_DEVICE },
     });
     const thief = await addPasskey(thiefSession.body.auth_token, THIEF_DEVICE);
@@ -97,7 +94,7 @@ describe(`recovery suspends what a thief added (${databaseLabel})`, () => {
     );
     const lifted = await server.call('POST', '/v2/wallet/unfreeze', {
       token: owner.token,
-      body: { confirm_code: await freshCode(owner.phone), pin: PIN },
+      body: { confirm_code: await ownCode(server, owner, 'unfreeze'), pin: PIN },
     });
     expect(lifted.status, JSON.stringify(lifted.body)).toBe(200);
 

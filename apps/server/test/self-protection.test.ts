@@ -5,7 +5,7 @@
  */
 import { walletQrText } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lastCode, wrongCode } from './auth-helpers.ts';
+import { lastCode, ownCode, wrongCode } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { started, submitCard } from './topup-helpers.ts';
@@ -106,8 +106,18 @@ describe(`self-protection and checks (${databaseLabel})`, () => {
       'WALLET_NOT_FROZEN',
     );
     await post(ivan, '/v2/wallet/freeze', {});
+    // A code whose SMS said 'sign-in' lifts no freeze (docs/decisions/security-rules.md#codes-bound-to-their-step).
     await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone: ivan.phone } });
-    const code = await lastCode(server, ivan.phone);
+    const signInCode = await lastCode(server, ivan.phone);
+    expect((await post(ivan, '/v2/wallet/unfreeze', { confirm_code: signInCode, pin: PIN })).body.code).toBe(
+      'CODE_INVALID',
+    );
+    const code = await ownCode(server, ivan, 'unfreeze');
+    // Nor does the unfreezing code sign anyone in.
+    const login = await server.call('POST', '/v2/wallet/auth/login', {
+      body: { phone: ivan.phone, confirm_code: code },
+    });
+    expect(login.body.code).toBe('CODE_INVALID');
     const wrongPin = await post(ivan, '/v2/wallet/unfreeze', { confirm_code: code, pin: '9999' });
     expect(wrongPin.body.code).toBe('PIN_INVALID');
     const wrong = await post(ivan, '/v2/wallet/unfreeze', { confirm_code: wrongCode(code), pin: PIN });
@@ -128,8 +138,7 @@ describe(`self-protection and checks (${databaseLabel})`, () => {
     await server.ctx.db.query(`UPDATE users SET frozen_at = now(), frozen_by = 'operator' WHERE id = $1`, [
       ivan.userId,
     ]);
-    await server.call('POST', '/v2/wallet/auth/send_code', { body: { phone: ivan.phone } });
-    const code = await lastCode(server, ivan.phone);
+    const code = await ownCode(server, ivan, 'unfreeze');
     expect((await post(ivan, '/v2/wallet/unfreeze', { confirm_code: code, pin: PIN })).body.code).toBe(
       'WALLET_FROZEN',
     );

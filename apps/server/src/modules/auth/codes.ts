@@ -24,7 +24,14 @@ const HOUR_SECONDS = 3600;
 const DAY_SECONDS = 24 * HOUR_SECONDS;
 const wrongCodesKey = (phone: string) => `code-wrong:phone:${phone}`;
 
-export type CodePurpose = 'register' | 'login';
+/** 'step': a code sent for a step beyond signing in, which confirms only that step (`CodeBinding`). */
+export type CodePurpose = 'register' | 'login' | 'step';
+
+/**
+ * What a code sent for a step beyond signing in confirms, as its SMS says: lifting one's own freeze,
+ * closing the wallet, or one held operation. It confirms nothing else, and no other code confirms it.
+ */
+export type CodeBinding = { step: 'unfreeze' | 'close_wallet' } | { hold: string };
 
 /** The key of the codes' HMAC, derived from the server secret PIN_KEY (never in the database). */
 function codeKey(config: Config): Buffer {
@@ -51,6 +58,14 @@ export function registrationDigest(
 ): Buffer {
   return createHmac('sha256', codeKey(config))
     .update(JSON.stringify(['registration', data.first_name, data.last_name, data.email]))
+    .digest();
+}
+
+/** The digest stored with a bound code (as a registration's data digest is stored with its code). */
+export function bindingDigest(config: Config, binding: CodeBinding): Buffer {
+  const what = 'step' in binding ? binding.step : `hold:${binding.hold}`;
+  return createHmac('sha256', codeKey(config))
+    .update(JSON.stringify(['binding', what]))
     .digest();
 }
 
@@ -133,7 +148,13 @@ export async function guardCodeCheck(ctx: AppContext, ip: string): Promise<void>
 export async function issueCode(
   q: Queryable,
   ctx: AppContext,
-  input: { phone: string; purpose: CodePurpose; ip: string; dataDigest?: Buffer | null },
+  input: {
+    phone: string;
+    purpose: CodePurpose;
+    ip: string;
+    dataDigest?: Buffer | null;
+    binding?: CodeBinding;
+  },
 ): Promise<{ code: string }> {
   const now = ctx.clock.now();
   const locked = await codeLock(q, ctx, input.phone);
@@ -166,11 +187,11 @@ export async function issueCode(
        data_digest = EXCLUDED.data_digest`,
     [
       input.phone,
-      input.purpose,
+      input.binding ? 'step' : input.purpose,
       hashCode(ctx.config, input.phone, code),
       now,
       new Date(now.getTime() + CODE_TTL_MS),
-      input.dataDigest ?? null,
+      input.binding ? bindingDigest(ctx.config, input.binding) : (input.dataDigest ?? null),
     ],
   );
   return { code };
@@ -214,33 +235,37 @@ export interface CodeRefusal {
  * Checks a code inside a transaction holding lockPhone. A correct code is used up. A wrong one
  * counts a try on the code and one of the phone's day, so the caller must commit before
  * answering the error (return, do not throw). With `dataDigest`, the code must have been sent
- * for exactly that data.
+ * for exactly that data; with `binding`, for exactly that step; without either, a bound code is
+ * refused as a wrong one (a code sent to close the wallet never signs anyone in).
  */
 export async function verifyCode(
   q: Queryable,
   ctx: AppContext,
-  input: { phone: string; code: string; dataDigest?: Buffer },
+  input: { phone: string; code: string; dataDigest?: Buffer; binding?: CodeBinding },
 ): Promise<CodeRefusal | null> {
   const now = ctx.clock.now();
   const locked = await codeLock(q, ctx, input.phone);
   if (locked) return locked;
   const { rows } = await q.query<{
+    purpose: CodePurpose;
     code_hash: Buffer;
     expires_at: Date;
     failed_tries: number;
     data_digest: Buffer | null;
-  }>('SELECT code_hash, expires_at, failed_tries, data_digest FROM auth_codes WHERE phone = $1 FOR UPDATE', [
-    input.phone,
-  ]);
+  }>(
+    'SELECT purpose, code_hash, expires_at, failed_tries, data_digest FROM auth_codes WHERE phone = $1 FOR UPDATE',
+    [input.phone],
+  );
   const stored = rows[0];
   if (!stored) return { code: 'CODE_INVALID' };
   if (stored.failed_tries >= CODE_MAX_TRIES) return { code: 'CODE_TRIES_EXCEEDED' };
   if (stored.expires_at.getTime() <= now.getTime()) return { code: 'CODE_EXPIRED' };
   const given = hashCode(ctx.config, input.phone, input.code);
   const storedHash = Buffer.from(stored.code_hash);
-  const sameData =
-    !input.dataDigest ||
-    (stored.data_digest !== null && Buffer.from(stored.data_digest).equals(input.dataDigest));
+  const expected = input.binding ? bindingDigest(ctx.config, input.binding) : input.dataDigest;
+  const sameData = expected
+    ? stored.data_digest !== null && Buffer.from(stored.data_digest).equals(expected)
+    : stored.purpose !== 'step';
   if (storedHash.length === given.length && timingSafeEqual(storedHash, given) && sameData) {
     await q.query('DELETE FROM auth_codes WHERE phone = $1', [input.phone]);
     return null;

@@ -177,7 +177,9 @@ export async function sendCode(
     // number alike; a code sent for it still signs a registered owner in.
     const attempt = await registrationAttempt(q, phone);
     const purpose: CodePurpose = attempt ? 'register' : 'login';
-    const issued = await issueCode(q, ctx, { phone, purpose, ip: client.ip, dataDigest: attempt });
+    // A wallet's owner asking for a step beyond signing in gets a code for that step only.
+    const binding = known && (step === 'unfreeze' || step === 'close_wallet') ? { step } : undefined;
+    const issued = await issueCode(q, ctx, { phone, purpose, ip: client.ip, dataDigest: attempt, binding });
     return { code: issued.code, known, send: known || attempt !== null };
   });
   // A wallet's owner reads the step the app asked for (sign-in by default), whatever registration
@@ -190,17 +192,18 @@ export async function sendCode(
 
 /**
  * A fresh code to a signed-in person's own phone for a held operation, its text naming the amount
- * and the payee. The same cooldown, caps and single live code as every other code of the phone.
+ * and the payee; it confirms that operation only. The same cooldown, caps and single live code as every other code of the phone.
  */
 export async function sendCodeForMoney(
   ctx: AppContext,
   phone: string,
   client: ClientMeta,
-  money: CodeForMoney,
+  money: CodeForMoney & { hold: string },
 ): Promise<AnswerOf<'sendCode'>> {
   const code = await ctx.db.tx(async (q) => {
     await lockPhone(q, phone);
-    return (await issueCode(q, ctx, { phone, purpose: 'login', ip: client.ip })).code;
+    const binding = { hold: money.hold };
+    return (await issueCode(q, ctx, { phone, purpose: 'step', ip: client.ip, binding })).code;
   });
   await deliverCode(ctx, { phone, confirms: { money }, code, language: client.language });
   return codeSentAnswer(client, phone, RESEND_AFTER_SECONDS);

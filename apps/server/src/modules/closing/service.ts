@@ -188,7 +188,11 @@ export async function closeWallet(
   if (body.pin !== undefined) await checkPin(ctx, userId, body.pin);
   const wrongCode = await ctx.db.tx(async (q) => {
     await lockPhone(q, state.phone);
-    return verifyCode(q, ctx, { phone: state.phone, code: body.confirm_code });
+    return verifyCode(q, ctx, {
+      phone: state.phone,
+      code: body.confirm_code,
+      binding: { step: 'close_wallet' },
+    });
   });
   if (wrongCode) {
     if (wrongCode.justLocked) await sendNotice(ctx, state.phone, message('smsCodesLocked', language));

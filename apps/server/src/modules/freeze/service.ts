@@ -85,7 +85,11 @@ export async function unfreezeWallet(
       // An operator's freeze (anti-money-laundering) is lifted by an operator only.
       if (user.frozen_by !== 'self') return { error: new AppError('WALLET_FROZEN') };
       await lockPhone(q, user.phone);
-      const wrong = await verifyCode(q, ctx, { phone: user.phone, code: body.confirm_code });
+      const wrong = await verifyCode(q, ctx, {
+        phone: user.phone,
+        code: body.confirm_code,
+        binding: { step: 'unfreeze' },
+      });
       // A wrong code is counted: the transaction commits and the error is answered after it.
       if (wrong)
         return {

@@ -185,6 +185,7 @@ export async function sendHoldCode(
     amount: hold.amount,
     currency: hold.currency,
     payee: hold.payee_label,
+    hold: id,
   });
 }
 
@@ -206,7 +207,7 @@ export async function confirmHold(
     const { rows } = await q.query<{ phone: string }>('SELECT phone FROM users WHERE id = $1', [userId]);
     const phone = rows[0]!.phone;
     await lockPhone(q, phone);
-    const wrongCode = await verifyCode(q, ctx, { phone, code: body.confirm_code });
+    const wrongCode = await verifyCode(q, ctx, { phone, code: body.confirm_code, binding: { hold: id } });
     return wrongCode ? { ...wrongCode, phone } : null;
   });
   if (wrong) {
