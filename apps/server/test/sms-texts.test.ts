@@ -171,6 +171,20 @@ describe(`what each SMS code confirms (${databaseLabel})`, () => {
       token: anna.token,
     });
     expect(code.body.code).toBe('HOLD_CLOSED');
+
+    // The trusted person is asked in her own language (her last sign-in's), whatever the payer's.
+    const newest = async (phone: string): Promise<string> =>
+      (await server.call('GET', `/sandbox/sms?phone=${encodeURIComponent(phone)}`)).body.results[0].text;
+    expect(await newest(olga.phone)).toMatch(/^E-Wallet: Иван П. просит одобрить операцию 5/);
+    const olgaCode = (await sendCode(olga.phone, {}, EN)).code;
+    const signedIn = await server.call('POST', '/v2/wallet/auth/login', {
+      body: { phone: olga.phone, confirm_code: olgaCode },
+      headers: EN,
+    });
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    const third = await transfer(anna, petr.phone, '5000.00', { 'idempotency-key': 'sms-ru-3' });
+    expect(third.status).toBe(202);
+    expect(await newest(olga.phone)).toMatch(/asks you to approve an operation of ₽5,000\.00/);
     await expectLedgerSound(server);
   });
 });

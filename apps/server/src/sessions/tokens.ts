@@ -4,6 +4,7 @@
  * (docs/decisions/security-rules.md#security-baselines).
  */
 import { hash, randomBytes } from 'node:crypto';
+import type { Language } from '@e-wallet/contract';
 import { batchedRead } from '../db/batch.ts';
 import type { Queryable } from '../db/client.ts';
 import { cachedSession, type SessionRow, sessionsChanging, sessionTouched } from './cache.ts';
@@ -25,14 +26,27 @@ export function hashToken(token: string): Buffer {
 export async function createSession(
   q: Queryable,
   userId: string,
-  meta: { userAgent: string; ip: string; now: Date },
+  meta: { userAgent: string; ip: string; now: Date; language?: Language },
 ): Promise<{ token: string; sessionId: string }> {
   const token = randomBytes(32).toString('base64url');
   const expires = new Date(meta.now.getTime() + SESSION_LIFETIME_DAYS * 86_400_000);
+  // The language the person signs in with is theirs for what others' actions send them (an SMS to a
+  // trusted person): kept in the same statement (docs/decisions/language-and-format.md#a-persons-language).
   const { rows } = await q.query<{ id: string }>(
-    `INSERT INTO sessions (user_id, token_hash, user_agent, ip, created_at, last_used_at, expires_at)
+    `WITH person AS (
+       UPDATE users SET language = $7 WHERE id = $1 AND $7::text IS NOT NULL AND language <> $7
+     )
+     INSERT INTO sessions (user_id, token_hash, user_agent, ip, created_at, last_used_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $5, $6) RETURNING id`,
-    [userId, hashToken(token), meta.userAgent.slice(0, 300), meta.ip.slice(0, 64), meta.now, expires],
+    [
+      userId,
+      hashToken(token),
+      meta.userAgent.slice(0, 300),
+      meta.ip.slice(0, 64),
+      meta.now,
+      expires,
+      meta.language ?? null,
+    ],
   );
   return { token, sessionId: rows[0]!.id };
 }

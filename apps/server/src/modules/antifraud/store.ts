@@ -196,8 +196,14 @@ async function nameOf(q: Queryable, userId: string): Promise<string> {
 
 /** After the commit: the SMS out of band, to the person's own phone and to the trusted person's. */
 export async function tellHeld(ctx: AppContext, hold: NewHold, language: Language): Promise<void> {
-  const { rows } = await ctx.db.query<{ id: string; phone: string; first_name: string; last_name: string }>(
-    'SELECT id, phone, first_name, last_name FROM users WHERE id = ANY($1::uuid[])',
+  const { rows } = await ctx.db.query<{
+    id: string;
+    phone: string;
+    first_name: string;
+    last_name: string;
+    language: Language;
+  }>(
+    'SELECT id, phone, first_name, last_name, language FROM users WHERE id = ANY($1::uuid[])',
     [[hold.userId, hold.verdict.approverId].filter((id): id is string => id !== null)],
   );
   const payer = rows.find((row) => row.id === hold.userId);
@@ -213,13 +219,18 @@ export async function tellHeld(ctx: AppContext, hold: NewHold, language: Languag
       payer.phone,
       fill(SMS.held[language], { amount, reason: reasonText(hold.verdict.reasons, language) }),
     );
+  // The trusted person reads it in their own language, not the payer's.
   if (payer && approver)
     await sendNotice(
       ctx,
       approver.phone,
-      fill(SMS.approval.ru, {
+      fill(SMS.approval[approver.language], {
         person: maskedName(payer.first_name, payer.last_name),
-        amount: formatMoney(formatAmount(hold.door.amount, hold.door.currency), hold.door.currency, 'ru'),
+        amount: formatMoney(
+          formatAmount(hold.door.amount, hold.door.currency),
+          hold.door.currency,
+          approver.language,
+        ),
       }),
     );
 }

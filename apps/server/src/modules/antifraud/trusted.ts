@@ -8,7 +8,7 @@
  * A change is in force from `change_at` whether or not anything has written it yet: every read here and
  * in assess.ts reads it so; the holds' sweep job (modules/holds) writes the due ones and tells both.
  */
-import { type AnswerOf, type BodyOut, formatAmount } from '@e-wallet/contract';
+import { type AnswerOf, type BodyOut, formatAmount, type Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -40,6 +40,7 @@ interface Person {
   phone: string;
   first_name: string;
   last_name: string;
+  language: Language;
 }
 
 const ROW = `user_id, trusted_id, threshold, new_payees, status, change, change_at, pending_threshold,
@@ -64,7 +65,7 @@ function inForce(row: TrustedRow | undefined, at: Date): TrustedRow | null {
 }
 
 async function personById(q: Queryable, id: string): Promise<Person> {
-  const { rows } = await q.query<Person>('SELECT id, phone, first_name, last_name FROM users WHERE id = $1', [
+  const { rows } = await q.query<Person>('SELECT id, phone, first_name, last_name, language FROM users WHERE id = $1', [
     id,
   ]);
   if (!rows[0]) throw new AppError('INVALID_TOKEN');
@@ -198,7 +199,11 @@ async function tellBoth(
     );
   return async () => {
     for (const person of people)
-      await sendNotice(ctx, person.phone, fill(SMS.trustedChange.ru, { change: CHANGES[change].ru }));
+      await sendNotice(
+        ctx,
+        person.phone,
+        fill(SMS.trustedChange[person.language], { change: CHANGES[change][person.language] }),
+      );
   };
 }
 
@@ -209,7 +214,7 @@ export async function setTrustedPerson(
 ): Promise<AnswerOf<'trustedPersonSet'>> {
   const threshold = amountOf(body.threshold, 'RUB');
   const { rows } = await ctx.db.query<Person>(
-    'SELECT id, phone, first_name, last_name FROM users WHERE phone = $1 AND closed_at IS NULL',
+    'SELECT id, phone, first_name, last_name, language FROM users WHERE phone = $1 AND closed_at IS NULL',
     [body.phone],
   );
   const trusted = rows[0];

@@ -275,6 +275,7 @@ export async function confirmRegistration(
         userAgent: client.userAgent,
         ip: client.ip,
         now,
+        language: client.language,
       });
       return { token: session.token };
     })
@@ -307,6 +308,7 @@ export async function login(
       userAgent: client.userAgent,
       ip: client.ip,
       now: ctx.clock.now(),
+      language: client.language,
     });
     return { token: session.token, newDevice };
   });

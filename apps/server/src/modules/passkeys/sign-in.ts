@@ -65,6 +65,7 @@ export async function loginWithPasskey(
       userAgent: client.userAgent,
       ip: client.ip,
       now: ctx.clock.now(),
+      language: client.language,
     });
     return { phone, newDevice, token: session.token };
   });
