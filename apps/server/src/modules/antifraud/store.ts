@@ -202,10 +202,9 @@ export async function tellHeld(ctx: AppContext, hold: NewHold, language: Languag
     first_name: string;
     last_name: string;
     language: Language;
-  }>(
-    'SELECT id, phone, first_name, last_name, language FROM users WHERE id = ANY($1::uuid[])',
-    [[hold.userId, hold.verdict.approverId].filter((id): id is string => id !== null)],
-  );
+  }>('SELECT id, phone, first_name, last_name, language FROM users WHERE id = ANY($1::uuid[])', [
+    [hold.userId, hold.verdict.approverId].filter((id): id is string => id !== null),
+  ]);
   const payer = rows.find((row) => row.id === hold.userId);
   const approver = rows.find((row) => row.id === hold.verdict.approverId);
   const amount = formatMoney(

@@ -65,9 +65,10 @@ function inForce(row: TrustedRow | undefined, at: Date): TrustedRow | null {
 }
 
 async function personById(q: Queryable, id: string): Promise<Person> {
-  const { rows } = await q.query<Person>('SELECT id, phone, first_name, last_name, language FROM users WHERE id = $1', [
-    id,
-  ]);
+  const { rows } = await q.query<Person>(
+    'SELECT id, phone, first_name, last_name, language FROM users WHERE id = $1',
+    [id],
+  );
   if (!rows[0]) throw new AppError('INVALID_TOKEN');
   return rows[0];
 }
