@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { accountChecksumOk, walletQrText } from '@e-wallet/contract';
+import { walletQrText } from '@e-wallet/contract';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { opaqueIds } from '../src/http/opaque-id.ts';
@@ -14,21 +14,20 @@ import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { started, submitCard } from './topup-helpers.ts';
-import { GOOD_CARD, key, type Person, PIN, person, withdraw } from './withdrawal-helpers.ts';
+import {
+  GOST_ACCOUNT as ACC,
+  GOST_BIC as BIC,
+  GOST_CORR as CORR,
+  GOOD_CARD,
+  key,
+  type Person,
+  PIN,
+  person,
+  withdraw,
+} from './withdrawal-helpers.ts';
 
 const DAY1 = Date.parse('2026-03-10T09:00:00Z');
 const DAY2 = Date.parse('2026-03-11T09:00:00Z');
-
-const BIC = '044525225';
-const CORR = '30101810400000000225';
-function withControlKey(bic: string, account: string): string {
-  for (let d = 0; d <= 9; d++) {
-    const candidate = `${account.slice(0, 8)}${d}${account.slice(9)}`;
-    if (accountChecksumOk(bic, candidate)) return candidate;
-  }
-  throw new Error('no control key');
-}
-const ACC = withControlKey(BIC, '40702810000000012345');
 
 /** The text pdftotext (poppler-utils) reads from a PDF. */
 function pdfText(pdf: Buffer): string {

@@ -7,7 +7,7 @@
  * without money, ended with its goal).
  */
 import { randomUUID } from 'node:crypto';
-import { accountChecksumOk, walletQrText } from '@e-wallet/contract';
+import { walletQrText } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDoor } from '../src/ledger/index.ts';
 import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
@@ -15,21 +15,19 @@ import { remindSchedule, runSchedule } from '../src/modules/schedules/service.ts
 import { fund } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer, usePostgres } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
-import { balance, GOOD_CARD, key, type Person, PIN, person } from './withdrawal-helpers.ts';
+import {
+  GOST_ACCOUNT as ACC,
+  GOST_BIC as BIC,
+  balance,
+  GOST_CORR as CORR,
+  GOOD_CARD,
+  key,
+  type Person,
+  PIN,
+  person,
+} from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
-
-const BIC = '044525225';
-const CORR = '30101810400000000225';
-// A payee's account with a valid control key for the BIC (the QR parser checks it).
-function withControlKey(bic: string, account: string): string {
-  for (let d = 0; d <= 9; d++) {
-    const candidate = `${account.slice(0, 8)}${d}${account.slice(9)}`;
-    if (accountChecksumOk(bic, candidate)) return candidate;
-  }
-  throw new Error('no control key');
-}
-const ACC = withControlKey(BIC, '40702810000000012345');
 
 describe(`managing money (${databaseLabel})`, () => {
   let server: TestServer;

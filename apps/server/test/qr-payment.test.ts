@@ -3,26 +3,25 @@
  * GOST R 56042-2014 (money to a bank account through the payouts provider), SBP and anything else
  * refused with nothing moved; PIN, limits, idempotency.
  */
-import { accountChecksumOk, walletQrText } from '@e-wallet/contract';
+import { walletQrText } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer, uniquePhone } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
-import { balance, key, notificationKinds, type Person, PIN, person } from './withdrawal-helpers.ts';
+import {
+  GOST_ACCOUNT as ACC,
+  GOST_BIC as BIC,
+  balance,
+  GOST_CORR as CORR,
+  key,
+  notificationKinds,
+  type Person,
+  PIN,
+  person,
+} from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
 
-// Sberbank's published requisites; the payee's account gets a valid control key for that BIC.
-const BIC = '044525225';
-const CORR = '30101810400000000225';
-function withControlKey(bic: string, account: string): string {
-  for (let d = 0; d <= 9; d++) {
-    const candidate = `${account.slice(0, 8)}${d}${account.slice(9)}`;
-    if (accountChecksumOk(bic, candidate)) return candidate;
-  }
-  throw new Error('no control key');
-}
-const ACC = withControlKey(BIC, '40702810000000012345');
 const PAYEE = `Name=ООО «Три кита»|PersonalAcc=${ACC}|BankName=ПАО Сбербанк|BIC=${BIC}|CorrespAcc=${CORR}`;
 const gost = (extra = '') => `ST00012|${PAYEE}${extra}`;
 

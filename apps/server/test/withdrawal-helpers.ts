@@ -59,6 +59,9 @@ export function gostAccount(account: string): string {
   }
   throw new Error('no control key');
 }
+export const GOST_CORR = '30101810400000000225';
+/** A company's account at GOST_BIC, as the tests' GOST codes name it. */
+export const GOST_ACCOUNT = gostAccount('40702810000000012345');
 
 /** What the person sees as the balance of an account (available money), as a decimal string. */
 export async function balance(
