@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ownCode, registeredUser } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
-import { balance, type Person, PIN, person } from './withdrawal-helpers.ts';
+import { balance, type Person, PIN, person, settledPerson } from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
 
@@ -27,15 +27,7 @@ describe(`history and trust (${databaseLabel})`, () => {
       token: from.token,
       body: { phone: to, amount, currency_code: 'RUB', pin: PIN },
     });
-  /** A person whose session is older than the new-session sign's 24 hours. */
-  async function settled(rubles: number): Promise<Person> {
-    const who = await person(server, { level: 'full', rub: rub(rubles) });
-    await server.ctx.db.query(
-      `UPDATE sessions SET created_at = created_at - interval '2 days' WHERE user_id = $1`,
-      [who.userId],
-    );
-    return who;
-  }
+  const settled = (roubles: number): Promise<Person> => settledPerson(server, roubles);
   const history = async (who: Person) =>
     (await server.call('GET', '/v2/wallet/transaction', { token: who.token })).body.results as {
       id: string;
