@@ -1,6 +1,6 @@
 /**
  * Signing up and in, the PIN, passkeys, sessions, the terms and one's own data: their calls, as calls.ts assembles them into the one
- * table. Their shapes are in schemas.ts.
+ * table. Their shapes are in schemas/ (schemas.ts gathers them).
  */
 import type { CallDef } from './calls.ts';
 import { plainTextCall } from './plain-text.ts';

@@ -1,6 +1,6 @@
 /**
  * Documents: receipts, statements and the policy PDFs: their calls, as calls.ts assembles them into the one
- * table. Their shapes are in schemas.ts.
+ * table. Their shapes are in schemas/ (schemas.ts gathers them).
  */
 import type { CallDef } from './calls.ts';
 import { plainTextCall } from './plain-text.ts';

@@ -1,6 +1,6 @@
 /**
  * Money in and out: top-up, withdrawal, transfers, QR payments, their checks, the freeze and closing: their calls, as calls.ts assembles them into the one
- * table. Their shapes are in schemas.ts.
+ * table. Their shapes are in schemas/ (schemas.ts gathers them).
  */
 import type { CallDef } from './calls.ts';
 import { plainTextCall } from './plain-text.ts';
