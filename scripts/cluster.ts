@@ -15,14 +15,13 @@
  *
  * scripts/test-cluster.ts drives it under load.
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chownSync,
   closeSync,
   existsSync,
   mkdirSync,
   openSync,
-  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -30,14 +29,15 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { haproxyErrorFile } from '../apps/server/src/http/errors.ts';
+import { asPostgres, ensurePackages, PG_BIN, postgresUid } from './cluster/postgres.ts';
+import { alive, processTree, query, signalTree, sleep, startDetached, waitFor } from './cluster/processes.ts';
+
+export { PG_BIN } from './cluster/postgres.ts';
+export { alive, signalTree } from './cluster/processes.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = join(ROOT, 'apps/server/src/main.ts');
-const PG_VERSION = process.env.CLUSTER_PG_VERSION ?? '15';
-export const PG_BIN = `/usr/lib/postgresql/${PG_VERSION}/bin`;
-const PACKAGES = [`postgresql-${PG_VERSION}-auto-failover`, 'pg-auto-failover-cli', 'haproxy'];
 const INSTANCES = 2;
 const DATABASE = 'wallet';
 
@@ -82,7 +82,6 @@ interface State {
 }
 
 const log = (line: string) => console.error(`cluster: ${line}`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function stateFile(l: Layout): string {
   return join(l.dir, 'state.json');
@@ -92,148 +91,6 @@ function readState(l: Layout): State | null {
 }
 function writeState(l: Layout, state: State): void {
   writeFileSync(stateFile(l), `${JSON.stringify(state, null, 2)}\n`);
-}
-
-export function alive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    // A zombie (killed, not yet reaped) is gone for our purposes.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return false;
-  }
-}
-
-/** The pid and every process below it (a node's agent, its postmaster and the backends). */
-function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(entry));
-      children.set(ppid, list);
-    } catch {}
-  }
-  const all: number[] = [];
-  const walk = (pid: number) => {
-    all.push(pid);
-    for (const child of children.get(pid) ?? []) walk(child);
-  };
-  walk(root);
-  return all;
-}
-
-/** Sends a signal to a whole process tree at once (SIGKILL: as if its machine died). */
-export function signalTree(root: number, signal: NodeJS.Signals): number[] {
-  const pids = processTree(root);
-  for (const pid of pids) {
-    try {
-      process.kill(pid, signal);
-    } catch {}
-  }
-  return pids;
-}
-
-function ensurePackages(): void {
-  const missing =
-    !existsSync('/usr/bin/pg_autoctl') ||
-    !existsSync('/usr/sbin/haproxy') ||
-    !existsSync(`${PG_BIN}/pg_ctl`) ||
-    !existsSync(`/usr/share/postgresql/${PG_VERSION}/extension/pgautofailover.control`);
-  if (!missing) return;
-  log(`installing ${PACKAGES.join(', ')} from Debian's packages`);
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', ...PACKAGES], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-}
-
-function postgresUid(): { uid: number; gid: number } {
-  return {
-    uid: Number(execFileSync('id', ['-u', 'postgres']).toString()),
-    gid: Number(execFileSync('id', ['-g', 'postgres']).toString()),
-  };
-}
-
-/** Starts a long-running command in its own session, output appended to a log file. */
-function startDetached(
-  l: Layout,
-  name: string,
-  command: string,
-  args: string[],
-  env: Record<string, string | undefined> = process.env,
-): number {
-  const out = openSync(join(l.dir, `${name}.log`), 'a');
-  const child: ChildProcess = spawn(command, args, { detached: true, stdio: ['ignore', out, out], env });
-  closeSync(out);
-  child.unref();
-  if (!child.pid) throw new Error(`could not start ${name}`);
-  return child.pid;
-}
-
-/** Runs a command as the postgres user with pg_auto_failover's files kept in the cluster's folder. */
-function asPostgres(l: Layout, args: string[]): [string, string[]] {
-  return [
-    'runuser',
-    [
-      '-u',
-      'postgres',
-      '--',
-      'env',
-      `XDG_CONFIG_HOME=${join(l.dir, 'xdg/config')}`,
-      `XDG_DATA_HOME=${join(l.dir, 'xdg/data')}`,
-      `PATH=${PG_BIN}:/usr/bin:/bin`,
-      'PG_AUTOCTL_DEBUG=',
-      ...args,
-    ],
-  ];
-}
-
-async function query<T extends object = Record<string, unknown>>(
-  port: number,
-  database: string,
-  sql: string,
-  params: unknown[] = [],
-  user = 'postgres',
-): Promise<T[]> {
-  const client = new pg.Client({
-    host: '127.0.0.1',
-    port,
-    user,
-    database,
-    connectionTimeoutMillis: 3_000,
-  });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline)
-      throw new Error(
-        `${what}: not ready in ${timeoutMs / 1000} s${last ? ` (${(last as Error).message})` : ''}`,
-      );
-    await sleep(300);
-  }
 }
 
 export interface NodeState {
@@ -260,7 +117,7 @@ const MONITOR_SQL = join(ROOT, 'deploy/monitor.sql');
 
 function startNode(l: Layout, index: number): number {
   const name = `node${index + 1}`;
-  const [command, args] = asPostgres(l, [
+  const [command, args] = asPostgres(l.dir, [
     'pg_autoctl',
     'create',
     'postgres',
@@ -283,7 +140,7 @@ function startNode(l: Layout, index: number): number {
     `postgres://autoctl_node@127.0.0.1:${l.monitorPort}/pg_auto_failover?sslmode=disable`,
     '--run',
   ]);
-  return startDetached(l, name, command, args);
+  return startDetached(l.dir, name, command, args);
 }
 
 function instanceEnv(l: Layout, index: number): Record<string, string | undefined> {
@@ -308,7 +165,7 @@ function instanceEnv(l: Layout, index: number): Record<string, string | undefine
 }
 
 function startInstance(l: Layout, index: number): number {
-  return startDetached(l, `app${index + 1}`, process.execPath, [MAIN], instanceEnv(l, index));
+  return startDetached(l.dir, `app${index + 1}`, process.execPath, [MAIN], instanceEnv(l, index));
 }
 
 export function writeErrorFiles(dir: string): void {
@@ -354,7 +211,7 @@ export async function up(l: Layout = layout()): Promise<void> {
   const state: State = { pids: {}, startedAt: new Date().toISOString() };
   const save = () => writeState(l, state);
 
-  const [monitorCommand, monitorArgs] = asPostgres(l, [
+  const [monitorCommand, monitorArgs] = asPostgres(l.dir, [
     'pg_autoctl',
     'create',
     'monitor',
@@ -371,7 +228,7 @@ export async function up(l: Layout = layout()): Promise<void> {
     '--no-ssl',
     '--run',
   ]);
-  state.pids.monitor = startDetached(l, 'monitor', monitorCommand, monitorArgs);
+  state.pids.monitor = startDetached(l.dir, 'monitor', monitorCommand, monitorArgs);
   save();
   await waitFor('the monitor', 60_000, async () =>
     (await query(l.monitorPort, 'pg_auto_failover', 'SELECT 1 FROM pgautofailover.formation')).length
@@ -393,7 +250,7 @@ export async function up(l: Layout = layout()): Promise<void> {
   // shared machine (pg_auto_failover would give each node a quarter of the RAM). postgresql.auto.conf
   // overrides pg_auto_failover's own file, and the standby's base backup copies it.
   const pgdata = join(l.dir, 'node1');
-  execFileSync(...asPostgres(l, ['initdb', '-D', pgdata, '-A', 'trust', '-U', 'postgres', '--no-sync']), {
+  execFileSync(...asPostgres(l.dir, ['initdb', '-D', pgdata, '-A', 'trust', '-U', 'postgres', '--no-sync']), {
     stdio: 'ignore',
   });
   writeFileSync(
@@ -437,7 +294,7 @@ export async function up(l: Layout = layout()): Promise<void> {
   log(`standby up (${Math.round((Date.now() - started) / 1000)} s)`);
 
   state.pids.haproxy = startDetached(
-    l,
+    l.dir,
     'haproxy',
     '/usr/sbin/haproxy',
     ['-db', '-f', join(ROOT, 'deploy/haproxy.cfg')],
@@ -516,7 +373,7 @@ export async function killPrimary(l: Layout = layout()): Promise<string> {
 
 /** A planned switchover (for upgrades): the standby becomes primary, the primary a standby. */
 export function switchover(l: Layout = layout()): void {
-  const [command, args] = asPostgres(l, [
+  const [command, args] = asPostgres(l.dir, [
     'pg_autoctl',
     'perform',
     'switchover',

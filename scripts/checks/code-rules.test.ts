@@ -24,7 +24,6 @@ const LONG_FILES: Record<string, true> = {
   'apps/backoffice/src/styles.css': true,
   'apps/server/src/modules/payouts/service.ts': true,
   'apps/server/src/config.ts': true,
-  'scripts/cluster.ts': true,
   'bench/run.ts': true,
 };
 
