@@ -452,3 +452,15 @@ export function randomPair<T>(random: () => number, list: T[]): [T, T] {
   while (second === first) second = pick();
   return [first, second];
 }
+
+/**
+ * A baseline measured just before and just after the runs it is compared with, and their mean: this
+ * machine's speed drifts within minutes (pgbench 1,241 to 2,747 tps, the hello-world 32,000 to
+ * 57,000 req/s in one afternoon, with the disk's flush time and the neighbours), so a baseline
+ * taken once can be a different machine from the one the measurement ran on.
+ */
+export function bracketed<T extends object>(before: T, after: T, key: keyof T & string) {
+  const mean = Math.round(((before[key] as number) + (after[key] as number)) / 2);
+  const runs = `mean of ${before[key]} before and ${after[key]} after`;
+  return { ...before, [key]: mean, before, after, runs } as T & { before: T; after: T; runs: string };
+}

@@ -13,7 +13,7 @@
  * Environment: BENCH_DATABASE_URL (an admin URL; default postgres://postgres@127.0.0.1:5432/postgres),
  * CHROMIUM_PATH (default /usr/bin/chromium), WEB_DIST (default apps/web/dist).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgres } from '../apps/server/src/db/client.ts';
@@ -22,6 +22,7 @@ import { costs } from './costs.ts';
 import { helloWorld, p2pTransfers, prepareUsers, registerUsers, walletGet } from './http.ts';
 import { ledgerPglite, ledgerPostgres, pgbench } from './ledger.ts';
 import {
+  bracketed,
   checkpoint,
   type FunctionTime,
   freshDatabase,
@@ -29,7 +30,6 @@ import {
   type LoadResult,
   load1,
   log,
-  machine,
   parseOptions,
   ROOT,
   ratio,
@@ -40,6 +40,7 @@ import {
 } from './lib.ts';
 import { liveBench } from './live.ts';
 import { topFunctions } from './profile.ts';
+import { cpuText, databaseText, pct, type Row, writeReport } from './report.ts';
 import { statementBench } from './statement.ts';
 import { lighthouse, qrDecode, routeJavaScript, webDist } from './web.ts';
 
@@ -49,14 +50,6 @@ const wanted = (key: string) => !options.only || options.only.has(key);
 const withLighthouse = options.lighthouse && (!options.quick || argv.includes('--lighthouse'));
 const started = Date.now();
 
-interface Row {
-  measurement: string;
-  value: string;
-  baseline: string;
-  ratio: string;
-  goal: string;
-  met: boolean | null;
-}
 const rows: Row[] = [];
 const results: Record<string, unknown> = {};
 const loadDuring: Record<string, number> = {};
@@ -66,7 +59,6 @@ function row(r: Row): void {
   rows.push(r);
   log(`${r.measurement}: ${r.value} (${r.ratio}) ${r.met === null ? '' : r.met ? 'met' : 'MISSED'}`);
 }
-const pct = (r: number) => `${Math.round(r * 100)}%`;
 
 /** Runs one measurement when it is wanted (`--only`); `needed` runs it anyway (the users the others sign in with). */
 async function step(key: string, work: () => Promise<void>, needed = false): Promise<void> {
@@ -87,44 +79,6 @@ async function step(key: string, work: () => Promise<void>, needed = false): Pro
 
 const seconds = options.seconds;
 let pgbenchTps = 0;
-
-/** PostgreSQL's CPU per ledger transfer, and the ledger module's (the bench's process), where measured. */
-function databaseText(result: { databaseCpuUsPerTransfer?: number; nodeCpuUsPerTransfer?: number }): string {
-  const database =
-    result.databaseCpuUsPerTransfer === undefined
-      ? ''
-      : `, PostgreSQL ${result.databaseCpuUsPerTransfer} µs/transfer`;
-  const node =
-    result.nodeCpuUsPerTransfer === undefined
-      ? ''
-      : `, ledger module ${result.nodeCpuUsPerTransfer} µs/transfer`;
-  return database + node;
-}
-
-/** The server's CPU per request and PostgreSQL's, where they were measured, and the load generator's. */
-function cpuText(result: LoadResult): string {
-  const server =
-    result.serverCpuUsPerRequest === undefined
-      ? ''
-      : `, server CPU ${result.serverCpuUsPerRequest} µs/request`;
-  const database =
-    result.databaseCpuUsPerRequest === undefined
-      ? ''
-      : `, PostgreSQL ${result.databaseCpuUsPerRequest} µs/request`;
-  return `${server}${database}, load generator ${result.loadCpuUsPerRequest} µs/request`;
-}
-
-/**
- * A baseline measured just before and just after the runs it is compared with, and their mean: this
- * machine's speed drifts within minutes (pgbench 1,241 to 2,747 tps, the hello-world 32,000 to
- * 57,000 req/s in one afternoon, with the disk's flush time and the neighbours), so a baseline
- * taken once can be a different machine from the one the measurement ran on.
- */
-function bracketed<T extends object>(before: T, after: T, key: keyof T & string) {
-  const mean = Math.round(((before[key] as number) + (after[key] as number)) / 2);
-  const runs = `mean of ${before[key]} before and ${after[key]} after`;
-  return { ...before, [key]: mean, before, after, runs } as T & { before: T; after: T; runs: string };
-}
 
 // The machine-independent figures first (bench/costs.ts): bytes, statements, instructions, the server's
 // CPU beside a bare route's; then the throughput ratios, which move with the machine.
@@ -514,55 +468,6 @@ if (options.cpuProf) {
 
 // ---------- report ----------
 
-const header = ['measurement', 'this run', 'baseline (same run)', 'ratio', 'goal', ''];
-const table = [
-  header,
-  ...rows.map((r) => [
-    r.measurement,
-    r.value,
-    r.baseline,
-    r.ratio,
-    r.goal,
-    r.met === null ? '' : r.met ? 'met' : 'MISSED',
-  ]),
-];
-const markdown = [
-  `| ${header.join(' | ')} |`,
-  `|${header.map(() => '---').join('|')}|`,
-  ...table.slice(1).map((cells) => `| ${cells.join(' | ')} |`),
-].join('\n');
-const info = machine();
-const summary = {
-  at: new Date().toISOString(),
-  mode: options.quick ? 'quick' : options.big ? 'full+big' : 'full',
-  seconds: Math.round((Date.now() - started) / 1000),
-  machine: info,
-  loadAverageAtEnd: info.loadAverage,
-  loadDuring,
-  note:
-    info.loadAverage[0]! > info.cores
-      ? `the machine was busy (load ${info.loadAverage[0]} on ${info.cores} cores): absolute numbers are low and noisy; ratios are fairer but still skewed`
-      : 'the machine was quiet',
-  options: { clients: options.clients, seconds, quick: options.quick, big: options.big },
-  rows,
-  results,
-  errors,
-};
-mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(summary, null, 2)}\n`);
-writeFileSync(join(ROOT, 'bench/results/latest.md'), `${markdown}\n`);
-// The opt-in 10-million-transfer run takes long: its last result is kept apart from the other runs'.
-if (results.big) writeFileSync(join(ROOT, 'bench/results/big.json'), `${JSON.stringify(summary, null, 2)}\n`);
-// The machine-independent costs too, so the last count of bytes and statements stays beside any run.
-if (results.costs)
-  writeFileSync(join(ROOT, 'bench/results/costs.json'), `${JSON.stringify(summary, null, 2)}\n`);
-// The live streams' run too (docs/performance.md, "The live wallet").
-if (results.live)
-  writeFileSync(join(ROOT, 'bench/results/live.json'), `${JSON.stringify(summary, null, 2)}\n`);
-console.info(
-  `\nE-Wallet benchmarks (${summary.mode}), ${info.cores} x ${info.cpu}, ${info.memoryGiB} GiB, Node ${info.node}; load average ${info.loadAverage.join(' ')}; ${summary.seconds} s\n`,
-);
-console.info(markdown);
-console.info(`\n${summary.note}\nwritten: bench/results/latest.json, bench/results/latest.md`);
+writeReport({ rows, results, errors, loadDuring, options, started });
 // The bench informs; it never fails the build (errors are in the JSON and the table).
 process.exit(0);
