@@ -253,6 +253,16 @@ export const en: Texts = {
       wrong: 'wrong password or code',
     },
     link: { credentials: 'password and code', totp: 'a new code' },
+    /** Why a refund's approval was refused, as the audit keeps it. */
+    rule: {
+      four_eyes: 'the proposer cannot approve it',
+      four_eyes_related: 'related to the recipient',
+      not_proposed: 'no refund proposed',
+      not_refundable: 'the operation cannot be refunded',
+      refund_exceeds: 'more than is left to refund',
+      recipient_limit_balance: 'over the recipient’s balance limit',
+      insufficient_funds: 'insufficient funds',
+    },
     yes: 'yes',
     no: 'no',
   },

@@ -261,6 +261,16 @@ export const ru = {
       wrong: 'неверный пароль или код',
     },
     link: { credentials: 'пароль и код', totp: 'новый код' },
+    /** Why a refund's approval was refused, as the audit keeps it. */
+    rule: {
+      four_eyes: 'предложивший не может подтвердить сам',
+      four_eyes_related: 'связан с получателем',
+      not_proposed: 'возврат не предложен',
+      not_refundable: 'операцию нельзя вернуть',
+      refund_exceeds: 'больше, чем осталось вернуть',
+      recipient_limit_balance: 'превысит лимит остатка получателя',
+      insufficient_funds: 'недостаточно средств',
+    },
     yes: 'да',
     no: 'нет',
   },

@@ -35,6 +35,7 @@ const VALUE_GROUPS: Record<string, string> = {
   why: 'why',
   purpose: 'link',
   link: 'link',
+  rule: 'rule',
 };
 
 function Details({ line }: { line: AuditLine }) {
