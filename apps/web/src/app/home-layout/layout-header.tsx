@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useAuthInfo } from '../../shared/api/auth-info.ts';
-import { initialOf, useName } from '../../shared/format/person.ts';
+import { initialOf } from '../../shared/format/person.ts';
+import { useName } from '../../shared/format/person-name.ts';
 import { pathTo, type RouteName } from '../../shared/routes.ts';
 import {
   CardsIcon,

@@ -12,7 +12,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { formatDateTime } from '../../../shared/format/date.ts';
-import { useName } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { OwnCodeStep, useOwnCodeStep } from '../../../shared/security/own-code-step.tsx';
 import { Button } from '../../../shared/ui/button.tsx';

@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
-import { useName } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';

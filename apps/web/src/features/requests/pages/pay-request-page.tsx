@@ -11,7 +11,7 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../../../shared/api/api-error.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
-import { useName } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { pathTo } from '../../../shared/routes.ts';
 import { AreaLoading } from '../../../shared/ui/area.tsx';

@@ -16,7 +16,7 @@ import { ApiError, isErrorAnswer } from '../../../shared/api/api-error.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
-import { useName } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
 import { useRecipientPhone } from '../../../shared/phone/own-country.ts';

@@ -2,7 +2,8 @@
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { formatDate } from '../../../shared/format/date.ts';
-import { formatPhone, useName } from '../../../shared/format/person.ts';
+import { formatPhone } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 

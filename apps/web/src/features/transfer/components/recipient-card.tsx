@@ -1,6 +1,7 @@
 /** The recipient found by phone: the initial, the masked name ('Иван П.') and the phone. */
 import { useTranslation } from 'react-i18next';
-import { formatPhone, initialOf, useName } from '../../../shared/format/person.ts';
+import { formatPhone, initialOf } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 
 export function RecipientCard({ name: stored, phone }: { name: string; phone: string }) {
   const { t } = useTranslation();

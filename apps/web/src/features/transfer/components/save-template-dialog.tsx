@@ -8,7 +8,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api/api-error.ts';
-import { useName } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/api-error.ts';
 import { useAuthInfo } from '../../api/auth-info.ts';
 import { callApi } from '../../api/client.ts';
-import { useName } from '../../format/person.ts';
+import { useName } from '../../format/person-name.ts';
 import { confirmWithPasskey, PasskeyCancelled, useCanUsePasskey } from '../../passkeys/passkeys.ts';
 import { Button } from '../../ui/button.tsx';
 import { CodeInput } from '../../ui/code-input.tsx';

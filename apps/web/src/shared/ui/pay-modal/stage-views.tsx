@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../format/date.ts';
 import { formatMoney } from '../../format/money.ts';
-import { useName } from '../../format/person.ts';
+import { useName } from '../../format/person-name.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { readableCardMasks } from '../../money/transaction-display.ts';
 import type { Receipt } from './pay-outcome.ts';
