@@ -260,7 +260,7 @@ test('a transfer waiting for the trusted person lists its reasons, follows the a
 
   await useLanguage(page, 'en');
   await expect(card.getByRole('listitem').first()).toHaveText(
-    '₽1,000 or more — Ольга И. approves such operations',
+    '₽1,000 or more — Olga I. approves such operations',
   );
   await look(page, 'holds-en', 'en', ['Иван П.', 'Ольга И.', 'Мария', 'Соколова', 'М']);
 });

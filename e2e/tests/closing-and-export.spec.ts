@@ -30,6 +30,7 @@ const T = {
     exportFirst: 'Сначала сохраните свои данные',
     json: 'Скачать JSON',
     trusting: 'Вы — доверенное лицо',
+    anna: 'Анна Д.',
     closed: 'Кошелёк закрыт',
     latest: 'самое позднее',
     done: 'Понятно',
@@ -46,6 +47,8 @@ const T = {
     exportFirst: 'Save your data first',
     json: 'Download JSON',
     trusting: 'You are a trusted person',
+    // In Latin letters on an English screen (docs/decisions/language-and-format.md#names-on-english-screens).
+    anna: 'Anna D.',
     closed: 'The wallet is closed',
     latest: 'at the latest by',
     done: 'Got it',
@@ -118,7 +121,7 @@ for (const language of ['ru', 'en'] as const) {
       await expect(exportFirst.getByRole('button', { name: t.json })).toBeVisible();
       const trusting = dialog.getByTestId('close-trusting');
       await expect(trusting.getByRole('heading', { name: t.trusting })).toBeVisible();
-      await expect(trusting).toContainText('Анна Д.');
+      await expect(trusting).toContainText(t.anna);
       await expect(dialog.getByText(/400,00|400\.00/)).toBeVisible();
       await shoot(page, 'close-dialog', language, each, false);
     }

@@ -34,6 +34,8 @@ const TEXTS = {
     returned: 'Деньги возвращены на счёт',
     step: 'Выйти из роли',
     left: /больше не подтверждает ваши операции: отказ от роли/,
+    maria: 'Мария С.',
+    olga: 'Ольга И.',
     topups: 'Пополнения',
   },
   en: {
@@ -47,6 +49,9 @@ const TEXTS = {
     returned: 'The money is back in your account',
     step: 'Step down',
     left: /no longer approves your operations: they stepped down/,
+    // Names in Latin letters on English screens, as the bank card writes them (ICAO Doc 9303).
+    maria: 'Mariia S.',
+    olga: 'Olga I.',
     topups: 'Top-ups',
   },
 } as const;
@@ -160,14 +165,14 @@ for (const language of ['ru', 'en'] as const) {
 
     await signIn(page, trusted, '/settings');
     const panel = page.getByTestId('trusted-person');
-    await expect(panel).toContainText('Мария С.');
-    await panel.getByRole('button', { name: `${text.step}: Мария С.` }).click();
-    await expect(panel).not.toContainText('Мария С.');
+    await expect(panel).toContainText(text.maria);
+    await panel.getByRole('button', { name: `${text.step}: ${text.maria}` }).click();
+    await expect(panel).not.toContainText(text.maria);
 
     await signIn(page, person, '/settings');
     const left = page.getByTestId('trusted-left');
     await expect(left).toContainText(text.left);
-    await expect(left).toContainText('Ольга И.');
+    await expect(left).toContainText(text.olga);
     await left.scrollIntoViewIfNeeded();
     await lightAndDark(page, async (scheme) => {
       await noAxeViolations(page);

@@ -1,8 +1,8 @@
 /**
  * The Settings route in real Chromium against the real server, on a phone and a desktop: profile
- * facts, switching the language to English and back, signing out another session and every other
- * device (their tokens then answer 401 INVALID_TOKEN), and changing the PIN with the old one (the
- * new PIN is then the one the server accepts). With SHOTS_DIR set, the page is saved as screenshots.
+ * facts, switching the language to English and back (the person's name then in Latin letters),
+ * signing out another session and every other device (their tokens then answer 401 INVALID_TOKEN),
+ * and changing the PIN with the old one (the new PIN is then the one the server accepts). With SHOTS_DIR set, the page is saved as screenshots.
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.ts';
@@ -49,9 +49,11 @@ test('profile facts, and the language switches to English and back, remembered a
   page,
   request,
 }) => {
-  const person = await registerPerson(request);
+  const person = await registerPerson(request, { firstName: 'Юлия', lastName: 'Щербакова' });
   await signIn(page, person, '/settings');
   await expect(page.getByRole('heading', { level: 1, name: 'Настройки' })).toBeVisible();
+  await expect(page.getByTestId('settings-profile')).toContainText('Юлия Щербакова');
+  await expect(page.getByTestId('greeting')).toHaveText('Здравствуйте, Юлия!');
   await expect(page.getByTestId('settings-email')).toHaveText(person.email);
   await expect(page.getByTestId('settings-phone')).toHaveText(
     // No-break spaces and hyphens: the phone never breaks across lines.
@@ -73,6 +75,10 @@ test('profile facts, and the language switches to English and back, remembered a
   );
   await expect(page.getByRole('button', { name: 'Change PIN' })).toBeVisible();
   await expect(page.getByText('This device')).toBeVisible();
+  // The name in Latin letters on an English screen, as the bank card writes it (ICAO Doc 9303).
+  await expect(page.getByTestId('settings-profile')).toContainText('Iuliia Shcherbakova');
+  await expect(page.getByTestId('settings-profile')).not.toContainText('Юлия');
+  await expect(page.getByTestId('greeting')).toHaveText('Hello, Iuliia!');
   await shot(page, 'english');
 
   // Remembered: a reload stays in English.
@@ -86,6 +92,7 @@ test('profile facts, and the language switches to English and back, remembered a
   await expect(page.getByTestId('settings-identification').getByTestId('identification-level')).toHaveText(
     'Анонимный',
   );
+  await expect(page.getByTestId('settings-profile')).toContainText('Юлия Щербакова');
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Настройки' })).toBeVisible();
 });

@@ -158,7 +158,7 @@ describe(`documents (${databaseLabel})`, () => {
       token: ivan.token,
       headers: { 'accept-language': 'en' },
     });
-    expect(english.body.description).toBe('Transfer to Иван П.');
+    expect(english.body.description).toBe('Transfer to Ivan P.');
   });
 
   it('answers another person’s operation exactly as a missing one', async () => {

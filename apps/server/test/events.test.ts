@@ -97,7 +97,7 @@ describe(`the event stream (${databaseLabel})`, () => {
       balance: '150.00',
       wallet_transaction_type: 'transfer',
       status: 'complete',
-      description: 'Transfer from Иван П.',
+      description: 'Transfer from Ivan P.',
     });
     expect((await stream.next('balance')).data).toMatchObject({ currency_code: 'RUB', balance: '150.00' });
     const notice = await stream.next('notification');

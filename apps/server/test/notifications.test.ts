@@ -54,7 +54,7 @@ describe(`notifications (${databaseLabel})`, () => {
       },
     ]);
     const en = await list(token, '', 'en');
-    expect(en.body.results[0].message).toBe('Welcome to E-Wallet, Иван! Your rouble account is open.');
+    expect(en.body.results[0].message).toBe('Welcome to E-Wallet, Ivan! Your rouble account is open.');
   });
 
   it('tells of money in and money out, and of held money that came back', async () => {
@@ -107,7 +107,7 @@ describe(`notifications (${databaseLabel})`, () => {
     ]);
     const bobs = (await list(bob.token, '', 'en')).body.results.map((n: any) => n.message);
     // The recipient is told from whom: the sender's masked name, as the recipient lookup shows it.
-    expect(bobs[0]).toBe('You received a transfer of ₽25.50 from Иван П.');
+    expect(bobs[0]).toBe('You received a transfer of ₽25.50 from Ivan P.');
     const bobsRu = (await list(bob.token)).body.results.map((n: any) => n.message);
     expect(bobsRu[0]).toBe('Вам поступил перевод 25,50\u00a0₽. Отправитель: Иван П.');
   });

@@ -152,7 +152,7 @@ describe(`payment requests (${databaseLabel})`, () => {
       headers: { 'accept-language': 'en' },
     });
     expect(told.body.results.map((n: { message: string }) => n.message.replace(/\s/g, ' '))).toContain(
-      'Иван П. declined your request for ₽10.00',
+      'Ivan P. declined your request for ₽10.00',
     );
 
     const second = await ask(asker, { amount: '10.00', phone: payer.phone });

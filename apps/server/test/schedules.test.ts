@@ -220,7 +220,7 @@ describe(`scheduled transfers (${databaseLabel})`, () => {
       headers: { 'accept-language': 'en' },
     });
     expect(reminded.body.results.map((n: { message: string }) => n.message)).toContain(
-      'Tomorrow: the scheduled transfer of ₽10.00 to Иван П.',
+      'Tomorrow: the scheduled transfer of ₽10.00 to Ivan P.',
     );
     const removed = await a.call('DELETE', `/v2/wallet/schedule/${id}`, { token: payer.token });
     expect(removed.status).toBe(200);

@@ -114,7 +114,7 @@ describe(`what each SMS code confirms (${databaseLabel})`, () => {
     clock.advance(61_000);
     await server.call('POST', `/v2/wallet/holds/${id}/code`, { token: anna.token, headers: EN });
     const en = await lastText(anna.phone);
-    expect(en.text).toBe(`Code ${en.code}: transfer of ₽12,000 to Иван П. Never share it.`);
+    expect(en.text).toBe(`Code ${en.code}: transfer of ₽12,000 to Ivan P. Never share it.`);
     // Within the cooldown the same refusal as every code's.
     const soon = await server.call('POST', `/v2/wallet/holds/${id}/code`, { token: anna.token });
     expect(soon.body.code).toBe('CODE_RESEND_TOO_SOON');
@@ -161,7 +161,7 @@ describe(`what each SMS code confirms (${databaseLabel})`, () => {
       `Сумма от 1${NB}000${NB}₽ — такие операции подтверждает Ольга К.`,
     );
     const waitingEn = await transfer(anna, petr.phone, '5000.00', { ...EN, 'idempotency-key': 'sms-en-1' });
-    expect(waitingEn.body.reason_list[0]).toBe('₽1,000 or more — Ольга К. approves such operations');
+    expect(waitingEn.body.reason_list[0]).toBe('₽1,000 or more — Olga K. approves such operations');
     const holds = await server.call('GET', '/v2/wallet/holds', { token: anna.token });
     expect(holds.body.results[0].reason_list[0]).toBe(
       `Сумма от 1${NB}000${NB}₽ — такие операции подтверждает Ольга К.`,

@@ -12,6 +12,7 @@ import {
   type HoldReason,
   type Language,
 } from '@e-wallet/contract';
+import { nameIn } from '@e-wallet/contract/names';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Payment } from '../../ledger/index.ts';
@@ -224,7 +225,7 @@ export async function tellHeld(ctx: AppContext, hold: NewHold, language: Languag
       ctx,
       approver.phone,
       fill(SMS.approval[approver.language], {
-        person: maskedName(payer.first_name, payer.last_name),
+        person: nameIn(maskedName(payer.first_name, payer.last_name), approver.language),
         amount: formatMoney(
           formatAmount(hold.door.amount, hold.door.currency),
           hold.door.currency,

@@ -3,6 +3,7 @@
  * person out of band (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
  */
 import type { HoldReason, Language } from '@e-wallet/contract';
+import { nameIn } from '@e-wallet/contract/names';
 
 export const REASON_TEXTS: Record<HoldReason, Record<Language, string>> = {
   fraud_database: {
@@ -62,7 +63,7 @@ export function reasonList(
 ): string[] {
   return reasons.map((reason) => {
     if (trusted && (reason === 'trusted_threshold' || reason === 'trusted_new_payee'))
-      return fill(TRUSTED_NAMED[reason][language], { ...trusted });
+      return fill(TRUSTED_NAMED[reason][language], { ...trusted, name: nameIn(trusted.name, language) });
     const text = REASON_TEXTS[reason][language];
     return text.charAt(0).toUpperCase() + text.slice(1);
   });

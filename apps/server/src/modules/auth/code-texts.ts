@@ -4,6 +4,7 @@
  * language. One SMS segment where the words allow: the warning is dropped before the facts are.
  */
 import type { CurrencyCode, Language } from '@e-wallet/contract';
+import { nameIn } from '@e-wallet/contract/names';
 import { shortMoney } from '../../policy/amounts.ts';
 import { smsSegments } from '../../providers/sms/segments.ts';
 
@@ -40,7 +41,7 @@ function confirmsText(confirms: CodeConfirms, language: Language): string {
   const { kind, amount, currency, payee } = confirms.money;
   return MONEY[kind][language]
     .replace('{amount}', shortMoney(amount, currency, language))
-    .replace('{payee}', payee);
+    .replace('{payee}', nameIn(payee, language));
 }
 
 /** The SMS carrying a code: 'Код 1234: <what it confirms>. Никому не сообщайте.' */

@@ -12,6 +12,7 @@ import {
   type Language,
   type QueryOut,
 } from '@e-wallet/contract';
+import { nameIn } from '@e-wallet/contract/names';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -90,8 +91,9 @@ export function describeEntry(
 function factsOf(row: ReceiptRow, language: Language): ReceiptFacts {
   const side: Side = row.amount < 0n ? 'debit' : 'credit';
   let counterparty: string | null = null;
+  // A person's name in Latin letters on an English receipt (docs/decisions/language-and-format.md#names-on-english-screens).
   if (row.other_first_name !== null)
-    counterparty = maskedName(row.other_first_name, row.other_last_name ?? '');
+    counterparty = nameIn(maskedName(row.other_first_name, row.other_last_name ?? ''), language);
   else if (row.payout_purpose === 'withdrawal') counterparty = row.payout_destination;
   else if (row.payout_purpose === 'payment') counterparty = row.payout_payee ?? row.payout_destination;
   if (counterparty !== null) counterparty = displayText(counterparty);
@@ -106,7 +108,7 @@ function factsOf(row: ReceiptRow, language: Language): ReceiptFacts {
     description: describeEntry(row.kind, BigInt(row.amount), row.description, language),
     accountId: row.account_id,
     availableAfter: BigInt(row.available_after),
-    ownName: maskedName(row.own_first_name, row.own_last_name),
+    ownName: nameIn(maskedName(row.own_first_name, row.own_last_name), language),
     counterparty,
   };
 }

@@ -3,6 +3,7 @@
  * the text is rendered when it is read, in the reader's language.
  */
 import type { Language, NotificationAbout } from '@e-wallet/contract';
+import { nameIn } from '@e-wallet/contract/names';
 
 export const NOTIFICATION_MESSAGES = {
   registration: {
@@ -160,12 +161,35 @@ export function isMessageKey(key: string): key is NotificationMessageKey {
   return Object.hasOwn(NOTIFICATION_MESSAGES, key);
 }
 
+/**
+ * The parameters that are a person's name (or a payee's label), read in Latin letters in English
+ * (docs/decisions/language-and-format.md#names-on-english-screens); a goal's name is not one.
+ */
+const PERSON_PARAMS: Partial<Record<NotificationMessageKey, readonly string[]>> = {
+  registration: ['first_name'],
+  money_in_transfer_from: ['sender'],
+  request_incoming: ['name'],
+  request_declined: ['name'],
+  schedule_reminder: ['name'],
+  schedule_skipped: ['name'],
+  hold_created: ['payee'],
+  hold_awaiting: ['payee'],
+  hold_released: ['payee'],
+  hold_closed: ['payee'],
+  approval_requested: ['person', 'payee'],
+  trusted_invited: ['person'],
+  trusted_left: ['name'],
+};
+
 /** The text of a stored notification in a language, `{name}` placeholders filled from its parameters. */
 export function renderMessage(key: string, params: Record<string, string>, language: Language): string {
   const template: string = isMessageKey(key) ? NOTIFICATION_MESSAGES[key][language] : key;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    Object.hasOwn(params, name) ? String(params[name]) : whole,
-  );
+  const names = isMessageKey(key) ? (PERSON_PARAMS[key] ?? []) : [];
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!Object.hasOwn(params, name)) return whole;
+    const value = String(params[name]);
+    return names.includes(name) ? nameIn(value, language) : value;
+  });
 }
 
 /** What a stored notification is about, by its key: tapping it opens that (a held operation's row). */

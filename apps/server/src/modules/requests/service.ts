@@ -23,6 +23,7 @@ import {
   type Language,
   type QueryOut,
 } from '@e-wallet/contract';
+import { nameIn } from '@e-wallet/contract/names';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError, isAppError } from '../../errors.ts';
@@ -374,8 +375,8 @@ export async function payRequest(
       const requester = maskedName(request.requester_first, request.requester_last);
       const payer = signer ? maskedName(signer.firstName, signer.lastName) : '';
       const description = {
-        debit: { ru: `Оплата запроса: ${requester}`, en: `Request paid to ${requester}` },
-        credit: { ru: `Оплата запроса: ${payer}`, en: `Request paid by ${payer}` },
+        debit: { ru: `Оплата запроса: ${requester}`, en: `Request paid to ${nameIn(requester, 'en')}` },
+        credit: { ru: `Оплата запроса: ${payer}`, en: `Request paid by ${nameIn(payer, 'en')}` },
       };
       return {
         answer: {

@@ -25,6 +25,7 @@ import {
   formatAmount,
   formatMoney,
 } from '@e-wallet/contract';
+import { nameIn } from '@e-wallet/contract/names';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError, isAppError } from '../../errors.ts';
@@ -311,7 +312,10 @@ export async function runSchedule(
                 kind: 'transfer',
                 reference,
                 description: {
-                  debit: { ru: `Регулярный перевод: ${payeeName}`, en: `Scheduled transfer to ${payeeName}` },
+                  debit: {
+                    ru: `Регулярный перевод: ${payeeName}`,
+                    en: `Scheduled transfer to ${nameIn(payeeName, 'en')}`,
+                  },
                   credit: { ru: 'Регулярный перевод', en: 'Scheduled transfer' },
                 },
                 at: now,

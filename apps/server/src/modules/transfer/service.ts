@@ -20,6 +20,7 @@ import {
   formatAmount,
   type Language,
 } from '@e-wallet/contract';
+import { nameIn } from '@e-wallet/contract/names';
 import type { AppContext } from '../../context.ts';
 import { batchedRead } from '../../db/batch.ts';
 import type { Db } from '../../db/client.ts';
@@ -113,16 +114,20 @@ async function countLookup(ctx: AppContext, senderId: string): Promise<void> {
   if (!counted.allowed) throw new AppError('RATE_LIMITED');
 }
 
-/** What each side reads in its history: the sender the recipient's masked name, the recipient the sender's. */
-function describe(kind: SendInput['kind'], recipientName: string, senderName: string): SidedText {
+/**
+ * What each side reads in its history: the sender the recipient's masked name, the recipient the sender's;
+ * the English side in Latin letters (docs/decisions/language-and-format.md#names-on-english-screens).
+ */
+function describe(kind: SendInput['kind'], recipientRu: string, senderRu: string): SidedText {
+  const [recipientName, senderName] = [nameIn(recipientRu, 'en'), nameIn(senderRu, 'en')];
   if (kind === 'payment')
     return {
-      debit: { ru: `Оплата по QR-коду: ${recipientName}`, en: `QR payment: ${recipientName}` },
-      credit: { ru: `Оплата по QR-коду: ${senderName}`, en: `QR payment from ${senderName}` },
+      debit: { ru: `Оплата по QR-коду: ${recipientRu}`, en: `QR payment: ${recipientName}` },
+      credit: { ru: `Оплата по QR-коду: ${senderRu}`, en: `QR payment from ${senderName}` },
     };
   return {
-    debit: { ru: `Перевод: ${recipientName}`, en: `Transfer to ${recipientName}` },
-    credit: { ru: `Перевод: ${senderName}`, en: `Transfer from ${senderName}` },
+    debit: { ru: `Перевод: ${recipientRu}`, en: `Transfer to ${recipientName}` },
+    credit: { ru: `Перевод: ${senderRu}`, en: `Transfer from ${senderName}` },
   };
 }
 

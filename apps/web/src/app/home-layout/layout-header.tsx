@@ -9,6 +9,7 @@ import { Link, useLocation } from 'react-router';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useAuthInfo } from '../../shared/api/auth-info.ts';
 import { initialOf } from '../../shared/format/person.ts';
+import { useName } from '../../shared/format/person-name.ts';
 import { pathTo, type RouteName } from '../../shared/routes.ts';
 import {
   CardsIcon,
@@ -75,6 +76,7 @@ export function LayoutHeader({
   profileAvailable = true,
 }: LayoutHeaderProps) {
   const { t } = useTranslation();
+  const named = useName();
   const { data: user } = useAuthInfo();
   const { pathname } = useLocation();
   const section = sectionOf(pathname);
@@ -82,11 +84,11 @@ export function LayoutHeader({
     <header className="home-header">
       <div className="home-header__inner">
         <Link to={pathTo('Home')} className="home-header__avatar" aria-label={t('layout.home')}>
-          <span aria-hidden="true">{user ? initialOf(user.first_name) : ''}</span>
+          <span aria-hidden="true">{user ? initialOf(named(user.first_name)) : ''}</span>
         </Link>
         <div className="home-header__greeting">
           <p className="home-header__hello" data-testid="greeting">
-            {user ? t('layout.greeting', { name: user.first_name }) : t('layout.greetingAnonymous')}
+            {user ? t('layout.greeting', { name: named(user.first_name) }) : t('layout.greetingAnonymous')}
           </p>
           <p className="home-header__subtitle">{t('layout.subtitle')}</p>
         </div>

@@ -12,6 +12,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { formatDateTime } from '../../../shared/format/date.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { OwnCodeStep, useOwnCodeStep } from '../../../shared/security/own-code-step.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
@@ -29,12 +30,15 @@ import {
 
 function HoldFacts({ hold, person }: { hold: Hold | Approval; person?: string }) {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   return (
     <>
       <p className="hold-card__amount">{formatMoney(hold.amount, hold.currency_code, language)}</p>
       <p className="hold-card__payee">
-        {person ? t('holds.approvalFrom', { person, payee: hold.payee }) : hold.payee}
+        {person
+          ? t('holds.approvalFrom', { person: named(person), payee: named(hold.payee) })
+          : named(hold.payee)}
       </p>
       <p className="hold-card__label">{t('holds.reason')}</p>
       <HoldReasons reasons={hold.reason_list} />
@@ -201,6 +205,7 @@ function ConfirmDialog({ hold, onClose }: { hold: Hold; onClose: () => void }) {
 /** What I am asked to approve as a trusted person; nothing at all when there is nothing to decide. */
 export function ApprovalsPanel({ hideWhenEmpty = false }: { hideWhenEmpty?: boolean }) {
   const { t } = useTranslation();
+  const named = useName();
   const { data } = useQuery(approvalsQuery);
   const decline = useDecision();
   const [approving, setApproving] = useState<Approval | null>(null);
@@ -211,7 +216,7 @@ export function ApprovalsPanel({ hideWhenEmpty = false }: { hideWhenEmpty?: bool
   const said = (key: 'approved' | 'declined', approval: Approval) =>
     setDone(
       t(`holds.${key}`, {
-        person: approval.person,
+        person: named(approval.person),
         amount: formatMoney(approval.amount, approval.currency_code, currentLanguage()),
       }),
     );

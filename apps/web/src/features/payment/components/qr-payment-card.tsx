@@ -14,6 +14,7 @@ import { callOk } from '../../../shared/api/client.ts';
 import type { WalletAccount } from '../../../shared/api/wallet.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { AmountField } from '../../../shared/ui/pay-modal/amount-field.tsx';
@@ -112,6 +113,7 @@ function PayablePayment({
   account: WalletAccount | null;
 }) {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const queryClient = useQueryClient();
   const recipient = useRecipient(view.kind === 'wallet' ? view.phone : null);
@@ -143,7 +145,7 @@ function PayablePayment({
       : null;
   const payee =
     view.kind === 'wallet'
-      ? `${recipient.data?.name ?? ''} ${formatPhone(view.phone)}`.trim()
+      ? `${named(recipient.data?.name ?? '')} ${formatPhone(view.phone)}`.trim()
       : `${view.payee}, ${view.bank}`;
 
   const currencyCode = view.currency as CurrencyCode;
@@ -175,7 +177,11 @@ function PayablePayment({
               <Fact
                 name={t('payment.details.recipient')}
                 value={
-                  recipient.isPending ? t('payment.details.recipientLoading') : (recipient.data?.name ?? '—')
+                  recipient.isPending
+                    ? t('payment.details.recipientLoading')
+                    : recipient.data
+                      ? named(recipient.data.name)
+                      : '—'
                 }
                 testId="qr-recipient"
               />

@@ -11,6 +11,7 @@ import { Link } from 'react-router';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatPhone, initialOf } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { pathTo } from '../../../shared/routes.ts';
 import { OperatorFacts } from '../../../shared/terms/operator-facts.tsx';
@@ -38,6 +39,7 @@ export function ProfilePanel({
   id,
 }: ProfilePanelProps) {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const { data: user, isPending, isError, refetch } = useAuthInfo();
   return (
@@ -53,10 +55,10 @@ export function ProfilePanel({
         <>
           <div className="profile-panel__card">
             <span className="profile-panel__avatar" aria-hidden="true" data-testid="profile-initial">
-              {initialOf(user.first_name)}
+              {initialOf(named(user.first_name))}
             </span>
             <p className="profile-panel__name" data-testid="profile-name">
-              {user.first_name} {user.last_name}
+              {named(`${user.first_name} ${user.last_name}`)}
             </p>
             <p className="profile-panel__phone">{formatPhone(user.phone)}</p>
           </div>

@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
@@ -22,6 +23,7 @@ type Request = AnswerOf<'requestLink'>;
 
 export function IncomingRequests() {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const queryClient = useQueryClient();
   const incoming = useQuery(requestsQuery('incoming'));
@@ -52,7 +54,7 @@ export function IncomingRequests() {
                   <span className="requests-list__amount">
                     {formatMoney(request.amount, request.currency_code, language)}
                   </span>
-                  <span>{t('requests.from', { name: request.counterparty ?? '' })}</span>
+                  <span>{t('requests.from', { name: named(request.counterparty ?? '') })}</span>
                   {request.comment && <span className="requests-list__comment">{request.comment}</span>}
                   <span className="requests-list__date">
                     {t('requests.expires', { date: formatDate(request.expires_at, language) })}
@@ -89,7 +91,7 @@ export function IncomingRequests() {
             <PaySummary
               amount={paying.request.amount}
               currency={paying.request.currency_code}
-              to={paying.request.counterparty ?? ''}
+              to={named(paying.request.counterparty ?? '')}
             />
           }
           send={paying.send}

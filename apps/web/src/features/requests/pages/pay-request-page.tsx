@@ -11,6 +11,7 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../../../shared/api/api-error.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { pathTo } from '../../../shared/routes.ts';
 import { AreaLoading } from '../../../shared/ui/area.tsx';
@@ -23,6 +24,7 @@ import { checkRequestPay, declineRequest, requestLinkQuery, startRequestPay } fr
 
 export function PayRequestPage() {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const queryClient = useQueryClient();
   const { token = '' } = useParams();
@@ -58,7 +60,7 @@ export function PayRequestPage() {
             <p>
               {data.direction === 'outgoing'
                 ? t('requests.own')
-                : t('requests.to', { name: data.counterparty ?? '' })}
+                : t('requests.to', { name: named(data.counterparty ?? '') })}
             </p>
             {data.comment && <p className="requests-list__comment">{data.comment}</p>}
             <p data-testid="pay-request-status">
@@ -104,7 +106,7 @@ export function PayRequestPage() {
             <PaySummary
               amount={data.amount}
               currency={data.currency_code}
-              to={data.counterparty ?? undefined}
+              to={data.counterparty ? named(data.counterparty) : undefined}
             />
           }
           send={send}

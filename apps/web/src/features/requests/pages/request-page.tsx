@@ -16,6 +16,7 @@ import { ApiError, isErrorAnswer } from '../../../shared/api/api-error.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
 import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
@@ -30,6 +31,7 @@ type Created = AnswerOf<'requestCreate'>;
 
 export function RequestPage() {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const queryClient = useQueryClient();
   const accounts = useAccounts();
@@ -213,7 +215,7 @@ export function RequestPage() {
                   {/* Money asked of someone comes from them. */}
                   <span>
                     {request.counterparty
-                      ? t('requests.from', { name: request.counterparty })
+                      ? t('requests.from', { name: named(request.counterparty) })
                       : t('requests.anyone')}
                   </span>
                   {request.comment && <span className="requests-list__comment">{request.comment}</span>}

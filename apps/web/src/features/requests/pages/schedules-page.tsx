@@ -17,6 +17,7 @@ import { useAccounts } from '../../../shared/api/wallet.ts';
 import { formatDateTime } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
 import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
@@ -37,6 +38,7 @@ import { FieldError } from '../../../shared/ui/text-field.tsx';
 
 export function SchedulesPage() {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const queryClient = useQueryClient();
   const schedules = useQuery(schedulesQuery());
@@ -120,7 +122,7 @@ export function SchedulesPage() {
                     period: t(`schedules.${schedule.period}`).toLowerCase(),
                     name: schedule.goal_id
                       ? t('schedules.goal', { name: schedule.recipient })
-                      : schedule.recipient,
+                      : named(schedule.recipient),
                   })}
                 </span>
                 {schedule.phone && <span>{formatPhone(schedule.phone)}</span>}

@@ -11,6 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { OwnCodeStep, useOwnCodeStep } from '../../../shared/security/own-code-step.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
@@ -44,6 +45,7 @@ export function CloseWalletPanel() {
 
 function CloseWalletDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const { data: user } = useAuthInfo();
   const preview = useClosePreview(true);
@@ -92,7 +94,11 @@ function CloseWalletDialog({ onClose }: { onClose: () => void }) {
             <h3 id="close-trusting-title" className="close-stage__subtitle">
               {t('account.close.trustingTitle')}
             </h3>
-            <p>{t('account.close.trusting', { names: trusting.map((person) => person.name).join(', ') })}</p>
+            <p>
+              {t('account.close.trusting', {
+                names: trusting.map((person) => named(person.name)).join(', '),
+              })}
+            </p>
           </section>
         )}
         <h3 className="close-stage__subtitle">{t('account.close.balances')}</h3>

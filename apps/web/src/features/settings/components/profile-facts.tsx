@@ -3,11 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 
 export function ProfileFacts() {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const { data: user, isPending, isError, refetch } = useAuthInfo();
   return (
@@ -23,9 +25,7 @@ export function ProfileFacts() {
         <dl className="settings-facts" data-testid="settings-profile">
           <div>
             <dt>{t('settings.name')}</dt>
-            <dd>
-              {user.first_name} {user.last_name}
-            </dd>
+            <dd>{named(`${user.first_name} ${user.last_name}`)}</dd>
           </div>
           <div>
             <dt>{t('settings.email')}</dt>

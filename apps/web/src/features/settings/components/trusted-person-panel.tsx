@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
 import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
@@ -20,6 +21,7 @@ import { type TrustedChange, trustedPersonQuery, useTrustedChange } from '../api
 
 export function TrustedPersonPanel() {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const { data } = useQuery(trustedPersonQuery);
   const change = useTrustedChange();
@@ -60,12 +62,15 @@ export function TrustedPersonPanel() {
       <p className="settings-panel__hint">{t('trusted.hint')}</p>
       {!current && data?.left && (
         <p className="trusted-person__left" role="status" data-testid="trusted-left">
-          {t('trusted.left', { name: data.left.name, reason: t(`trusted.leftBecause.${data.left.reason}`) })}
+          {t('trusted.left', {
+            name: named(data.left.name),
+            reason: t(`trusted.leftBecause.${data.left.reason}`),
+          })}
         </p>
       )}
       {current && (
         <div className="trusted-person__current" data-testid="trusted-current">
-          <p>{t('trusted.person', { name: current.name, phone: formatPhone(current.phone) })}</p>
+          <p>{t('trusted.person', { name: named(current.name), phone: formatPhone(current.phone) })}</p>
           <p>
             {t(`trusted.status.${current.status}`)} · {formatMoney(current.threshold, 'RUB', language)}
           </p>
@@ -127,7 +132,9 @@ export function TrustedPersonPanel() {
           <ul className="trusted-person__list">
             {data.trusting.map((person) => (
               <li key={person.id}>
-                <span>{t('trusted.person', { name: person.name, phone: formatPhone(person.phone) })}</span>
+                <span>
+                  {t('trusted.person', { name: named(person.name), phone: formatPhone(person.phone) })}
+                </span>
                 <span> · {t(`trusted.status.${person.status}`)}</span>
                 {person.status === 'pending' && (
                   <Button
@@ -143,7 +150,7 @@ export function TrustedPersonPanel() {
                   // The name tells one row's button from another's; the visible words come first (axe).
                   aria-label={t('trusted.leaveLabel', {
                     action: person.status === 'pending' ? t('trusted.decline') : t('trusted.leave'),
-                    name: person.name,
+                    name: named(person.name),
                   })}
                   busy={pendingFor((c) => c.kind === 'leave' && c.id === person.id)}
                   onClick={() => change.mutate({ kind: 'leave', id: person.id })}

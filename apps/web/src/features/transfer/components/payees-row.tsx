@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { formatPhone, initialOf } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { CloseIcon } from '../../../shared/ui/icons.tsx';
 import { deleteTemplate, recentQuery, templatesQuery } from '../api/payees.ts';
@@ -19,6 +20,7 @@ export interface PayeeChoice {
 
 export function PayeesRow({ onChoose }: { onChoose: (choice: PayeeChoice) => void }) {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const queryClient = useQueryClient();
   const recent = useQuery(recentQuery());
@@ -40,9 +42,9 @@ export function PayeesRow({ onChoose }: { onChoose: (choice: PayeeChoice) => voi
                   onClick={() => onChoose({ phone: person.phone, amount: null })}
                 >
                   <span className="avatars-row__avatar" aria-hidden="true">
-                    {initialOf(person.name)}
+                    {initialOf(named(person.name))}
                   </span>
-                  <span className="avatars-row__name">{person.name}</span>
+                  <span className="avatars-row__name">{named(person.name)}</span>
                   <span className="visually-hidden">, {formatPhone(person.phone)}</span>
                 </button>
               </li>
@@ -64,7 +66,7 @@ export function PayeesRow({ onChoose }: { onChoose: (choice: PayeeChoice) => voi
                 >
                   <span className="template-card__name">{template.name}</span>
                   <span className="template-card__details">
-                    {template.recipient}
+                    {named(template.recipient)}
                     {' · '}
                     {template.amount
                       ? formatMoney(template.amount, template.currency_code, language)

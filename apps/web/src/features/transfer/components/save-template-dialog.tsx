@@ -8,6 +8,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api/api-error.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
@@ -26,6 +27,7 @@ export interface SaveTemplateDialogProps {
 
 export function SaveTemplateDialog({ onClose, recipient, currency, amount }: SaveTemplateDialogProps) {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const queryClient = useQueryClient();
   const [name, setName] = useState(recipient.name);
@@ -71,7 +73,7 @@ export function SaveTemplateDialog({ onClose, recipient, currency, amount }: Sav
         </div>
       ) : (
         <form className="pay-stage security-stage" onSubmit={submit} noValidate>
-          <p className="pay-stage__text">{t('templates.dialogText', { name: recipient.name })}</p>
+          <p className="pay-stage__text">{t('templates.dialogText', { name: named(recipient.name) })}</p>
           <TextField
             label={t('templates.name')}
             value={name}

@@ -15,6 +15,7 @@ import { ApiError } from '../../../shared/api/api-error.ts';
 import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { phoneValueOf } from '../../../shared/phone/from-e164.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
@@ -52,6 +53,7 @@ interface Pending {
 
 export function TransferPage() {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const queryClient = useQueryClient();
   const authInfo = useAuthInfo();
@@ -112,7 +114,7 @@ export function TransferPage() {
     setPending({
       amount: checked.amount,
       currency,
-      to: t('transferPage.toRecipient', { name: found.name, phone: formatPhone(found.phone) }),
+      to: t('transferPage.toRecipient', { name: named(found.name), phone: formatPhone(found.phone) }),
       send: startTransfer({ phone: found.phone, amount: checked.amount, currency }),
     });
     setOpen(true);

@@ -15,6 +15,7 @@ import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { useAccounts, type WalletAccount } from '../../../shared/api/wallet.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { formatPhone } from '../../../shared/format/person.ts';
+import { useName } from '../../../shared/format/person-name.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { pathTo } from '../../../shared/routes.ts';
 import { AreaBoundary, AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
@@ -104,6 +105,7 @@ function AccountRow({ account }: { account: WalletAccount }) {
 
 function CreateAccountPanel() {
   const { t } = useTranslation();
+  const named = useName();
   const accounts = useAccounts();
   const { data: user } = useAuthInfo();
   const openAccount = useOpenAccount();
@@ -179,9 +181,7 @@ function CreateAccountPanel() {
             <dl className="facts">
               <div>
                 <dt>{t('wallet.create.name')}</dt>
-                <dd>
-                  {user.first_name} {user.last_name}
-                </dd>
+                <dd>{named(`${user.first_name} ${user.last_name}`)}</dd>
               </div>
               <div>
                 <dt>{t('profile.phone')}</dt>

@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/api-error.ts';
 import { useAuthInfo } from '../../api/auth-info.ts';
 import { callApi } from '../../api/client.ts';
+import { useName } from '../../format/person-name.ts';
 import { confirmWithPasskey, PasskeyCancelled, useCanUsePasskey } from '../../passkeys/passkeys.ts';
 import { Button } from '../../ui/button.tsx';
 import { CodeInput } from '../../ui/code-input.tsx';
@@ -29,10 +30,11 @@ export interface AppLockProps {
 export function AppLock({ onSignOut, signingOut = false }: AppLockProps) {
   const { locked, unlock } = useIdleLock();
   const info = useAuthInfo();
+  const named = useName();
   // Until the user is known the lock errs on the safe side; has_pin false never locks.
   const show = locked && info.data?.has_pin !== false;
   if (!show) return null;
-  const name = info.data ? `${info.data.first_name} ${info.data.last_name}`.trim() : '';
+  const name = info.data ? named(`${info.data.first_name} ${info.data.last_name}`.trim()) : '';
   return <LockScreen name={name} onUnlocked={unlock} onSignOut={onSignOut} signingOut={signingOut} />;
 }
 

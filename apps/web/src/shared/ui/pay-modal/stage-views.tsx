@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../format/date.ts';
 import { formatMoney } from '../../format/money.ts';
+import { useName } from '../../format/person-name.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { readableCardMasks } from '../../money/transaction-display.ts';
 import type { Receipt } from './pay-outcome.ts';
@@ -78,6 +79,7 @@ export function ResultView({
  */
 export function ReceiptView({ receipt }: { receipt: Receipt }) {
   const { t } = useTranslation();
+  const named = useName();
   const language = currentLanguage();
   const rows: [string, ReactNode, string?][] = [
     [t('payModal.receipt.kind'), t(`payModal.kinds.${receipt.kind}`)],
@@ -91,7 +93,7 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
   if (receipt.counterparty)
     rows.push([
       t(receipt.kind === 'exchange' ? 'payModal.receipt.credited' : 'payModal.receipt.counterparty'),
-      receipt.counterparty,
+      receipt.kind === 'exchange' ? receipt.counterparty : named(receipt.counterparty),
     ]);
   rows.push([
     t('payModal.receipt.status'),
