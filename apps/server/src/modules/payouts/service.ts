@@ -520,6 +520,16 @@ export async function reconcilePayouts(ctx: AppContext, batch = 20): Promise<num
   return settled;
 }
 
+/**
+ * How operators read a payout's destination (the back office's payouts and reconciliation): a masked card or
+ * an account as kept, an СБП payout as 'СБП · <bank> · <masked phone>' (docs/decisions/sbp.md#sending-by-sbp).
+ */
+export function shownDestinationSql(alias: string): string {
+  return `CASE WHEN ${alias}.destination_type = 'sbp'
+    THEN 'СБП · ' || coalesce(${alias}.payee_details->>'bank_name', '') || ' · ' || ${alias}.destination
+    ELSE ${alias}.destination END`;
+}
+
 // ---------- receipts ----------
 
 const RECEIPT_STATUS: Record<PayoutRecordStatus, Receipt['status']> = {
