@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { REASON_RECIPIENT_CHECK_FAILED } from '../src/providers/payouts/payouts-provider.ts';
-import { FakeYooKassaPayouts } from './fakes/yookassa-payouts.ts';
+import { FakeYooKassaPayouts, yooKassaPayoutsEnv } from './fakes/yookassa-payouts.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { balance, type Person, PIN, person } from './withdrawal-helpers.ts';
@@ -20,16 +20,8 @@ describe(`СБП through YooKassa payouts against a fake API (${databaseLabel})`
   let server: TestServer;
   const clock = new TestClock(Date.parse('2026-03-15T12:00:00Z'));
   beforeAll(async () => {
-    const url = await fake.start();
-    server = await startTestServer({
-      clock,
-      env: {
-        PAYOUTS_PROVIDER: 'yookassa',
-        YOOKASSA_API_URL: url,
-        YOOKASSA_SHOP_ID: fake.agentId,
-        YOOKASSA_SECRET_KEY: fake.secretKey,
-      },
-    });
+    await fake.start();
+    server = await startTestServer({ clock, env: yooKassaPayoutsEnv(fake) });
   });
   afterAll(async () => {
     await server.close();

@@ -218,3 +218,13 @@ export class FakeYooKassaPayouts {
     return send(404, { type: 'error', code: 'not_found' });
   }
 }
+
+/** The server's settings that make the fake its payouts provider (the YooKassa payouts and СБП tests). */
+export function yooKassaPayoutsEnv(fake: FakeYooKassaPayouts): Record<string, string> {
+  return {
+    PAYOUTS_PROVIDER: 'yookassa',
+    YOOKASSA_API_URL: fake.url,
+    YOOKASSA_SHOP_ID: fake.agentId,
+    YOOKASSA_SECRET_KEY: fake.secretKey,
+  };
+}
