@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
+import { RECIPIENT_LOOKUPS } from '../src/modules/transfer/service.ts';
 import { SANDBOX_FRAUD_PHONE } from '../src/providers/fraud-db/sandbox.ts';
 import {
   PayoutUnavailable,
@@ -120,6 +121,17 @@ describe(`СБП transfers (${databaseLabel})`, () => {
     const anon = await person(server, { level: 'anonymous', rub: rub(10) });
     const refused = await check(anon, { amount: '1' });
     expect(refused.body.problems.map((p: { code: string }) => p.code)).toContain('WITHDRAWAL_NOT_ALLOWED');
+  });
+
+  it('a name counts under the recipient lookup’s limit once per phone, however often the amount changes', async () => {
+    const ivan = await person(server, { rub: rub(1000) });
+    for (let i = 1; i <= RECIPIENT_LOOKUPS.max + 5; i++)
+      expect((await check(ivan, { amount: String(i) })).status).toBe(200);
+    for (let i = 1; i < RECIPIENT_LOOKUPS.max; i++)
+      expect((await check(ivan, { phone: `+7916000${String(i).padStart(4, '0')}` })).status).toBe(200);
+    const refused = await check(ivan, { phone: '+79169999999' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('RATE_LIMITED');
   });
 
   it('holds the money, names the bank and the masked phone, and posts the hold when the bank pays', async () => {

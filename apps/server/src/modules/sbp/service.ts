@@ -18,6 +18,7 @@ import {
   SBP_MIN_MINOR,
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
+import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
@@ -80,6 +81,13 @@ async function sbpPayee(ctx: AppContext, userId: string, body: SbpRequest): Prom
   }
   return { amount, bank, recipient, ownName, problems };
 }
+
+/**
+ * The phones each sender was told a name for lately: the check is asked again as the amount is typed, and
+ * a phone already counted under the recipient lookup's limit is not counted again (per instance; another
+ * instance counts it once more, which only errs on the strict side).
+ */
+const namedLately = hintsPerDatabase<true>({ max: 100_000, ttlMs: 10 * 60_000 });
 
 /** The recipient's masked name where the provider tells it; an outage only leaves it unsaid. */
 async function recipientName(ctx: AppContext, phone: string, bankId: string): Promise<string | null> {
@@ -152,8 +160,12 @@ export async function checkSbp(
   ];
   let name = payee.ownName;
   if (!name && payee.bank && /^\+7\d{10}$/.test(body.phone)) {
-    // A name for a phone tells who a number is: counted as every recipient lookup is.
-    await countLookup(ctx, userId);
+    // A name for a phone tells who a number is: counted as every recipient lookup is, once per phone.
+    const asked = `${userId}:${body.phone}`;
+    if (!namedLately(ctx.db).get(asked)) {
+      await countLookup(ctx, userId);
+      namedLately(ctx.db).set(asked, true);
+    }
     name = await recipientName(ctx, body.phone, payee.bank.id);
   }
   return {
