@@ -38,6 +38,7 @@ import * as sandboxKyc from './modules/sandbox-kyc/index.ts';
 import * as sandboxPages from './modules/sandbox-pages/index.ts';
 import * as sandboxPay from './modules/sandbox-pay/index.ts';
 import * as sandboxSms from './modules/sandbox-sms/index.ts';
+import * as sbp from './modules/sbp/index.ts';
 import * as schedules from './modules/schedules/index.ts';
 import * as support from './modules/support/index.ts';
 import * as templates from './modules/templates/index.ts';
@@ -70,6 +71,7 @@ const MODULE_ROUTES = [
   sandboxKyc.routes,
   sandboxPay.routes,
   sandboxSms.routes,
+  sbp.routes,
   schedules.routes,
   support.routes,
   templates.routes,

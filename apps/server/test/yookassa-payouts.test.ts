@@ -14,7 +14,7 @@ import {
   payoutStatusOf,
 } from '../src/providers/payouts/payouts-provider.ts';
 import { YooKassaPayoutsProvider } from '../src/providers/payouts/yookassa.ts';
-import { FakeYooKassaPayouts } from './fakes/yookassa-payouts.ts';
+import { FakeYooKassaPayouts, yooKassaPayoutsEnv } from './fakes/yookassa-payouts.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { balance, PIN, payoutWebhook, person, tablesContaining, withdraw } from './withdrawal-helpers.ts';
@@ -50,16 +50,8 @@ describe(`YooKassa payouts against a fake API (${databaseLabel})`, () => {
   let server: TestServer;
   const clock = new TestClock(Date.parse('2026-03-15T12:00:00Z'));
   beforeAll(async () => {
-    const url = await fake.start();
-    server = await startTestServer({
-      clock,
-      env: {
-        PAYOUTS_PROVIDER: 'yookassa',
-        YOOKASSA_API_URL: url,
-        YOOKASSA_SHOP_ID: fake.agentId,
-        YOOKASSA_SECRET_KEY: fake.secretKey,
-      },
-    });
+    await fake.start();
+    server = await startTestServer({ clock, env: yooKassaPayoutsEnv(fake) });
   });
   afterAll(async () => {
     await server.close();

@@ -13,6 +13,7 @@ import { moneyFlowCalls } from './money-flow.ts';
 import { moneyManagementCalls } from './money-management-calls.ts';
 import { providerCalls } from './provider-callbacks.ts';
 import { requestsCalls } from './requests.ts';
+import { sbpCalls } from './sbp.ts';
 import { supportCalls } from './support.ts';
 import { walletCalls } from './wallet.ts';
 
@@ -47,6 +48,7 @@ export const calls = {
   ...antifraudCalls,
   ...moneyManagementCalls,
   ...supportCalls,
+  ...sbpCalls,
 } as const;
 
 export type Calls = typeof calls;

@@ -7,6 +7,7 @@ import { ANTIFRAUD_ERRORS } from './antifraud-errors.ts';
 import { formatMoney } from './money.ts';
 import { MONEY_MANAGEMENT_ERRORS } from './money-management-errors.ts';
 import { OPS_ERRORS } from './ops-errors.ts';
+import { SBP_ERRORS } from './sbp-errors.ts';
 
 export const LANGUAGES = ['ru', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -399,6 +400,7 @@ export const ERRORS = {
   ...OPS_ERRORS,
   ...ANTIFRAUD_ERRORS,
   ...MONEY_MANAGEMENT_ERRORS,
+  ...SBP_ERRORS,
 } as const satisfies Record<string, Texts>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -9,6 +9,7 @@ export * from './ops.ts';
 export * from './phone.ts';
 export * from './plain-text.ts';
 export * from './qr.ts';
+export * from './sbp.ts';
 export * from './schemas.ts';
 export * from './support.ts';
 export * from './time.ts';

@@ -5,7 +5,7 @@
  */
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { PAYOUT_STUCK_AFTER_MS, settlePayout } from '../modules/payouts/index.ts';
+import { PAYOUT_STUCK_AFTER_MS, settlePayout, shownDestinationSql } from '../modules/payouts/index.ts';
 import { writeAudit } from './audit.ts';
 import { moneyText } from './money.ts';
 import type { Operator } from './operators.ts';
@@ -52,8 +52,8 @@ export async function payoutsPage(
   if (!['stuck', 'open', 'all'].includes(status)) throw new AppError('FIELD_INVALID', { field: 'status' });
   const { after, limit } = bounds(ctx, query);
   const { rows } = await ctx.db.query<{ id: string; created_at: Date; amount: bigint; currency: string }>(
-    `SELECT p.id, p.user_id, u.first_name, u.last_name, u.phone, p.purpose, p.amount, p.currency, p.destination,
-       p.provider, p.provider_ref, p.status, p.failure_reason, p.created_at, p.updated_at
+    `SELECT p.id, p.user_id, u.first_name, u.last_name, u.phone, p.purpose, p.amount, p.currency,
+       ${shownDestinationSql('p')} AS destination, p.destination_type, p.provider, p.provider_ref, p.status, p.failure_reason, p.created_at, p.updated_at
      FROM payouts p JOIN users u ON u.id = p.user_id
      WHERE ($1 = 'all' OR (p.status IN ('created', 'pending') AND ($1 = 'open' OR p.created_at <= $2)))
        AND ($3::timestamptz IS NULL OR (p.created_at, p.id) < ($3::timestamptz, $4::uuid))

@@ -3,6 +3,7 @@
  * against the ledger.
  */
 import type { AppContext } from '../context.ts';
+import { shownDestinationSql } from '../modules/payouts/index.ts';
 import type { ProviderRecord } from '../providers/records.ts';
 import { moneyText } from './money.ts';
 
@@ -22,6 +23,8 @@ interface Difference {
   provider_status: string | null;
   ledger_amount: string | null;
   ledger_status: string | null;
+  /** A payout's destination as operators read it (an СБП payout's bank and masked phone); null for top-ups. */
+  destination: string | null;
 }
 
 interface LedgerSide {
@@ -30,6 +33,7 @@ interface LedgerSide {
   currency: string;
   status: string;
   created_at: Date;
+  destination?: string | null;
 }
 
 function compare(
@@ -55,6 +59,7 @@ function compare(
       provider_status: record?.status ?? null,
       ledger_amount: side ? moneyText(side.amount, side.currency) : null,
       ledger_status: side?.status ?? null,
+      destination: side?.destination ?? null,
     });
   for (const record of records) {
     if (record.createdAt < day.from || record.createdAt >= day.to) continue;
@@ -145,7 +150,8 @@ export async function reconciliation(ctx: AppContext, date: string): Promise<unk
     ctx.payouts,
     'payouts',
     (where) =>
-      `SELECT p.id::text AS reference, t.amount, p.currency, t.status, t.created_at
+      `SELECT p.id::text AS reference, t.amount, p.currency, t.status, t.created_at,
+         ${shownDestinationSql('p')} AS destination
        FROM payouts p JOIN ledger_transfers t ON t.id = p.hold_transfer_id
        WHERE p.provider = $1 AND ${where}`,
     'p.id::text',

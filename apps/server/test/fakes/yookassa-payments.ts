@@ -3,7 +3,7 @@
  * 127.0.0.1 on a random port and checks what the real API checks (Basic auth shopId:secretKey,
  * an Idempotence-Key on POST, the amount's shape), keeps payments in memory, and lets a test move a
  * payment on (succeed, cancel) and build the notifications YooKassa would send.
- *   POST /v3/payments        same Idempotence-Key -> the same payment
+ *   POST /v3/payments        same Idempotence-Key -> the same payment; `payment_method_data: {type: 'sbp'}` for СБП
  *   GET  /v3/payments/{id}   404 for an unknown id
  *   GET  /v3/payments        the list, by created_at.gte / created_at.lt, `limit` a page, `cursor` the next
  */
@@ -21,6 +21,7 @@ export interface FakePayment {
   metadata: Record<string, string>;
   created_at: string;
   cancellation_details?: { party: string; reason: string };
+  payment_method?: { type: string; id: string };
 }
 
 export interface RecordedRequest {
@@ -92,6 +93,10 @@ export async function startFakeYooKassa(credentials: {
         return error(400, 'invalid_request', 'amount is invalid');
       if (body?.confirmation?.type !== 'redirect' || typeof body?.confirmation?.return_url !== 'string')
         return error(400, 'invalid_request', 'confirmation is invalid');
+      // A payment by СБП names its method; the payer's page then shows a QR or opens the bank app.
+      const method = body?.payment_method_data?.type;
+      if (method !== undefined && method !== 'sbp' && method !== 'bank_card')
+        return error(400, 'invalid_request', 'payment_method_data is invalid');
       const id = `2${randomUUID().slice(1)}`;
       const payment: FakePayment = {
         id,
@@ -106,6 +111,7 @@ export async function startFakeYooKassa(credentials: {
         },
         metadata: body.metadata ?? {},
         created_at: new Date().toISOString(),
+        ...(method ? { payment_method: { type: method, id } } : {}),
       };
       payments.set(id, payment);
       byKey.set(key, id);

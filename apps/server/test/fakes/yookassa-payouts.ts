@@ -5,6 +5,10 @@
  * {type: 'error', code, description}.
  *   POST /payouts        -> {id: 'po-...', status: 'pending', amount, payout_destination, metadata, test}
  *   GET  /payouts/{id}   -> the payout, with cancellation_details once canceled
+ *   GET  /sbp_banks      -> {type: 'list', items: [{bank_id, name, bic}]} (СБП's participants)
+ *   POST /personal_data  -> {id: 'pd-...', type: 'sbp_payout_recipient', status: 'waiting_for_operation'}
+ * An СБП payout ({type: 'sbp', phone, bank_id}) naming personal data whose last name is not the phone's
+ * owner's (`owners`) is canceled at once with `recipient_check_failed`, as YooKassa's bank check does.
  * Tests settle payouts (`settle`), make the next request fail (`failNext`), and read what was sent.
  */
 import { randomUUID } from 'node:crypto';
@@ -15,7 +19,12 @@ export interface FakePayout {
   id: string;
   status: 'pending' | 'succeeded' | 'canceled';
   amount: { value: string; currency: string };
-  payout_destination: { type: string; card?: { first6: string; last4: string; card_type: string } };
+  payout_destination: {
+    type: string;
+    card?: { first6: string; last4: string; card_type: string };
+    phone?: string;
+    bank_id?: string;
+  };
   description?: string;
   metadata?: Record<string, string>;
   created_at: string;
@@ -36,6 +45,13 @@ export class FakeYooKassaPayouts {
   readonly secretKey = 'test_fake_secret_key_0123456789';
   readonly payouts = new Map<string, FakePayout>();
   readonly requests: FakeRequest[] = [];
+  readonly banks = [
+    { bank_id: '100000000111', name: 'Сбербанк', bic: '044525225' },
+    { bank_id: '100000000004', name: 'Т-Банк', bic: '044525974' },
+  ];
+  /** The account owner's last name by phone (digits), for the recipient check. */
+  readonly owners = new Map<string, string>();
+  readonly personalData = new Map<string, { last_name: string; first_name: string }>();
   #byKey = new Map<string, string>();
   #failures: { status: number; body: unknown }[] = [];
   #server: Server | null = null;
@@ -97,6 +113,20 @@ export class FakeYooKassaPayouts {
     if (header('authorization') !== expected)
       return send(401, { type: 'error', code: 'invalid_credentials', description: 'Authentication error' });
 
+    if (req.method === 'GET' && path === '/sbp_banks') return send(200, { type: 'list', items: this.banks });
+    if (req.method === 'POST' && path === '/personal_data') {
+      const data = body as { type?: string; last_name?: string; first_name?: string } | null;
+      if (data?.type !== 'sbp_payout_recipient' || !data.last_name || !data.first_name)
+        return send(400, { type: 'error', code: 'invalid_request', description: 'Invalid personal data' });
+      const id = `pd-${randomUUID()}`;
+      this.personalData.set(id, { last_name: data.last_name, first_name: data.first_name });
+      return send(200, {
+        id,
+        type: data.type,
+        status: 'waiting_for_operation',
+        created_at: new Date().toISOString(),
+      });
+    }
     if (req.method === 'POST' && path === '/payouts') {
       const key = header('idempotence-key');
       if (!key)
@@ -109,10 +139,49 @@ export class FakeYooKassaPayouts {
       if (first) return send(200, this.payouts.get(first));
       const request = body as {
         amount?: { value?: string; currency?: string };
-        payout_destination_data?: { type?: string; card?: { number?: string } };
+        payout_destination_data?: {
+          type?: string;
+          card?: { number?: string };
+          phone?: string;
+          bank_id?: string;
+        };
+        personal_data?: { id?: string }[];
         description?: string;
         metadata?: Record<string, string>;
       } | null;
+      const sbp = request?.payout_destination_data?.type === 'sbp' ? request.payout_destination_data : null;
+      if (sbp) {
+        const { phone = '', bank_id = '' } = sbp;
+        const personal = request?.personal_data?.[0]?.id;
+        if (
+          !/^\d+\.\d{2}$/.test(request?.amount?.value ?? '') ||
+          !/^7\d{10}$/.test(phone) ||
+          !this.banks.some((bank) => bank.bank_id === bank_id) ||
+          (personal !== undefined && !this.personalData.has(personal))
+        )
+          return send(400, { type: 'error', code: 'invalid_request', description: 'Invalid payout data' });
+        const owner = this.owners.get(phone);
+        const checkFails =
+          personal !== undefined &&
+          owner !== undefined &&
+          this.personalData.get(personal)!.last_name !== owner;
+        const payout: FakePayout = {
+          id: `po-${randomUUID()}`,
+          status: checkFails ? 'canceled' : 'pending',
+          amount: { value: request!.amount!.value!, currency: request!.amount!.currency ?? 'RUB' },
+          payout_destination: { type: 'sbp', phone, bank_id },
+          description: request!.description,
+          metadata: request!.metadata,
+          created_at: new Date().toISOString(),
+          test: true,
+          ...(checkFails
+            ? { cancellation_details: { party: 'sbp_network', reason: 'recipient_check_failed' } }
+            : {}),
+        };
+        this.payouts.set(payout.id, payout);
+        this.#byKey.set(key, payout.id);
+        return send(200, payout);
+      }
       const number = request?.payout_destination_data?.card?.number ?? '';
       if (
         !request?.amount?.value ||
@@ -148,4 +217,14 @@ export class FakeYooKassaPayouts {
     }
     return send(404, { type: 'error', code: 'not_found' });
   }
+}
+
+/** The server's settings that make the fake its payouts provider (the YooKassa payouts and СБП tests). */
+export function yooKassaPayoutsEnv(fake: FakeYooKassaPayouts): Record<string, string> {
+  return {
+    PAYOUTS_PROVIDER: 'yookassa',
+    YOOKASSA_API_URL: fake.url,
+    YOOKASSA_SHOP_ID: fake.agentId,
+    YOOKASSA_SECRET_KEY: fake.secretKey,
+  };
 }

@@ -18,7 +18,13 @@ export const Receipt = z.object({
   failure_reason: z.string().nullable(),
 });
 
-export const TopUpRequest = z.strictObject({ amount: Amount, currency_code: CurrencyCodeSchema });
+/** How a top-up is paid on the provider's page: by card (the default) or by СБП from one's bank app. */
+export const TopUpMethod = z.enum(['card', 'sbp']);
+export const TopUpRequest = z.strictObject({
+  amount: Amount,
+  currency_code: CurrencyCodeSchema,
+  method: TopUpMethod.optional(),
+});
 export const TopUpAnswer = z.object({
   status: z.literal('success'),
   message: z.string(),

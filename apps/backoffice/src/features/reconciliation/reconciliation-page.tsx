@@ -22,6 +22,7 @@ interface Answer {
       provider_status: string | null;
       ledger_amount: string | null;
       ledger_status: string | null;
+      destination: string | null;
     }
   >;
 }
@@ -98,6 +99,10 @@ export function ReconciliationPage() {
               {
                 header: t('reconciliation.reference'),
                 cell: (d) => <span className="mono">{d.reference ?? '—'}</span>,
+              },
+              {
+                header: t('reconciliation.destination'),
+                cell: (d) => d.destination ?? '—',
               },
               {
                 header: t('reconciliation.providerSide'),

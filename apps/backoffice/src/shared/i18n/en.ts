@@ -163,6 +163,7 @@ export const en: Texts = {
   },
   reconciliation: {
     title: 'Reconciliation with providers',
+    destination: 'To',
     day: 'Day',
     compare: 'Reconcile',
     provider: 'Provider',

@@ -166,6 +166,7 @@ export const ru = {
   },
   reconciliation: {
     title: 'Сверка с провайдерами',
+    destination: 'Куда',
     day: 'День',
     compare: 'Сверить',
     provider: 'Провайдер',

@@ -99,15 +99,18 @@ export function cardKey(ctx: AppContext, card: string): string {
 }
 
 /**
- * Who a payee is, for 'paid before': a wallet user's id, a card's keyed hash, a bank account; kept on
+ * Who a payee is, for 'paid before': a wallet user's id, a card's or a phone's keyed hash, a bank account; kept on
  * each payout (`payouts.payee_key`), so a card or an account never paid before is a new payee.
  */
 export function payeeKey(
   ctx: AppContext,
-  payee: Pick<AntifraudPayee, 'userId' | 'card' | 'account'>,
+  payee: Pick<AntifraudPayee, 'userId' | 'card' | 'account' | 'phone'>,
 ): string {
   if (payee.userId) return payee.userId;
   if (payee.card) return `card:${cardKey(ctx, payee.card)}`;
+  // An СБП payee's phone is kept masked on its payout, so 'paid before' keeps only its keyed hash.
+  if (payee.phone)
+    return `phone:${createHmac('sha256', ctx.config.PIN_KEY).update(`payee-phone:${payee.phone}`).digest('hex')}`;
   return `account:${payee.account ?? ''}`;
 }
 

@@ -5,6 +5,13 @@
 import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
-export { PAYOUT_STUCK_AFTER_MS, payOut, payoutReceipt, payoutReceiptOf, settlePayout } from './service.ts';
+export {
+  PAYOUT_STUCK_AFTER_MS,
+  payOut,
+  payoutReceipt,
+  payoutReceiptOf,
+  settlePayout,
+  shownDestinationSql,
+} from './service.ts';
 
 export const routes = modulePlugin('payouts', register);

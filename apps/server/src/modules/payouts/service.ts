@@ -1,6 +1,6 @@
 /**
- * Payouts: money leaving the wallet through the payouts provider, for a withdrawal to a card or a
- * GOST QR payment to a bank account. One life for both:
+ * Payouts: money leaving the wallet through the payouts provider, for a withdrawal to a card, a GOST QR
+ * payment to a bank account, or an СБП transfer by phone (docs/decisions/sbp.md). One life for all:
  *
  *   payOut(ctx, request, answerOf)   a money call (modules/money-calls): the door holds the money toward
  *                                    payout clearing under every rule of the limits, and the payout is
@@ -72,6 +72,8 @@ export interface PayoutRow {
   destination_type: PayoutDestination['type'];
   destination: string;
   payee_name: string | null;
+  /** An СБП payout's bank (kept in payee_details); null for the others. */
+  bank_name: string | null;
   hold_transfer_id: string;
   provider: string;
   provider_ref: string | null;
@@ -80,7 +82,8 @@ export interface PayoutRow {
   created_at: Date;
 }
 
-const COLUMNS = `id, user_id, purpose, amount, currency, destination_type, destination, payee_name, hold_transfer_id,
+const COLUMNS = `id, user_id, purpose, amount, currency, destination_type, destination, payee_name,
+  CASE WHEN destination_type = 'sbp' THEN payee_details->>'bank_name' END AS bank_name, hold_transfer_id,
   provider, provider_ref, status, failure_reason, created_at`;
 
 /** A payout as a call asks for it, confirmed with the PIN under the call's idempotency. */
@@ -110,12 +113,18 @@ export interface PayoutRequest {
 
 /** The payee a payout's destination is, for the antifraud check and for 'paid before'. */
 function payeeOf(destination: PayoutDestination, label: string): AntifraudPayee {
-  return {
-    userId: null,
-    ...(destination.type === 'bank_card' ? { card: destination.number } : { account: destination.account }),
-    label,
-  };
+  const key =
+    destination.type === 'bank_card'
+      ? { card: destination.number }
+      : destination.type === 'sbp'
+        ? { phone: destination.phone }
+        : { account: destination.account };
+  return { userId: null, ...key, label };
 }
+
+/** An СБП payout's bank, as its details keep it. */
+const bankNameOf = (destination: PayoutDestination, details: Record<string, string | null> | null) =>
+  destination.type === 'sbp' ? (details?.bank_name ?? null) : null;
 
 /**
  * Holds the money and records the payout (one transaction), then hands it to the provider. The
@@ -138,6 +147,7 @@ export async function payOut<A>(
     destination_type: request.destination.type,
     destination: request.shownDestination,
     payee_name: request.payeeName,
+    bank_name: bankNameOf(request.destination, request.payeeDetails),
     hold_transfer_id: randomUUID(),
     provider: ctx.payouts.id,
     provider_ref: null,
@@ -251,6 +261,7 @@ const payoutRelease = {
       destination_type: kept.destination.type,
       destination: kept.shown,
       payee_name: kept.payeeName,
+      bank_name: bankNameOf(kept.destination, kept.payeeDetails),
       hold_transfer_id: door.id,
       provider: ctx.payouts.id,
       provider_ref: null,
@@ -268,6 +279,7 @@ const payoutRelease = {
 };
 onRelease('withdrawal', payoutRelease);
 onRelease('qrPayment', payoutRelease);
+onRelease('sbpTransfer', payoutRelease);
 
 async function recordPayout(
   q: Queryable,
@@ -508,6 +520,16 @@ export async function reconcilePayouts(ctx: AppContext, batch = 20): Promise<num
   return settled;
 }
 
+/**
+ * How operators read a payout's destination (the back office's payouts and reconciliation): a masked card or
+ * an account as kept, an СБП payout as 'СБП · <bank> · <masked phone>' (docs/decisions/sbp.md#sending-by-sbp).
+ */
+export function shownDestinationSql(alias: string): string {
+  return `CASE WHEN ${alias}.destination_type = 'sbp'
+    THEN 'СБП · ' || coalesce(${alias}.payee_details->>'bank_name', '') || ' · ' || ${alias}.destination
+    ELSE ${alias}.destination END`;
+}
+
 // ---------- receipts ----------
 
 const RECEIPT_STATUS: Record<PayoutRecordStatus, Receipt['status']> = {
@@ -518,8 +540,15 @@ const RECEIPT_STATUS: Record<PayoutRecordStatus, Receipt['status']> = {
 };
 
 export function payoutDescription(
-  payout: Pick<PayoutRow, 'purpose' | 'destination' | 'payee_name'>,
+  payout: Pick<PayoutRow, 'purpose' | 'destination' | 'destination_type' | 'payee_name' | 'bank_name'>,
 ): LocalText {
+  if (payout.destination_type === 'sbp') {
+    const bank = payout.bank_name ?? '';
+    return {
+      ru: `Перевод по СБП: ${bank}, ${payout.destination}`,
+      en: `SBP transfer: ${bank}, ${payout.destination}`,
+    };
+  }
   if (payout.purpose === 'withdrawal')
     return { ru: `Вывод на карту ${payout.destination}`, en: `Withdrawal to card ${payout.destination}` };
   const payee = payout.payee_name ?? payout.destination;

@@ -62,6 +62,29 @@ ${errors}
   );
 }
 
+/**
+ * An open СБП payment (docs/decisions/sbp.md#top-up-by-sbp): the QR a bank app scans (it opens this page),
+ * and pay or decline, as the payer's bank app would offer.
+ */
+export function sbpPage(payment: SandboxPayment, problem?: string): string {
+  const errors = problem ? `<div class="errors" role="alert">${escapeHtml(problem)}</div>` : '';
+  const id = escapeHtml(payment.id);
+  return layout(
+    `Оплата через СБП — ${MERCHANT}`,
+    `<h1>Оплата через СБП</h1>
+${summary(payment)}
+<img class="qr" src="/sandbox/pay/${id}/qr.svg" width="200" height="200" alt="QR-код для оплаты через СБП">
+<p class="hint">Отсканируйте QR-код камерой телефона или в приложении банка. В песочнице банк плательщика — эта страница: «Оплатить через СБП» проводит оплату, «Отменить оплату» — отклоняет.</p>
+<form method="post" action="/sandbox/pay/${id}">
+${errors}
+<div class="actions">
+<button type="submit" name="action" value="pay">Оплатить через СБП</button>
+<button type="submit" name="action" value="decline" class="secondary">Отменить оплату</button>
+</div>
+</form>`,
+  );
+}
+
 /** A payment that is no longer open. */
 export function decidedPage(payment: SandboxPayment, returnTo: string): string {
   const outcome =
@@ -70,7 +93,7 @@ export function decidedPage(payment: SandboxPayment, returnTo: string): string {
       : '<p class="result-bad">Платёж отклонён.</p>';
   return layout(
     `Оплата — ${MERCHANT}`,
-    `<h1>Оплата картой</h1>
+    `<h1>${payment.method === 'sbp' ? 'Оплата через СБП' : 'Оплата картой'}</h1>
 ${summary(payment)}
 ${outcome}
 <p><a href="${escapeHtml(returnTo)}">Вернуться в кошелёк</a></p>`,

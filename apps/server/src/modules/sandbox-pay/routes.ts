@@ -1,7 +1,8 @@
 /**
  * The sandbox payments provider's hosted page
  * (docs/decisions/api.md#running-it-contracts-that-tests-rely-on), only outside production:
- *   GET  /sandbox/pay/:id   the payment: merchant, amount, a card number field, pay or cancel
+ *   GET  /sandbox/pay/:id   the payment: merchant, amount, a card number field (for СБП a QR), pay or cancel
+ *   GET  /sandbox/pay/:id/qr.svg   the СБП page's QR: this page's address, as a bank app would open it
  *   POST /sandbox/pay/:id   form-encoded `card` and `action=pay|decline`: records the outcome by test card
  *                           (cards.ts), notifies the wallet by signed webhook and answers 303 to the order's
  *                           return url (/wallet/payments/finish?order=<id>); an invalid card answers the
@@ -10,12 +11,13 @@
  * check as any callback. Nothing of the card is kept but its last four digits.
  */
 import type { FastifyInstance } from 'fastify';
+import QRCode from 'qrcode';
 import type { AppContext } from '../../context.ts';
 import { cardDigits, sandboxCardOutcome } from '../../providers/payments/cards.ts';
 import type { HostedPayment } from '../../providers/payments/payments-provider.ts';
 import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
 import { sendHtml } from '../sandbox-pages/index.ts';
-import { ACTION_ERROR, CARD_ERROR, decidedPage, formPage, notFoundPage } from './page.ts';
+import { ACTION_ERROR, CARD_ERROR, decidedPage, formPage, notFoundPage, sbpPage } from './page.ts';
 
 function field(body: unknown, name: string, max = 100): string {
   const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
@@ -49,7 +51,21 @@ export default function sandboxPayRoutes(app: FastifyInstance, ctx: AppContext):
       if (!payment) return sendHtml(reply, 404, notFoundPage());
       if (payment.status !== 'pending')
         return sendHtml(reply, 200, decidedPage(payment, returnPath(ctx, payment)));
-      return sendHtml(reply, 200, formPage(payment));
+      return sendHtml(reply, 200, payment.method === 'sbp' ? sbpPage(payment) : formPage(payment));
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/sandbox/pay/:id/qr.svg',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const payment = await provider.payment(request.params.id);
+      if (payment?.method !== 'sbp') return sendHtml(reply, 404, notFoundPage());
+      const svg = await QRCode.toString(`${ctx.config.PUBLIC_URL}/sandbox/pay/${payment.id}`, {
+        type: 'svg',
+        margin: 1,
+      });
+      return reply.type('image/svg+xml').send(svg);
     },
   );
 
@@ -66,7 +82,13 @@ export default function sandboxPayRoutes(app: FastifyInstance, ctx: AppContext):
         await provider.decide(payment.id, { action: 'decline', cardLast4: null, reason: 'canceled_by_user' });
         return reply.redirect(returnPath(ctx, payment), 303);
       }
-      if (action !== 'pay') return sendHtml(reply, 400, formPage(payment, ACTION_ERROR));
+      const page = payment.method === 'sbp' ? sbpPage : formPage;
+      if (action !== 'pay') return sendHtml(reply, 400, page(payment, ACTION_ERROR));
+      // СБП: the payer's bank app has confirmed; no card is asked.
+      if (payment.method === 'sbp') {
+        await provider.decide(payment.id, { action: 'pay', cardLast4: null });
+        return reply.redirect(returnPath(ctx, payment), 303);
+      }
       const digits = cardDigits(field(request.body, 'card', 40));
       if (!digits) return sendHtml(reply, 400, formPage(payment, CARD_ERROR));
       const cardLast4 = digits.slice(-4);

@@ -43,7 +43,10 @@ import { requireAcceptedTerms } from '../terms/index.ts';
 export const ORDER_REFERENCE = 'topup_order';
 export const FINISH_PATH = '/wallet/payments/finish';
 const PAYMENT_DESCRIPTION = 'Пополнение кошелька E-Wallet';
-const CREDIT_TEXT = { ru: 'Пополнение с банковской карты', en: 'Top-up from a bank card' };
+const CREDIT_TEXT = {
+  card: { ru: 'Пополнение с банковской карты', en: 'Top-up from a bank card' },
+  sbp: { ru: 'Пополнение через СБП', en: 'Top-up by SBP' },
+};
 const CREATED_TEXT = {
   ru: 'Заказ создан. Перейдите на страницу оплаты',
   en: 'The order is created. Continue to the payment page',
@@ -57,6 +60,7 @@ export interface TopUpOrder {
   amount: bigint;
   currency: CurrencyCode;
   status: OrderStatus;
+  method: 'card' | 'sbp';
   provider: string;
   provider_payment_id: string | null;
   payment_url: string | null;
@@ -80,7 +84,7 @@ export interface TopUpStatusAnswer {
   currency_code: CurrencyCode;
 }
 
-const COLUMNS = `id, user_id, amount, currency, status, provider, provider_payment_id, payment_url, transfer_id,
+const COLUMNS = `id, user_id, amount, currency, status, method, provider, provider_payment_id, payment_url, transfer_id,
   failure_reason, created_at, finished_at`;
 
 /** The ledger idempotency key of an order's credit. */
@@ -135,13 +139,14 @@ export async function startTopUp(
   ctx: AppContext,
   input: {
     userId: string;
-    body: { amount: string; currency_code: CurrencyCode };
+    body: { amount: string; currency_code: CurrencyCode; method?: 'card' | 'sbp' | undefined };
     idempotencyKey: string | null;
     language: Language;
   },
 ): Promise<TopUpAnswer> {
   const currency = input.body.currency_code;
   const amount = topUpAmount(input.body.amount, currency);
+  const method = input.body.method ?? 'card';
   // Money waits for the current terms, as every money call does (modules/money-calls).
   await requireAcceptedTerms(ctx, input.userId);
   // The order's id is made first: it is the call's answer, stored with the key before the order is.
@@ -152,7 +157,8 @@ export async function startTopUp(
       userId: input.userId,
       call: 'topUp',
       key: input.idempotencyKey,
-      requestHash: requestHash(ctx, { amount, currency }),
+      // A card top-up's fingerprint is as before СБП came (keys stored then still match).
+      requestHash: requestHash(ctx, method === 'sbp' ? { amount, currency, method } : { amount, currency }),
     },
     { order: id },
     async (q) => {
@@ -161,9 +167,9 @@ export async function startTopUp(
       const refusal = await topUpRefusal(q, ctx.config.levelRulesJson, input.userId, currency, amount, now);
       if (refusal) throw refusalError(refusal);
       await q.query(
-        `INSERT INTO topup_orders (id, user_id, amount, currency, provider, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-        [id, input.userId, amount, currency, ctx.payments.id, now],
+        `INSERT INTO topup_orders (id, user_id, amount, currency, method, provider, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+        [id, input.userId, amount, currency, method, ctx.payments.id, now],
       );
     },
   );
@@ -188,6 +194,7 @@ async function ensurePayment(ctx: AppContext, orderId: string): Promise<TopUpOrd
       currency: order.currency,
       description: PAYMENT_DESCRIPTION,
       returnUrl: `${ctx.config.PUBLIC_URL}${FINISH_PATH}?order=${order.id}`,
+      method: order.method,
     });
   } catch (error) {
     // The order stays pending without a payment: a repeat with the same key tries again.
@@ -250,7 +257,7 @@ export async function applyPaymentReport(ctx: AppContext, report: PaymentReport)
           kind: 'topup',
           idempotencyKey: creditKey(order.id),
           reference: { type: ORDER_REFERENCE, id: order.id },
-          description: CREDIT_TEXT,
+          description: CREDIT_TEXT[order.method],
           at: now,
         });
         const { rows } = await q.query<TopUpOrder>(

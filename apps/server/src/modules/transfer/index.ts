@@ -5,6 +5,13 @@
 import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
-export { checkPaymentToPerson, findRecipient, payUser, type Recipient, transferReceipt } from './service.ts';
+export {
+  checkPaymentToPerson,
+  countLookup,
+  findRecipient,
+  payUser,
+  type Recipient,
+  transferReceipt,
+} from './service.ts';
 
 export const routes = modulePlugin('transfer', register);

@@ -102,8 +102,11 @@ export async function findRecipient(ctx: AppContext, senderId: string, phone: st
   return recipient;
 }
 
-/** One resolution of a phone to a person by this sender, under the limit every such call shares. */
-async function countLookup(ctx: AppContext, senderId: string): Promise<void> {
+/**
+ * One resolution of a phone to a person by this sender, under the limit every such call shares (an СБП
+ * check's recipient name counts too).
+ */
+export async function countLookup(ctx: AppContext, senderId: string): Promise<void> {
   const counted = await hit(
     ctx.db,
     `recipient-lookup:${senderId}`,

@@ -26,6 +26,8 @@ export interface CreatePaymentInput {
   description: string;
   /** Where the provider sends the browser back after the payment (absolute). */
   returnUrl: string;
+  /** By card, or by СБП (docs/decisions/sbp.md#top-up-by-sbp). */
+  method: 'card' | 'sbp';
 }
 
 export interface CreatedPayment {
@@ -80,12 +82,13 @@ export interface HostedPayment {
   return_url: string;
   status: PaymentStatus;
   card_last4: string | null;
+  method: 'card' | 'sbp';
   cancellation_reason: string | null;
   created_at: Date;
 }
 
 export type HostedPaymentDecision =
-  | { action: 'pay'; cardLast4: string }
+  | { action: 'pay'; cardLast4: string | null }
   | { action: 'decline'; cardLast4: string | null; reason: 'card_declined' | 'canceled_by_user' };
 
 /** The provider could not be reached or answered nonsense: the caller answers PROVIDER_UNAVAILABLE. */

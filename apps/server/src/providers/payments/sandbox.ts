@@ -26,7 +26,7 @@ export type SandboxPayment = HostedPayment;
 export type SandboxDecision = HostedPaymentDecision;
 
 const COLUMNS =
-  'id, order_id, amount, currency, description, return_url, status, card_last4, cancellation_reason, created_at';
+  'id, order_id, amount, currency, description, return_url, status, card_last4, method, cancellation_reason, created_at';
 
 export class SandboxPaymentsProvider implements PaymentsProvider, HostedPaymentPage {
   readonly id = 'sandbox';
@@ -60,9 +60,17 @@ export class SandboxPaymentsProvider implements PaymentsProvider, HostedPaymentP
     const now = this.#clock.now();
     // The order id is the idempotence key: a second create answers the first payment.
     await this.#db.query(
-      `INSERT INTO sandbox_payments (order_id, amount, currency, description, return_url, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (order_id) DO NOTHING`,
-      [input.orderId, input.amount, input.currency, input.description.slice(0, 128), input.returnUrl, now],
+      `INSERT INTO sandbox_payments (order_id, amount, currency, description, return_url, method, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (order_id) DO NOTHING`,
+      [
+        input.orderId,
+        input.amount,
+        input.currency,
+        input.description.slice(0, 128),
+        input.returnUrl,
+        input.method,
+        now,
+      ],
     );
     const { rows } = await this.#db.query<SandboxPayment>(
       `SELECT ${COLUMNS} FROM sandbox_payments WHERE order_id = $1`,

@@ -2,7 +2,8 @@
  * YooKassa (API v3) as the payments provider. What it uses of the API:
  *   POST {YOOKASSA_API_URL}/payments      Basic auth shopId:secretKey, an Idempotence-Key header (our
  *        order id), {amount: {value: '100.00', currency: 'RUB'}, capture: true,
- *        confirmation: {type: 'redirect', return_url}, description, metadata: {order_id}};
+ *        confirmation: {type: 'redirect', return_url}, description, metadata: {order_id}}, and for a
+ *        top-up by СБП `payment_method_data: {type: 'sbp'}` (the page shows a QR or opens the bank app);
  *        answers the payment with confirmation.confirmation_url, where the person pays.
  *   GET  {YOOKASSA_API_URL}/payments/{id} the payment's current state.
  *   GET  {YOOKASSA_API_URL}/payments?created_at.gte=&created_at.lt=&limit=100[&cursor=] the payments
@@ -166,6 +167,7 @@ export class YooKassaPaymentsProvider implements PaymentsProvider {
       body: {
         amount: { value: formatAmount(input.amount, input.currency), currency: input.currency },
         capture: true,
+        ...(input.method === 'sbp' ? { payment_method_data: { type: 'sbp' } } : {}),
         confirmation: { type: 'redirect', return_url: input.returnUrl },
         description: input.description.slice(0, 128),
         metadata: { order_id: input.orderId },

@@ -23,7 +23,34 @@ export type PayoutDestination =
       payeeInn: string | null;
       kpp: string | null;
       purpose: string | null;
+    }
+  | {
+      /** A Faster Payments System (СБП) transfer by phone to a participant bank (docs/decisions/sbp.md). */
+      type: 'sbp';
+      /** +7 and 10 digits. */
+      phone: string;
+      /** The participant's id, as the participants list names it (12 digits). */
+      bankId: string;
+      /** The recipient check: the payee's verified name the bank compares with the account's owner. */
+      recipient: SbpRecipient | null;
     };
+
+/** A participant of the Faster Payments System. */
+export interface SbpBank {
+  id: string;
+  name: string;
+}
+
+/** The name the recipient's bank checks the account against (a personal-data object at YooKassa). */
+export interface SbpRecipient {
+  lastName: string;
+  firstName: string;
+  middleName: string | null;
+}
+
+/** The reason a payout to a recipient who is not the named person is canceled with, ready to show. */
+export const REASON_RECIPIENT_CHECK_FAILED =
+  'Получатель в банке не совпадает с вашими данными. Деньги возвращены на счёт';
 
 /** Our view of a payout, whatever the provider calls its states (see `payoutStatusOf`). */
 export type PayoutStatus = 'pending' | 'succeeded' | 'canceled';
@@ -79,6 +106,13 @@ export interface PayoutsProvider extends ListsRecords {
    * arrived); undefined when the provider cannot look payouts up by reference.
    */
   findByReference?(reference: string): Promise<PayoutState | null | undefined>;
+  /** The participants of the Faster Payments System; throws PayoutUnavailable when it cannot tell. */
+  sbpBanks(): Promise<SbpBank[]>;
+  /**
+   * The recipient's masked name ('Иван П.') at a participant, where the provider tells it; null otherwise.
+   * Throws PayoutUnavailable when it cannot answer.
+   */
+  sbpRecipientName(phone: string, bankId: string): Promise<string | null>;
   /** Background work of this provider (the sandbox settles due payouts); answers how many it handled. */
   runDue?(): Promise<number>;
   /**
@@ -130,4 +164,10 @@ export function luhnOk(digits: string): boolean {
 /** The only form a card number is ever stored or shown in: first 6 and last 4 digits. */
 export function maskCard(digits: string): string {
   return `${digits.slice(0, 6)}${'*'.repeat(Math.max(0, digits.length - 10))}${digits.slice(-4)}`;
+}
+
+/** The only form an СБП payee's phone is kept or shown in: '+7 912 ***-**-67'. */
+export function maskPhone(e164: string): string {
+  const russian = /^\+7(\d{3})\d{5}(\d{2})$/.exec(e164);
+  return russian ? `+7 ${russian[1]} ***-**-${russian[2]}` : `${e164.slice(0, 3)}***${e164.slice(-2)}`;
 }

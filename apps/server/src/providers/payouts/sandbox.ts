@@ -3,8 +3,10 @@
  * complete, asynchronous, with failures. A payout settles SANDBOX_PAYOUT_DELAY_MS after it was created; the
  * test card decides how:
  *   4111 1111 1111 1111  succeeds        4000 0000 0000 0002  is declined        any other valid card succeeds
- * Bank-account payouts (GOST QR payments) succeed. Only the outcome flag and the masked destination are
- * kept, never the card number.
+ * Bank-account payouts (GOST QR payments) succeed. СБП payouts (docs/decisions/sbp.md#the-sandbox) go to
+ * SANDBOX_SBP_BANKS: 100000000901 pays, 100000000902 always declines, 100000000903 fails the recipient
+ * check; a bank not in the list is refused. Only the outcome flag and the masked destination are kept,
+ * never the card number or the full phone.
  *
  * Crash-safe: pending payouts are rows of sandbox_payouts with a due time, and each has a job on the
  * `sandbox-payout` queue (docs/decisions/jobs.md#one-job-system) due at that time. The job claims its row
@@ -24,13 +26,17 @@ import { type ProviderRecord, sandboxRecords } from '../records.ts';
 import { deliver, httpTransport, signedWebhookRequest, type WebhookTransport } from '../sandbox-webhooks.ts';
 import {
   maskCard,
+  maskPhone,
   type PayoutDestination,
+  PayoutRejected,
   type PayoutRequest,
   type PayoutState,
   type PayoutStatus,
   type PayoutsProvider,
   payoutStatusOf,
+  type SbpBank,
 } from './payouts-provider.ts';
+import { SANDBOX_SBP_BANKS, sandboxRecipientName, sandboxSbpOutcome } from './sandbox-sbp.ts';
 
 export const PAYOUTS_WEBHOOK_PATH = '/v2/wallet/webhooks/payouts';
 export const SANDBOX_DECLINED_CARD = '4000000000000002';
@@ -51,13 +57,15 @@ interface SandboxPayoutRow {
   due_at: Date;
 }
 
-function outcomeOf(destination: PayoutDestination): 'succeed' | 'fail' {
+function outcomeOf(destination: PayoutDestination): { outcome: 'succeed' | 'fail'; reason: string | null } {
+  if (destination.type === 'sbp') return sandboxSbpOutcome(destination);
   return destination.type === 'bank_card' && destination.number === SANDBOX_DECLINED_CARD
-    ? 'fail'
-    : 'succeed';
+    ? { outcome: 'fail', reason: null }
+    : { outcome: 'succeed', reason: null };
 }
 
 function maskedDestination(destination: PayoutDestination): string {
+  if (destination.type === 'sbp') return `${maskPhone(destination.phone)} ${destination.bankId}`;
   return destination.type === 'bank_card' ? maskCard(destination.number) : destination.account;
 }
 
@@ -119,13 +127,26 @@ export class SandboxPayoutsProvider implements PayoutsProvider {
     return true;
   }
 
+  async sbpBanks(): Promise<SbpBank[]> {
+    return SANDBOX_SBP_BANKS.map(({ id, name }) => ({ id, name }));
+  }
+
+  async sbpRecipientName(phone: string, bankId: string): Promise<string | null> {
+    return SANDBOX_SBP_BANKS.some((bank) => bank.id === bankId) ? sandboxRecipientName(phone) : null;
+  }
+
   async payout(request: PayoutRequest): Promise<PayoutState> {
+    const { destination } = request;
+    // Like a real provider, a participant it does not know is refused at once (nothing is sent).
+    if (destination.type === 'sbp' && !SANDBOX_SBP_BANKS.some((bank) => bank.id === destination.bankId))
+      throw new PayoutRejected('unknown СБП participant');
+    const { outcome, reason } = outcomeOf(destination);
     const now = this.#clock.now();
     const dueAt = new Date(now.getTime() + this.#config.SANDBOX_PAYOUT_DELAY_MS);
     await this.#db.query(
       `INSERT INTO sandbox_payouts (id, idempotence_key, reference, amount, currency, destination_type, destination,
-         outcome, due_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         outcome, reason, due_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (idempotence_key) DO NOTHING`,
       [
         randomUUID(),
@@ -135,7 +156,8 @@ export class SandboxPayoutsProvider implements PayoutsProvider {
         request.currency,
         request.destination.type,
         maskedDestination(request.destination),
-        outcomeOf(request.destination),
+        outcome,
+        reason,
         dueAt,
         now,
       ],

@@ -4,6 +4,11 @@
  *   POST {YOOKASSA_API_URL}/payouts        {amount: {value, currency}, payout_destination_data:
  *                                           {type: 'bank_card', card: {number}}, description, metadata}
  *   GET  {YOOKASSA_API_URL}/payouts/{id}   {id, status: pending | succeeded | canceled, cancellation_details}
+ *   GET  {YOOKASSA_API_URL}/sbp_banks      {type: 'list', items: [{bank_id, name, bic}]}: СБП's participants
+ *   POST {YOOKASSA_API_URL}/personal_data  {type: 'sbp_payout_recipient', last_name, first_name, middle_name}:
+ *                                           the recipient check of an СБП payout (its id goes in `personal_data`)
+ * An СБП payout is `payout_destination_data: {type: 'sbp', phone, bank_id}` (the phone as digits, no '+');
+ * a failed recipient check cancels it with `recipient_check_failed` (docs/decisions/sbp.md).
  * The card number goes into the request body only, and is never logged. YooKassa payouts cannot pay a
  * bank account by its details, so `supports('bank_account')` is false. Its outcome reaches us by
  * `fetch` (the background worker asks about open payouts) or by YooKassa's notification (payout.succeeded,
@@ -21,6 +26,9 @@ import {
   type PayoutsProvider,
   PayoutUnavailable,
   payoutStatusOf,
+  REASON_RECIPIENT_CHECK_FAILED,
+  type SbpBank,
+  type SbpRecipient,
 } from './payouts-provider.ts';
 
 const TIMEOUT_MS = 15_000;
@@ -35,6 +43,8 @@ const CANCEL_REASONS: Record<string, string> = {
   rejected_by_payee: 'Выплату отклонил банк получателя',
   issuer_unavailable: 'Банк получателя недоступен',
   general_decline: 'Выплата отклонена',
+  recipient_check_failed: REASON_RECIPIENT_CHECK_FAILED,
+  recipient_not_found: 'Получатель не найден в выбранном банке. Деньги возвращены на счёт',
 };
 
 interface YooKassaPayout {
@@ -74,24 +84,69 @@ export class YooKassaPayoutsProvider implements PayoutsProvider {
   };
 
   supports(type: PayoutDestination['type']): boolean {
-    return type === 'bank_card';
+    return type === 'bank_card' || type === 'sbp';
+  }
+
+  async sbpBanks(): Promise<SbpBank[]> {
+    const list = (await this.#call('GET', '/sbp_banks')) as { items?: unknown } | null;
+    if (!Array.isArray(list?.items)) throw new PayoutUnavailable('unreadable participants list');
+    return list.items.flatMap((item: { bank_id?: unknown; name?: unknown }) =>
+      typeof item?.bank_id === 'string' && /^\d{12}$/.test(item.bank_id) && typeof item.name === 'string'
+        ? [{ id: item.bank_id, name: item.name.slice(0, 200) }]
+        : [],
+    );
+  }
+
+  /** YooKassa does not tell a recipient's name before the payout. */
+  async sbpRecipientName(): Promise<string | null> {
+    return null;
   }
 
   async payout(request: PayoutRequest): Promise<PayoutState> {
-    if (request.destination.type !== 'bank_card')
+    const { destination } = request;
+    if (destination.type === 'bank_account')
       throw new PayoutRejected('YooKassa payouts cannot pay a bank account');
+    const personalData =
+      destination.type === 'sbp' && destination.recipient
+        ? [{ id: await this.#personalData(destination.recipient, `${request.idempotenceKey}:recipient`) }]
+        : undefined;
     const body = JSON.stringify({
       amount: { value: formatAmount(request.amount, request.currency), currency: request.currency },
-      payout_destination_data: { type: 'bank_card', card: { number: request.destination.number } },
+      payout_destination_data:
+        destination.type === 'sbp'
+          ? { type: 'sbp', phone: destination.phone.replace(/^\+/, ''), bank_id: destination.bankId }
+          : { type: 'bank_card', card: { number: destination.number } },
+      ...(personalData ? { personal_data: personalData } : {}),
       description: request.description.slice(0, 128),
       metadata: { reference: request.reference },
     });
-    const payout = await this.#call('POST', '/payouts', body, request.idempotenceKey);
-    return this.#state(payout);
+    return this.#state(this.#payoutOf(await this.#call('POST', '/payouts', body, request.idempotenceKey)));
+  }
+
+  /** The recipient check's personal data; its id is what the payout names (never the name itself). */
+  async #personalData(recipient: SbpRecipient, idempotenceKey: string): Promise<string> {
+    const body = JSON.stringify({
+      type: 'sbp_payout_recipient',
+      last_name: recipient.lastName,
+      first_name: recipient.firstName,
+      ...(recipient.middleName ? { middle_name: recipient.middleName } : {}),
+    });
+    const answer = (await this.#call('POST', '/personal_data', body, idempotenceKey)) as {
+      id?: unknown;
+    } | null;
+    if (typeof answer?.id !== 'string') throw new PayoutUnavailable('unreadable personal data');
+    return answer.id;
   }
 
   async fetch(providerId: string): Promise<PayoutState> {
-    return this.#state(await this.#call('GET', `/payouts/${encodeURIComponent(providerId)}`));
+    return this.#state(this.#payoutOf(await this.#call('GET', `/payouts/${encodeURIComponent(providerId)}`)));
+  }
+
+  #payoutOf(json: unknown): YooKassaPayout {
+    const payout = json as YooKassaPayout | null;
+    if (!payout || typeof payout.id !== 'string' || typeof payout.status !== 'string')
+      throw new PayoutUnavailable('unreadable answer');
+    return payout;
   }
 
   #state(payout: YooKassaPayout): PayoutState {
@@ -109,7 +164,7 @@ export class YooKassaPayoutsProvider implements PayoutsProvider {
     path: string,
     body?: string,
     idempotenceKey?: string,
-  ): Promise<YooKassaPayout> {
+  ): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${this.#baseUrl}${path}`, {
@@ -139,9 +194,7 @@ export class YooKassaPayoutsProvider implements PayoutsProvider {
         typeof description === 'string' ? description.slice(0, 200) : `HTTP ${response.status}`,
       );
     }
-    const payout = json as YooKassaPayout | null;
-    if (!payout || typeof payout.id !== 'string' || typeof payout.status !== 'string')
-      throw new PayoutUnavailable('unreadable answer');
-    return payout;
+    if (json === null) throw new PayoutUnavailable('unreadable answer');
+    return json;
   }
 }

@@ -7,9 +7,11 @@ import i18n from '../../../shared/i18n/i18n.ts';
 export type TopUpStart = { status: 'success'; url: string } | { status: 'error'; message: string };
 
 /** One press of 'Пополнить' is one attempt with its own Idempotency-Key. Never throws. */
-export async function startTopUp(amount: string): Promise<TopUpStart> {
+export async function startTopUp(amount: string, method: 'card' | 'sbp' = 'card'): Promise<TopUpStart> {
   try {
-    const answer = await startMoneyAttempt('topUp').send({ body: { amount, currency_code: CASH_CURRENCY } });
+    const answer = await startMoneyAttempt('topUp').send({
+      body: { amount, currency_code: CASH_CURRENCY, ...(method === 'sbp' ? { method } : {}) },
+    });
     if (isErrorAnswer(answer)) return { status: 'error', message: answer.message };
     return { status: 'success', url: answer.url };
   } catch (error) {

@@ -13,6 +13,7 @@ import { useAuthInfo } from '../../../shared/api/auth-info.ts';
 import { useAccounts } from '../../../shared/api/wallet.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
+import { WayChoice } from '../../../shared/sbp/sbp-form.tsx';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
@@ -33,6 +34,8 @@ export function TopUpPage() {
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  // By card or by СБП on the provider's page (docs/decisions/sbp.md#top-up-by-sbp).
+  const [method, setMethod] = useState<'card' | 'sbp'>('card');
 
   const rubAccounts = accounts.data?.filter((account) => account.currency_code === CASH_CURRENCY) ?? [];
   const allowed = authInfo.data?.is_topup_allowed ?? true;
@@ -48,7 +51,7 @@ export function TopUpPage() {
     }
     setError(null);
     setSending(true);
-    const answer = await startTopUp(checked.amount);
+    const answer = await startTopUp(checked.amount, method);
     if (answer.status === 'error') {
       setError(answer.message);
       setSending(false);
@@ -82,6 +85,15 @@ export function TopUpPage() {
         </h2>
         {!allowed && <UnavailableNotice testId="top-up-unavailable" text={t('topUpPage.unavailable')} />}
         <form className="money-flow__form" onSubmit={submit} noValidate>
+          <WayChoice
+            label={t('sbp.topUpWay')}
+            value={method}
+            onChange={setMethod}
+            ways={[
+              { way: 'card', label: t('sbp.topUpCard') },
+              { way: 'sbp', label: t('sbp.topUpSbp') },
+            ]}
+          />
           <AmountField
             value={amount}
             onChange={(next) => {
@@ -106,7 +118,7 @@ export function TopUpPage() {
           )}
         </form>
         <aside className="money-flow__aside">
-          <p>{t('topUpPage.text')}</p>
+          <p>{method === 'sbp' ? t('sbp.topUpSbpText') : t('topUpPage.text')}</p>
         </aside>
       </section>
     </div>

@@ -21,6 +21,7 @@ import { phoneValueOf } from '../../../shared/phone/from-e164.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
 import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
 import { pathTo } from '../../../shared/routes.ts';
+import { SbpForm, WayChoice } from '../../../shared/sbp/sbp-form.tsx';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
@@ -65,6 +66,8 @@ export function TransferPage() {
   const [pending, setPending] = useState<Pending | null>(null);
   const [open, setOpen] = useState(false);
   const [savingTemplate, setSavingTemplate] = useState(false);
+  // To a wallet user, or by СБП to any bank (docs/decisions/sbp.md#sending-by-sbp).
+  const [way, setWay] = useState<'wallet' | 'sbp'>('wallet');
   // 'Повторить' in the history opens this screen with ?repeat=<operation>: the form is filled, the PIN still asked.
   const [search] = useSearchParams();
   const repeat = useQuery(repeatQuery(search.get('repeat')));
@@ -153,46 +156,59 @@ export function TransferPage() {
         {authInfo.isSuccess && !allowed && (
           <UnavailableNotice testId="transfer-unavailable" text={t('transferPage.unavailable')} />
         )}
-        <form className="money-flow__form" onSubmit={submit} noValidate>
-          <PayeesRow onChoose={choose} />
-          <AmountField
-            {...amountField.props}
-            currency={account?.currency_code ?? 'RUB'}
-            hint={account ? t('moneyFlow.accountFor', { currency: account.currency_code }) : undefined}
-          />
-          <PhoneField
-            label={t('transferPage.recipient')}
-            value={phone}
-            onChange={setPhone}
-            language={language}
-            hint={t('transferPage.recipientHint')}
-            error={complete ? recipientError : null}
-          />
-          <div className="money-flow__recipient" aria-live="polite">
-            {complete && recipient.isFetching && !found && (
-              <p className="money-flow__status">{t('transferPage.searching')}</p>
+        <WayChoice
+          label={t('sbp.way')}
+          value={way}
+          onChange={setWay}
+          ways={[
+            { way: 'wallet', label: t('sbp.wayWallet') },
+            { way: 'sbp', label: t('sbp.waySbp') },
+          ]}
+        />
+        {way === 'sbp' ? (
+          <SbpForm />
+        ) : (
+          <form className="money-flow__form" onSubmit={submit} noValidate>
+            <PayeesRow onChoose={choose} />
+            <AmountField
+              {...amountField.props}
+              currency={account?.currency_code ?? 'RUB'}
+              hint={account ? t('moneyFlow.accountFor', { currency: account.currency_code }) : undefined}
+            />
+            <PhoneField
+              label={t('transferPage.recipient')}
+              value={phone}
+              onChange={setPhone}
+              language={language}
+              hint={t('transferPage.recipientHint')}
+              error={complete ? recipientError : null}
+            />
+            <div className="money-flow__recipient" aria-live="polite">
+              {complete && recipient.isFetching && !found && (
+                <p className="money-flow__status">{t('transferPage.searching')}</p>
+              )}
+              {found && <RecipientCard name={found.name} phone={found.phone} />}
+            </div>
+            {found && account && (
+              <button
+                type="button"
+                className="row-action row-action--large"
+                aria-haspopup="dialog"
+                onClick={() => setSavingTemplate(true)}
+              >
+                {t('templates.save')}
+              </button>
             )}
-            {found && <RecipientCard name={found.name} phone={found.phone} />}
-          </div>
-          {found && account && (
-            <button
-              type="button"
-              className="row-action row-action--large"
-              aria-haspopup="dialog"
-              onClick={() => setSavingTemplate(true)}
-            >
-              {t('templates.save')}
-            </button>
-          )}
-          <CheckProblems problems={check.problems} />
-          <CheckNextSteps problems={check.problems} />
-          <LimitMeter limits={check.answer?.limits} />
-          <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
-            {t('transferPage.submit')}
-          </Button>
-        </form>
+            <CheckProblems problems={check.problems} />
+            <CheckNextSteps problems={check.problems} />
+            <LimitMeter limits={check.answer?.limits} />
+            <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
+              {t('transferPage.submit')}
+            </Button>
+          </form>
+        )}
         <aside className="money-flow__aside">
-          <p>{t('transferPage.text')}</p>
+          <p>{way === 'sbp' ? t('sbp.text') : t('transferPage.text')}</p>
         </aside>
       </section>
       {/* Outside the transfer's form: its own form's submit must not reach the transfer's. */}

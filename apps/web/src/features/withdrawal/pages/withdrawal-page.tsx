@@ -16,6 +16,7 @@ import { useAccounts, type WalletAccount } from '../../../shared/api/wallet.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { IdentificationSection } from '../../../shared/identification/identification-section.tsx';
+import { SbpForm, WayChoice } from '../../../shared/sbp/sbp-form.tsx';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { CurrencyBadge } from '../../../shared/ui/currency-badge.tsx';
@@ -55,6 +56,8 @@ export function WithdrawalPage() {
   const [cardError, setCardError] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [open, setOpen] = useState(false);
+  // To a card, or by СБП to an account in any bank (docs/decisions/sbp.md#sending-by-sbp).
+  const [way, setWay] = useState<'card' | 'sbp'>('card');
 
   const rubAccounts = accounts.data?.filter((account) => account.currency_code === CASH_CURRENCY) ?? [];
   const allowed = authInfo.data?.is_withdrawal_allowed ?? false;
@@ -112,26 +115,46 @@ export function WithdrawalPage() {
             <IdentificationSection />
           </div>
         ) : (
-          <form className="money-flow__form" onSubmit={submit} noValidate>
-            <AmountField {...amountField.props} currency={CASH_CURRENCY} />
-            <CardField
-              digits={card}
-              onChange={(next) => {
-                setCard(next);
-                setCardError(null);
-              }}
-              error={cardError}
+          <>
+            <WayChoice
+              label={t('sbp.way')}
+              value={way}
+              onChange={setWay}
+              ways={[
+                { way: 'card', label: t('sbp.wayCard') },
+                { way: 'sbp', label: t('sbp.waySbp') },
+              ]}
             />
-            <CheckProblems problems={check.problems} />
-            <CheckNextSteps problems={check.problems} />
-            <LimitMeter limits={check.answer?.limits} />
-            <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
-              {t('withdrawalPage.submit')}
-            </Button>
-          </form>
+            {way === 'sbp' ? (
+              <SbpForm />
+            ) : (
+              <form className="money-flow__form" onSubmit={submit} noValidate>
+                <AmountField {...amountField.props} currency={CASH_CURRENCY} />
+                <CardField
+                  digits={card}
+                  onChange={(next) => {
+                    setCard(next);
+                    setCardError(null);
+                  }}
+                  error={cardError}
+                />
+                <CheckProblems problems={check.problems} />
+                <CheckNextSteps problems={check.problems} />
+                <LimitMeter limits={check.answer?.limits} />
+                <Button
+                  type="submit"
+                  block
+                  disabled={disabled}
+                  busy={check.checking && !check.problems.length}
+                >
+                  {t('withdrawalPage.submit')}
+                </Button>
+              </form>
+            )}
+          </>
         )}
         <aside className="money-flow__aside">
-          <p>{t('withdrawalPage.text')}</p>
+          <p>{way === 'sbp' ? t('sbp.text') : t('withdrawalPage.text')}</p>
         </aside>
       </section>
       {pending && (

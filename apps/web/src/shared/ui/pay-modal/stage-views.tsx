@@ -82,7 +82,14 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
   const named = useName();
   const language = currentLanguage();
   const rows: [string, ReactNode, string?][] = [
-    [t('payModal.receipt.kind'), t(`payModal.kinds.${receipt.kind}`)],
+    // A payout with no card is an СБП transfer: its description names the bank and the masked phone
+    // (docs/decisions/sbp.md#sending-by-sbp).
+    [
+      t('payModal.receipt.kind'),
+      receipt.kind === 'withdrawal' && !receipt.card
+        ? receipt.description
+        : t(`payModal.kinds.${receipt.kind}`),
+    ],
     [
       t('payModal.receipt.amount'),
       formatMoney(receipt.amount.replace(/^-/, ''), receipt.currency_code, language),

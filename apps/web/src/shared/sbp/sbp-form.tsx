@@ -1,0 +1,183 @@
+/**
+ * Sending by СБП (docs/decisions/sbp.md#sending-by-sbp), offered on the transfer and withdrawal screens: the
+ * amount, the phone (or 'to my account in another bank', one's own phone), the bank, then the check before
+ * the PIN names the bank and the recipient's masked name; 'Перевести по СБП' opens the pay modal whose
+ * summary repeats them, and the receipt is followed until the payout settles or the money returns.
+ */
+import './sbp.css';
+import '../ui/toggle-group.css';
+import '../ui/pay-modal/money-flow.css';
+import { CASH_CURRENCY } from '@e-wallet/contract/money';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAuthInfo } from '../api/auth-info.ts';
+import { formatPhone } from '../format/person.ts';
+import { currentLanguage } from '../i18n/i18n.ts';
+import { isMaskComplete, toE164 } from '../phone/masks.ts';
+import { useRecipientPhone } from '../phone/own-country.ts';
+import { Button } from '../ui/button.tsx';
+import { checkAmount } from '../ui/pay-modal/amount.ts';
+import { AmountField, useAmountField } from '../ui/pay-modal/amount-field.tsx';
+import { CheckNextSteps, CheckProblems, LimitMeter, useMoneyCheck } from '../ui/pay-modal/money-check.tsx';
+import type { Confirmation } from '../ui/pay-modal/pay-modal.tsx';
+import { PayModal, PaySummary } from '../ui/pay-modal/pay-modal.tsx';
+import type { PayOutcome } from '../ui/pay-modal/pay-outcome.ts';
+import { refreshAfterMoney } from '../ui/pay-modal/refresh.ts';
+import { PhoneField } from '../ui/phone-field.tsx';
+import { TextField } from '../ui/text-field.tsx';
+import { BankPicker } from './bank-picker.tsx';
+import { checkSbp, loadSbpReceipt, type SbpBank, type SbpCheckAnswer, startSbpTransfer } from './sbp-api.ts';
+
+interface Pending {
+  amount: string;
+  to: string;
+  send: (confirmation: Confirmation) => Promise<PayOutcome>;
+}
+
+export function SbpForm() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const queryClient = useQueryClient();
+  const authInfo = useAuthInfo();
+  const amountField = useAmountField();
+  const [phone, setPhone] = useRecipientPhone();
+  const [own, setOwn] = useState(false);
+  const [bank, setBank] = useState<SbpBank | null>(null);
+  const [comment, setComment] = useState('');
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [open, setOpen] = useState(false);
+
+  const mask = phone.country.mask[phone.maskIndex] ?? phone.country.mask[0]!;
+  const typedPhone = isMaskComplete(phone.digits, mask) ? toE164(phone.country.code, phone.digits) : null;
+  const e164 = own ? (authInfo.data?.phone ?? null) : typedPhone;
+  const typed = checkAmount(amountField.value, CASH_CURRENCY);
+  const check = useMoneyCheck(
+    'sbp',
+    typed.ok && e164 && bank
+      ? { phone: e164, bank_id: bank.id, amount: typed.amount, ...(own ? { own: true } : {}) }
+      : null,
+    checkSbp,
+  );
+  const answer = check.answer as SbpCheckAnswer | null;
+  const name = check.ready ? (answer?.recipient_name ?? null) : null;
+  const disabled = !e164 || !bank || !amountField.value.trim() || (typed.ok && !check.ready);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (disabled || !e164 || !bank) return;
+    const checked = amountField.check(CASH_CURRENCY);
+    if (!checked.ok) return;
+    const shown = formatPhone(e164);
+    setPending({
+      amount: checked.amount,
+      to: name
+        ? t('sbp.toNamed', { name, bank: bank.name, phone: shown })
+        : t('sbp.to', { bank: bank.name, phone: shown }),
+      send: startSbpTransfer({
+        phone: e164,
+        bank_id: bank.id,
+        amount: checked.amount,
+        ...(own ? { own: true } : {}),
+        ...(comment.trim() ? { comment: comment.trim() } : {}),
+      }),
+    });
+    setOpen(true);
+  }
+
+  return (
+    <>
+      <form className="money-flow__form" onSubmit={submit} noValidate data-testid="sbp-form">
+        <AmountField {...amountField.props} currency={CASH_CURRENCY} />
+        <label className="sbp-own">
+          <input type="checkbox" checked={own} onChange={(event) => setOwn(event.target.checked)} />
+          {t('sbp.own')}
+        </label>
+        {own ? (
+          <p className="field__hint">{t('sbp.ownHint', { phone: e164 ? formatPhone(e164) : '' })}</p>
+        ) : (
+          <PhoneField
+            label={t('sbp.phone')}
+            value={phone}
+            onChange={setPhone}
+            language={language}
+            hint={t('sbp.phoneHint')}
+          />
+        )}
+        <BankPicker value={bank} onChange={setBank} />
+        <TextField
+          label={t('sbp.comment')}
+          value={comment}
+          maxLength={140}
+          onChange={(event) => setComment(event.target.value)}
+        />
+        <div className="money-flow__recipient" aria-live="polite">
+          {name && bank && e164 && (
+            <div className="recipient-card" data-testid="sbp-recipient">
+              <span className="recipient-card__avatar" aria-hidden="true">
+                {[...name][0]}
+              </span>
+              <span className="recipient-card__text">
+                <span className="recipient-card__label">{t('sbp.recipient', { bank: bank.name })}</span>
+                <span className="recipient-card__name">{name}</span>
+                <span className="recipient-card__phone">{formatPhone(e164)}</span>
+              </span>
+            </div>
+          )}
+        </div>
+        <p className="field__hint" data-testid="sbp-fee">
+          {t('sbp.noFee')}
+        </p>
+        <CheckProblems problems={check.problems} />
+        <CheckNextSteps problems={check.problems} />
+        <LimitMeter limits={check.answer?.limits} />
+        <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
+          {t('sbp.submit')}
+        </Button>
+      </form>
+      {pending && (
+        <PayModal
+          open={open}
+          title={t('sbp.modalTitle')}
+          summary={<PaySummary amount={pending.amount} currency={CASH_CURRENCY} to={pending.to} />}
+          send={pending.send}
+          successText={t('sbp.success')}
+          refreshReceipt={loadSbpReceipt}
+          onReceipt={() => void refreshAfterMoney(queryClient)}
+          onClose={() => setOpen(false)}
+          onDone={() => amountField.setValue('')}
+        />
+      )}
+    </>
+  );
+}
+
+/** The choice between a screen's own way and СБП: two pressed buttons, as the other toggles are. */
+export function WayChoice<W extends string>({
+  ways,
+  value,
+  onChange,
+  label,
+}: {
+  ways: ReadonlyArray<{ way: W; label: string }>;
+  value: W;
+  onChange: (way: W) => void;
+  label: string;
+}) {
+  return (
+    <fieldset className="toggle-group">
+      <legend className="visually-hidden">{label}</legend>
+      {ways.map((item) => (
+        <button
+          key={item.way}
+          type="button"
+          className="toggle-group__option"
+          aria-pressed={value === item.way}
+          onClick={() => onChange(item.way)}
+        >
+          {item.label}
+        </button>
+      ))}
+    </fieldset>
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * СБП in the browser, on a phone and a desktop, against the real server and its sandbox providers
+ * (docs/decisions/sbp.md): a person sends by СБП to another bank from the transfer screen, picks the bank
+ * by search, sees the recipient's masked name before the PIN, then the receipt and the history row with the
+ * bank and the masked phone; and tops up by СБП through the sandbox's СБП page (a QR, pay). Light and dark
+ * screenshots go to /tmp/shots/sbp-*.png.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
+import {
+  lightAndDark,
+  PIN,
+  registerPerson,
+  rubBalance,
+  signIn,
+  topUp,
+  upgradeToSimplified,
+} from './wallet-fixtures.ts';
+
+test.use({ serviceWorkers: 'block' });
+
+const nbsp = (text: string) => text.replace(/ /g, '\u00a0');
+
+async function shots(page: Page, name: string) {
+  const width = page.viewportSize()?.width ?? 0;
+  await lightAndDark(page, async (scheme) => {
+    await page.screenshot({ path: `/tmp/shots/sbp-${name}-${width}${scheme}.png` });
+  });
+}
+
+async function enterPin(page: Page, pin: string) {
+  const modal = page.getByRole('dialog');
+  await expect(modal.getByLabel('Цифра 1 из 4')).toBeFocused();
+  await page.keyboard.type(pin);
+  await modal.getByRole('button', { name: 'Подтвердить' }).click();
+}
+
+test('send by СБП to another bank: the name before the PIN, then the receipt and the history', async ({
+  page,
+  request,
+}) => {
+  const person = await registerPerson(request);
+  await topUp(request, person, '5000');
+  await upgradeToSimplified(request, person);
+  await signIn(page, person, '/wallet/save');
+  await expect(page.getByRole('heading', { name: 'Перевод', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'СБП', exact: true }).click();
+  const form = page.getByTestId('sbp-form');
+  await form.getByLabel('Сумма', { exact: true }).fill('700');
+  await form.getByLabel('Телефон получателя').fill('9161234567');
+  // The bank by search: the list narrows as the name is typed.
+  await form.getByLabel('Найти банк').fill('тестовый');
+  await expect(form.getByRole('button', { name: 'Сбербанк' })).toHaveCount(0);
+  await form.getByRole('button', { name: 'Тестовый банк', exact: true }).click();
+  const recipient = page.getByTestId('sbp-recipient');
+  await expect(recipient).toContainText('Получатель в банке Тестовый банк');
+  await expect(recipient).toContainText(/\p{L}+ \p{L}\./u);
+  const name = (await recipient.locator('.recipient-card__name').textContent()) ?? '';
+  await expect(page.getByTestId('sbp-fee')).toHaveText('Без комиссии');
+  const submit = page.getByRole('button', { name: 'Перевести по СБП' });
+  await expect(submit).toBeEnabled();
+  await expectNoAxeViolations(page);
+  await shots(page, 'transfer');
+
+  await submit.click();
+  const modal = page.getByRole('dialog', { name: 'Перевод по СБП' });
+  // The recipient's name and the bank before the PIN.
+  await expect(modal).toContainText(`${name} · Тестовый банк`);
+  await expect(modal.getByText(nbsp('700,00 ₽'))).toBeVisible();
+  await shots(page, 'pin');
+  await enterPin(page, PIN);
+  await expect(modal.getByText('Перевод по СБП отправлен')).toBeVisible();
+  await modal.getByRole('button', { name: 'Подробнее' }).click();
+  const receipt = modal.getByTestId('receipt');
+  await expect(receipt).toContainText('Перевод по СБП: Тестовый банк, +7 916 ***-**-67');
+  await expect(modal.getByTestId('receipt-status')).toContainText('Выполнено', { timeout: 15_000 });
+  await shots(page, 'receipt');
+  await modal.getByRole('button', { name: 'Готово' }).click();
+  await expect(modal).toBeHidden();
+  expect(await rubBalance(request, person)).toBe('4300.00');
+
+  await page.goto('/history');
+  await expect(page.getByText('Перевод по СБП: Тестовый банк, +7 916 ***-**-67').first()).toBeVisible();
+  await shots(page, 'history');
+});
+
+test('top up by СБП through the sandbox page: a QR, pay, the money is in', async ({ page, request }) => {
+  const person = await registerPerson(request);
+  await signIn(page, person, '/wallet/topup');
+  await page.getByRole('button', { name: 'Через СБП' }).click();
+  await expect(page.getByText(/Оплата через СБП в приложении вашего банка/)).toBeVisible();
+  await page.getByLabel('Сумма', { exact: true }).fill('300');
+  await shots(page, 'topup');
+  await page.getByRole('button', { name: 'Пополнить' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/pay\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { name: 'Оплата через СБП' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'QR-код для оплаты через СБП' })).toBeVisible();
+  await expect(page.getByLabel('Номер карты')).toHaveCount(0);
+  await shots(page, 'topup-page');
+  await page.getByRole('button', { name: 'Оплатить через СБП' }).click();
+  await expect(page).toHaveURL(/\/wallet\/payments\/finish\?order=[0-9a-f-]{36}$/);
+  const modal = page.getByRole('dialog', { name: 'Пополнение' });
+  await expect(modal.getByText('Кошелёк пополнен')).toBeVisible({ timeout: 15_000 });
+  await expect(modal.getByTestId('top-up-amount')).toHaveText(nbsp('Зачислено 300,00 ₽'));
+  expect(await rubBalance(request, person)).toBe('300.00');
+});
