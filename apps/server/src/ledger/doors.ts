@@ -70,6 +70,12 @@ export interface Payment {
    * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
    */
   toward?: 'antifraud_hold';
+  /**
+   * A merchant's payment (payee null): posted into the merchant's account, and its fee moved on from
+   * there to the 'fees' account as the transfer `feeId`, in the same statement
+   * (docs/decisions/merchants.md#merchants).
+   */
+  merchant?: { account: string; fee: bigint; feeId: string; feeDescription: SidedText };
 }
 
 /** An exchange between a person's own accounts: the quote's figures, moved once. */
@@ -177,7 +183,11 @@ function payCall(payment: PaymentCheck & { id?: string }, confirmed?: Confirmed)
     id: payment.id,
     payer: payment.payer,
     payee: payment.payee,
-    toward: payment.payee === null ? (payment.toward ?? 'payout_clearing') : undefined,
+    toward: payment.payee === null && !payment.merchant ? (payment.toward ?? 'payout_clearing') : undefined,
+    merchant_account: payment.merchant?.account,
+    fee: payment.merchant?.fee,
+    fee_id: payment.merchant?.feeId,
+    fee_description: payment.merchant?.feeDescription,
     currency: payment.currency,
     amount: payment.amount,
     kind: payment.kind,
