@@ -61,8 +61,9 @@ CREATE TABLE merchant_payments (
   return_url text,
   metadata jsonb NOT NULL DEFAULT '{}',
   status text NOT NULL CHECK (status IN ('pending', 'succeeded', 'canceled')),
-  -- A static QR's payment is its payer's own to pay.
+  -- Who paid it; a static QR's payment names its payer from the start and is theirs alone to see and pay.
   payer_id uuid,
+  static boolean NOT NULL DEFAULT false,
   transfer_id uuid,
   refunded bigint NOT NULL DEFAULT 0 CHECK (refunded >= 0 AND refunded <= amount),
   -- The merchant API's Idempotency-Key of the create, and its request's fingerprint.

@@ -37,6 +37,7 @@ export interface PaymentRow {
   metadata: Record<string, string>;
   status: 'pending' | 'succeeded' | 'canceled';
   payer_id: string | null;
+  static: boolean;
   refunded: bigint;
   request_hash: string | null;
   created_at: Date;
@@ -47,7 +48,7 @@ export interface PaymentRow {
 }
 
 export const SELECT_PAYMENT = `SELECT p.id, p.merchant_id, p.amount, p.currency, p.description, p.order_id,
-  p.return_url, p.metadata, p.status, p.payer_id, p.refunded, p.request_hash, p.created_at, p.expires_at,
+  p.return_url, p.metadata, p.status, p.payer_id, p.static, p.refunded, p.request_hash, p.created_at, p.expires_at,
   p.paid_at, u.first_name AS payer_first, u.last_name AS payer_last
   FROM merchant_payments p LEFT JOIN users u ON u.id = p.payer_id AND p.status = 'succeeded'`;
 
@@ -216,7 +217,7 @@ export async function payablePayment(
   );
   const row = rows[0];
   const merchant = row ? await merchantById(q, row.merchant_id) : null;
-  if (!row || !merchant || merchant.status !== 'active' || (row.payer_id !== null && row.payer_id !== userId))
+  if (!row || !merchant || merchant.status !== 'active' || (row.static && row.payer_id !== userId))
     throw new AppError('MERCHANT_PAYMENT_NOT_FOUND');
   return { row, merchant };
 }
@@ -257,8 +258,8 @@ export async function staticPayment(
   const now = ctx.clock.now();
   const id = randomUUID();
   await ctx.db.query(
-    `INSERT INTO merchant_payments (id, merchant_id, amount, currency, description, status, payer_id, created_at,
-       expires_at) VALUES ($1, $2, $3, 'RUB', $4, 'pending', $5, $6, $7)`,
+    `INSERT INTO merchant_payments (id, merchant_id, amount, currency, description, status, payer_id, static,
+       created_at, expires_at) VALUES ($1, $2, $3, 'RUB', $4, 'pending', $5, true, $6, $7)`,
     [id, merchant.id, amount, body.comment ?? '', userId, now, new Date(now.getTime() + STATIC_TTL_S * 1000)],
   );
   return paymentView(ctx, userId, id);
