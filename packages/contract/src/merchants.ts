@@ -131,6 +131,21 @@ export const MerchantPaymentQuery = z.strictObject({
   limit: s.Limit.optional(),
 });
 
+export const MerchantRefundCreate = z.strictObject({
+  payment_id: s.Id,
+  amount: s.Amount,
+  reason: PlainText(200).optional(),
+});
+export const MerchantRefund = z.object({
+  id: s.Id,
+  payment_id: s.Id,
+  status: z.literal('succeeded'),
+  amount: s.AmountOut,
+  currency: z.literal('RUB'),
+  reason: z.string().nullable(),
+  created_at: s.DateTime,
+});
+
 // ---------- the payer's side ----------
 
 /** A merchant payment as its payer sees it before paying. */
@@ -244,6 +259,26 @@ export const merchantCalls = {
     answer: MerchantPayment,
     idempotent: true,
   }),
+  merchantRefundCreate: def({
+    method: 'POST',
+    path: '/merchant/v1/refunds',
+    access: 'merchant',
+    tag: 'merchant-api',
+    summary:
+      "Refund a paid payment, whole or in part, from the merchant's balance: the payer gets it at once",
+    body: MerchantRefundCreate,
+    answer: MerchantRefund,
+    idempotent: true,
+  }),
+  merchantRefund: def({
+    method: 'GET',
+    path: '/merchant/v1/refunds/:id',
+    access: 'merchant',
+    tag: 'merchant-api',
+    summary: "One of the merchant's refunds",
+    params: s.IdParams,
+    answer: MerchantRefund,
+  }),
   merchantPaymentView: def({
     method: 'GET',
     path: '/v2/wallet/merchant-payments/:id',
@@ -336,6 +371,7 @@ export const MERCHANT_ERRORS = {
     ru: 'Адрес уведомлений не подходит: {reason}',
     en: 'The notification address cannot be used: {reason}',
   },
+  MERCHANT_REFUND_NOT_FOUND: { http: 404, ru: 'Возврат не найден', en: 'Refund not found' },
   MERCHANT_PAYMENT_NOT_FOUND: { http: 404, ru: 'Платёж не найден', en: 'Payment not found' },
   MERCHANT_PAYMENT_PAID: { http: 409, ru: 'Платёж уже оплачен', en: 'The payment is paid already' },
   MERCHANT_PAYMENT_CLOSED: {

@@ -76,3 +76,16 @@ CREATE TABLE merchant_payments (
   CONSTRAINT merchant_payments_key UNIQUE (merchant_id, idempotency_key)
 );
 CREATE INDEX merchant_payments_page ON merchant_payments (merchant_id, created_at, id);
+
+-- A merchant's refund of a payment, full or partial: a money call whose door (merchants.sql) takes it from
+-- the merchant's account to the payer's at once, never above what is left of the payment.
+CREATE TABLE merchant_refunds (
+  id uuid PRIMARY KEY,
+  merchant_id uuid NOT NULL REFERENCES merchants (id),
+  payment_id uuid NOT NULL REFERENCES merchant_payments (id),
+  amount bigint NOT NULL CHECK (amount > 0),
+  reason text,
+  transfer_id uuid NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX merchant_refunds_payment ON merchant_refunds (payment_id, created_at);

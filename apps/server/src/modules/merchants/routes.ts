@@ -19,6 +19,7 @@ import {
   staticPayment,
 } from './payments.ts';
 import { applyMerchant, type MerchantRow, ownMerchant, updateMerchant } from './profile.ts';
+import { refundOf, refundPayment } from './refunds.ts';
 
 export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, ctx, 'merchantApply', ({ auth, body, language }) =>
@@ -49,6 +50,11 @@ export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): v
     const { answer } = await cancelPayment(ctx, merchant, params.id);
     return answer;
   });
+
+  merchantCall('merchantRefundCreate', (merchant, { body, idempotencyKey }) =>
+    refundPayment(ctx, merchant, body, idempotencyKey, async () => {}),
+  );
+  merchantCall('merchantRefund', (merchant, { params }) => refundOf(ctx, merchant, params.id));
 
   route(app, ctx, 'merchantPaymentView', ({ auth, params }) => paymentView(ctx, auth.userId, params.id));
   route(app, ctx, 'merchantStaticPayment', ({ auth, body }) => staticPayment(ctx, auth.userId, body));
