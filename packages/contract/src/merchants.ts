@@ -96,6 +96,20 @@ export const MerchantKeyCreated = z.object({
 });
 export const MerchantKeyList = z.object({ results: z.array(MerchantKey) });
 
+export const MerchantSecretAnswer = z.object({ status: z.literal('success'), webhook_secret: z.string() });
+export const MerchantNotification = z.object({
+  id: s.Id,
+  event: z.enum(['payment.succeeded', 'payment.canceled', 'refund.succeeded']),
+  object_id: s.Id,
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  last_status: z.number().int().nullable().describe("the merchant's answer code to the last attempt"),
+  last_error: z.string().nullable(),
+  created_at: s.DateTime,
+  last_attempt_at: s.DateTime.nullable(),
+});
+export const MerchantNotificationList = z.object({ results: z.array(MerchantNotification) });
+
 // ---------- the merchant API ----------
 
 export const MerchantPaymentCreate = z.strictObject({
@@ -220,6 +234,31 @@ export const merchantCalls = {
     summary: 'Revoke a key: the merchant API refuses it at once',
     params: s.IdParams,
     answer: s.StatusMessage,
+  }),
+  merchantWebhookSecret: def({
+    method: 'POST',
+    path: '/v2/wallet/merchant/webhook-secret',
+    access: 'token',
+    tag: 'merchants',
+    summary: 'Make a new notification secret: notifications are signed with it from now on',
+    answer: MerchantSecretAnswer,
+  }),
+  merchantNotifications: def({
+    method: 'GET',
+    path: '/v2/wallet/merchant/notifications',
+    access: 'token',
+    tag: 'merchants',
+    summary: 'The delivery log: the latest notifications and the answer code of each one',
+    answer: MerchantNotificationList,
+  }),
+  merchantNotificationResend: def({
+    method: 'POST',
+    path: '/v2/wallet/merchant/notifications/:id/resend',
+    access: 'token',
+    tag: 'merchants',
+    summary: 'Send a notification again',
+    params: s.IdParams,
+    answer: MerchantNotification,
   }),
   merchantPaymentCreate: def({
     method: 'POST',
@@ -370,6 +409,12 @@ export const MERCHANT_ERRORS = {
     http: 400,
     ru: 'Адрес уведомлений не подходит: {reason}',
     en: 'The notification address cannot be used: {reason}',
+  },
+  MERCHANT_NOTIFICATION_NOT_FOUND: { http: 404, ru: 'Уведомление не найдено', en: 'Notification not found' },
+  MERCHANT_NO_NOTIFICATION_URL: {
+    http: 409,
+    ru: 'Сначала укажите адрес для уведомлений',
+    en: 'Set the notification address first',
   },
   MERCHANT_REFUND_NOT_FOUND: { http: 404, ru: 'Возврат не найден', en: 'Refund not found' },
   MERCHANT_PAYMENT_NOT_FOUND: { http: 404, ru: 'Платёж не найден', en: 'Payment not found' },

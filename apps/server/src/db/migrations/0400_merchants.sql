@@ -89,3 +89,22 @@ CREATE TABLE merchant_refunds (
   created_at timestamptz NOT NULL
 );
 CREATE INDEX merchant_refunds_payment ON merchant_refunds (payment_id, created_at);
+
+-- A signed notification to a merchant's URL (payment.succeeded, payment.canceled, refund.succeeded): written
+-- with its event's change, delivered by the job system with retries, each attempt's answer kept for the
+-- merchant's delivery log.
+CREATE TABLE merchant_notifications (
+  id uuid PRIMARY KEY,
+  merchant_id uuid NOT NULL REFERENCES merchants (id),
+  event text NOT NULL CHECK (event IN ('payment.succeeded', 'payment.canceled', 'refund.succeeded')),
+  object jsonb NOT NULL,
+  status text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+  attempts integer NOT NULL DEFAULT 0,
+  last_status integer,
+  last_error text,
+  created_at timestamptz NOT NULL,
+  last_attempt_at timestamptz,
+  delivered_at timestamptz
+);
+CREATE INDEX merchant_notifications_log ON merchant_notifications (merchant_id, created_at, id);
+CREATE INDEX merchant_notifications_pending ON merchant_notifications (created_at) WHERE status = 'pending';

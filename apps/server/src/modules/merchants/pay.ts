@@ -11,7 +11,8 @@ import { type AnswerOf, formatAmount, type Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { type Confirmation, moneyCall, requestHash } from '../money-calls/index.ts';
-import { type PaymentRow, payablePayment, unpayable } from './payments.ts';
+import { dispatchNotification, recordNotification } from './notify.ts';
+import { type PaymentRow, payablePayment, paymentAnswer, SELECT_PAYMENT, unpayable } from './payments.ts';
 import { feeOf, type MerchantRow } from './profile.ts';
 
 const PAID: Record<Language, string> = { ru: 'Оплата выполнена', en: 'The payment is complete' };
@@ -36,6 +37,7 @@ export async function payMerchantPayment(
   const seen = await payablePayment(ctx.db, userId, id);
   let row: PaymentRow;
   let merchant: MerchantRow;
+  let notification: string | null = null;
   return moneyCall(ctx, {
     call: 'merchantPaymentPay',
     person: userId,
@@ -104,7 +106,16 @@ export async function payMerchantPayment(
          WHERE id = $1`,
         [id, userId, transferId, now],
       );
+      const { rows } = await q.query<PaymentRow>(`${SELECT_PAYMENT} WHERE p.id = $1`, [id]);
+      notification = await recordNotification(
+        q,
+        ctx,
+        row.merchant_id,
+        'payment.succeeded',
+        paymentAnswer(ctx, rows[0]!),
+      );
     },
+    committed: () => dispatchNotification(ctx, notification),
     antifraud: {
       payee: { userId: null, label: seen.merchant.name },
       amount: seen.row.amount,

@@ -17,6 +17,7 @@ import { opaqueIds } from '../../http/opaque-id.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
 import { requestHash } from '../money-calls/index.ts';
+import { dispatchNotification, recordNotification } from './notify.ts';
 import { type MerchantRow, merchantById } from './profile.ts';
 
 /** How long a payment may be paid unless the merchant says: a day; a static QR's: a quarter of an hour. */
@@ -189,19 +190,25 @@ export async function cancelPayment(
   ctx: AppContext,
   merchant: MerchantRow,
   id: string,
-): Promise<{ answer: AnswerOf<'merchantPaymentCancel'>; canceled: boolean }> {
+): Promise<AnswerOf<'merchantPaymentCancel'>> {
   const now = ctx.clock.now();
-  return ctx.db.tx(async (q) => {
+  const done = await ctx.db.tx(async (q) => {
     const row = await ownPayment(q, merchant.id, id, true);
-    if (row.status === 'canceled') return { answer: paymentAnswer(ctx, row), canceled: false };
+    if (row.status === 'canceled') return { answer: paymentAnswer(ctx, row), notification: null };
     const refusal = unpayable(row, now);
     if (refusal) throw refusal;
     await q.query(`UPDATE merchant_payments SET status = 'canceled', canceled_at = $2 WHERE id = $1`, [
       id,
       now,
     ]);
-    return { answer: paymentAnswer(ctx, { ...row, status: 'canceled' }), canceled: true };
+    const answer = paymentAnswer(ctx, { ...row, status: 'canceled' });
+    return {
+      answer,
+      notification: await recordNotification(q, ctx, merchant.id, 'payment.canceled', answer),
+    };
   });
+  await dispatchNotification(ctx, done.notification);
+  return done.answer;
 }
 
 /** A payment a payer may see: an active merchant's, made by its API or at its static QR by this payer. */

@@ -13,6 +13,7 @@ import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { moneyCall, requestHash } from '../money-calls/index.ts';
+import { dispatchNotification, recordNotification } from './notify.ts';
 import { ownPayment } from './payments.ts';
 import type { MerchantRow } from './profile.ts';
 
@@ -41,12 +42,12 @@ export async function refundPayment(
   merchant: MerchantRow,
   body: BodyOut<'merchantRefundCreate'>,
   key: string | null,
-  committed: (refund: AnswerOf<'merchantRefundCreate'>) => Promise<void>,
 ): Promise<AnswerOf<'merchantRefundCreate'>> {
   const amount = amountOf(body.amount, 'RUB');
   const now = ctx.clock.now();
   const id = randomUUID();
   const transferId = randomUUID();
+  let notification: string | null = null;
   const row: RefundRow = {
     id,
     payment_id: body.payment_id,
@@ -87,8 +88,9 @@ export async function refundPayment(
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [id, merchant.id, body.payment_id, amount, row.reason, transferId, now],
       );
+      notification = await recordNotification(q, ctx, merchant.id, 'refund.succeeded', refundAnswer(row));
     },
-    committed,
+    committed: () => dispatchNotification(ctx, notification),
   });
 }
 

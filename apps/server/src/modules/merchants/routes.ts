@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { type CallRequest, route } from '../../http/route.ts';
 import { authenticateMerchant, createKey, listKeys, merchantOf, revokeKey } from './keys.ts';
+import { defineNotifyJobs, notificationLog, resendNotification, rotateSecret } from './notify.ts';
 import { payMerchantPayment } from './pay.ts';
 import {
   cancelPayment,
@@ -22,12 +23,18 @@ import { applyMerchant, type MerchantRow, ownMerchant, updateMerchant } from './
 import { refundOf, refundPayment } from './refunds.ts';
 
 export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): void {
+  defineNotifyJobs(ctx);
   route(app, ctx, 'merchantApply', ({ auth, body, language }) =>
     applyMerchant(ctx, auth.userId, body, language),
   );
   route(app, ctx, 'merchantOwn', ({ auth }) => ownMerchant(ctx, auth.userId));
   route(app, ctx, 'merchantUpdate', ({ auth, body, language }) =>
     updateMerchant(ctx, auth.userId, body, language),
+  );
+  route(app, ctx, 'merchantWebhookSecret', ({ auth }) => rotateSecret(ctx, auth.userId));
+  route(app, ctx, 'merchantNotifications', ({ auth }) => notificationLog(ctx, auth.userId));
+  route(app, ctx, 'merchantNotificationResend', ({ auth, params }) =>
+    resendNotification(ctx, auth.userId, params.id),
   );
   route(app, ctx, 'merchantKeyCreate', ({ auth, body }) => createKey(ctx, auth.userId, body.name));
   route(app, ctx, 'merchantKeys', ({ auth }) => listKeys(ctx, auth.userId));
@@ -46,13 +53,9 @@ export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): v
   );
   merchantCall('merchantPayment', (merchant, { params }) => paymentOf(ctx, merchant, params.id));
   merchantCall('merchantPayments', (merchant, { query }) => paymentsPage(ctx, merchant, query));
-  merchantCall('merchantPaymentCancel', async (merchant, { params }) => {
-    const { answer } = await cancelPayment(ctx, merchant, params.id);
-    return answer;
-  });
-
+  merchantCall('merchantPaymentCancel', (merchant, { params }) => cancelPayment(ctx, merchant, params.id));
   merchantCall('merchantRefundCreate', (merchant, { body, idempotencyKey }) =>
-    refundPayment(ctx, merchant, body, idempotencyKey, async () => {}),
+    refundPayment(ctx, merchant, body, idempotencyKey),
   );
   merchantCall('merchantRefund', (merchant, { params }) => refundOf(ctx, merchant, params.id));
 
