@@ -6,32 +6,18 @@
  */
 import { z } from 'zod';
 import type { CallDef } from './calls.ts';
+import { MERCHANT_MCCS, type MerchantMcc } from './merchant-codes.ts';
 import type { OpsCallDef } from './ops.ts';
 import { PlainText, plainTextCall } from './plain-text.ts';
 import * as s from './schemas.ts';
+
+export { MERCHANT_MCCS, type MerchantMcc };
 
 const def = <T extends CallDef>(call: T): T => plainTextCall(call);
 const opsDef = <T extends OpsCallDef>(call: T): T => plainTextCall(call);
 
 export const MERCHANT_KINDS = ['self_employed', 'company'] as const;
 export const MERCHANT_STATUSES = ['pending', 'active', 'rejected'] as const;
-/**
- * The activities a merchant may name (MCC): a short list of what small sellers do, each with the
- * category a payer's history files it under (docs/decisions/merchants.md#merchants).
- */
-export const MERCHANT_MCCS = {
-  '5411': 'groceries',
-  '5462': 'groceries',
-  '5812': 'cafes',
-  '5814': 'cafes',
-  '5691': 'shopping',
-  '5945': 'shopping',
-  '5999': 'shopping',
-  '7230': 'health',
-  '8299': 'education',
-  '7299': 'services',
-} as const;
-export type MerchantMcc = keyof typeof MERCHANT_MCCS;
 export const MERCHANT_PAYMENT_STATUSES = ['pending', 'succeeded', 'canceled', 'expired'] as const;
 
 const Url = z
@@ -208,6 +194,15 @@ export const merchantCalls = {
     summary: "Change one's merchant account (name, activity, site, bank account, notification URL)",
     body: MerchantUpdate,
     answer: MerchantAnswer,
+  }),
+  merchantOwnPayments: def({
+    method: 'GET',
+    path: '/v2/wallet/merchant/payments',
+    access: 'token',
+    tag: 'merchants',
+    summary: "The merchant's payments for its dashboard, newest first, as the merchant API answers them",
+    query: MerchantPaymentQuery,
+    answer: MerchantPaymentPage,
   }),
   merchantKeyCreate: def({
     method: 'POST',

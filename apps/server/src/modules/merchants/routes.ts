@@ -7,6 +7,7 @@
 import type { CallName } from '@e-wallet/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
 import { type CallRequest, route } from '../../http/route.ts';
 import { authenticateMerchant, createKey, listKeys, merchantOf, revokeKey } from './keys.ts';
 import { defineNotifyJobs, notificationLog, resendNotification, rotateSecret } from './notify.ts';
@@ -19,7 +20,7 @@ import {
   paymentView,
   staticPayment,
 } from './payments.ts';
-import { applyMerchant, type MerchantRow, ownMerchant, updateMerchant } from './profile.ts';
+import { applyMerchant, type MerchantRow, merchantOfUser, ownMerchant, updateMerchant } from './profile.ts';
 import { refundOf, refundPayment } from './refunds.ts';
 
 export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -31,6 +32,11 @@ export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): v
   route(app, ctx, 'merchantUpdate', ({ auth, body, language }) =>
     updateMerchant(ctx, auth.userId, body, language),
   );
+  route(app, ctx, 'merchantOwnPayments', async ({ auth, query }) => {
+    const merchant = await merchantOfUser(ctx.db, auth.userId);
+    if (!merchant) throw new AppError('MERCHANT_NOT_FOUND');
+    return paymentsPage(ctx, merchant, query);
+  });
   route(app, ctx, 'merchantWebhookSecret', ({ auth }) => rotateSecret(ctx, auth.userId));
   route(app, ctx, 'merchantNotifications', ({ auth }) => notificationLog(ctx, auth.userId));
   route(app, ctx, 'merchantNotificationResend', ({ auth, params }) =>
