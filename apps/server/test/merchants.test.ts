@@ -270,6 +270,15 @@ describe(`merchants (${databaseLabel})`, () => {
       expect(forged.status).toBe(400);
       const theirs = await other.api('GET', '/merchant/v1/payments?limit=100');
       expect(theirs.body.results.map((p: { id: string }) => p.id)).not.toContain(ids[0]);
+      // The dashboard reads the same pages with the owner's token.
+      const dashboard = await server.call('GET', '/v2/wallet/merchant/payments?limit=2', {
+        token: shop.owner.token,
+      });
+      expect(dashboard.body.results.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
+      const nobody = await server.call('GET', '/v2/wallet/merchant/payments', {
+        token: (await person(server)).token,
+      });
+      expect(nobody.body.code).toBe('MERCHANT_NOT_FOUND');
     });
 
     it('cancels while pending; a repeat answers the same; an expired one cannot be cancelled', async () => {

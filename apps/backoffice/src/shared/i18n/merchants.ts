@@ -1,0 +1,48 @@
+/** The merchants' queue's texts (docs/decisions/merchants.md#merchants), merged into i18n.ts's. */
+export const merchantsRu = {
+  merchantsNav: 'Магазины',
+  merchants: {
+    title: 'Магазины',
+    pending: 'На проверке',
+    active: 'Подтверждённые',
+    rejected: 'Отклонённые',
+    none: 'Заявок нет',
+    owner: 'Владелец',
+    kind: 'Вид',
+    inn: 'ИНН',
+    mcc: 'MCC',
+    site: 'Сайт',
+    bank: 'Счёт для выплат',
+    notificationUrl: 'Адрес уведомлений',
+    created: 'Заявка',
+    reason: 'Причина отказа',
+    decidedBy: 'Решил',
+    approve: 'Подтвердить',
+    reject: 'Отклонить',
+    kinds: { self_employed: 'Самозанятый', company: 'Компания или ИП' },
+  },
+};
+
+export const merchantsEn: typeof merchantsRu = {
+  merchantsNav: 'Merchants',
+  merchants: {
+    title: 'Merchants',
+    pending: 'Under review',
+    active: 'Approved',
+    rejected: 'Rejected',
+    none: 'No applications',
+    owner: 'Owner',
+    kind: 'Kind',
+    inn: 'INN',
+    mcc: 'MCC',
+    site: 'Site',
+    bank: 'Settlement account',
+    notificationUrl: 'Notification address',
+    created: 'Applied',
+    reason: 'Reason for rejecting',
+    decidedBy: 'Decided by',
+    approve: 'Approve',
+    reject: 'Reject',
+    kinds: { self_employed: 'Self-employed', company: 'A company or sole trader' },
+  },
+};
