@@ -7,10 +7,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { browserBeside, createOperator, opsTest, signInOperator } from './backoffice-helpers.ts';
 import { freePort } from './brand-server.ts';
-import { type Person, PIN, registerPerson, rubBalance, signIn, topUp } from './wallet-fixtures.ts';
+import { levelUp, PIN, registerPerson, rubBalance, signIn, topUp } from './wallet-fixtures.ts';
 
 const test = opsTest('merchants', {});
 test.use({ serviceWorkers: 'block' });
@@ -21,31 +21,6 @@ async function shot(page: Page, name: string) {
   if (!process.env.SHOTS_DIR) return;
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({ path: `${process.env.SHOTS_DIR}/merchants-${name}-${width}.png`, fullPage: true });
-}
-
-/** One identification level up through the sandbox KYC form, then waits for the level. */
-async function levelUp(request: APIRequestContext, person: Person, level: string): Promise<void> {
-  const headers = { Authorization: `Token ${person.token}` };
-  const started = await request.post('/v2/wallet/identification-level/upgrade', { headers, data: {} });
-  expect(started.ok(), await started.text()).toBe(true);
-  const { verification_url: url } = (await started.json()) as { verification_url: string };
-  const decided = await request.post(new URL(url, 'http://localhost').pathname, {
-    form: {
-      action: 'approve',
-      document_type: 'inn',
-      document_number: '500100732259',
-      full_name: `${person.lastName} ${person.firstName} Ивановна`,
-      birth_date: '1990-05-17',
-    },
-    maxRedirects: 0,
-  });
-  expect(decided.status(), await decided.text()).toBeLessThan(400);
-  await expect
-    .poll(async () => {
-      const info = await request.get('/v2/wallet/auth/info', { headers });
-      return (await info.json()).identification_level?.name;
-    })
-    .toBe(level);
 }
 
 test('a shop takes a payment: apply, approve, key, pay from the redirect, paid, refund half live', async ({

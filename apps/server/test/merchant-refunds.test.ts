@@ -137,6 +137,40 @@ describe(`merchant refunds (${databaseLabel})`, () => {
     expect(await balance(server, payer)).toBe('900.00');
   });
 
+  it("the back office's reconciliation counts merchants: each balance matches its payments, refunds and fees", async () => {
+    const finance = await operator(server, back, 'finance');
+    const check = async () =>
+      (await back.call('GET', '/ops/v1/reconciliation?date=2026-03-15', { token: finance.token })).body
+        .merchants;
+    const clean = await check();
+    expect(clean.count).toBe(2);
+    expect(clean.differences).toEqual([]);
+    const { rows } = await server.ctx.db.query<{ balance: string }>(
+      `SELECT sum(a.balance) AS balance FROM merchants m JOIN ledger_accounts a ON a.id = m.account_id`,
+    );
+    expect(clean.balance).toBe(
+      `${(BigInt(rows[0]!.balance) / 100n).toString()}.${(BigInt(rows[0]!.balance) % 100n).toString().padStart(2, '0')}`,
+    );
+    // A payment marked paid without its money is found.
+    const made = await shop.api('POST', '/merchant/v1/payments', {
+      body: {
+        amount: '10.00',
+        currency: 'RUB',
+        description: 'x',
+        order_id: 'o',
+        return_url: 'https://shop.example.ru/',
+      },
+    });
+    await server.ctx.db.query(`UPDATE merchant_payments SET status = 'succeeded' WHERE id = $1`, [
+      made.body.id,
+    ]);
+    const found = await check();
+    expect(found.differences).toEqual([expect.objectContaining({ merchant: shop.id, name: 'Торты Марины' })]);
+    await server.ctx.db.query(`UPDATE merchant_payments SET status = 'canceled' WHERE id = $1`, [
+      made.body.id,
+    ]);
+  });
+
   it('parallel refunds never exceed the payment', async () => {
     const payer = await person(server, { rub: rub(1000) });
     const id = await paid(shop, payer, '1000.00');

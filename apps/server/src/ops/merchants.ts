@@ -4,30 +4,19 @@
  */
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
+import type { MerchantRow } from '../modules/merchants/index.ts';
 import { writeAudit } from './audit.ts';
 import type { Operator } from './operators.ts';
 import { bounds, type Page, pageOf } from './pages.ts';
 
-interface QueueRow {
-  id: string;
-  user_id: string;
-  status: string;
-  kind: string;
-  name: string;
-  inn: string;
-  mcc: string;
-  site_url: string;
-  bank_bic: string;
-  bank_account: string;
-  notification_url: string | null;
-  reason: string | null;
+/** A merchant as the queue shows it: its row (without its account and secret) and its owner. */
+type QueueRow = Omit<MerchantRow, 'account_id' | 'webhook_secret'> & {
   decided_by: string | null;
   decided_at: Date | null;
-  created_at: Date;
   phone: string;
   first_name: string;
   last_name: string;
-}
+};
 
 export async function merchantsPage(
   ctx: AppContext,

@@ -1,6 +1,12 @@
 /** The merchants' queue's texts (docs/decisions/merchants.md#merchants), merged into i18n.ts's. */
 export const merchantsRu = {
   merchantsNav: 'Магазины',
+  reconciliationMerchants: {
+    title: 'Магазины',
+    total: 'Магазинов: {{count}}, на их счетах {{balance}}',
+    merchant: 'Магазин',
+    expected: 'По платежам, возвратам и комиссиям',
+  },
   merchants: {
     title: 'Магазины',
     pending: 'На проверке',
@@ -25,6 +31,12 @@ export const merchantsRu = {
 
 export const merchantsEn: typeof merchantsRu = {
   merchantsNav: 'Merchants',
+  reconciliationMerchants: {
+    title: 'Merchants',
+    total: 'Merchants: {{count}}, holding {{balance}}',
+    merchant: 'Merchant',
+    expected: 'By payments, refunds and fees',
+  },
   merchants: {
     title: 'Merchants',
     pending: 'Under review',
