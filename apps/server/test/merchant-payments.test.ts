@@ -111,6 +111,8 @@ describe(`paying a merchant (${databaseLabel})`, () => {
 
     const history = await server.call('GET', '/v2/wallet/transaction', { token: payer.token });
     expect(history.body.results[0].description).toContain('Торты Марины, ИНН 500100732259');
+    // The history files it under the merchant's activity: MCC 5462 (bakeries) is groceries.
+    expect(history.body.results[0].category).toMatchObject({ id: 'groceries' });
     const seen = await shop.api('GET', `/merchant/v1/payments/${id}`);
     expect(seen.body).toMatchObject({ status: 'succeeded', payer: 'Иван П.' });
     expect(seen.body.paid_at).not.toBeNull();

@@ -33,7 +33,7 @@ export const MerchantApply = z.strictObject({
   kind: z.enum(MERCHANT_KINDS),
   name: PlainText(100, 2),
   inn: Inn,
-  mcc: z.enum(Object.keys(MERCHANT_MCCS) as [MerchantMcc, ...MerchantMcc[]]),
+  mcc: z.enum(MERCHANT_MCCS),
   site_url: Url,
   bank_bic: Bic,
   bank_account: BankAccount,

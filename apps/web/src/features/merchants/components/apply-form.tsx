@@ -9,8 +9,6 @@ import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { FieldError, TextField } from '../../../shared/ui/text-field.tsx';
 import { applyMerchant } from '../api/merchants.ts';
 
-const MCCS = Object.keys(MERCHANT_MCCS) as MerchantMcc[];
-
 export function ApplyForm() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -64,7 +62,7 @@ export function ApplyForm() {
         label={t('merchants.mcc')}
         value={mcc}
         onChange={setMcc}
-        options={MCCS.map((value) => ({ value, label: t(`merchants.mccs.${value}`) }))}
+        options={MERCHANT_MCCS.map((value) => ({ value, label: t(`merchants.mccs.${value}`) }))}
       />
       <TextField label={t('merchants.site')} name="site_url" type="url" required placeholder="https://" />
       <TextField label={t('merchants.bic')} name="bank_bic" required inputMode="numeric" maxLength={9} />
