@@ -163,19 +163,24 @@ export async function paymentOf(
   return paymentAnswer(ctx, await ownPayment(ctx.db, merchant.id, id));
 }
 
+/**
+ * A page of the merchant's payments, newest first. The cursor is read before the merchant is asked for
+ * (`merchant` may be its lookup), so a forged one is FIELD_INVALID whoever asks.
+ */
 export async function paymentsPage(
   ctx: AppContext,
-  merchant: MerchantRow,
+  merchant: MerchantRow | (() => Promise<MerchantRow>),
   query: QueryOut<'merchantPayments'>,
 ): Promise<AnswerOf<'merchantPayments'>> {
   const ids = opaqueIds(ctx.config);
   const after = query.cursor ? decodeCursor(query.cursor, ids) : null;
   const limit = Number(query.limit ?? PAGE);
+  const { id } = typeof merchant === 'function' ? await merchant() : merchant;
   const { rows } = await ctx.db.query<PaymentRow>(
     `${SELECT_PAYMENT} WHERE p.merchant_id = $1
        AND ($2::timestamptz IS NULL OR (p.created_at, p.id) < ($2::timestamptz, $3::uuid))
      ORDER BY p.created_at DESC, p.id DESC LIMIT $4`,
-    [merchant.id, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+    [id, after?.createdAt ?? null, after?.id ?? null, limit + 1],
   );
   const results = rows.slice(0, limit);
   const last = results.at(-1);

@@ -32,11 +32,17 @@ export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): v
   route(app, ctx, 'merchantUpdate', ({ auth, body, language }) =>
     updateMerchant(ctx, auth.userId, body, language),
   );
-  route(app, ctx, 'merchantOwnPayments', async ({ auth, query }) => {
-    const merchant = await merchantOfUser(ctx.db, auth.userId);
-    if (!merchant) throw new AppError('MERCHANT_NOT_FOUND');
-    return paymentsPage(ctx, merchant, query);
-  });
+  route(app, ctx, 'merchantOwnPayments', ({ auth, query }) =>
+    paymentsPage(
+      ctx,
+      async () => {
+        const merchant = await merchantOfUser(ctx.db, auth.userId);
+        if (!merchant) throw new AppError('MERCHANT_NOT_FOUND');
+        return merchant;
+      },
+      query,
+    ),
+  );
   route(app, ctx, 'merchantWebhookSecret', ({ auth }) => rotateSecret(ctx, auth.userId));
   route(app, ctx, 'merchantNotifications', ({ auth }) => notificationLog(ctx, auth.userId));
   route(app, ctx, 'merchantNotificationResend', ({ auth, params }) =>
