@@ -139,7 +139,16 @@ export async function signIn(page: Page, person: Person, path = '/'): Promise<vo
 }
 
 /** Simplified identification through the sandbox KYC form (a valid test INN), then waits for the level. */
-export async function upgradeToSimplified(request: APIRequestContext, person: Person): Promise<void> {
+export function upgradeToSimplified(request: APIRequestContext, person: Person): Promise<void> {
+  return levelUp(request, person, 'simplified');
+}
+
+/** One identification level up through the sandbox KYC form, then waits for `level`. */
+export async function levelUp(
+  request: APIRequestContext,
+  person: Person,
+  level: 'simplified' | 'full',
+): Promise<void> {
   const headers = { Authorization: `Token ${person.token}` };
   const started = await request.post('/v2/wallet/identification-level/upgrade', { headers, data: {} });
   expect(started.ok(), await started.text()).toBe(true);
@@ -160,7 +169,7 @@ export async function upgradeToSimplified(request: APIRequestContext, person: Pe
       const info = await request.get('/v2/wallet/auth/info', { headers });
       return (await info.json()).identification_level?.name;
     })
-    .toBe('simplified');
+    .toBe(level);
 }
 
 /** Shows the profile panel: on a phone it opens from the header's profile button, on a desktop it is there. */

@@ -27,6 +27,7 @@ import * as freeze from './modules/freeze/index.ts';
 import * as goals from './modules/goals/index.ts';
 import * as holds from './modules/holds/index.ts';
 import * as identification from './modules/identification/index.ts';
+import * as merchants from './modules/merchants/index.ts';
 import * as myData from './modules/my-data/index.ts';
 import * as notifications from './modules/notifications/index.ts';
 import * as passkeys from './modules/passkeys/index.ts';
@@ -60,6 +61,7 @@ const MODULE_ROUTES = [
   freeze.routes,
   goals.routes,
   identification.routes,
+  merchants.routes,
   myData.routes,
   notifications.routes,
   passkeys.routes,
@@ -146,6 +148,7 @@ export async function buildApp(
       components: {
         securitySchemes: {
           token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <auth_token>' },
+          merchant: { type: 'http', scheme: 'basic', description: 'merchant id : secret key (/merchant/v1)' },
         },
       },
     },

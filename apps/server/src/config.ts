@@ -213,6 +213,11 @@ const Env = z.object({
         .map((h) => h.trim().toLowerCase())
         .filter(Boolean),
     ),
+  /**
+   * The merchants' tariff (docs/decisions/merchants.md#merchants): the fee taken from each payment, in
+   * hundredths of a percent (150: 1.5%), at most 10%.
+   */
+  MERCHANT_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(1000).default(150),
   /** Caps per client address: receipt checks (/verify/<code>) per minute. */
   VERIFY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Caps per client address: SMS codes per hour. */

@@ -242,6 +242,9 @@ describe(`the back office API (${databaseLabel})`, () => {
     jobProblems: { url: '/ops/v1/jobs/payout-check' },
     jobRetry: { url: `/ops/v1/jobs/payout-check/${randomUUID()}/retry` },
     jobCancel: { url: `/ops/v1/jobs/payout-check/${randomUUID()}/cancel` },
+    merchants: { url: '/ops/v1/merchants?status=pending' },
+    merchantApprove: { url: `/ops/v1/merchants/${randomUUID()}/approve` },
+    merchantReject: { url: `/ops/v1/merchants/${randomUUID()}/reject`, body: { reason: 'x' } },
   };
 
   it('refuses a wallet user’s token, and no token, on every call', async () => {

@@ -9,6 +9,7 @@ import { authCalls } from './auth.ts';
 import { documentsCalls } from './documents.ts';
 import { identificationCalls } from './identification.ts';
 import { liveCalls } from './live.ts';
+import { merchantCalls } from './merchants.ts';
 import { moneyFlowCalls } from './money-flow.ts';
 import { moneyManagementCalls } from './money-management-calls.ts';
 import { providerCalls } from './provider-callbacks.ts';
@@ -22,8 +23,11 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface CallDef {
   method: Method;
   path: string;
-  /** 'token': needs `Authorization: Token <token>`; 'public': anyone; 'provider': a signed provider callback. */
-  access: 'token' | 'public' | 'provider';
+  /**
+   * 'token': needs `Authorization: Token <token>`; 'public': anyone; 'provider': a signed provider callback;
+   * 'merchant': the merchant API's HTTP Basic (merchant id and secret key).
+   */
+  access: 'token' | 'public' | 'provider' | 'merchant';
   summary: string;
   tag: string;
   body?: z.ZodType;
@@ -49,6 +53,7 @@ export const calls = {
   ...moneyManagementCalls,
   ...supportCalls,
   ...sbpCalls,
+  ...merchantCalls,
 } as const;
 
 export type Calls = typeof calls;

@@ -4,6 +4,7 @@
  * (docs/decisions/api.md#the-api).
  */
 import { ANTIFRAUD_ERRORS } from './antifraud-errors.ts';
+import { MERCHANT_ERRORS } from './merchants.ts';
 import { formatMoney } from './money.ts';
 import { MONEY_MANAGEMENT_ERRORS } from './money-management-errors.ts';
 import { OPS_ERRORS } from './ops-errors.ts';
@@ -401,6 +402,7 @@ export const ERRORS = {
   ...ANTIFRAUD_ERRORS,
   ...MONEY_MANAGEMENT_ERRORS,
   ...SBP_ERRORS,
+  ...MERCHANT_ERRORS,
 } as const satisfies Record<string, Texts>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -3,6 +3,7 @@ export * from './calls.ts';
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './jobs.ts';
+export * from './merchants.ts';
 export * from './money.ts';
 export * from './money-management.ts';
 export * from './ops.ts';

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { opsJobsCalls } from './jobs.ts';
+import { opsMerchantCalls } from './merchants.ts';
 import { PlainText, plainTextCall } from './plain-text.ts';
 import { Amount, Cursor, DayBound, Id, Limit } from './schemas.ts';
 import { opsSupportCalls } from './support.ts';
@@ -299,6 +300,7 @@ export const opsCalls = {
   }),
   ...opsSupportCalls,
   ...opsJobsCalls,
+  ...opsMerchantCalls,
 } as const;
 export type OpsCallName = keyof typeof opsCalls;
 type OpsCalls = typeof opsCalls;

@@ -18,6 +18,8 @@ export const ROUTES = {
   Schedules: '/wallet/schedules',
   Holds: '/wallet/holds',
   PayRequest: '/pay/r/:token',
+  PayMerchant: '/pay/m/:id',
+  Business: '/business',
   WalletExchange: '/wallet/exchange',
   Savings: '/wallet/savings',
   Payment: '/payment',

@@ -10,6 +10,7 @@ import { HoldsPage } from '../features/antifraud/holds-page.tsx';
 import { AuditPage } from '../features/audit/audit-page.tsx';
 import { IdentificationsPage } from '../features/identifications/identifications-page.tsx';
 import { JobsPage } from '../features/jobs/jobs-page.tsx';
+import { MerchantsPage } from '../features/merchants/merchants-page.tsx';
 import { OperatorsPage } from '../features/operators/operators-page.tsx';
 import { SetupPage } from '../features/operators/setup-page.tsx';
 import { PayoutsPage } from '../features/payouts/payouts-page.tsx';
@@ -37,6 +38,7 @@ export function App() {
             <Route path="identifications" element={<IdentificationsPage />} />
             <Route path="refunds" element={<RefundsPage />} />
             <Route path="payouts" element={<PayoutsPage />} />
+            <Route path="merchants" element={<MerchantsPage />} />
             <Route path="holds" element={<HoldsPage />} />
             <Route path="fraud-list" element={<FraudListPage />} />
             <Route path="audit" element={<AuditPage />} />

@@ -18,6 +18,7 @@ const NAV: Array<{ path: string; label: string; permission: Permission }> = [
   { path: '/identifications', label: 'nav.identifications', permission: 'read' },
   { path: '/refunds', label: 'nav.refunds', permission: 'read' },
   { path: '/payouts', label: 'nav.payouts', permission: 'read' },
+  { path: '/merchants', label: 'merchantsNav', permission: 'read' },
   { path: '/holds', label: 'nav.holds', permission: 'read' },
   { path: '/fraud-list', label: 'nav.fraudList', permission: 'read' },
   { path: '/support', label: 'nav.support', permission: 'support' },

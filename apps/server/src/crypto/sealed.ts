@@ -21,6 +21,11 @@ export function payoutsKey(secret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'e-wallet', 'payout-destinations/v1', 32));
 }
 
+/** The key of merchants' notification secrets (docs/decisions/merchants.md#merchants). */
+export function merchantsKey(secret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, 'e-wallet', 'merchant-webhook-secrets/v1', 32));
+}
+
 export function seal(key: Buffer, plain: Buffer, context: string): Buffer {
   const nonce = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);

@@ -69,7 +69,14 @@ export function route<N extends CallName>(
   ctx: AppContext,
   name: N,
   handler: (call: CallRequest<N>) => Promise<AnswerOf<N>>,
-  options: { status?: number } = {},
+  options: {
+    status?: number;
+    /**
+     * Who may make a 'merchant' call (the merchant API's HTTP Basic): checked, as a token is, before the
+     * request is validated; its owner keeps what it found on the request.
+     */
+    authenticate?: (request: FastifyRequest) => Promise<void>;
+  } = {},
 ): void {
   const call = calls[name];
   const schema: Record<string, unknown> = {
@@ -87,6 +94,10 @@ export function route<N extends CallName>(
   if ('query' in call) schema.querystring = call.query;
   if ('params' in call) schema.params = call.params;
   if (call.access === 'token') schema.security = [{ token: [] }];
+  if (call.access === 'merchant') {
+    if (!options.authenticate) throw new Error(`${name}: a merchant call needs its authenticate`);
+    schema.security = [{ merchant: [] }];
+  }
   // The token is checked before the request is validated: a caller without one learns nothing more.
   // A call with nothing to validate checks it in its handler, one hook fewer per request.
   const validates = 'body' in call || 'query' in call || 'params' in call;
@@ -113,7 +124,9 @@ export function route<N extends CallName>(
         ? async (request) => {
             request.session = await authenticate(ctx, request);
           }
-        : undefined,
+        : call.access === 'merchant'
+          ? options.authenticate
+          : undefined,
     handler: async (request, reply) => {
       const auth = authInHandler
         ? await authenticate(ctx, request)

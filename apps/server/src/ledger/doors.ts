@@ -5,6 +5,7 @@
  *   ledger_exchange  (payments.sql)               an exchange between their own accounts
  *   ledger_goal      (payments.sql)               a move into or out of their savings goal
  *   ops_refund       (db/functions/ops.sql)       an operator's correcting transfer, under four eyes
+ *   ledger_merchant_refund (db/functions/merchants.sql)  a merchant's refund to its payer
  * The person's doors take their call as one jsonb of named fields and share one prologue and one
  * epilogue with ops_refund (payments.sql).
  * Every rule is decided by the database; both doors answer alike (created | repeated | refused with
@@ -70,6 +71,12 @@ export interface Payment {
    * (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
    */
   toward?: 'antifraud_hold';
+  /**
+   * A merchant's payment (payee null): posted into the merchant's account, and its fee moved on from
+   * there to the 'fees' account as the transfer `feeId`, in the same statement
+   * (docs/decisions/merchants.md#merchants).
+   */
+  merchant?: { account: string; fee: bigint; feeId: string; feeDescription: SidedText };
 }
 
 /** An exchange between a person's own accounts: the quote's figures, moved once. */
@@ -117,7 +124,21 @@ export interface GoalMove {
   at: Date;
 }
 
-export type Door = Payment | Exchange | Refund | GoalMove;
+/**
+ * A merchant's refund of its paid payment, from its account back to the payer's at once
+ * (docs/decisions/merchants.md#merchants); the merchant owns the call's key.
+ */
+export interface MerchantRefund {
+  door: 'merchantRefund';
+  id: string;
+  merchant: string;
+  paymentId: string;
+  amount: bigint;
+  description: SidedText;
+  at: Date;
+}
+
+export type Door = Payment | Exchange | Refund | GoalMove | MerchantRefund;
 
 /** A money call's name: the contract's call, or an operator's call of the back office. */
 export type MoneyCallName = CallName | 'opsRefundApprove';
@@ -149,6 +170,7 @@ const ANSWER = 'outcome, refusal, problems, first_request_hash, first_answer';
 const PAY_SQL = `SELECT ${ANSWER} FROM ledger_pay(call => $1::jsonb, rules => $2::jsonb, pin_proof => $3::bytea)`;
 const EXCHANGE_SQL = `SELECT ${ANSWER} FROM ledger_exchange(call => $1::jsonb, rules => $2::jsonb, pin_proof => $3::bytea)`;
 const GOAL_SQL = `SELECT ${ANSWER} FROM ledger_goal(call => $1::jsonb, pin_proof => $2::bytea)`;
+const MERCHANT_REFUND_SQL = `SELECT ${ANSWER} FROM ledger_merchant_refund(call => $1::jsonb)`;
 const REFUND_SQL = `SELECT ${ANSWER} FROM ops_refund(refund_id => $1::uuid, approver => $2::uuid,
   movement_id => $3::uuid, rules => $4::jsonb, description => $5::jsonb, at => $6::timestamptz)`;
 
@@ -177,7 +199,11 @@ function payCall(payment: PaymentCheck & { id?: string }, confirmed?: Confirmed)
     id: payment.id,
     payer: payment.payer,
     payee: payment.payee,
-    toward: payment.payee === null ? (payment.toward ?? 'payout_clearing') : undefined,
+    toward: payment.payee === null && !payment.merchant ? (payment.toward ?? 'payout_clearing') : undefined,
+    merchant_account: payment.merchant?.account,
+    fee: payment.merchant?.fee,
+    fee_id: payment.merchant?.feeId,
+    fee_description: payment.merchant?.feeDescription,
     currency: payment.currency,
     amount: payment.amount,
     kind: payment.kind,
@@ -236,6 +262,19 @@ export async function openDoor(q: Queryable, door: Door, confirmed: Confirmed): 
           ...callFields(confirmed),
         }),
         confirmed.pinProof,
+      ]);
+      break;
+    case 'merchantRefund':
+      row = await statement(q, MERCHANT_REFUND_SQL, [
+        callJson({
+          id: door.id,
+          merchant: door.merchant,
+          payment_id: door.paymentId,
+          amount: door.amount,
+          description: door.description,
+          at: door.at,
+          ...callFields(confirmed),
+        }),
       ]);
       break;
   }

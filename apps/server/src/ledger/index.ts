@@ -234,6 +234,18 @@ export async function openAccount(
   return toAccount(rows[0]);
 }
 
+/**
+ * A merchant's rouble account (docs/decisions/merchants.md#merchants): user-less, its owner named by the
+ * merchant's row; answers its id.
+ */
+export async function openMerchantAccount(q: Queryable, at: Date): Promise<string> {
+  const { rows } = await q.query<{ id: string }>(
+    `INSERT INTO ledger_accounts (purpose, currency, created_at) VALUES ('merchant', 'RUB', $1) RETURNING id`,
+    [at],
+  );
+  return rows[0]!.id;
+}
+
 export async function userAccount(
   q: Queryable,
   userId: string,
@@ -308,7 +320,8 @@ export async function systemAccount(
   if (!rows[0]) {
     await q.query(
       `INSERT INTO ledger_accounts (purpose, currency, created_at) VALUES ($1, $2, $3)
-       ON CONFLICT (purpose, currency) WHERE user_id IS NULL AND purpose <> 'goal' DO NOTHING`,
+       ON CONFLICT (purpose, currency) WHERE user_id IS NULL AND purpose <> 'goal' AND purpose <> 'merchant'
+       DO NOTHING`,
       [purpose, currency, new Date(0)],
     );
     ({ rows } = await find());

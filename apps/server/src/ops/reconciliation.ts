@@ -157,5 +157,33 @@ export async function reconciliation(ctx: AppContext, date: string): Promise<unk
     'p.id::text',
     { succeeded: ['posted'], pending: ['pending'], canceled: ['voided'] },
   );
-  return { date, from: day.from, to: day.to, providers, differences };
+  return { date, from: day.from, to: day.to, providers, differences, merchants: await merchantsCheck(ctx) };
+}
+
+/**
+ * Merchants (docs/decisions/merchants.md#merchants): each merchant's ledger balance against its own
+ * records, its paid payments less their refunds and the fees taken; the total the wallet holds for them.
+ */
+async function merchantsCheck(ctx: AppContext): Promise<unknown> {
+  const { rows } = await ctx.db.query<{ id: string; name: string; balance: string; expected: string }>(
+    `SELECT m.id, m.name, a.balance,
+       coalesce((SELECT sum(p.amount - p.refunded) FROM merchant_payments p
+         WHERE p.merchant_id = m.id AND p.status = 'succeeded'), 0)
+       - coalesce((SELECT sum(t.amount) FROM ledger_transfers t WHERE t.debit_account_id = a.id AND t.kind = 'fee'), 0)
+         AS expected
+     FROM merchants m JOIN ledger_accounts a ON a.id = m.account_id ORDER BY m.created_at, m.id`,
+  );
+  const total = rows.reduce((sum, row) => sum + BigInt(row.balance), 0n);
+  return {
+    count: rows.length,
+    balance: moneyText(total, 'RUB'),
+    differences: rows
+      .filter((row) => BigInt(row.balance) !== BigInt(row.expected))
+      .map((row) => ({
+        merchant: row.id,
+        name: row.name,
+        ledger_balance: moneyText(BigInt(row.balance), 'RUB'),
+        expected: moneyText(BigInt(row.expected), 'RUB'),
+      })),
+  };
 }

@@ -16,6 +16,7 @@ import operator from './plugins/operator.ts';
 import antifraud from './routes/antifraud.ts';
 import identifications from './routes/identifications.ts';
 import jobs from './routes/jobs.ts';
+import merchants from './routes/merchants.ts';
 import operators from './routes/operators.ts';
 import payouts from './routes/payouts.ts';
 import people from './routes/people.ts';
@@ -23,7 +24,18 @@ import refunds from './routes/refunds.ts';
 import signIn from './routes/sign-in.ts';
 import support from './routes/support.ts';
 
-const ROUTES = [signIn, people, identifications, refunds, payouts, operators, antifraud, support, jobs];
+const ROUTES = [
+  signIn,
+  people,
+  identifications,
+  refunds,
+  payouts,
+  operators,
+  antifraud,
+  support,
+  jobs,
+  merchants,
+];
 
 /** JSON with bigints as text: database rows may carry them. */
 function serialize(payload: unknown): string {

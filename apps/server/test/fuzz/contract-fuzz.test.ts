@@ -17,6 +17,7 @@ import { signPayload } from '../../src/providers/signature.ts';
 import { createSession, findSession, revokeSession } from '../../src/sessions/tokens.ts';
 import { databaseLabel, startTestServer, type TestServer, uniquePhone } from '../helpers.ts';
 import { ledgerViolations } from '../invariants.ts';
+import { application, basic } from '../merchant-helpers.ts';
 import { started } from '../topup-helpers.ts';
 import { key, type Person, PIN, person, withdraw } from '../withdrawal-helpers.ts';
 import { type FuzzCase, makeCase, plan, rng, strayCase, type World } from './generate.ts';
@@ -44,6 +45,7 @@ describe(`contract fuzzer (${databaseLabel})`, () => {
   let recipient: Person;
   let world: World;
   let token: string;
+  let merchantAuth: string;
   let sqlText: string;
   const tokens = { expired: '', revoked: '' };
 
@@ -89,6 +91,15 @@ describe(`contract fuzzer (${databaseLabel})`, () => {
       freshPhone: uniquePhone,
       unknownPhone: uniquePhone(),
     };
+    // The main person is also an approved merchant with a key, so the merchant API's deeper checks are reached.
+    await server.ctx.db.query(`UPDATE users SET identification_level = 'full' WHERE id = $1`, [main.userId]);
+    const applied = await server.call('POST', '/v2/wallet/merchant', { token, body: application() });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    await server.ctx.db.query(`UPDATE merchants SET status = 'active' WHERE id = $1`, [
+      applied.body.merchant.id,
+    ]);
+    const made = await server.call('POST', '/v2/wallet/merchant/keys', { token, body: { name: 'fuzz' } });
+    merchantAuth = basic(applied.body.merchant.id, made.body.key.secret);
     sqlText = await snapshotQuery(server.ctx.db);
   }, 120_000);
   afterAll(() => server?.close());
@@ -96,7 +107,7 @@ describe(`contract fuzzer (${databaseLabel})`, () => {
   function authorization(c: FuzzCase): string | undefined {
     switch (c.auth) {
       case 'valid':
-        return `Token ${token}`;
+        return c.call && calls[c.call].access === 'merchant' ? merchantAuth : `Token ${token}`;
       case 'none':
         return undefined;
       case 'forged':

@@ -608,7 +608,8 @@ export function makeCase(name: CallName, category: Category, random: () => numbe
   let method: string = call.method;
   let payload: string | undefined;
   let contentType: string | undefined = body !== undefined ? 'application/json' : undefined;
-  let auth: AuthKind = call.access === 'token' ? 'valid' : 'none';
+  // A merchant API call carries the world's merchant's key ('valid' is its HTTP Basic there).
+  let auth: AuthKind = call.access === 'token' || call.access === 'merchant' ? 'valid' : 'none';
   let signature: SignatureKind = call.access === 'provider' ? 'valid' : 'none';
   const headers: Record<string, string> = {};
   let twin: FuzzCase['twin'];

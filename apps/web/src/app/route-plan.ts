@@ -22,6 +22,8 @@ export type RouteModuleName =
   | 'TransferPage'
   | 'RequestPage'
   | 'PayRequestPage'
+  | 'PayMerchantPage'
+  | 'BusinessPage'
   | 'SchedulesPage'
   | 'HoldsPage'
   | 'ExchangePage'
@@ -46,6 +48,8 @@ const PAGE_OF: Record<RouteName, RouteModuleName> = {
   Schedules: 'SchedulesPage',
   Holds: 'HoldsPage',
   PayRequest: 'PayRequestPage',
+  PayMerchant: 'PayMerchantPage',
+  Business: 'BusinessPage',
   WalletExchange: 'ExchangePage',
   Savings: 'SavingsPage',
   Payment: 'PaymentPage',

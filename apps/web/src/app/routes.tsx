@@ -41,6 +41,8 @@ const SavingsPage = routeComponent(routeModules.SavingsPage);
 const PaymentPage = routeComponent(routeModules.PaymentPage);
 const RequestPage = routeComponent(routeModules.RequestPage);
 const PayRequestPage = routeComponent(routeModules.PayRequestPage);
+const PayMerchantPage = routeComponent(routeModules.PayMerchantPage);
+const BusinessPage = routeComponent(routeModules.BusinessPage);
 const SchedulesPage = routeComponent(routeModules.SchedulesPage);
 const HoldsPage = routeComponent(routeModules.HoldsPage);
 const AuthInPage = routeComponent(routeModules.AuthInPage);
@@ -75,6 +77,8 @@ export const routes: RouteObject[] = [
       named('Schedules', { path: 'wallet/schedules', element: <SchedulesPage /> }),
       named('Holds', { path: 'wallet/holds', element: <HoldsPage /> }),
       named('PayRequest', { path: 'pay/r/:token', element: <PayRequestPage /> }),
+      named('PayMerchant', { path: 'pay/m/:id', element: <PayMerchantPage /> }),
+      named('Business', { path: 'business', element: <BusinessPage /> }),
       named('Settings', { path: 'settings', element: <SettingsPage /> }),
       named('Support', { path: 'support', element: <SupportPage /> }),
     ],

@@ -25,6 +25,12 @@ interface Answer {
       destination: string | null;
     }
   >;
+  /** Merchants' balances against their own records (docs/decisions/merchants.md#merchants). */
+  merchants: {
+    count: number;
+    balance: string;
+    differences: Array<{ merchant: string; name: string; ledger_balance: string; expected: string }>;
+  };
 }
 
 /** Today in Moscow, as the wallet counts days. */
@@ -111,6 +117,29 @@ export function ReconciliationPage() {
               {
                 header: t('reconciliation.ledgerSide'),
                 cell: (d) => side(d.ledger_amount, d.ledger_status),
+              },
+            ]}
+          />
+          <h2>{t('reconciliationMerchants.title')}</h2>
+          <p data-testid="reconciliation-merchants">
+            {t('reconciliationMerchants.total', {
+              count: answer.data.merchants.count,
+              balance: format.money(answer.data.merchants.balance, CASH_CURRENCY),
+            })}
+          </p>
+          <DataTable
+            rows={answer.data.merchants.differences}
+            rowKey={(d) => d.merchant}
+            empty={<span role="status">{t('reconciliation.noDifferences')}</span>}
+            columns={[
+              { header: t('reconciliationMerchants.merchant'), cell: (d) => d.name },
+              {
+                header: t('reconciliation.ledgerSide'),
+                cell: (d) => format.money(d.ledger_balance, CASH_CURRENCY),
+              },
+              {
+                header: t('reconciliationMerchants.expected'),
+                cell: (d) => format.money(d.expected, CASH_CURRENCY),
               },
             ]}
           />

@@ -326,6 +326,7 @@ export const en: Texts = {
       'schedule-remind': 'Scheduled transfer reminders',
       'rates-refresh': 'Exchange rates',
       'events-prune': 'Event clean-up',
+      'merchant-notify': 'Notifications to shops',
       'holds-sweep': 'Held operations and trusted persons falling due',
     },
   },

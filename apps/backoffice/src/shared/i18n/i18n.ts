@@ -6,6 +6,7 @@
 import { ERRORS, type ErrorCode, type Language } from '@e-wallet/contract';
 import { startI18n } from '@e-wallet/web-kit/i18n';
 import { en } from './en.ts';
+import { merchantsEn, merchantsRu } from './merchants.ts';
 import { ru } from './ru.ts';
 
 export type { Language };
@@ -24,8 +25,8 @@ function errorTexts(language: Language): Record<string, string> {
 
 export const { i18n, currentLanguage, setLanguage } = startI18n({
   resources: {
-    ru: { translation: ru, errors: errorTexts('ru') },
-    en: { translation: en, errors: errorTexts('en') },
+    ru: { translation: { ...ru, ...merchantsRu }, errors: errorTexts('ru') },
+    en: { translation: { ...en, ...merchantsEn }, errors: errorTexts('en') },
   },
   storageKey: STORAGE_KEY,
 });

@@ -45,6 +45,10 @@ LANGUAGE sql STABLE AS $$
     WHEN t.kind = 'transfer' THEN 'people'
     WHEN t.kind = 'payment' AND t.reference_type = 'payout' THEN
       coalesce((SELECT category_of_payee_details(p.payee_details) FROM payouts p WHERE p.id::text = t.reference_id), 'other')
+    -- A merchant's payment: the merchant's MCC (docs/decisions/merchants.md#merchants).
+    WHEN t.kind = 'payment' AND t.reference_type = 'merchant_payment' THEN
+      coalesce((SELECT category_of_payee_details(jsonb_build_object('mcc', m.mcc)) FROM merchant_payments p
+        JOIN merchants m ON m.id = p.merchant_id WHERE p.id::text = t.reference_id), 'other')
     ELSE 'other'
   END
 $$;

@@ -2,9 +2,11 @@
 -- function per kind, each taking its call as named fields (`call`, a jsonb object made by
 -- ledger/doors.ts) and sharing one prologue and one epilogue (below, and ops_refund in ops.sql):
 --   ledger_pay       to another person (a transfer, a QR payment to a wallet user, a request's payment,
---                    a schedule's run) or out of the wallet (a withdrawal, a QR payment to a bank
---                    account: held toward the currency's `toward` system account, then settled by
---                    ledger_settle); with `check` it only answers what would refuse it (before the PIN)
+--                    a schedule's run), to a merchant's account (`merchant_account`, posted at once, its
+--                    `fee` moved on to 'fees' in the same statement) or out of the wallet (a withdrawal, a
+--                    QR payment to a bank account: held toward the currency's `toward` system account, then
+--                    settled by ledger_settle); with `check` it only answers what would refuse it (before
+--                    the PIN)
 --   ledger_exchange  an exchange between one's own accounts: the quote's figures move as two transfers
 --                    through the currencies' 'exchange' system accounts
 --   ledger_goal      a savings goal's deposit (a regular deposit's run too), withdrawal or closing
@@ -165,7 +167,11 @@ DECLARE
   reference_id text := call->>'reference_id';
   at timestamptz := (call->>'at')::timestamptz;
   check_only boolean := (call->>'check') IS NOT NULL;
-  hold boolean := payee IS NULL;
+  -- A merchant's payment: posted at once into the merchant's account, its fee out of it to 'fees'.
+  merchant uuid := (call->>'merchant_account')::uuid;
+  fee bigint := coalesce((call->>'fee')::bigint, 0);
+  fees ledger_accounts;
+  hold boolean := payee IS NULL AND merchant IS NULL;
   locked record;
   claim record;
   debit ledger_accounts;
@@ -177,7 +183,10 @@ BEGIN
   SELECT * INTO locked FROM door_lock(payer, payee, currency, NULL, pin_proof);
   debit := locked.debit;
   credit := locked.credit;
-  IF payee IS NULL THEN
+  IF merchant IS NOT NULL THEN
+    SELECT * INTO credit FROM ledger_accounts a
+    WHERE a.id = merchant AND a.purpose = 'merchant' AND a.currency = currency FOR NO KEY UPDATE;
+  ELSIF payee IS NULL THEN
     SELECT * INTO credit FROM ledger_accounts a
     WHERE a.user_id IS NULL AND a.purpose = toward AND a.currency = currency FOR NO KEY UPDATE;
   END IF;
@@ -236,6 +245,14 @@ BEGIN
       CASE WHEN hold THEN 'pending' ELSE 'posted' END, hold, reference_type, reference_id,
       call->'description', at, CASE WHEN hold THEN NULL ELSE at END, CASE WHEN hold THEN 'hold' ELSE 'single' END, at) THEN
     RAISE EXCEPTION 'ledger_pay: the movement % exists already', movement_id;
+  END IF;
+  IF merchant IS NOT NULL AND fee > 0 THEN
+    SELECT * INTO fees FROM ledger_accounts a
+    WHERE a.user_id IS NULL AND a.purpose = 'fees' AND a.currency = currency FOR NO KEY UPDATE;
+    IF NOT ledger_move((call->>'fee_id')::uuid, credit.id, fees.id, fee, currency, 'fee', 'posted', false,
+        reference_type, reference_id, call->'fee_description', at, at, 'single', at) THEN
+      RAISE EXCEPTION 'ledger_pay: the fee % exists already', call->>'fee_id';
+    END IF;
   END IF;
   -- A payment's round-up into a savings goal and its budgets' notices, in this statement (goals.sql),
   -- asked only of a person who saves.

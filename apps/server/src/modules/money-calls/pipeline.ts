@@ -7,7 +7,8 @@
  *
  *   route -> module (declares a MoneyCall) -> moneyCall / runMoneyCall (this file)
  *         -> ledger openDoor (ledger/doors.ts)
- *         -> ledger_pay | ledger_exchange | ledger_goal | ops_refund (db/functions/payments.sql, ops.sql)
+ *         -> ledger_pay | ledger_exchange | ledger_goal | ops_refund | ledger_merchant_refund
+ *            (db/functions/payments.sql, ops.sql, merchants.sql)
  *
  * Adding a money call is a declaration here plus its SQL (docs/architecture.md has an example).
  * Three calls touch money without a MoneyCall, each for its reason (docs/decisions/money-door.md):
@@ -57,6 +58,8 @@ export type Confirmer =
   | Confirmation
   | { standingOrder: true }
   | { operator: true }
+  // A merchant's refund, made with its API key: its door checks the merchant and the payment (merchants.sql).
+  | { merchantKey: true }
   | { released: true }
   // A savings goal's closing only returns the owner's money: its door asks no PIN (goals.sql).
   | { ownMoney: true };
@@ -137,6 +140,7 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
   const confirm =
     'standingOrder' in call.confirmation ||
     'operator' in call.confirmation ||
+    'merchantKey' in call.confirmation ||
     'released' in call.confirmation ||
     'ownMoney' in call.confirmation
       ? null

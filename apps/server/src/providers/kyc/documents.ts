@@ -35,6 +35,14 @@ export function isValidInn(digits: string): boolean {
   );
 }
 
+/** A company's INN (10 digits), or a person's or sole trader's (12): the tax office's control digits. */
+export function isValidTaxpayerInn(digits: string): boolean {
+  if (!/^\d{10}$/.test(digits)) return isValidInn(digits);
+  const d = [...digits].map(Number);
+  const sum = [2, 4, 10, 3, 5, 9, 4, 6, 8].reduce((total, w, i) => total + w * d[i]!, 0);
+  return (sum % 11) % 10 === d[9];
+}
+
 export function isValidSnils(digits: string): boolean {
   if (!/^\d{11}$/.test(digits)) return false;
   const d = [...digits].map(Number);

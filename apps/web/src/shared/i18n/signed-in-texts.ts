@@ -7,6 +7,7 @@ import { accountSignedInEn, accountSignedInRu } from './account-signed-in-texts.
 import { antifraudEn, antifraudRu } from './antifraud-texts.ts';
 import { exchangeEn, exchangeRu } from './exchange-texts.ts';
 import i18n from './i18n.ts';
+import { merchantsEn, merchantsRu } from './merchants-texts.ts';
 import { moneyEn, moneyRu } from './money-texts.ts';
 import { requestsEn, requestsRu } from './requests-texts.ts';
 import { savingsEn, savingsRu } from './savings-texts.ts';
@@ -23,6 +24,7 @@ export const signedInResources = {
     ...antifraudRu,
     ...savingsRu,
     ...supportRu,
+    ...merchantsRu,
   },
   en: {
     ...moneyEn,
@@ -33,6 +35,7 @@ export const signedInResources = {
     ...antifraudEn,
     ...savingsEn,
     ...supportEn,
+    ...merchantsEn,
   },
 };
 

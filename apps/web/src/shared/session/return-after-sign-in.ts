@@ -3,8 +3,12 @@
  * the person signs in or registers, and the sign-in then returns there instead of Home.
  */
 const KEY = 'e-wallet-return-to';
-/** Only the request links return: any other kept path could be a way to send someone elsewhere. */
-const RETURNABLE = /^\/pay\/r\/[A-Za-z0-9_-]{20,64}$/;
+/**
+ * Only the request links and merchant payments (`/pay/m/<id>`) return: any other kept path could be a way
+ * to send someone elsewhere.
+ */
+const RETURNABLE =
+  /^\/pay\/(r\/[A-Za-z0-9_-]{20,64}|m\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 export function keepReturnPath(path: string): void {
   if (!RETURNABLE.test(path)) return;

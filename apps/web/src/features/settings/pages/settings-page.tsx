@@ -13,6 +13,7 @@ import { IdentificationSection } from '../../../shared/identification/identifica
 import { SecurityPanel } from '../../../shared/security/security-panel.tsx';
 import { AreaBoundary } from '../../../shared/ui/area.tsx';
 import { AlertsPanel } from '../components/alerts-panel.tsx';
+import { BusinessPanel } from '../components/business-panel.tsx';
 import { CloseWalletPanel } from '../components/close-wallet-panel.tsx';
 import { LanguageSwitch } from '../components/language-switch.tsx';
 import { MyDataPanel } from '../components/my-data-panel.tsx';
@@ -76,6 +77,7 @@ export function SettingsPage() {
             <MyDataPanel />
           </AreaBoundary>
           <SupportPanel />
+          <BusinessPanel />
         </div>
         <div className="settings-column">
           <AreaBoundary>

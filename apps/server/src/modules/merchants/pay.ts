@@ -1,0 +1,127 @@
+/**
+ * Paying a merchant's payment (docs/decisions/merchants.md#merchants): a money call of the one pipeline,
+ * the person's door `ledger_pay` with the merchant's account as the credit and the tariff's fee moved on to
+ * 'fees' in the same statement. The payment's row is locked in the door's transaction and marked paid
+ * there, so it is paid at most once however many pays race; an expired or cancelled one refuses.
+ * A payment to a merchant is allowed at every identification level (no transfer to a person); the
+ * monthly limit, freeze, terms, PIN or passkey apply as to any payment.
+ */
+import { randomUUID } from 'node:crypto';
+import { type AnswerOf, formatAmount, type Language } from '@e-wallet/contract';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { type Confirmation, moneyCall, requestHash } from '../money-calls/index.ts';
+import { dispatchNotification, recordNotification } from './notify.ts';
+import { type PaymentRow, payablePayment, paymentAnswer, SELECT_PAYMENT, unpayable } from './payments.ts';
+import { feeOf, type MerchantRow } from './profile.ts';
+
+const PAID: Record<Language, string> = { ru: 'Оплата выполнена', en: 'The payment is complete' };
+
+/** How a merchant is named on the payer's receipt and history: its trading name and INN. */
+export function merchantLabel(merchant: Pick<MerchantRow, 'name' | 'inn'>, language: Language): string {
+  return language === 'ru'
+    ? `${merchant.name}, ИНН ${merchant.inn}`
+    : `${merchant.name}, INN ${merchant.inn}`;
+}
+
+export async function payMerchantPayment(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  confirmation: Confirmation,
+  options: { idempotencyKey: string | null; language: Language; sessionId?: string },
+): Promise<AnswerOf<'merchantPaymentPay'>> {
+  const now = ctx.clock.now();
+  const transferId = randomUUID();
+  // The payee for the antifraud check, read before the call (the row is locked again in `before`).
+  const seen = await payablePayment(ctx.db, userId, id);
+  let row: PaymentRow;
+  let merchant: MerchantRow;
+  let notification: string | null = null;
+  return moneyCall(ctx, {
+    call: 'merchantPaymentPay',
+    person: userId,
+    confirmation,
+    key: options.idempotencyKey,
+    requestHash: requestHash(ctx, { id }),
+    before: async (q) => {
+      ({ row, merchant } = await payablePayment(q, userId, id, true));
+      if (merchant.user_id === userId) throw new AppError('MERCHANT_PAYMENT_OWN');
+      const refusal = unpayable(row, now);
+      return refusal ? { refuse: refusal } : undefined;
+    },
+    prepare: () => {
+      const fee = feeOf(ctx, row.amount);
+      const shop = { ru: merchantLabel(merchant, 'ru'), en: merchantLabel(merchant, 'en') };
+      const what = row.description ? `: ${row.description}` : '';
+      const description = {
+        debit: { ru: `Оплата: ${shop.ru}${what}`, en: `Payment to ${shop.en}${what}` },
+        credit: { ru: `Оплата${what}`, en: `Payment${what}` },
+      };
+      return {
+        answer: {
+          status: 'success' as const,
+          message: PAID[options.language],
+          receipt: {
+            id: transferId,
+            kind: 'payment' as const,
+            status: 'complete' as const,
+            amount: formatAmount(row.amount, 'RUB'),
+            currency_code: 'RUB' as const,
+            created_at: now.toISOString(),
+            description: description.debit[options.language],
+            counterparty: shop[options.language],
+            card: null,
+            failure_reason: null,
+          },
+        },
+        door: {
+          door: 'pay' as const,
+          id: transferId,
+          payer: userId,
+          payee: null,
+          currency: 'RUB' as const,
+          amount: row.amount,
+          kind: 'payment' as const,
+          reference: { type: 'merchant_payment', id: row.id },
+          description,
+          at: now,
+          rules: ctx.config.levelRulesJson,
+          merchant: {
+            account: merchant.account_id,
+            fee,
+            feeId: randomUUID(),
+            feeDescription: {
+              debit: { ru: 'Комиссия за приём платежа', en: 'Fee for the payment taken' },
+              credit: { ru: `Комиссия: ${merchant.name}`, en: `Fee: ${merchant.name}` },
+            },
+          },
+        },
+      };
+    },
+    after: async (q, outcome) => {
+      if (outcome.outcome !== 'created') return;
+      await q.query(
+        `UPDATE merchant_payments SET status = 'succeeded', payer_id = $2, transfer_id = $3, paid_at = $4
+         WHERE id = $1`,
+        [id, userId, transferId, now],
+      );
+      const { rows } = await q.query<PaymentRow>(`${SELECT_PAYMENT} WHERE p.id = $1`, [id]);
+      notification = await recordNotification(
+        q,
+        ctx,
+        row.merchant_id,
+        'payment.succeeded',
+        paymentAnswer(ctx, rows[0]!),
+      );
+    },
+    committed: () => dispatchNotification(ctx, notification),
+    antifraud: {
+      payee: { userId: null, label: seen.merchant.name },
+      amount: seen.row.amount,
+      currency: 'RUB',
+      sessionId: options.sessionId ?? null,
+      language: options.language,
+    },
+  });
+}
