@@ -59,6 +59,15 @@ export const Merchant = z.object({
   created_at: s.DateTime,
 });
 export const MerchantAnswer = z.object({ status: z.literal('success'), merchant: Merchant });
+/** A merchant as the back office's queue lists it: with the person who applied and who decided. */
+export const OpsMerchant = Merchant.extend({
+  user_id: s.Id,
+  decided_by: z.string().nullable(),
+  phone: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+});
+export type OpsMerchant = z.infer<typeof OpsMerchant>;
 export const MerchantOwnAnswer = z.object({
   status: z.literal('success'),
   merchant: Merchant.extend({

@@ -2,33 +2,13 @@
  * The merchants' queue (docs/decisions/merchants.md#merchants): applications under review by default;
  * those who decide identifications approve one, or reject it with a reason the applicant reads.
  */
-import { roleAllows } from '@e-wallet/contract';
+import { type OpsMerchant as Merchant, roleAllows } from '@e-wallet/contract';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useSearchParams } from 'react-router';
 import { useAction, useMe, usePagedList } from '../../shared/api/queries.ts';
 import { useFormat } from '../../shared/format/format.ts';
 import { ReasonForm } from '../../shared/ui/reason-form.tsx';
 import { ErrorText, Facts, MoreButton, Title } from '../../shared/ui/ui.tsx';
-
-interface Merchant {
-  id: string;
-  user_id: string;
-  status: string;
-  kind: 'self_employed' | 'company';
-  name: string;
-  inn: string;
-  mcc: string;
-  site_url: string;
-  bank_bic: string;
-  bank_account: string;
-  notification_url: string | null;
-  reason: string | null;
-  decided_by: string | null;
-  created_at: string;
-  phone: string;
-  first_name: string;
-  last_name: string;
-}
 
 const FILTERS = ['pending', 'active', 'rejected'] as const;
 
