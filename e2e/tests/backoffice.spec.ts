@@ -172,7 +172,8 @@ test('two operators refund a payment: the proposer cannot approve, another opera
   await shot(other, 'audit');
   await other.getByRole('link', { name: 'Сверка' }).click();
   await expect(other.getByRole('row', { name: /sandbox.*Пополнения.*1.*1/ })).toBeVisible();
-  await expect(other.getByRole('status')).toHaveText('Расхождений нет');
+  await expect(other.getByRole('status').filter({ hasText: /^Расхождений нет$/ })).toBeVisible();
+  await expect(other.getByRole('status').filter({ hasText: 'У магазинов расхождений нет' })).toBeVisible();
   await other.getByRole('link', { name: 'Выплаты' }).click();
   await expect(other.getByText('Выплат нет')).toBeVisible();
   await other.context().close();

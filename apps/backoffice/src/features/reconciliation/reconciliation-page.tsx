@@ -130,7 +130,7 @@ export function ReconciliationPage() {
           <DataTable
             rows={answer.data.merchants.differences}
             rowKey={(d) => d.merchant}
-            empty={<span role="status">{t('reconciliation.noDifferences')}</span>}
+            empty={<span role="status">{t('reconciliationMerchants.noDifferences')}</span>}
             columns={[
               { header: t('reconciliationMerchants.merchant'), cell: (d) => d.name },
               {

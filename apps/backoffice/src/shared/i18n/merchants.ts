@@ -6,6 +6,7 @@ export const merchantsRu = {
     total: 'Магазинов: {{count}}, на их счетах {{balance}}',
     merchant: 'Магазин',
     expected: 'По платежам, возвратам и комиссиям',
+    noDifferences: 'У магазинов расхождений нет',
   },
   merchants: {
     title: 'Магазины',
@@ -36,6 +37,7 @@ export const merchantsEn: typeof merchantsRu = {
     total: 'Merchants: {{count}}, holding {{balance}}',
     merchant: 'Merchant',
     expected: 'By payments, refunds and fees',
+    noDifferences: 'No differences for merchants',
   },
   merchants: {
     title: 'Merchants',

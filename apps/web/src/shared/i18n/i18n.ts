@@ -10,7 +10,6 @@ import { en } from './en.ts';
 import { moneyFlowEn, moneyFlowRu } from './money-flow-texts.ts';
 import { paymentEn, paymentRu } from './payment-texts.ts';
 import { ru } from './ru.ts';
-import { sbpEn, sbpRu } from './sbp-texts.ts';
 
 export { LANGUAGES, type Language } from '@e-wallet/web-kit/i18n';
 export const LANGUAGE_STORAGE_KEY = 'e-wallet-language';
@@ -23,7 +22,6 @@ export const resources = {
       ...paymentRu,
       ...appLockRu,
       ...documentsRu,
-      ...sbpRu,
     },
   },
   en: {
@@ -33,7 +31,6 @@ export const resources = {
       ...paymentEn,
       ...appLockEn,
       ...documentsEn,
-      ...sbpEn,
     },
   },
 } as const;

@@ -11,6 +11,7 @@ import { merchantsEn, merchantsRu } from './merchants-texts.ts';
 import { moneyEn, moneyRu } from './money-texts.ts';
 import { requestsEn, requestsRu } from './requests-texts.ts';
 import { savingsEn, savingsRu } from './savings-texts.ts';
+import { sbpEn, sbpRu } from './sbp-texts.ts';
 import { settingsEn, settingsRu } from './settings-texts.ts';
 import { supportEn, supportRu } from './support-texts.ts';
 
@@ -25,6 +26,7 @@ export const signedInResources = {
     ...savingsRu,
     ...supportRu,
     ...merchantsRu,
+    ...sbpRu,
   },
   en: {
     ...moneyEn,
@@ -36,6 +38,7 @@ export const signedInResources = {
     ...savingsEn,
     ...supportEn,
     ...merchantsEn,
+    ...sbpEn,
   },
 };
 
