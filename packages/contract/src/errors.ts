@@ -4,14 +4,14 @@
  * (docs/decisions/api.md#the-api).
  */
 import { ANTIFRAUD_ERRORS } from './antifraud-errors.ts';
-import { MERCHANT_ERRORS } from './merchants.ts';
+import type { Language } from './languages.ts';
+import { MERCHANT_ERRORS } from './merchant-errors.ts';
 import { formatMoney } from './money.ts';
 import { MONEY_MANAGEMENT_ERRORS } from './money-management-errors.ts';
 import { OPS_ERRORS } from './ops-errors.ts';
 import { SBP_ERRORS } from './sbp-errors.ts';
 
-export const LANGUAGES = ['ru', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language } from './languages.ts';
 
 type Texts = { http: number; ru: string; en: string };
 

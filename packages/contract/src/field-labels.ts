@@ -1,4 +1,4 @@
-import type { Language } from './errors.ts';
+import type { Language } from './languages.ts';
 
 /** Field names of requests as a person reads them, for FIELD_INVALID / FIELD_REQUIRED. */
 export const FIELD_LABELS: Record<string, Record<Language, string>> = {

@@ -2,7 +2,7 @@
  * i18next as both front ends run it: Russian by default, English complete, the choice kept in the
  * browser under the app's own key and mirrored to `<html lang>`. Each app brings its resources.
  */
-import { LANGUAGES, type Language } from '@e-wallet/contract/errors';
+import { LANGUAGES, type Language } from '@e-wallet/contract/languages';
 import i18n, { type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { storedLanguage } from './language.ts';

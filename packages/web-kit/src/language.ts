@@ -2,7 +2,7 @@
  * The language a browser chose before; when it chose none, the browser's own first language
  * preselects English, anything else Russian (the default). Read without i18next, for the first script.
  */
-import type { Language } from '@e-wallet/contract/errors';
+import type { Language } from '@e-wallet/contract/languages';
 
 export function storedLanguage(storageKey: string): Language {
   try {

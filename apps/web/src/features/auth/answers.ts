@@ -2,7 +2,7 @@
  * Reading the auth calls' answers: a `status: 'error'` answer's message is shown as the server
  * wrote it (docs/product.md#error-catalogue), under the input it is about when we can tell which one.
  */
-import { FIELD_LABELS } from '@e-wallet/contract/errors';
+import { FIELD_LABELS } from '@e-wallet/contract/field-labels';
 import type { TFunction } from 'i18next';
 import { ApiError, type ErrorAnswer, isErrorAnswer } from '../../shared/api/api-error.ts';
 
