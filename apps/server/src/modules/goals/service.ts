@@ -45,13 +45,16 @@ interface GoalRow {
 }
 
 const GOAL_SQL = `SELECT g.id, g.name, g.target_amount, g.currency, g.target_date::text AS target_date, g.round_up,
-    g.created_at, g.account_id, a.balance AS saved,
-    (SELECT coalesce(sum(e.amount), 0) FROM ledger_entries e
-     WHERE e.account_id = g.account_id AND e.created_at >= $2::timestamptz - interval '${PACE_DAYS} days')::bigint AS recent,
-    (SELECT count(DISTINCT ((e.created_at AT TIME ZONE 'UTC') + interval '3 hours')::date) FROM ledger_entries e
-     WHERE e.account_id = g.account_id AND e.amount > 0
-       AND e.created_at >= $2::timestamptz - interval '${PACE_DAYS} days')::int AS paying_days
+    g.created_at, g.account_id, a.balance AS saved, pace.recent, pace.paying_days
   FROM savings_goals g JOIN ledger_accounts a ON a.id = g.account_id
+  -- The pace's window read once: what it gained, and on how many Moscow days money came in.
+  CROSS JOIN LATERAL (
+    SELECT coalesce(sum(e.amount), 0)::bigint AS recent,
+      (count(DISTINCT ((e.created_at AT TIME ZONE 'UTC') + interval '3 hours')::date)
+        FILTER (WHERE e.amount > 0))::int AS paying_days
+    FROM ledger_entries e
+    WHERE e.account_id = g.account_id AND e.created_at >= $2::timestamptz - interval '${PACE_DAYS} days'
+  ) pace
   WHERE g.user_id = $1 AND g.closed_at IS NULL`;
 
 const moscowDay = (time: number) => new Date(time + MOSCOW_MS).toISOString().slice(0, 10);

@@ -186,7 +186,8 @@ export async function ownMerchant(ctx: AppContext, userId: string): Promise<Answ
       balance: formatAmount(money.available, 'RUB'),
       currency_code: 'RUB',
       webhook_secret: webhookSecretOf(ctx, row),
-      fee_percent: (ctx.config.MERCHANT_FEE_BASIS_POINTS / 100).toFixed(2),
+      // Basis points read as a percent with two decimals, in integers (150 -> '1.50').
+      fee_percent: formatAmount(BigInt(ctx.config.MERCHANT_FEE_BASIS_POINTS), 'RUB'),
     },
   };
 }
