@@ -3,6 +3,7 @@
  * written from, with its amount and status), a reply with saved answers in the operator's language,
  * and closing. Opening it marks the person's messages read (their read receipt).
  */
+import './support.css';
 import { OpsSupportReply, SUPPORT_SAVED_ANSWERS, type SupportMessage } from '@e-wallet/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';

@@ -2,6 +2,7 @@
  * The support chat (docs/decisions/support.md#support-chat): the queue of open conversations, those waiting
  * first with how long they wait, and the closed ones; live as people write on any instance.
  */
+import './support.css';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useSearchParams } from 'react-router';
 import { usePagedList } from '../../shared/api/queries.ts';

@@ -5,6 +5,8 @@
  * ones share the last colours.
  */
 import './categories.css';
+import './money-ui.css';
+import './stats.css';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { categoryStatQuery, type StatFilter } from '../api/stat.ts';

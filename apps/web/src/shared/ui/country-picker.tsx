@@ -2,6 +2,7 @@
  * The country chooser of the phone input: a modal dialog with a search box (case-insensitive
  * substring of the name) and the list of about 240 countries with flag, name and dial code.
  */
+import './phone-field.css';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { searchCountries } from '../phone/countries.ts';

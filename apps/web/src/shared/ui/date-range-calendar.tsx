@@ -4,6 +4,7 @@
  * budget (docs/performance.md, 'The first load of /history').
  */
 import 'react-day-picker/style.css';
+import './date-range-picker.css';
 import { DayPicker } from 'react-day-picker';
 import { enGB } from 'react-day-picker/locale/en-GB';
 import { ru } from 'react-day-picker/locale/ru';

@@ -5,6 +5,7 @@
  * swapped and future days cannot be picked (money/date-range.ts).
  */
 import './money-ui.css';
+import './date-range-picker.css';
 import { clsx } from 'clsx';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,3 +1,4 @@
+import './phone-field.css';
 import type { Country } from '../phone/country.ts';
 
 /** A country's flag; decorative, the name or dial code beside it says what it is. */

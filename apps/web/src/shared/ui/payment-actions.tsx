@@ -1,4 +1,6 @@
 /** The payment component: top-up, withdraw, send and pay, as links to their screens. */
+import './money-ui.css';
+import './payment-actions.css';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { pathTo } from '../routes.ts';

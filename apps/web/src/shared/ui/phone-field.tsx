@@ -9,6 +9,7 @@ const CountryPicker = lazy(loadPicker);
  * Choosing a country clears the number. The value is the country, the mask and the digits;
  * `toE164(country.code, digits)` is what the server gets.
  */
+import './phone-field.css';
 import { type KeyboardEvent, lazy, Suspense, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Country } from '../phone/country.ts';

@@ -4,6 +4,7 @@
  * from the same entries as the list or the four tiles, each type with its own label and colour.
  */
 import './money-ui.css';
+import './stats.css';
 import { clsx } from 'clsx';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
