@@ -65,8 +65,14 @@ test('a monthly budget shows what the month has spent', async ({ page, request }
   await topUp(request, person, '3000');
   await payMerchant(request, person, '400');
 
+  // Budgets are the Savings section's second page: reached from the goals by its link.
   await signIn(page, person, '/wallet/savings');
   await expect(page.getByRole('heading', { name: 'Копилка и бюджеты', level: 1 })).toBeVisible();
+  const sections = page.getByRole('navigation', { name: 'Копилки или бюджеты' });
+  await sections.getByRole('link', { name: 'Бюджеты' }).click();
+  await expect(page).toHaveURL(/\/wallet\/budgets$/);
+  await expect(sections.getByRole('link', { name: 'Бюджеты' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('form', { name: 'Новая копилка' })).toHaveCount(0);
   const form = page.getByRole('form', { name: 'Новый бюджет' });
   await form.getByLabel('Категория', { exact: true }).selectOption({ label: 'Все траты' });
   await form.getByLabel('Сумма на месяц').fill('1000');

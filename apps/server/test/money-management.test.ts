@@ -245,6 +245,8 @@ describe(`managing money (${databaseLabel})`, () => {
       'Бюджет «Переводы людям» на месяц исчерпан',
       'Потрачено 80% бюджета «Переводы людям» на месяц',
     ]);
+    // Tapping one opens the budgets' page.
+    expect(told.map((n: { about: unknown }) => n.about)).toEqual([{ type: 'budgets' }, { type: 'budgets' }]);
 
     // A new Moscow month starts again: 80 % is told again, once.
     clock.set(new Date('2026-04-30T21:30:00Z'));

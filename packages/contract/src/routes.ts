@@ -22,6 +22,7 @@ export const ROUTES = {
   Business: '/business',
   WalletExchange: '/wallet/exchange',
   Savings: '/wallet/savings',
+  Budgets: '/wallet/budgets',
   Payment: '/payment',
   Settings: '/settings',
   Support: '/support',
@@ -48,6 +49,8 @@ export function aboutPath(about: NotificationAbout): string {
       return pathTo('Schedules');
     case 'savings':
       return pathTo('Savings');
+    case 'budgets':
+      return pathTo('Budgets');
     case 'support':
       return pathTo('Support');
     case 'wallet':

@@ -71,6 +71,7 @@ export const routeModules = {
   HoldsPage: routeModule(() => import('../features/holds/pages/holds-page.tsx')),
   ExchangePage: routeModule(() => import('../features/exchange/pages/exchange-page.tsx')),
   SavingsPage: routeModule(() => import('../features/savings/pages/savings-page.tsx')),
+  BudgetsPage: routeModule(() => import('../features/savings/pages/budgets-page.tsx')),
   PaymentPage: routeModule(() => import('../features/payment/pages/payment-page.tsx')),
   AuthInPage: routeModule(() => import('../features/auth/pages/auth-in-page.tsx')),
   LoginPage: routeModule(() => import('../features/auth/pages/login-page.tsx')),

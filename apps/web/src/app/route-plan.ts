@@ -28,6 +28,7 @@ export type RouteModuleName =
   | 'HoldsPage'
   | 'ExchangePage'
   | 'SavingsPage'
+  | 'BudgetsPage'
   | 'PaymentPage'
   | 'AuthInPage'
   | 'LoginPage'
@@ -52,6 +53,7 @@ const PAGE_OF: Record<RouteName, RouteModuleName> = {
   Business: 'BusinessPage',
   WalletExchange: 'ExchangePage',
   Savings: 'SavingsPage',
+  Budgets: 'BudgetsPage',
   Payment: 'PaymentPage',
   Settings: 'SettingsPage',
   Support: 'SupportPage',

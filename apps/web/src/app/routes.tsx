@@ -38,6 +38,7 @@ const WithdrawalPage = routeComponent(routeModules.WithdrawalPage);
 const TransferPage = routeComponent(routeModules.TransferPage);
 const ExchangePage = routeComponent(routeModules.ExchangePage);
 const SavingsPage = routeComponent(routeModules.SavingsPage);
+const BudgetsPage = routeComponent(routeModules.BudgetsPage);
 const PaymentPage = routeComponent(routeModules.PaymentPage);
 const RequestPage = routeComponent(routeModules.RequestPage);
 const PayRequestPage = routeComponent(routeModules.PayRequestPage);
@@ -72,6 +73,7 @@ export const routes: RouteObject[] = [
       named('WalletSave', { path: 'wallet/save', element: <TransferPage /> }),
       named('WalletExchange', { path: 'wallet/exchange', element: <ExchangePage /> }),
       named('Savings', { path: 'wallet/savings', element: <SavingsPage /> }),
+      named('Budgets', { path: 'wallet/budgets', element: <BudgetsPage /> }),
       named('Payment', { path: 'payment', element: <PaymentPage /> }),
       named('WalletRequest', { path: 'wallet/request', element: <RequestPage /> }),
       named('Schedules', { path: 'wallet/schedules', element: <SchedulesPage /> }),

@@ -145,6 +145,7 @@ export const NOTIFICATION_SUBJECTS = [
   'requests',
   'schedules',
   'savings',
+  'budgets',
   'identification',
   'security',
   'support',

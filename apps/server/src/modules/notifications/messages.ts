@@ -199,7 +199,8 @@ export function aboutOf(key: string, params: Record<string, string>): Notificati
   if (key === 'approval_requested') return { type: 'approvals' };
   if (key.startsWith('trusted_')) return { type: 'trusted_person' };
   if (key.startsWith('request_')) return { type: 'requests' };
-  if (key.startsWith('schedule_goal_') || key.startsWith('budget_')) return { type: 'savings' };
+  if (key.startsWith('schedule_goal_')) return { type: 'savings' };
+  if (key.startsWith('budget_')) return { type: 'budgets' };
   if (key.startsWith('schedule_')) return { type: 'schedules' };
   if (key.startsWith('identification_')) return { type: 'identification' };
   if (key === 'support_reply') return { type: 'support' };

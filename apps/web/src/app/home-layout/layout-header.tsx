@@ -58,7 +58,7 @@ export function sectionOf(pathname: string): Section | null {
   const transfer = [pathTo('WalletSave'), pathTo('WalletRequest'), pathTo('Schedules')];
   if (transfer.some(under) || pathname.startsWith(pathTo('PayRequest', { token: '' }))) return 'WalletSave';
   // Savings has its own item: people looked for it beside the money, not inside 'Счета'.
-  if (under(pathTo('Savings'))) return 'Savings';
+  if (under(pathTo('Savings')) || under(pathTo('Budgets'))) return 'Savings';
   if (under(pathTo('Wallet'))) return 'Wallet';
   if (under(pathTo('Payment'))) return 'Payment';
   if (under(pathTo('History'))) return 'History';

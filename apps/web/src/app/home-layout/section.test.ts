@@ -14,6 +14,7 @@ describe('the menu item a screen belongs to', () => {
     for (const path of ['/wallet', '/wallet/exchange', '/wallet/topup', '/wallet/0b6e9c1a'])
       expect(sectionOf(path), path).toBe('Wallet');
     expect(sectionOf('/wallet/savings')).toBe('Savings');
+    expect(sectionOf('/wallet/budgets')).toBe('Savings');
     expect(sectionOf('/history')).toBe('History');
     expect(sectionOf('/settings')).toBe('Settings');
     expect(sectionOf('/support')).toBe('Settings');

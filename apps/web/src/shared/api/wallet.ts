@@ -3,6 +3,7 @@
  * history, the accounts page and the money screens (top-up, withdrawal, transfer) all show them.
  */
 import type { AnswerOf } from '@e-wallet/contract';
+import type { AccountCurrency } from '@e-wallet/contract/money';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useSessionStore } from '../store/session-store.ts';
 import { callOk } from './client.ts';
@@ -21,4 +22,10 @@ export const walletQuery = (token: string | null) =>
 export function useAccounts() {
   const token = useSessionStore((state) => state.authToken);
   return useQuery(walletQuery(token));
+}
+
+/** The currencies the signed-in user has accounts in (empty while loading). */
+export function useAccountCurrencies(): AccountCurrency[] {
+  const accounts = useAccounts();
+  return (accounts.data ?? []).map((account) => account.currency_code as AccountCurrency);
 }

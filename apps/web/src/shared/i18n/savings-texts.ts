@@ -51,6 +51,9 @@ export const savingsRu = {
   },
   savings: {
     title: 'Копилка и бюджеты',
+    sections: 'Копилки или бюджеты',
+    goalsTab: 'Копилки',
+    budgetsTab: 'Бюджеты',
     open: 'Копилка',
     goals: 'Копилки',
     goalsText:
@@ -162,6 +165,9 @@ export const savingsEn: typeof savingsRu = {
   },
   savings: {
     title: 'Savings and budgets',
+    sections: 'Goals or budgets',
+    goalsTab: 'Goals',
+    budgetsTab: 'Budgets',
     open: 'Savings',
     goals: 'Savings goals',
     goalsText:

@@ -1,26 +1,22 @@
 /**
- * 'Копилка и бюджеты' (docs/decisions/managing-money.md, 'Managing money'): the savings goals (components/goals-panel.tsx),
- * then the monthly budgets (components/budgets-panel.tsx), one page at /wallet/savings.
+ * 'Копилка' (docs/decisions/managing-money.md, 'Managing money'): the savings goals at /wallet/savings
+ * (components/goals-panel.tsx); the monthly budgets are the section's other page (budgets-page.tsx).
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import './savings.css';
-import '../../../shared/ui/pay-modal/money-flow.css';
-import './savings.css';
-import type { AccountCurrency } from '@e-wallet/contract/money';
 import { useTranslation } from 'react-i18next';
-import { useAccounts } from '../../../shared/api/wallet.ts';
-import { BudgetsPanel } from '../components/budgets-panel.tsx';
+import { useAccountCurrencies } from '../../../shared/api/wallet.ts';
 import { GoalsPanel } from '../components/goals-panel.tsx';
+import { SavingsTabs } from '../components/savings-tabs.tsx';
 
 export function SavingsPage() {
   const { t } = useTranslation();
-  const accounts = useAccounts();
-  const currencies = (accounts.data ?? []).map((account) => account.currency_code as AccountCurrency);
+  const currencies = useAccountCurrencies();
   return (
     <div className="home-page money-page savings-page">
       <h1 className="home-page__title">{t('savings.title')}</h1>
+      <SavingsTabs />
       <GoalsPanel currencies={currencies} />
-      <BudgetsPanel currencies={currencies} />
     </div>
   );
 }
