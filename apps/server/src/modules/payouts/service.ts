@@ -75,6 +75,9 @@ export interface PayoutRow {
   /** An СБП payout's bank (kept in payee_details); null for the others. */
   bank_name: string | null;
   hold_transfer_id: string;
+  /** The fee held beside the payout toward 'fees' (docs/decisions/sbp.md#fees): 0 and null without one. */
+  fee: bigint;
+  fee_transfer_id: string | null;
   provider: string;
   provider_ref: string | null;
   status: PayoutRecordStatus;
@@ -84,7 +87,7 @@ export interface PayoutRow {
 
 const COLUMNS = `id, user_id, purpose, amount, currency, destination_type, destination, payee_name,
   CASE WHEN destination_type = 'sbp' THEN payee_details->>'bank_name' END AS bank_name, hold_transfer_id,
-  provider, provider_ref, status, failure_reason, created_at`;
+  fee, fee_transfer_id, provider, provider_ref, status, failure_reason, created_at`;
 
 /** A payout as a call asks for it, confirmed with the PIN under the call's idempotency. */
 export interface PayoutRequest {
@@ -99,6 +102,8 @@ export interface PayoutRequest {
   shownDestination: string;
   payeeName: string | null;
   payeeDetails: Record<string, string | null> | null;
+  /** The wallet's fee, held with the payout and settled with it (an СБП transfer's: modules/sbp/fees.ts). */
+  fee?: bigint;
   /** What the provider's payout says (a GOST code's purpose, or the history's text). */
   providerDescription?: string | null;
   scope: IdempotencyScope;
@@ -149,6 +154,8 @@ export async function payOut<A>(
     payee_name: request.payeeName,
     bank_name: bankNameOf(request.destination, request.payeeDetails),
     hold_transfer_id: randomUUID(),
+    fee: request.fee ?? 0n,
+    fee_transfer_id: request.fee ? randomUUID() : null,
     provider: ctx.payouts.id,
     provider_ref: null,
     status: 'created',
@@ -178,6 +185,15 @@ export async function payOut<A>(
         description: { debit: description, credit: description },
         at,
         rules: ctx.config.levelRulesJson,
+        ...(payout.fee_transfer_id
+          ? {
+              payoutFee: {
+                amount: payout.fee,
+                id: payout.fee_transfer_id,
+                description: { debit: FEE_DESCRIPTION, credit: FEE_DESCRIPTION },
+              },
+            }
+          : {}),
       },
     }),
     // The money held and the payout recorded in one transaction, or neither.
@@ -263,6 +279,8 @@ const payoutRelease = {
       payee_name: kept.payeeName,
       bank_name: bankNameOf(kept.destination, kept.payeeDetails),
       hold_transfer_id: door.id,
+      fee: door.payoutFee?.amount ?? 0n,
+      fee_transfer_id: door.payoutFee?.id ?? null,
       provider: ctx.payouts.id,
       provider_ref: null,
       status: 'created',
@@ -289,8 +307,9 @@ async function recordPayout(
 ): Promise<void> {
   await q.query(
     `INSERT INTO payouts (id, user_id, purpose, amount, currency, destination_type, destination, payee_name,
-       payee_details, hold_transfer_id, provider, status, created_at, updated_at, next_check_at, payee_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13, $14)`,
+       payee_details, hold_transfer_id, provider, status, created_at, updated_at, next_check_at, payee_key,
+       fee, fee_transfer_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13, $14, $15, $16)`,
     [
       payout.id,
       payout.user_id,
@@ -306,6 +325,8 @@ async function recordPayout(
       payout.created_at,
       new Date(payout.created_at.getTime() + PAYOUT_SUBMIT_GRACE_MS),
       payee,
+      payout.fee,
+      payout.fee_transfer_id,
     ],
   );
 }
@@ -418,8 +439,10 @@ export async function settlePayout(
     // What else the settlement writes (an operator's audit line), in its transaction.
     await alongside?.(q, payout);
     const at = ctx.clock.now();
-    if (result.outcome === 'succeeded') await postHold(q, payout.hold_transfer_id, at);
-    else await voidHold(q, payout.hold_transfer_id, at);
+    // The fee goes the payout's way: taken when it is paid, returned with it when it fails.
+    const settle = result.outcome === 'succeeded' ? postHold : voidHold;
+    await settle(q, payout.hold_transfer_id, at);
+    if (payout.fee_transfer_id) await settle(q, payout.fee_transfer_id, at);
     await q.query(
       `UPDATE payouts SET status = $2, failure_reason = $3, provider_ref = coalesce(provider_ref, $4),
          updated_at = $5, settled_at = $5, next_check_at = NULL WHERE id = $1`,
@@ -555,6 +578,9 @@ export function payoutDescription(
   return { ru: `Оплата по QR-коду: ${payee}`, en: `QR payment: ${payee}` };
 }
 
+/** What the person's history calls a payout's fee (an СБП transfer's is the only one today). */
+const FEE_DESCRIPTION: LocalText = { ru: 'Комиссия за перевод по СБП', en: 'SBP transfer fee' };
+
 export function payoutReceiptOf(payout: PayoutRow, language: Language): Receipt {
   return {
     id: payout.id,
@@ -567,6 +593,7 @@ export function payoutReceiptOf(payout: PayoutRow, language: Language): Receipt 
     counterparty: payout.payee_name,
     card: payout.destination_type === 'bank_card' ? payout.destination : null,
     failure_reason: payout.failure_reason,
+    ...(payout.fee > 0n ? { fee: formatAmount(payout.fee, payout.currency) } : {}),
   };
 }
 

@@ -32,6 +32,7 @@ import { checkAnswer, paymentProblemsOf, requestHash } from '../money-calls/inde
 import { payOut, payoutReceiptOf } from '../payouts/index.ts';
 import { countLookup } from '../transfer/index.ts';
 import { sbpBank } from './banks.ts';
+import { sbpFee } from './fees.ts';
 
 export const SBP_SENT: Record<Language, string> = {
   ru: 'Перевод по СБП отправлен',
@@ -122,6 +123,7 @@ export async function sbpTransfer(
       shownDestination: maskPhone(phone),
       payeeName: name,
       payeeDetails: { bank_id: bank.id, bank_name: bank.name, comment: comment ?? null },
+      fee: sbpFee(ctx.config, payee.amount),
       providerDescription: comment ?? null,
       scope: {
         userId,
@@ -148,6 +150,7 @@ export async function checkSbp(
   language: Language,
 ): Promise<AnswerOf<'sbpCheck'>> {
   const payee = await sbpPayee(ctx, userId, body);
+  const fee = sbpFee(ctx.config, payee.amount);
   const problems = [
     ...payee.problems,
     ...(await paymentProblemsOf(ctx, {
@@ -156,6 +159,8 @@ export async function checkSbp(
       currency: 'RUB',
       amount: payee.amount,
       kind: 'withdrawal',
+      // The money must cover the fee too, as the transfer's door asks.
+      ...(fee > 0n ? { payoutFee: { amount: fee } } : {}),
     })),
   ];
   let name = payee.ownName;
@@ -172,5 +177,6 @@ export async function checkSbp(
     ...(await checkAnswer(ctx, userId, problems, language)),
     bank_name: payee.bank?.name ?? null,
     recipient_name: name,
+    fee: formatAmount(fee, 'RUB'),
   };
 }
