@@ -61,7 +61,8 @@ export interface Payment {
   amount: bigint;
   kind: 'transfer' | 'payment' | 'withdrawal';
   reference?: { type: string; id: string } | null;
-  description: SidedText;
+  /** `way: 'sbp'` marks an СБП transfer for the history (its 'Повторить' opens the СБП form). */
+  description: SidedText & { way?: 'sbp' };
   at: Date;
   /** The level figures in force: `config.levelRulesJson`. */
   rules: string;

@@ -182,7 +182,11 @@ export async function payOut<A>(
         amount: payout.amount,
         kind: payout.purpose,
         reference: { type: 'payout', id: payout.id },
-        description: { debit: description, credit: description },
+        description: {
+          debit: description,
+          credit: description,
+          ...(payout.destination_type === 'sbp' ? { way: 'sbp' as const } : {}),
+        },
         at,
         rules: ctx.config.levelRulesJson,
         ...(payout.fee_transfer_id
@@ -199,7 +203,7 @@ export async function payOut<A>(
     // The money held and the payout recorded in one transaction, or neither.
     after: async (q, outcome) => {
       if (outcome.outcome === 'created')
-        await recordPayout(q, payout, request.payeeDetails, payeeKey(ctx, payeeOf(request.destination, '')));
+        await recordPayout(ctx, q, payout, request.destination, request.payeeDetails);
     },
     committed: () =>
       handOver(ctx, payout, request.destination, request.providerDescription ?? description.ru),
@@ -287,7 +291,7 @@ const payoutRelease = {
       failure_reason: null,
       created_at: door.at,
     };
-    await recordPayout(q, payout, kept.payeeDetails, payeeKey(ctx, payeeOf(kept.destination, '')));
+    await recordPayout(ctx, q, payout, kept.destination, kept.payeeDetails);
     return () => handOver(ctx, payout, kept.destination, kept.providerDescription);
   },
   closed: async (q: Queryable, door: Payment) => {
@@ -299,17 +303,26 @@ onRelease('withdrawal', payoutRelease);
 onRelease('qrPayment', payoutRelease);
 onRelease('sbpTransfer', payoutRelease);
 
+/** An СБП payout's phone, sealed for its person's 'repeat' (docs/decisions/sbp.md#saved-payees-and-repeat). */
+const phoneContext = (payoutId: string) => `payout-phone:${payoutId}`;
+
 async function recordPayout(
+  ctx: AppContext,
   q: Queryable,
   payout: PayoutRow,
+  destination: PayoutDestination,
   payeeDetails: Record<string, string | null> | null,
-  payee: string,
 ): Promise<void> {
+  const payee = payeeKey(ctx, payeeOf(destination, ''));
+  const sealedPhone =
+    destination.type === 'sbp'
+      ? seal(payoutsKey(ctx.config.PAYOUTS_KEY), Buffer.from(destination.phone), phoneContext(payout.id))
+      : null;
   await q.query(
     `INSERT INTO payouts (id, user_id, purpose, amount, currency, destination_type, destination, payee_name,
        payee_details, hold_transfer_id, provider, status, created_at, updated_at, next_check_at, payee_key,
-       fee, fee_transfer_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13, $14, $15, $16)`,
+       fee, fee_transfer_id, sealed_phone)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13, $14, $15, $16, $17)`,
     [
       payout.id,
       payout.user_id,
@@ -327,6 +340,7 @@ async function recordPayout(
       payee,
       payout.fee,
       payout.fee_transfer_id,
+      sealedPhone,
     ],
   );
 }
@@ -551,6 +565,44 @@ export function shownDestinationSql(alias: string): string {
   return `CASE WHEN ${alias}.destination_type = 'sbp'
     THEN 'СБП · ' || coalesce(${alias}.payee_details->>'bank_name', '') || ' · ' || ${alias}.destination
     ELSE ${alias}.destination END`;
+}
+
+/**
+ * 'Повторить' of the person's own СБП transfer (its hold's transfer id): the phone opened, the bank and the
+ * amount; null for anything else.
+ */
+export async function sbpRepeatOf(
+  ctx: AppContext,
+  userId: string,
+  transferId: string,
+): Promise<{
+  phone: string;
+  bank: { id: string; name: string };
+  amount: bigint;
+  name: string | null;
+} | null> {
+  const { rows } = await ctx.db.query<{
+    id: string;
+    sealed_phone: Buffer | null;
+    bank_id: string;
+    bank_name: string;
+    amount: bigint;
+    payee_name: string | null;
+  }>(
+    `SELECT id, sealed_phone, payee_details->>'bank_id' AS bank_id, payee_details->>'bank_name' AS bank_name,
+       amount, payee_name
+     FROM payouts WHERE hold_transfer_id = $1 AND user_id = $2 AND destination_type = 'sbp'`,
+    [transferId, userId],
+  );
+  const row = rows[0];
+  if (!row?.sealed_phone) return null;
+  const phone = open(payoutsKey(ctx.config.PAYOUTS_KEY), Buffer.from(row.sealed_phone), phoneContext(row.id));
+  return {
+    phone: phone.toString('utf8'),
+    bank: { id: row.bank_id, name: row.bank_name },
+    amount: BigInt(row.amount),
+    name: row.payee_name,
+  };
 }
 
 // ---------- receipts ----------

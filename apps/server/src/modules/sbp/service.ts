@@ -50,11 +50,26 @@ interface SbpPayee {
   problems: AppError[];
 }
 
+/**
+ * Where an СБП transfer can go: a Russian phone at a participant bank, as problems. Asked by the transfer,
+ * its check and a saved СБП payee (modules/templates).
+ */
+export async function sbpDestination(
+  ctx: AppContext,
+  phone: string,
+  bankId: string,
+): Promise<{ bank: SbpBank | null; problems: AppError[] }> {
+  const problems: AppError[] = [];
+  if (!/^\+7\d{10}$/.test(phone)) problems.push(new AppError('SBP_PHONE_NOT_RUSSIAN'));
+  const bank = await sbpBank(ctx, bankId);
+  if (!bank) problems.push(new AppError('SBP_BANK_UNKNOWN'));
+  return { bank, problems };
+}
+
 /** СБП's own rules for a request, as problems (the check lists them; the transfer refuses the first). */
 async function sbpPayee(ctx: AppContext, userId: string, body: SbpRequest): Promise<SbpPayee> {
   const amount = amountOf(body.amount, 'RUB');
-  const problems: AppError[] = [];
-  if (!/^\+7\d{10}$/.test(body.phone)) problems.push(new AppError('SBP_PHONE_NOT_RUSSIAN'));
+  const { bank, problems } = await sbpDestination(ctx, body.phone, body.bank_id);
   if (amount < SBP_MIN_MINOR || amount > SBP_MAX_MINOR)
     problems.push(
       new AppError('SBP_AMOUNT_RANGE', {
@@ -62,8 +77,6 @@ async function sbpPayee(ctx: AppContext, userId: string, body: SbpRequest): Prom
         max: { amount: formatAmount(SBP_MAX_MINOR, 'RUB'), currency: 'RUB' },
       }),
     );
-  const bank = await sbpBank(ctx, body.bank_id);
-  if (!bank) problems.push(new AppError('SBP_BANK_UNKNOWN'));
   let recipient: SbpRecipient | null = null;
   let ownName: string | null = null;
   if (body.own) {
