@@ -6,6 +6,7 @@
  */
 import { formatAmount, formatAmountText, formatMoney, type Language } from '@e-wallet/contract';
 import type { Config } from '../../config.ts';
+import { escapeHtml } from '../sandbox-pages/index.ts';
 
 export const TARIFFS_PATH = '/v2/wallet/terms/:version/tariffs.:language.html';
 export const tariffsUrl = (version: string, language: Language) =>
@@ -80,9 +81,6 @@ function sbpFeeText(settings: Settings, language: Language): string {
   return settings.SBP_FEE_MIN_KOPECKS === 0 ? percent : `${percent}, ${t.atLeast(minimum)}`;
 }
 
-const escape = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-
 /** The page of one version (its date, 'YYYY-MM-DD') in one language, with the fees configured now. */
 export function tariffsPage(settings: Settings, version: string, language: Language): string {
   const t = T[language];
@@ -110,7 +108,7 @@ export function tariffsPage(settings: Settings, version: string, language: Langu
     [t.rows.close, t.free],
   ];
   const body = rows
-    .map(([what, fee]) => `<tr><td>${escape(what)}</td><td data-fee>${escape(fee)}</td></tr>`)
+    .map(([what, fee]) => `<tr><td>${escapeHtml(what)}</td><td data-fee>${escapeHtml(fee)}</td></tr>`)
     .join('\n');
   return `<!doctype html>
 <html lang="${language}">
@@ -123,7 +121,7 @@ export function tariffsPage(settings: Settings, version: string, language: Langu
 <body>
 <main>
 <h1>${t.title}</h1>
-<p>${escape(t.edition(date))}</p>
+<p>${escapeHtml(t.edition(date))}</p>
 <table>
 <thead><tr><th>${t.operation}</th><th>${t.fee}</th></tr></thead>
 <tbody>
