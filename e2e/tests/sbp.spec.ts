@@ -63,6 +63,8 @@ test('send by СБП to another bank: the name before the PIN, then the receipt 
   await expect(submit).toBeEnabled();
   await expectNoAxeViolations(page);
   await shots(page, 'transfer');
+  await page.getByTestId('sbp-fee').scrollIntoViewIfNeeded();
+  await shots(page, 'fee');
 
   await submit.click();
   const modal = page.getByRole('dialog', { name: 'Перевод по СБП' });
@@ -106,7 +108,7 @@ test('send by СБП to another bank: the name before the PIN, then the receipt 
   await dialog.getByLabel('Название шаблона').fill('Брату');
   await dialog.getByRole('button', { name: 'Сохранить', exact: true }).click();
   await expect(dialog.getByText('Шаблон «Брату» сохранён')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Закрыть' }).click();
+  await dialog.locator('.button--primary', { hasText: 'Закрыть' }).click();
   await expect(page.getByTestId('templates')).toContainText('СБП · Тестовый банк');
   await shots(page, 'repeat');
 });

@@ -89,6 +89,10 @@ describe(`СБП fees (${databaseLabel})`, () => {
     expect(JSON.stringify(history.body)).toContain('Комиссия за перевод по СБП');
     expect(await runPayoutWorkerOnce(server.ctx)).toBe(1);
     expect(await receiptOf(ivan, sent.body.receipt.id)).toMatchObject({ status: 'complete', fee: '10.00' });
+    const document = await server.call('GET', `/v2/wallet/transaction/${sent.body.receipt.id}/receipt`, {
+      token: ivan.token,
+    });
+    expect(document.body).toMatchObject({ amount: '-100.00', fee: '10.00' });
     expect(await balance(server, ivan)).toBe('890.00');
     expect(await feeTransfers(ivan)).toEqual(['posted:1000']);
     expect((await feesBalance()) - before).toBe(1000n);

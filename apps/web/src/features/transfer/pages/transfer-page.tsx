@@ -165,57 +165,60 @@ export function TransferPage() {
         {authInfo.isSuccess && !allowed && (
           <UnavailableNotice testId="transfer-unavailable" text={t('transferPage.unavailable')} />
         )}
-        <PayeesRow onChoose={choose} />
-        <WayChoice
-          label={t('sbp.way')}
-          value={way}
-          onChange={setWay}
-          ways={[
-            { way: 'wallet', label: t('sbp.wayWallet') },
-            { way: 'sbp', label: t('sbp.waySbp') },
-          ]}
-        />
-        {way === 'sbp' ? (
-          <SbpForm preset={sbpPreset} onSave={setSavingSbp} />
-        ) : (
-          <form className="money-flow__form" onSubmit={submit} noValidate>
-            <AmountField
-              {...amountField.props}
-              currency={account?.currency_code ?? 'RUB'}
-              hint={account ? t('moneyFlow.accountFor', { currency: account.currency_code }) : undefined}
-            />
-            <PhoneField
-              label={t('transferPage.recipient')}
-              value={phone}
-              onChange={setPhone}
-              language={language}
-              hint={t('transferPage.recipientHint')}
-              error={complete ? recipientError : null}
-            />
-            <div className="money-flow__recipient" aria-live="polite">
-              {complete && recipient.isFetching && !found && (
-                <p className="money-flow__status">{t('transferPage.searching')}</p>
+        {/* One column for the payees, the way and its form, beside the aside (money-flow.css). */}
+        <div className="money-flow__way">
+          <PayeesRow onChoose={choose} />
+          <WayChoice
+            label={t('sbp.way')}
+            value={way}
+            onChange={setWay}
+            ways={[
+              { way: 'wallet', label: t('sbp.wayWallet') },
+              { way: 'sbp', label: t('sbp.waySbp') },
+            ]}
+          />
+          {way === 'sbp' ? (
+            <SbpForm preset={sbpPreset} onSave={setSavingSbp} />
+          ) : (
+            <form className="money-flow__form" onSubmit={submit} noValidate>
+              <AmountField
+                {...amountField.props}
+                currency={account?.currency_code ?? 'RUB'}
+                hint={account ? t('moneyFlow.accountFor', { currency: account.currency_code }) : undefined}
+              />
+              <PhoneField
+                label={t('transferPage.recipient')}
+                value={phone}
+                onChange={setPhone}
+                language={language}
+                hint={t('transferPage.recipientHint')}
+                error={complete ? recipientError : null}
+              />
+              <div className="money-flow__recipient" aria-live="polite">
+                {complete && recipient.isFetching && !found && (
+                  <p className="money-flow__status">{t('transferPage.searching')}</p>
+                )}
+                {found && <RecipientCard name={found.name} phone={found.phone} />}
+              </div>
+              {found && account && (
+                <button
+                  type="button"
+                  className="row-action row-action--large"
+                  aria-haspopup="dialog"
+                  onClick={() => setSavingTemplate(true)}
+                >
+                  {t('templates.save')}
+                </button>
               )}
-              {found && <RecipientCard name={found.name} phone={found.phone} />}
-            </div>
-            {found && account && (
-              <button
-                type="button"
-                className="row-action row-action--large"
-                aria-haspopup="dialog"
-                onClick={() => setSavingTemplate(true)}
-              >
-                {t('templates.save')}
-              </button>
-            )}
-            <CheckProblems problems={check.problems} />
-            <CheckNextSteps problems={check.problems} />
-            <LimitMeter limits={check.answer?.limits} />
-            <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
-              {t('transferPage.submit')}
-            </Button>
-          </form>
-        )}
+              <CheckProblems problems={check.problems} />
+              <CheckNextSteps problems={check.problems} />
+              <LimitMeter limits={check.answer?.limits} />
+              <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
+                {t('transferPage.submit')}
+              </Button>
+            </form>
+          )}
+        </div>
         <aside className="money-flow__aside">
           <p>{way === 'sbp' ? t('sbp.text') : t('transferPage.text')}</p>
         </aside>
