@@ -133,3 +133,19 @@ test('top up by СБП through the sandbox page: a QR, pay, the money is in', as
   await expect(modal.getByTestId('top-up-amount')).toHaveText(nbsp('Зачислено 300,00 ₽'));
   expect(await rubBalance(request, person)).toBe('300.00');
 });
+
+test('the tariffs page states the СБП fee and the merchants’ fee as configured', async ({
+  page,
+  request,
+}) => {
+  const terms = await (await request.get('/v2/wallet/terms')).json();
+  const tariffs = terms.documents.find((d: { kind: string }) => d.kind === 'tariffs');
+  await page.goto(tariffs.url);
+  await expect(page.getByRole('heading', { name: 'Тарифы', level: 1 })).toBeVisible();
+  const row = (name: RegExp) => page.getByRole('row', { name });
+  await expect(row(/Перевод по СБП/)).toContainText(nbsp('0,50 % от суммы'));
+  await expect(row(/Пополнение через СБП/)).toContainText('Бесплатно');
+  await expect(row(/Приём платежей магазином/)).toContainText(nbsp('1,50 % от суммы'));
+  await expectNoAxeViolations(page);
+  await shots(page, 'tariffs');
+});

@@ -39,6 +39,7 @@ describe(`the tariffs page (${databaseLabel})`, () => {
     expect(url).toBe(`/v2/wallet/terms/${TERMS_VERSION}/tariffs.en.html`);
     const page = await server.app.inject({ method: 'GET', url });
     expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("style-src 'self'");
     expect(fees(page.body)).toContain('0.70% of the amount, at least ₽30.00');
     expect(fees(page.body)).toContain('2.00% of the amount');
     const ru = await server.app.inject({ method: 'GET', url: url.replace('.en.', '.ru.') });

@@ -24,10 +24,17 @@ export default function termsRoutes(app: FastifyInstance, ctx: AppContext): void
       const { version, language } = request.params;
       if (version !== TERMS_VERSION || (language !== 'ru' && language !== 'en'))
         return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-      return reply
-        .header('Cache-Control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        .send(tariffsPage(ctx.config, version, language));
+      return (
+        reply
+          .header('Cache-Control', 'no-cache')
+          // An API path's policy forbids everything; this page needs the legal documents' stylesheet.
+          .header(
+            'Content-Security-Policy',
+            "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+          )
+          .type('text/html; charset=utf-8')
+          .send(tariffsPage(ctx.config, version, language))
+      );
     },
   );
 }
