@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { sbpFee } from '../src/modules/sbp/fees.ts';
+import { PayoutUnavailable } from '../src/providers/payouts/payouts-provider.ts';
 import { SANDBOX_SBP_DECLINES, SANDBOX_SBP_PAYS } from '../src/providers/payouts/sandbox-sbp.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
@@ -115,6 +116,26 @@ describe(`СБП fees (${databaseLabel})`, () => {
     expect(await balance(server, ivan)).toBe('10000.00');
     expect(await feeTransfers(ivan)).toEqual(['voided:3000']);
     expect(await feesBalance()).toBe(before);
+  });
+
+  it('a provider that times out: amount and fee stay held, then both return once the payout is known never made', async () => {
+    const ivan = await person(server, { rub: rub(100) });
+    const provider = server.ctx.payouts;
+    const payoutCall = provider.payout;
+    provider.payout = async () => {
+      throw new PayoutUnavailable('timeout');
+    };
+    const sent = await send(ivan, { amount: '40' }).finally(() => {
+      provider.payout = payoutCall;
+    });
+    expect(sent.status).toBe(200);
+    expect(await balance(server, ivan)).toBe('50.00');
+    expect(await runPayoutWorkerOnce(server.ctx)).toBe(0);
+    clock.advance(5 * 60_000 + 1);
+    expect(await runPayoutWorkerOnce(server.ctx)).toBe(1);
+    expect(await runPayoutWorkerOnce(server.ctx)).toBe(0);
+    expect(await balance(server, ivan)).toBe('100.00');
+    expect(await feeTransfers(ivan)).toEqual(['voided:1000']);
   });
 
   it('a transfer held by the antifraud check takes its fee when its trusted person approves', async () => {
