@@ -56,6 +56,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       SANDBOX_PAYOUT_DELAY_MS: '1500',
+      // An СБП fee, so the browser tests see it before the PIN and in the receipt (sbp.spec.ts).
+      SBP_FEE_BASIS_POINTS: '50',
       // Browser tests register many people from one address.
       SMS_PER_ADDRESS_PER_HOUR: '100000',
       CODE_CHECKS_PER_ADDRESS_PER_HOUR: '100000',

@@ -2,8 +2,9 @@
  * СБП in the browser, on a phone and a desktop, against the real server and its sandbox providers
  * (docs/decisions/sbp.md): a person sends by СБП to another bank from the transfer screen, picks the bank
  * by search, sees the recipient's masked name before the PIN, then the receipt and the history row with the
- * bank and the masked phone; and tops up by СБП through the sandbox's СБП page (a QR, pay). Light and dark
- * screenshots go to /tmp/shots/sbp-*.png.
+ * bank and the masked phone, with the fee configured for the browser tests (0.5%) shown before the PIN and
+ * in the receipt; repeats it from the history into the СБП form and saves the payee as a template; and tops
+ * up by СБП through the sandbox's СБП page (a QR, pay). Light and dark screenshots go to /tmp/shots/sbp-*.png.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.ts';
@@ -56,32 +57,60 @@ test('send by СБП to another bank: the name before the PIN, then the receipt 
   await expect(recipient).toContainText('Получатель в банке Тестовый банк');
   await expect(recipient).toContainText(/\p{L}+ \p{L}\./u);
   const name = (await recipient.locator('.recipient-card__name').textContent()) ?? '';
-  await expect(page.getByTestId('sbp-fee')).toHaveText('Без комиссии');
+  // The fee configured for the browser tests (SBP_FEE_BASIS_POINTS=50), before the PIN.
+  await expect(page.getByTestId('sbp-fee')).toHaveText(nbsp('Комиссия 3,50 ₽, всего спишется 703,50 ₽'));
   const submit = page.getByRole('button', { name: 'Перевести по СБП' });
   await expect(submit).toBeEnabled();
   await expectNoAxeViolations(page);
   await shots(page, 'transfer');
+  await page.getByTestId('sbp-fee').scrollIntoViewIfNeeded();
+  await shots(page, 'fee');
 
   await submit.click();
   const modal = page.getByRole('dialog', { name: 'Перевод по СБП' });
   // The recipient's name and the bank before the PIN.
   await expect(modal).toContainText(`${name} · Тестовый банк`);
   await expect(modal.getByText(nbsp('700,00 ₽'))).toBeVisible();
+  await expect(modal.getByTestId('pay-summary-note')).toHaveText(
+    nbsp('Комиссия 3,50 ₽, всего спишется 703,50 ₽'),
+  );
   await shots(page, 'pin');
   await enterPin(page, PIN);
   await expect(modal.getByText('Перевод по СБП отправлен')).toBeVisible();
   await modal.getByRole('button', { name: 'Подробнее' }).click();
   const receipt = modal.getByTestId('receipt');
   await expect(receipt).toContainText('Перевод по СБП: Тестовый банк, +7 916 ***-**-67');
+  await expect(receipt).toContainText(nbsp('3,50 ₽'));
   await expect(modal.getByTestId('receipt-status')).toContainText('Выполнено', { timeout: 15_000 });
   await shots(page, 'receipt');
   await modal.getByRole('button', { name: 'Готово' }).click();
   await expect(modal).toBeHidden();
-  expect(await rubBalance(request, person)).toBe('4300.00');
+  expect(await rubBalance(request, person)).toBe('4296.50');
 
   await page.goto('/history');
+  await expect(page.getByText('Комиссия за перевод по СБП').first()).toBeVisible();
   await expect(page.getByText('Перевод по СБП: Тестовый банк, +7 916 ***-**-67').first()).toBeVisible();
   await shots(page, 'history');
+
+  // 'Повторить' opens the СБП form filled: the phone, the bank, the amount; the PIN is still asked.
+  await page.getByText('Перевод по СБП: Тестовый банк, +7 916 ***-**-67').first().click();
+  await page.getByRole('link', { name: /Повторить операцию/ }).click();
+  const again = page.getByTestId('sbp-form');
+  await expect(again.getByLabel('Сумма', { exact: true })).toHaveValue('700,00');
+  await expect(again.getByRole('button', { name: 'Тестовый банк', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(page.getByTestId('sbp-recipient')).toContainText(name);
+  // Saved as a template, it shows among the templates with its bank.
+  await again.getByRole('button', { name: 'Сохранить получателя' }).click();
+  const dialog = page.getByTestId('template-dialog');
+  await dialog.getByLabel('Название шаблона').fill('Брату');
+  await dialog.getByRole('button', { name: 'Сохранить', exact: true }).click();
+  await expect(dialog.getByText('Шаблон «Брату» сохранён')).toBeVisible();
+  await dialog.locator('.button--primary', { hasText: 'Закрыть' }).click();
+  await expect(page.getByTestId('templates')).toContainText('СБП · Тестовый банк');
+  await shots(page, 'repeat');
 });
 
 test('top up by СБП through the sandbox page: a QR, pay, the money is in', async ({ page, request }) => {
@@ -103,4 +132,20 @@ test('top up by СБП through the sandbox page: a QR, pay, the money is in', as
   await expect(modal.getByText('Кошелёк пополнен')).toBeVisible({ timeout: 15_000 });
   await expect(modal.getByTestId('top-up-amount')).toHaveText(nbsp('Зачислено 300,00 ₽'));
   expect(await rubBalance(request, person)).toBe('300.00');
+});
+
+test('the tariffs page states the СБП fee and the merchants’ fee as configured', async ({
+  page,
+  request,
+}) => {
+  const terms = await (await request.get('/v2/wallet/terms')).json();
+  const tariffs = terms.documents.find((d: { kind: string }) => d.kind === 'tariffs');
+  await page.goto(tariffs.url);
+  await expect(page.getByRole('heading', { name: 'Тарифы', level: 1 })).toBeVisible();
+  const row = (name: RegExp) => page.getByRole('row', { name });
+  await expect(row(/Перевод по СБП/)).toContainText(nbsp('0,50 % от суммы'));
+  await expect(row(/Пополнение через СБП/)).toContainText('Бесплатно');
+  await expect(row(/Приём платежей магазином/)).toContainText(nbsp('1,50 % от суммы'));
+  await expectNoAxeViolations(page);
+  await shots(page, 'tariffs');
 });

@@ -229,6 +229,13 @@ const Env = z.object({
    * hundredths of a percent (150: 1.5%), at most 10%.
    */
   MERCHANT_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(1000).default(150),
+  /**
+   * The fee of an СБП transfer (docs/decisions/sbp.md#fees): hundredths of a percent of the amount (0, the
+   * default: none; at most 10%), and at least SBP_FEE_MIN_KOPECKS when either is set (a flat fee alone if
+   * only the minimum is). modules/sbp/fees.ts computes it; the check, the transfer and the tariffs read it.
+   */
+  SBP_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(1000).default(0),
+  SBP_FEE_MIN_KOPECKS: z.coerce.number().int().min(0).max(100_000).default(0),
   /** Caps per client address: receipt checks (/verify/<code>) per minute. */
   VERIFY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Caps per client address: SMS codes per hour. */

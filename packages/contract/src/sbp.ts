@@ -5,15 +5,23 @@
 import { z } from 'zod';
 import type { CallDef } from './calls.ts';
 import { PlainText, plainTextCall } from './plain-text.ts';
-import { Amount, CheckAnswer, confirmedBy, MoneyAnswer, Phone } from './schemas.ts';
+import {
+  Amount,
+  AmountOut,
+  CheckAnswer,
+  confirmedBy,
+  MoneyAnswer,
+  Phone,
+  SbpBank,
+  SbpBankId,
+} from './schemas.ts';
+
+export { SbpBank, SbpBankId };
 
 /** One transfer's bounds at the system: 1 ₽ to 500,000 ₽. */
 export const SBP_MIN_MINOR = 100n;
 export const SBP_MAX_MINOR = 50_000_000n;
 
-/** A participant's id as the system names it: 12 digits. */
-export const SbpBankId = z.string().regex(/^\d{12}$/);
-export const SbpBank = z.object({ id: SbpBankId, name: z.string() });
 export const SbpBanksAnswer = z.object({ results: z.array(SbpBank) });
 
 const sbpShape = {
@@ -28,6 +36,8 @@ export const SbpCheckAnswer = CheckAnswer.extend({
   bank_name: z.string().nullable(),
   /** Masked ('Иван П.'), where the provider tells it; null otherwise. */
   recipient_name: z.string().nullable(),
+  /** The wallet's fee on top of the amount, taken with it ('0.00': none); the same the transfer holds. */
+  fee: AmountOut,
 });
 export const SbpTransferRequest = confirmedBy({ ...sbpShape, comment: PlainText(140).optional() });
 

@@ -61,7 +61,8 @@ export interface Payment {
   amount: bigint;
   kind: 'transfer' | 'payment' | 'withdrawal';
   reference?: { type: string; id: string } | null;
-  description: SidedText;
+  /** `way: 'sbp'` marks an СБП transfer for the history (its 'Повторить' opens the СБП form). */
+  description: SidedText & { way?: 'sbp' };
   at: Date;
   /** The level figures in force: `config.levelRulesJson`. */
   rules: string;
@@ -77,6 +78,11 @@ export interface Payment {
    * (docs/decisions/merchants.md#merchants).
    */
   merchant?: { account: string; fee: bigint; feeId: string; feeDescription: SidedText };
+  /**
+   * A payout's fee (held toward payout clearing): held beside it toward 'fees' as the transfer `id`,
+   * settled with the payout (docs/decisions/sbp.md#fees). The money must cover both.
+   */
+  payoutFee?: { amount: bigint; id: string; description: SidedText };
 }
 
 /** An exchange between a person's own accounts: the quote's figures, moved once. */
@@ -175,7 +181,11 @@ const REFUND_SQL = `SELECT ${ANSWER} FROM ops_refund(refund_id => $1::uuid, appr
   movement_id => $3::uuid, rules => $4::jsonb, description => $5::jsonb, at => $6::timestamptz)`;
 
 /** A payment as the door is asked it before the PIN: without its id, PIN and call. */
-export type PaymentCheck = Omit<Payment, 'door' | 'id' | 'description'> & { description?: SidedText };
+export type PaymentCheck = Omit<Payment, 'door' | 'id' | 'description' | 'payoutFee'> & {
+  description?: SidedText;
+  /** Before the PIN only the fee's amount matters (the money must cover it too). */
+  payoutFee?: { amount: bigint; id?: string; description?: SidedText };
+};
 
 /** The call's fields of a door's jsonb (payments.sql's prologue reads them): none for a check before the PIN. */
 function callFields(confirmed: Confirmed | undefined): Record<string, unknown> {
@@ -201,9 +211,9 @@ function payCall(payment: PaymentCheck & { id?: string }, confirmed?: Confirmed)
     payee: payment.payee,
     toward: payment.payee === null && !payment.merchant ? (payment.toward ?? 'payout_clearing') : undefined,
     merchant_account: payment.merchant?.account,
-    fee: payment.merchant?.fee,
-    fee_id: payment.merchant?.feeId,
-    fee_description: payment.merchant?.feeDescription,
+    fee: payment.merchant?.fee ?? payment.payoutFee?.amount,
+    fee_id: payment.merchant?.feeId ?? payment.payoutFee?.id,
+    fee_description: payment.merchant?.feeDescription ?? payment.payoutFee?.description,
     currency: payment.currency,
     amount: payment.amount,
     kind: payment.kind,

@@ -6,6 +6,11 @@ import { PlainText } from '../plain-text.ts';
 
 /** E.164: a plus, then 8 to 15 digits; the app sends dial code plus digits only. */
 export const Phone = z.string().regex(/^\+[1-9]\d{7,14}$/);
+/** A participant bank of СБП as the system names it: 12 digits (docs/decisions/sbp.md). */
+export const SbpBankId = z.string().regex(/^\d{12}$/);
+export const SbpBank = z.object({ id: SbpBankId, name: z.string() });
+/** Where a saved payee or a repeated transfer goes: a wallet user, or a bank by СБП. */
+export const PayeeKind = z.enum(['wallet', 'sbp']);
 export const Email = z.email().max(254);
 /** A person's name: plain text (plain-text.ts), letters and a few joiners only. */
 export const PersonName = PlainText(100).regex(/^[\p{L}\p{M}][\p{L}\p{M}' .-]*$/u);

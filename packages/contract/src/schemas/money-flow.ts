@@ -16,6 +16,8 @@ export const Receipt = z.object({
   counterparty: z.string().nullable(),
   card: z.string().nullable().describe('masked card: first 6 and last 4 digits'),
   failure_reason: z.string().nullable(),
+  /** The wallet's fee on top of the amount (an СБП transfer's, when configured); absent when none. */
+  fee: AmountOut.optional(),
 });
 
 /** How a top-up is paid on the provider's page: by card (the default) or by СБП from one's bank app. */

@@ -11,8 +11,11 @@ import {
   DateTimeBound,
   Id,
   Limit,
+  PayeeKind,
   Phone,
   page,
+  SbpBank,
+  SbpBankId,
 } from './common.ts';
 import { confirmedBy } from './money-flow.ts';
 
@@ -84,12 +87,20 @@ export const TemplateCreate = z.strictObject({
   phone: Phone,
   amount: Amount.optional(),
   currency_code: CurrencyCodeSchema,
+  /** 'sbp': a phone at a bank (`bank_id`, a participant), sent by СБП in roubles; 'wallet' when absent. */
+  kind: PayeeKind.optional(),
+  bank_id: SbpBankId.optional(),
 });
 export const Template = z.object({
   id: Id,
   name: z.string(),
   phone: Phone,
-  recipient: z.string().describe('masked name of the person the phone belongs to'),
+  kind: PayeeKind,
+  /** An СБП payee's bank; null for a wallet user. */
+  bank: SbpBank.nullable(),
+  recipient: z
+    .string()
+    .describe("masked name of the person the phone belongs to ('' for an СБП payee: the bank tells it)"),
   amount: AmountOut.nullable(),
   currency_code: CurrencyCodeSchema,
   created_at: DateTime,
@@ -101,6 +112,9 @@ export const RecentRecipients = z.object({ results: z.array(RecentRecipient), ne
 export const RepeatAnswer = z.object({
   status: z.literal('success'),
   phone: Phone,
+  /** 'sbp': an СБП transfer, to fill the СБП form with its bank. */
+  kind: PayeeKind,
+  bank: SbpBank.nullable(),
   name: z.string(),
   amount: AmountOut,
   currency_code: CurrencyCodeSchema,

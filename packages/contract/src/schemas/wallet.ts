@@ -59,6 +59,8 @@ export const Transaction = z.object({
   wallet_transaction_type: TransactionType,
   kind: z.string(),
   status: z.enum(['pending', 'complete', 'failed']),
+  /** An СБП transfer: 'Повторить' opens the СБП form (docs/decisions/sbp.md#saved-payees-and-repeat). */
+  way: z.literal('sbp').optional(),
   /**
    * Money spent: its category (docs/decisions/managing-money.md#managing-money-categories-budgets-goals);
    * null for money in and one's own moves.

@@ -5,7 +5,8 @@
 --                    a schedule's run), to a merchant's account (`merchant_account`, posted at once, its
 --                    `fee` moved on to 'fees' in the same statement) or out of the wallet (a withdrawal, a
 --                    QR payment to a bank account: held toward the currency's `toward` system account, then
---                    settled by ledger_settle); with `check` it only answers what would refuse it (before
+--                    settled by ledger_settle; a payout's `fee` held beside it toward 'fees' as the transfer
+--                    `fee_id`, settled with it); with `check` it only answers what would refuse it (before
 --                    the PIN)
 --   ledger_exchange  an exchange between one's own accounts: the quote's figures move as two transfers
 --                    through the currencies' 'exchange' system accounts
@@ -228,7 +229,8 @@ BEGIN
       refusals := refusals || (found_problem || jsonb_build_object('rule', 'recipient_limit_balance'));
     END IF;
   END IF;
-  IF ledger_available(debit) < amount THEN
+  -- A payout's fee is paid from the same money (a merchant's fee is out of the merchant's account).
+  IF ledger_available(debit) < amount + (CASE WHEN hold THEN fee ELSE 0 END) THEN
     refusals := refusals || jsonb_build_object('rule', 'insufficient_funds');
   END IF;
 
@@ -251,6 +253,15 @@ BEGIN
     WHERE a.user_id IS NULL AND a.purpose = 'fees' AND a.currency = currency FOR NO KEY UPDATE;
     IF NOT ledger_move((call->>'fee_id')::uuid, credit.id, fees.id, fee, currency, 'fee', 'posted', false,
         reference_type, reference_id, call->'fee_description', at, at, 'single', at) THEN
+      RAISE EXCEPTION 'ledger_pay: the fee % exists already', call->>'fee_id';
+    END IF;
+  ELSIF hold AND fee > 0 THEN
+    -- A payout's fee, held beside the payout (docs/decisions/sbp.md#fees): the payout's settlement
+    -- posts or voids both. Kind 'fee' is not counted under the monthly limit (limits.sql).
+    SELECT * INTO fees FROM ledger_accounts a
+    WHERE a.user_id IS NULL AND a.purpose = 'fees' AND a.currency = currency FOR NO KEY UPDATE;
+    IF NOT ledger_move((call->>'fee_id')::uuid, debit.id, fees.id, fee, currency, 'fee', 'pending', true,
+        reference_type, reference_id, call->'fee_description', at, NULL, 'hold', at) THEN
       RAISE EXCEPTION 'ledger_pay: the fee % exists already', call->>'fee_id';
     END IF;
   END IF;

@@ -70,16 +70,29 @@ export interface HoldRow {
 export const HOLD_COLUMNS = `id, user_id, call_name, kind, payee_id, payee_label, amount, currency, door, answer,
   hold_transfer_id, movement_id, reasons, status, approver_id, expires_at, created_at, decided_at, decided_by`;
 
-/** A person's door as JSON: the amount as text, the time given again when it is opened. */
-export type StoredDoor = Omit<Payment, 'amount' | 'at'> & { amount: string };
+/** A person's door as JSON: the amounts as text, the time given again when it is opened. */
+export type StoredDoor = Omit<Payment, 'amount' | 'at' | 'payoutFee'> & {
+  amount: string;
+  payoutFee?: Omit<NonNullable<Payment['payoutFee']>, 'amount'> & { amount: string };
+};
 
 export function storedDoor(door: Payment): StoredDoor {
-  const { amount, at: _at, ...rest } = door;
-  return { ...rest, amount: amount.toString() };
+  const { amount, at: _at, payoutFee, ...rest } = door;
+  return {
+    ...rest,
+    amount: amount.toString(),
+    ...(payoutFee ? { payoutFee: { ...payoutFee, amount: payoutFee.amount.toString() } } : {}),
+  };
 }
 
 export function doorOf(stored: StoredDoor, at: Date): Payment {
-  return { ...stored, amount: BigInt(stored.amount), at };
+  const { payoutFee, ...rest } = stored;
+  return {
+    ...rest,
+    amount: BigInt(stored.amount),
+    at,
+    ...(payoutFee ? { payoutFee: { ...payoutFee, amount: BigInt(payoutFee.amount) } } : {}),
+  };
 }
 
 /** Who approves, as the reasons name them in the reader's language; null when nobody does. */

@@ -148,7 +148,7 @@ export async function receiptPdf(
     [t.payer, parties.payer],
     [t.payee, parties.payee],
     [t.account, `${facts.accountId} (${facts.currency})`],
-    [t.fee, formatMoney(formatAmount(0n, facts.currency), facts.currency, language)],
+    [t.fee, formatMoney(formatAmount(facts.fee, facts.currency), facts.currency, language)],
     [
       t.balanceAfter,
       formatMoney(formatAmount(facts.availableAfter, facts.currency), facts.currency, language),

@@ -50,6 +50,8 @@ export interface ReceiptFacts {
   ownName: string;
   /** The other side as the owner may read it: a masked name, a masked card, a payee; null for none. */
   counterparty: string | null;
+  /** What the wallet charged on top (an СБП transfer's fee), in minor units. */
+  fee: bigint;
 }
 
 interface ReceiptRow {
@@ -69,6 +71,8 @@ interface ReceiptRow {
   payout_purpose: 'withdrawal' | 'payment' | null;
   payout_destination: string | null;
   payout_payee: string | null;
+  /** A payout's fee (docs/decisions/sbp.md#fees), held and settled beside it; 0 for anything else. */
+  fee: bigint;
 }
 
 const STATUS: Record<TransferStatus, DocumentReceipt['status']> = {
@@ -110,6 +114,7 @@ function factsOf(row: ReceiptRow, language: Language): ReceiptFacts {
     availableAfter: BigInt(row.available_after),
     ownName: nameIn(maskedName(row.own_first_name, row.own_last_name), language),
     counterparty,
+    fee: BigInt(row.fee),
   };
 }
 
@@ -168,8 +173,8 @@ export function receiptAnswer(ctx: Pick<AppContext, 'config'>, facts: ReceiptFac
     description: facts.description,
     counterparty: facts.counterparty,
     account: facts.accountId,
-    // The wallet charges no fees today; a fee would be its own transfer of kind 'fee'.
-    fee: formatAmount(0n, facts.currency),
+    // A payout's fee is its own transfer of kind 'fee', named here beside the payout it came with.
+    fee: formatAmount(facts.fee, facts.currency),
     balance_after: formatAmount(facts.availableAfter, facts.currency),
     verify_url: verifyUrl(ctx, facts),
   };

@@ -14,7 +14,8 @@ SELECT t.id, t.kind, t.status, t.currency, t.created_at, t.description,
   e.account_id, e.amount, e.balance_after - e.pending_debits_after AS available_after,
   me.first_name AS own_first_name, me.last_name AS own_last_name,
   other.first_name AS other_first_name, other.last_name AS other_last_name,
-  p.purpose AS payout_purpose, p.destination AS payout_destination, p.payee_name AS payout_payee
+  p.purpose AS payout_purpose, p.destination AS payout_destination, p.payee_name AS payout_payee,
+  coalesce(p.fee, 0) AS fee
 FROM ledger_transfers t
 JOIN ledger_entries e ON e.transfer_id = t.id AND e.opened_at = t.created_at
   AND e.phase IN ('single', 'hold') AND e.user_id IS NOT NULL

@@ -10,6 +10,7 @@ export {
   payOut,
   payoutReceipt,
   payoutReceiptOf,
+  sbpRepeatOf,
   settlePayout,
   shownDestinationSql,
 } from './service.ts';

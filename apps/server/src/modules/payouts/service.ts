@@ -75,6 +75,9 @@ export interface PayoutRow {
   /** An СБП payout's bank (kept in payee_details); null for the others. */
   bank_name: string | null;
   hold_transfer_id: string;
+  /** The fee held beside the payout toward 'fees' (docs/decisions/sbp.md#fees): 0 and null without one. */
+  fee: bigint;
+  fee_transfer_id: string | null;
   provider: string;
   provider_ref: string | null;
   status: PayoutRecordStatus;
@@ -84,7 +87,7 @@ export interface PayoutRow {
 
 const COLUMNS = `id, user_id, purpose, amount, currency, destination_type, destination, payee_name,
   CASE WHEN destination_type = 'sbp' THEN payee_details->>'bank_name' END AS bank_name, hold_transfer_id,
-  provider, provider_ref, status, failure_reason, created_at`;
+  fee, fee_transfer_id, provider, provider_ref, status, failure_reason, created_at`;
 
 /** A payout as a call asks for it, confirmed with the PIN under the call's idempotency. */
 export interface PayoutRequest {
@@ -99,6 +102,8 @@ export interface PayoutRequest {
   shownDestination: string;
   payeeName: string | null;
   payeeDetails: Record<string, string | null> | null;
+  /** The wallet's fee, held with the payout and settled with it (an СБП transfer's: modules/sbp/fees.ts). */
+  fee?: bigint;
   /** What the provider's payout says (a GOST code's purpose, or the history's text). */
   providerDescription?: string | null;
   scope: IdempotencyScope;
@@ -149,6 +154,8 @@ export async function payOut<A>(
     payee_name: request.payeeName,
     bank_name: bankNameOf(request.destination, request.payeeDetails),
     hold_transfer_id: randomUUID(),
+    fee: request.fee ?? 0n,
+    fee_transfer_id: request.fee ? randomUUID() : null,
     provider: ctx.payouts.id,
     provider_ref: null,
     status: 'created',
@@ -175,15 +182,28 @@ export async function payOut<A>(
         amount: payout.amount,
         kind: payout.purpose,
         reference: { type: 'payout', id: payout.id },
-        description: { debit: description, credit: description },
+        description: {
+          debit: description,
+          credit: description,
+          ...(payout.destination_type === 'sbp' ? { way: 'sbp' as const } : {}),
+        },
         at,
         rules: ctx.config.levelRulesJson,
+        ...(payout.fee_transfer_id
+          ? {
+              payoutFee: {
+                amount: payout.fee,
+                id: payout.fee_transfer_id,
+                description: { debit: FEE_DESCRIPTION, credit: FEE_DESCRIPTION },
+              },
+            }
+          : {}),
       },
     }),
     // The money held and the payout recorded in one transaction, or neither.
     after: async (q, outcome) => {
       if (outcome.outcome === 'created')
-        await recordPayout(q, payout, request.payeeDetails, payeeKey(ctx, payeeOf(request.destination, '')));
+        await recordPayout(ctx, q, payout, request.destination, request.payeeDetails);
     },
     committed: () =>
       handOver(ctx, payout, request.destination, request.providerDescription ?? description.ru),
@@ -263,13 +283,15 @@ const payoutRelease = {
       payee_name: kept.payeeName,
       bank_name: bankNameOf(kept.destination, kept.payeeDetails),
       hold_transfer_id: door.id,
+      fee: door.payoutFee?.amount ?? 0n,
+      fee_transfer_id: door.payoutFee?.id ?? null,
       provider: ctx.payouts.id,
       provider_ref: null,
       status: 'created',
       failure_reason: null,
       created_at: door.at,
     };
-    await recordPayout(q, payout, kept.payeeDetails, payeeKey(ctx, payeeOf(kept.destination, '')));
+    await recordPayout(ctx, q, payout, kept.destination, kept.payeeDetails);
     return () => handOver(ctx, payout, kept.destination, kept.providerDescription);
   },
   closed: async (q: Queryable, door: Payment) => {
@@ -281,16 +303,26 @@ onRelease('withdrawal', payoutRelease);
 onRelease('qrPayment', payoutRelease);
 onRelease('sbpTransfer', payoutRelease);
 
+/** An СБП payout's phone, sealed for its person's 'repeat' (docs/decisions/sbp.md#saved-payees-and-repeat). */
+const phoneContext = (payoutId: string) => `payout-phone:${payoutId}`;
+
 async function recordPayout(
+  ctx: AppContext,
   q: Queryable,
   payout: PayoutRow,
+  destination: PayoutDestination,
   payeeDetails: Record<string, string | null> | null,
-  payee: string,
 ): Promise<void> {
+  const payee = payeeKey(ctx, payeeOf(destination, ''));
+  const sealedPhone =
+    destination.type === 'sbp'
+      ? seal(payoutsKey(ctx.config.PAYOUTS_KEY), Buffer.from(destination.phone), phoneContext(payout.id))
+      : null;
   await q.query(
     `INSERT INTO payouts (id, user_id, purpose, amount, currency, destination_type, destination, payee_name,
-       payee_details, hold_transfer_id, provider, status, created_at, updated_at, next_check_at, payee_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13, $14)`,
+       payee_details, hold_transfer_id, provider, status, created_at, updated_at, next_check_at, payee_key,
+       fee, fee_transfer_id, sealed_phone)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13, $14, $15, $16, $17)`,
     [
       payout.id,
       payout.user_id,
@@ -306,6 +338,9 @@ async function recordPayout(
       payout.created_at,
       new Date(payout.created_at.getTime() + PAYOUT_SUBMIT_GRACE_MS),
       payee,
+      payout.fee,
+      payout.fee_transfer_id,
+      sealedPhone,
     ],
   );
 }
@@ -418,8 +453,10 @@ export async function settlePayout(
     // What else the settlement writes (an operator's audit line), in its transaction.
     await alongside?.(q, payout);
     const at = ctx.clock.now();
-    if (result.outcome === 'succeeded') await postHold(q, payout.hold_transfer_id, at);
-    else await voidHold(q, payout.hold_transfer_id, at);
+    // The fee goes the payout's way: taken when it is paid, returned with it when it fails.
+    const settle = result.outcome === 'succeeded' ? postHold : voidHold;
+    await settle(q, payout.hold_transfer_id, at);
+    if (payout.fee_transfer_id) await settle(q, payout.fee_transfer_id, at);
     await q.query(
       `UPDATE payouts SET status = $2, failure_reason = $3, provider_ref = coalesce(provider_ref, $4),
          updated_at = $5, settled_at = $5, next_check_at = NULL WHERE id = $1`,
@@ -530,6 +567,44 @@ export function shownDestinationSql(alias: string): string {
     ELSE ${alias}.destination END`;
 }
 
+/**
+ * 'Повторить' of the person's own СБП transfer (its hold's transfer id): the phone opened, the bank and the
+ * amount; null for anything else.
+ */
+export async function sbpRepeatOf(
+  ctx: AppContext,
+  userId: string,
+  transferId: string,
+): Promise<{
+  phone: string;
+  bank: { id: string; name: string };
+  amount: bigint;
+  name: string | null;
+} | null> {
+  const { rows } = await ctx.db.query<{
+    id: string;
+    sealed_phone: Buffer | null;
+    bank_id: string;
+    bank_name: string;
+    amount: bigint;
+    payee_name: string | null;
+  }>(
+    `SELECT id, sealed_phone, payee_details->>'bank_id' AS bank_id, payee_details->>'bank_name' AS bank_name,
+       amount, payee_name
+     FROM payouts WHERE hold_transfer_id = $1 AND user_id = $2 AND destination_type = 'sbp'`,
+    [transferId, userId],
+  );
+  const row = rows[0];
+  if (!row?.sealed_phone) return null;
+  const phone = open(payoutsKey(ctx.config.PAYOUTS_KEY), Buffer.from(row.sealed_phone), phoneContext(row.id));
+  return {
+    phone: phone.toString('utf8'),
+    bank: { id: row.bank_id, name: row.bank_name },
+    amount: BigInt(row.amount),
+    name: row.payee_name,
+  };
+}
+
 // ---------- receipts ----------
 
 const RECEIPT_STATUS: Record<PayoutRecordStatus, Receipt['status']> = {
@@ -555,6 +630,9 @@ export function payoutDescription(
   return { ru: `Оплата по QR-коду: ${payee}`, en: `QR payment: ${payee}` };
 }
 
+/** What the person's history calls a payout's fee (an СБП transfer's is the only one today). */
+const FEE_DESCRIPTION: LocalText = { ru: 'Комиссия за перевод по СБП', en: 'SBP transfer fee' };
+
 export function payoutReceiptOf(payout: PayoutRow, language: Language): Receipt {
   return {
     id: payout.id,
@@ -567,6 +645,7 @@ export function payoutReceiptOf(payout: PayoutRow, language: Language): Receipt 
     counterparty: payout.payee_name,
     card: payout.destination_type === 'bank_card' ? payout.destination : null,
     failure_reason: payout.failure_reason,
+    ...(payout.fee > 0n ? { fee: formatAmount(payout.fee, payout.currency) } : {}),
   };
 }
 

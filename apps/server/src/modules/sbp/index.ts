@@ -5,4 +5,6 @@
 import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
+export { sbpDestination } from './service.ts';
+
 export const routes = modulePlugin('sbp', register);

@@ -32,6 +32,7 @@ import { checkAnswer, paymentProblemsOf, requestHash } from '../money-calls/inde
 import { payOut, payoutReceiptOf } from '../payouts/index.ts';
 import { countLookup } from '../transfer/index.ts';
 import { sbpBank } from './banks.ts';
+import { sbpFee } from './fees.ts';
 
 export const SBP_SENT: Record<Language, string> = {
   ru: 'Перевод по СБП отправлен',
@@ -49,11 +50,26 @@ interface SbpPayee {
   problems: AppError[];
 }
 
+/**
+ * Where an СБП transfer can go: a Russian phone at a participant bank, as problems. Asked by the transfer,
+ * its check and a saved СБП payee (modules/templates).
+ */
+export async function sbpDestination(
+  ctx: AppContext,
+  phone: string,
+  bankId: string,
+): Promise<{ bank: SbpBank | null; problems: AppError[] }> {
+  const problems: AppError[] = [];
+  if (!/^\+7\d{10}$/.test(phone)) problems.push(new AppError('SBP_PHONE_NOT_RUSSIAN'));
+  const bank = await sbpBank(ctx, bankId);
+  if (!bank) problems.push(new AppError('SBP_BANK_UNKNOWN'));
+  return { bank, problems };
+}
+
 /** СБП's own rules for a request, as problems (the check lists them; the transfer refuses the first). */
 async function sbpPayee(ctx: AppContext, userId: string, body: SbpRequest): Promise<SbpPayee> {
   const amount = amountOf(body.amount, 'RUB');
-  const problems: AppError[] = [];
-  if (!/^\+7\d{10}$/.test(body.phone)) problems.push(new AppError('SBP_PHONE_NOT_RUSSIAN'));
+  const { bank, problems } = await sbpDestination(ctx, body.phone, body.bank_id);
   if (amount < SBP_MIN_MINOR || amount > SBP_MAX_MINOR)
     problems.push(
       new AppError('SBP_AMOUNT_RANGE', {
@@ -61,8 +77,6 @@ async function sbpPayee(ctx: AppContext, userId: string, body: SbpRequest): Prom
         max: { amount: formatAmount(SBP_MAX_MINOR, 'RUB'), currency: 'RUB' },
       }),
     );
-  const bank = await sbpBank(ctx, body.bank_id);
-  if (!bank) problems.push(new AppError('SBP_BANK_UNKNOWN'));
   let recipient: SbpRecipient | null = null;
   let ownName: string | null = null;
   if (body.own) {
@@ -122,6 +136,7 @@ export async function sbpTransfer(
       shownDestination: maskPhone(phone),
       payeeName: name,
       payeeDetails: { bank_id: bank.id, bank_name: bank.name, comment: comment ?? null },
+      fee: sbpFee(ctx.config, payee.amount),
       providerDescription: comment ?? null,
       scope: {
         userId,
@@ -148,6 +163,7 @@ export async function checkSbp(
   language: Language,
 ): Promise<AnswerOf<'sbpCheck'>> {
   const payee = await sbpPayee(ctx, userId, body);
+  const fee = sbpFee(ctx.config, payee.amount);
   const problems = [
     ...payee.problems,
     ...(await paymentProblemsOf(ctx, {
@@ -156,6 +172,8 @@ export async function checkSbp(
       currency: 'RUB',
       amount: payee.amount,
       kind: 'withdrawal',
+      // The money must cover the fee too, as the transfer's door asks.
+      ...(fee > 0n ? { payoutFee: { amount: fee } } : {}),
     })),
   ];
   let name = payee.ownName;
@@ -172,5 +190,6 @@ export async function checkSbp(
     ...(await checkAnswer(ctx, userId, problems, language)),
     bank_name: payee.bank?.name ?? null,
     recipient_name: name,
+    fee: formatAmount(fee, 'RUB'),
   };
 }

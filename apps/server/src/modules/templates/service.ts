@@ -1,8 +1,9 @@
 /**
  * Saved payees and repeating a transfer
  * (docs/decisions/requests-and-schedules.md#requests-templates-repeat-and-scheduled-transfers): templates
- * keep a phone (and an amount or none); the recent recipients and 'Повторить' read the person's own outgoing
- * transfers.
+ * keep a phone (and an amount or none), a wallet user's or one at a bank by СБП
+ * (docs/decisions/sbp.md#saved-payees-and-repeat); the recent recipients and 'Повторить' read the person's
+ * own outgoing transfers (an СБП one from its payout).
  * Nothing here moves money: the transfer form does, with the PIN.
  */
 import { randomUUID } from 'node:crypto';
@@ -17,6 +18,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
+import { sbpRepeatOf } from '../payouts/index.ts';
+import { sbpDestination } from '../sbp/index.ts';
 import { findRecipient } from '../transfer/index.ts';
 
 export const TEMPLATES_MAX = 50;
@@ -28,6 +31,9 @@ interface TemplateRow {
   phone: string;
   amount: bigint | null;
   currency: CurrencyCode;
+  kind: 'wallet' | 'sbp';
+  bank_id: string | null;
+  bank_name: string | null;
   created_at: Date;
   first_name: string | null;
   last_name: string | null;
@@ -40,14 +46,19 @@ function templateOf(row: TemplateRow): Template {
     id: row.id,
     name: row.name,
     phone: row.phone,
-    recipient: row.first_name !== null ? maskedName(row.first_name, row.last_name ?? '') : '',
+    kind: row.kind,
+    bank: row.bank_id && row.bank_name ? { id: row.bank_id, name: row.bank_name } : null,
+    // An СБП payee's name is the bank's to tell (the check before the PIN asks it), not a wallet user's.
+    recipient:
+      row.kind === 'wallet' && row.first_name !== null ? maskedName(row.first_name, row.last_name ?? '') : '',
     amount: row.amount === null ? null : formatAmount(row.amount, row.currency),
     currency_code: row.currency,
     created_at: row.created_at.toISOString(),
   };
 }
 
-const SELECT_TEMPLATE = `SELECT t.id, t.name, t.phone, t.amount, t.currency, t.created_at, u.first_name, u.last_name
+const SELECT_TEMPLATE = `SELECT t.id, t.name, t.phone, t.amount, t.currency, t.kind, t.bank_id, t.bank_name,
+  t.created_at, u.first_name, u.last_name
   FROM payment_templates t LEFT JOIN users u ON u.phone = t.phone`;
 
 export async function listTemplates(ctx: AppContext, userId: string): Promise<AnswerOf<'templateList'>> {
@@ -58,7 +69,10 @@ export async function listTemplates(ctx: AppContext, userId: string): Promise<An
   return { results: rows.map(templateOf), next: null };
 }
 
-/** Saves a payee: the phone is resolved to a person as the lookup does, under the same limit. */
+/**
+ * Saves a payee: a wallet user's phone is resolved to a person as the lookup does, under the same limit; an
+ * СБП payee is a Russian phone at a participant bank (СБП's own rule), in roubles.
+ */
 export async function createTemplate(
   ctx: AppContext,
   userId: string,
@@ -67,7 +81,14 @@ export async function createTemplate(
   if (!(ACCOUNT_CURRENCIES as readonly string[]).includes(body.currency_code))
     throw new AppError('CURRENCY_NOT_SUPPORTED');
   const amount = body.amount === undefined ? null : amountOf(body.amount, body.currency_code);
-  await findRecipient(ctx, userId, body.phone);
+  const sbp = body.kind === 'sbp';
+  let bank: { id: string; name: string } | null = null;
+  if (sbp) {
+    if (body.currency_code !== 'RUB') throw new AppError('CURRENCY_NOT_SUPPORTED');
+    const destination = await sbpDestination(ctx, body.phone, body.bank_id ?? '');
+    if (destination.problems[0]) throw destination.problems[0];
+    bank = destination.bank;
+  } else await findRecipient(ctx, userId, body.phone);
   const id = randomUUID();
   await ctx.db.tx(async (q) => {
     // The person's row serialises their template writes, so the cap holds under concurrent saves.
@@ -78,9 +99,21 @@ export async function createTemplate(
     );
     if (Number(rows[0]?.count ?? 0) >= TEMPLATES_MAX) throw new AppError('TEMPLATES_TOO_MANY');
     await q.query(
-      `INSERT INTO payment_templates (id, user_id, name, phone, amount, currency, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, userId, body.name, body.phone, amount, body.currency_code, ctx.clock.now()],
+      `INSERT INTO payment_templates (id, user_id, name, phone, amount, currency, created_at, kind, bank_id,
+         bank_name)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        id,
+        userId,
+        body.name,
+        body.phone,
+        amount,
+        body.currency_code,
+        ctx.clock.now(),
+        sbp ? 'sbp' : 'wallet',
+        bank?.id ?? null,
+        bank?.name ?? null,
+      ],
     );
   });
   const { rows } = await ctx.db.query<TemplateRow>(`${SELECT_TEMPLATE} WHERE t.id = $1`, [id]);
@@ -125,7 +158,7 @@ export async function recentRecipients(
   };
 }
 
-/** 'Повторить': the recipient and amount of one of the person's own outgoing transfers to a person. */
+/** 'Повторить': the recipient and amount of one of the person's own outgoing transfers to a person or by СБП. */
 export async function repeatOf(
   ctx: AppContext,
   userId: string,
@@ -145,10 +178,24 @@ export async function repeatOf(
     [transferId, userId],
   );
   const row = rows[0];
-  if (!row) throw new AppError('TRANSACTION_NOT_REPEATABLE');
+  if (!row) {
+    const sbp = await sbpRepeatOf(ctx, userId, transferId);
+    if (!sbp) throw new AppError('TRANSACTION_NOT_REPEATABLE');
+    return {
+      status: 'success',
+      phone: sbp.phone,
+      kind: 'sbp',
+      bank: sbp.bank,
+      name: sbp.name ?? '',
+      amount: formatAmount(sbp.amount, 'RUB'),
+      currency_code: 'RUB',
+    };
+  }
   return {
     status: 'success',
     phone: row.phone,
+    kind: 'wallet',
+    bank: null,
     name: maskedName(row.first_name, row.last_name),
     amount: formatAmount(row.amount, row.currency),
     currency_code: row.currency,

@@ -1,6 +1,7 @@
 /**
  * The terms, the tariffs and the Bank of Russia's memo on electronic money
- * (docs/decisions/account.md#a-persons-account): shipped with the app under apps/web/public/legal/<version>/,
+ * (docs/decisions/account.md#a-persons-account): the terms and the memo shipped with the app under
+ * apps/web/public/legal/<version>/, the tariffs rendered by the server with the fees configured (tariffs.ts),
  * in both languages. A person accepts the current version when registering; after a new one is published they
  * accept it once, and money calls wait for that (`requireAcceptedTerms`, called by http/route.ts).
  */
@@ -10,9 +11,13 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { operatorOf } from '../documents/index.ts';
+import { tariffsUrl } from './tariffs.ts';
 
-/** The current version: the folder of apps/web/public/legal/ the documents are read from. */
-export const TERMS_VERSION = '2026-11-25';
+/**
+ * The current version: the folder of apps/web/public/legal/ the terms and the memo are read from, and the
+ * tariffs page's date. 2026-11-28: the tariffs list СБП and the merchants' fee.
+ */
+export const TERMS_VERSION = '2026-11-28';
 
 const TITLES = {
   terms: { ru: 'Условия использования кошелька', en: 'Terms of use of the wallet' },
@@ -41,7 +46,10 @@ export function termsAnswer(config: Config, language: Language): AnswerOf<'terms
     documents: (Object.keys(TITLES) as (keyof typeof TITLES)[]).map((kind) => ({
       kind,
       title: TITLES[kind][language],
-      url: `/legal/${TERMS_VERSION}/${kind}.${language}.html`,
+      url:
+        kind === 'tariffs'
+          ? tariffsUrl(TERMS_VERSION, language)
+          : `/legal/${TERMS_VERSION}/${kind}.${language}.html`,
     })),
     operator: operatorFacts(config, language),
   };

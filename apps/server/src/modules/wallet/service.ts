@@ -140,7 +140,7 @@ export interface HistoryRow {
   kind: TransferKind;
   created_at: Date;
   status: TransferStatus;
-  description: (SidedText & { exchange?: TransactionView['exchange'] }) | null;
+  description: (SidedText & { exchange?: TransactionView['exchange']; way?: 'sbp' }) | null;
   /** Money spent: its category and the category's name (db/functions/categories.sql, budgets.sql). */
   category?: string | null;
   category_name?: string | null;
@@ -213,6 +213,7 @@ function transactionView(row: HistoryRow, language: Language): TransactionView {
       ? { category: row.category ? { id: row.category, name: row.category_name ?? row.category } : null }
       : {}),
     ...(row.kind === 'exchange' && row.description?.exchange ? { exchange: row.description.exchange } : {}),
+    ...(row.description?.way === 'sbp' ? { way: 'sbp' as const } : {}),
     ...(row.hold_id && row.hold_status ? { hold: { id: row.hold_id, status: row.hold_status } } : {}),
   };
 }

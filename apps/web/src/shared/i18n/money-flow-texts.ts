@@ -97,6 +97,7 @@ export const moneyFlowRu = {
       date: 'Дата',
       number: 'Номер операции',
       reason: 'Причина',
+      fee: 'Комиссия',
     },
     kinds: {
       topup: 'Пополнение',
@@ -208,6 +209,7 @@ export const moneyFlowEn: typeof moneyFlowRu = {
       date: 'Date',
       number: 'Operation number',
       reason: 'Reason',
+      fee: 'Fee',
     },
     kinds: {
       topup: 'Top-up',

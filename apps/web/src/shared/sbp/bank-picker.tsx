@@ -22,6 +22,14 @@ export function bankInitials(name: string): string {
 
 const SHOWN = 8;
 
+/** The first banks found, and the chosen one too (a saved payee's bank may be further down the list). */
+function shownBanks(found: SbpBank[], count: number, chosen: SbpBank | null): SbpBank[] {
+  const first = found.slice(0, count);
+  return chosen && !first.some((bank) => bank.id === chosen.id) && found.some((bank) => bank.id === chosen.id)
+    ? [chosen, ...first.slice(0, count - 1)]
+    : first;
+}
+
 export function BankPicker({
   value,
   onChange,
@@ -50,7 +58,7 @@ export function BankPicker({
         onChange={(event) => setSearch(event.target.value)}
       />
       <div className="sbp-banks__list">
-        {found.slice(0, needle ? found.length : SHOWN).map((bank) => (
+        {shownBanks(found, needle ? found.length : SHOWN, value).map((bank) => (
           <button
             key={bank.id}
             type="button"

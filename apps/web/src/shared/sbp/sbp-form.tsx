@@ -3,17 +3,22 @@
  * amount, the phone (or 'to my account in another bank', one's own phone), the bank, then the check before
  * the PIN names the bank and the recipient's masked name; 'Перевести по СБП' opens the pay modal whose
  * summary repeats them, and the receipt is followed until the payout settles or the money returns.
+ * The fee, when one is configured, is the check's answer (docs/decisions/sbp.md#fees), shown before the PIN.
+ * A saved payee or 'Повторить' fills the form (`preset`); 'Сохранить получателя' asks the screen (`onSave`).
  */
 import './sbp.css';
 import '../ui/toggle-group.css';
 import '../ui/pay-modal/money-flow.css';
-import { CASH_CURRENCY } from '@e-wallet/contract/money';
+import { amountForInput, CASH_CURRENCY, formatAmount, parseAmount } from '@e-wallet/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../api/auth-info.ts';
+import { formatMoney } from '../format/money.ts';
 import { formatPhone } from '../format/person.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
+import { phoneValueOf } from '../phone/from-e164.ts';
 import { isMaskComplete, toE164 } from '../phone/masks.ts';
 import { useRecipientPhone } from '../phone/own-country.ts';
 import { Button } from '../ui/button.tsx';
@@ -32,10 +37,39 @@ import { checkSbp, loadSbpReceipt, type SbpBank, type SbpCheckAnswer, startSbpTr
 interface Pending {
   amount: string;
   to: string;
+  note?: string;
   send: (confirmation: Confirmation) => Promise<PayOutcome>;
 }
 
-export function SbpForm() {
+/** Where a saved СБП payee or a repeated transfer goes: the form is filled, the PIN still asked. */
+export interface SbpPayee {
+  phone: string;
+  bank: SbpBank;
+  amount: string | null;
+}
+
+/** The fee's line under the form: none, or the fee and what leaves in all (wire amounts, in roubles). */
+function feeText(t: TFunction, amount: string, fee: string) {
+  const language = currentLanguage();
+  const minor = (value: string) => {
+    const parsed = parseAmount(value, CASH_CURRENCY);
+    return parsed.ok ? parsed.minor : 0n;
+  };
+  if (minor(fee) === 0n) return t('sbp.noFee');
+  const total = formatAmount(minor(amount) + minor(fee), CASH_CURRENCY);
+  return t('sbp.fee', {
+    fee: formatMoney(fee, CASH_CURRENCY, language),
+    total: formatMoney(total, CASH_CURRENCY, language),
+  });
+}
+
+export function SbpForm({
+  preset = null,
+  onSave,
+}: {
+  preset?: SbpPayee | null;
+  onSave?: (payee: SbpPayee) => void;
+} = {}) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const queryClient = useQueryClient();
@@ -47,6 +81,18 @@ export function SbpForm() {
   const [comment, setComment] = useState('');
   const [pending, setPending] = useState<Pending | null>(null);
   const [open, setOpen] = useState(false);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: filled once per payee chosen
+  useEffect(() => {
+    if (!preset) return;
+    setOwn(false);
+    setBank(preset.bank);
+    void phoneValueOf(preset.phone, language).then((value) => {
+      if (value) setPhone(value);
+    });
+    if (preset.amount) amountField.setValue(amountForInput(preset.amount, language));
+    amountField.setError(null);
+  }, [preset]);
 
   const mask = phone.country.mask[phone.maskIndex] ?? phone.country.mask[0]!;
   const typedPhone = isMaskComplete(phone.digits, mask) ? toE164(phone.country.code, phone.digits) : null;
@@ -61,6 +107,7 @@ export function SbpForm() {
   );
   const answer = check.answer as SbpCheckAnswer | null;
   const name = check.ready ? (answer?.recipient_name ?? null) : null;
+  const fee = check.ready && typed.ok ? (answer?.fee ?? null) : null;
   const disabled = !e164 || !bank || !amountField.value.trim() || (typed.ok && !check.ready);
 
   function submit(event: FormEvent) {
@@ -74,6 +121,8 @@ export function SbpForm() {
       to: name
         ? t('sbp.toNamed', { name, bank: bank.name, phone: shown })
         : t('sbp.to', { bank: bank.name, phone: shown }),
+      // The fee, when there is one, is said again beside the PIN.
+      ...(fee && fee !== '0.00' ? { note: feeText(t, checked.amount, fee) } : {}),
       send: startSbpTransfer({
         phone: e164,
         bank_id: bank.id,
@@ -125,9 +174,19 @@ export function SbpForm() {
             </div>
           )}
         </div>
-        <p className="field__hint" data-testid="sbp-fee">
-          {t('sbp.noFee')}
+        <p className="field__hint" data-testid="sbp-fee" aria-live="polite">
+          {fee && typed.ok ? feeText(t, typed.amount, fee) : t('sbp.noFee')}
         </p>
+        {onSave && e164 && bank && !own && (
+          <button
+            type="button"
+            className="row-action row-action--large"
+            aria-haspopup="dialog"
+            onClick={() => onSave({ phone: e164, bank, amount: typed.ok ? typed.amount : null })}
+          >
+            {t('sbp.save')}
+          </button>
+        )}
         <CheckProblems problems={check.problems} />
         <CheckNextSteps problems={check.problems} />
         <LimitMeter limits={check.answer?.limits} />
@@ -139,7 +198,14 @@ export function SbpForm() {
         <PayModal
           open={open}
           title={t('sbp.modalTitle')}
-          summary={<PaySummary amount={pending.amount} currency={CASH_CURRENCY} to={pending.to} />}
+          summary={
+            <PaySummary
+              amount={pending.amount}
+              currency={CASH_CURRENCY}
+              to={pending.to}
+              note={pending.note}
+            />
+          }
           send={pending.send}
           successText={t('sbp.success')}
           refreshReceipt={loadSbpReceipt}

@@ -119,7 +119,7 @@ export function OperationPage() {
           {!failed && outgoing && (
             <NotMeButton operationId={operation.id} what={`${description}, ${amount}`} />
           )}
-          {!failed && !open && outgoing && operation.kind === 'transfer' && (
+          {!failed && !open && outgoing && (operation.kind === 'transfer' || operation.way === 'sbp') && (
             <Link
               className="row-action"
               to={`${pathTo('WalletSave')}?repeat=${encodeURIComponent(operation.id)}`}

@@ -16,6 +16,8 @@ import { deleteTemplate, recentQuery, templatesQuery } from '../api/payees.ts';
 export interface PayeeChoice {
   phone: string;
   amount: string | null;
+  /** An СБП payee's bank (docs/decisions/sbp.md#saved-payees-and-repeat): the СБП form is filled instead. */
+  bank?: { id: string; name: string } | null;
 }
 
 export function PayeesRow({ onChoose }: { onChoose: (choice: PayeeChoice) => void }) {
@@ -62,11 +64,15 @@ export function PayeesRow({ onChoose }: { onChoose: (choice: PayeeChoice) => voi
                 <button
                   type="button"
                   className="template-card__use"
-                  onClick={() => onChoose({ phone: template.phone, amount: template.amount })}
+                  onClick={() =>
+                    onChoose({ phone: template.phone, amount: template.amount, bank: template.bank })
+                  }
                 >
                   <span className="template-card__name">{template.name}</span>
                   <span className="template-card__details">
-                    {named(template.recipient)}
+                    {template.bank
+                      ? t('templates.sbpDetails', { bank: template.bank.name })
+                      : named(template.recipient)}
                     {' · '}
                     {template.amount
                       ? formatMoney(template.amount, template.currency_code, language)

@@ -20,12 +20,14 @@ import { saveTemplate } from '../api/payees.ts';
 export interface SaveTemplateDialogProps {
   onClose: () => void;
   recipient: { name: string; phone: string };
+  /** An СБП payee's bank: saved as one, in roubles (docs/decisions/sbp.md#saved-payees-and-repeat). */
+  bank?: { id: string; name: string } | null;
   currency: CurrencyCode;
   /** The wire amount typed in the form, if it reads. */
   amount: string | null;
 }
 
-export function SaveTemplateDialog({ onClose, recipient, currency, amount }: SaveTemplateDialogProps) {
+export function SaveTemplateDialog({ onClose, recipient, bank, currency, amount }: SaveTemplateDialogProps) {
   const { t } = useTranslation();
   const named = useName();
   const language = currentLanguage();
@@ -53,6 +55,7 @@ export function SaveTemplateDialog({ onClose, recipient, currency, amount }: Sav
       phone: recipient.phone,
       currency_code: currency,
       ...(checked?.ok ? { amount: checked.amount } : {}),
+      ...(bank ? { kind: 'sbp' as const, bank_id: bank.id } : {}),
     });
   }
 
@@ -73,7 +76,9 @@ export function SaveTemplateDialog({ onClose, recipient, currency, amount }: Sav
         </div>
       ) : (
         <form className="pay-stage security-stage" onSubmit={submit} noValidate>
-          <p className="pay-stage__text">{t('templates.dialogText', { name: named(recipient.name) })}</p>
+          <p className="pay-stage__text">
+            {t('templates.dialogText', { name: bank ? recipient.name : named(recipient.name) })}
+          </p>
           <TextField
             label={t('templates.name')}
             value={name}

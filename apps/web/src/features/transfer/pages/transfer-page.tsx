@@ -21,7 +21,7 @@ import { phoneValueOf } from '../../../shared/phone/from-e164.ts';
 import { isMaskComplete, toE164 } from '../../../shared/phone/masks.ts';
 import { useRecipientPhone } from '../../../shared/phone/own-country.ts';
 import { pathTo } from '../../../shared/routes.ts';
-import { SbpForm, WayChoice } from '../../../shared/sbp/sbp-form.tsx';
+import { SbpForm, type SbpPayee, WayChoice } from '../../../shared/sbp/sbp-form.tsx';
 import { AreaError, AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
 import { checkAmount } from '../../../shared/ui/pay-modal/amount.ts';
@@ -68,11 +68,20 @@ export function TransferPage() {
   const [savingTemplate, setSavingTemplate] = useState(false);
   // To a wallet user, or by СБП to any bank (docs/decisions/sbp.md#sending-by-sbp).
   const [way, setWay] = useState<'wallet' | 'sbp'>('wallet');
+  // A saved СБП payee or a repeated СБП transfer fills the СБП form; one to save opens the dialog.
+  const [sbpPreset, setSbpPreset] = useState<SbpPayee | null>(null);
+  const [savingSbp, setSavingSbp] = useState<SbpPayee | null>(null);
   // 'Повторить' in the history opens this screen with ?repeat=<operation>: the form is filled, the PIN still asked.
   const [search] = useSearchParams();
   const repeat = useQuery(repeatQuery(search.get('repeat')));
 
   function choose(choice: PayeeChoice) {
+    if (choice.bank) {
+      setWay('sbp');
+      setSbpPreset({ phone: choice.phone, bank: choice.bank, amount: choice.amount });
+      return;
+    }
+    setWay('wallet');
     void phoneValueOf(choice.phone, language).then((value) => {
       if (value) setPhone(value);
     });
@@ -82,7 +91,7 @@ export function TransferPage() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: filled once, when the repeated operation arrives
   useEffect(() => {
-    if (repeat.data) choose({ phone: repeat.data.phone, amount: repeat.data.amount });
+    if (repeat.data) choose({ phone: repeat.data.phone, amount: repeat.data.amount, bank: repeat.data.bank });
   }, [repeat.data]);
 
   const account = accounts.data?.find((item) => item.id === accountId) ?? accounts.data?.[0] ?? null;
@@ -156,57 +165,60 @@ export function TransferPage() {
         {authInfo.isSuccess && !allowed && (
           <UnavailableNotice testId="transfer-unavailable" text={t('transferPage.unavailable')} />
         )}
-        <WayChoice
-          label={t('sbp.way')}
-          value={way}
-          onChange={setWay}
-          ways={[
-            { way: 'wallet', label: t('sbp.wayWallet') },
-            { way: 'sbp', label: t('sbp.waySbp') },
-          ]}
-        />
-        {way === 'sbp' ? (
-          <SbpForm />
-        ) : (
-          <form className="money-flow__form" onSubmit={submit} noValidate>
-            <PayeesRow onChoose={choose} />
-            <AmountField
-              {...amountField.props}
-              currency={account?.currency_code ?? 'RUB'}
-              hint={account ? t('moneyFlow.accountFor', { currency: account.currency_code }) : undefined}
-            />
-            <PhoneField
-              label={t('transferPage.recipient')}
-              value={phone}
-              onChange={setPhone}
-              language={language}
-              hint={t('transferPage.recipientHint')}
-              error={complete ? recipientError : null}
-            />
-            <div className="money-flow__recipient" aria-live="polite">
-              {complete && recipient.isFetching && !found && (
-                <p className="money-flow__status">{t('transferPage.searching')}</p>
+        {/* One column for the payees, the way and its form, beside the aside (money-flow.css). */}
+        <div className="money-flow__way">
+          <PayeesRow onChoose={choose} />
+          <WayChoice
+            label={t('sbp.way')}
+            value={way}
+            onChange={setWay}
+            ways={[
+              { way: 'wallet', label: t('sbp.wayWallet') },
+              { way: 'sbp', label: t('sbp.waySbp') },
+            ]}
+          />
+          {way === 'sbp' ? (
+            <SbpForm preset={sbpPreset} onSave={setSavingSbp} />
+          ) : (
+            <form className="money-flow__form" onSubmit={submit} noValidate>
+              <AmountField
+                {...amountField.props}
+                currency={account?.currency_code ?? 'RUB'}
+                hint={account ? t('moneyFlow.accountFor', { currency: account.currency_code }) : undefined}
+              />
+              <PhoneField
+                label={t('transferPage.recipient')}
+                value={phone}
+                onChange={setPhone}
+                language={language}
+                hint={t('transferPage.recipientHint')}
+                error={complete ? recipientError : null}
+              />
+              <div className="money-flow__recipient" aria-live="polite">
+                {complete && recipient.isFetching && !found && (
+                  <p className="money-flow__status">{t('transferPage.searching')}</p>
+                )}
+                {found && <RecipientCard name={found.name} phone={found.phone} />}
+              </div>
+              {found && account && (
+                <button
+                  type="button"
+                  className="row-action row-action--large"
+                  aria-haspopup="dialog"
+                  onClick={() => setSavingTemplate(true)}
+                >
+                  {t('templates.save')}
+                </button>
               )}
-              {found && <RecipientCard name={found.name} phone={found.phone} />}
-            </div>
-            {found && account && (
-              <button
-                type="button"
-                className="row-action row-action--large"
-                aria-haspopup="dialog"
-                onClick={() => setSavingTemplate(true)}
-              >
-                {t('templates.save')}
-              </button>
-            )}
-            <CheckProblems problems={check.problems} />
-            <CheckNextSteps problems={check.problems} />
-            <LimitMeter limits={check.answer?.limits} />
-            <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
-              {t('transferPage.submit')}
-            </Button>
-          </form>
-        )}
+              <CheckProblems problems={check.problems} />
+              <CheckNextSteps problems={check.problems} />
+              <LimitMeter limits={check.answer?.limits} />
+              <Button type="submit" block disabled={disabled} busy={check.checking && !check.problems.length}>
+                {t('transferPage.submit')}
+              </Button>
+            </form>
+          )}
+        </div>
         <aside className="money-flow__aside">
           <p>{way === 'sbp' ? t('sbp.text') : t('transferPage.text')}</p>
         </aside>
@@ -218,6 +230,18 @@ export function TransferPage() {
           recipient={found}
           currency={account.currency_code}
           amount={typed?.ok ? typed.amount : null}
+        />
+      )}
+      {savingSbp && (
+        <SaveTemplateDialog
+          onClose={() => setSavingSbp(null)}
+          recipient={{
+            name: `${savingSbp.bank.name}, ${formatPhone(savingSbp.phone)}`,
+            phone: savingSbp.phone,
+          }}
+          bank={savingSbp.bank}
+          currency="RUB"
+          amount={savingSbp.amount}
         />
       )}
       {pending && (

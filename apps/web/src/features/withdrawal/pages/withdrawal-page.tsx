@@ -115,7 +115,8 @@ export function WithdrawalPage() {
             <IdentificationSection />
           </div>
         ) : (
-          <>
+          // One column for the way and its form, beside the aside (money-flow.css).
+          <div className="money-flow__way">
             <WayChoice
               label={t('sbp.way')}
               value={way}
@@ -151,7 +152,7 @@ export function WithdrawalPage() {
                 </Button>
               </form>
             )}
-          </>
+          </div>
         )}
         <aside className="money-flow__aside">
           <p>{way === 'sbp' ? t('sbp.text') : t('withdrawalPage.text')}</p>

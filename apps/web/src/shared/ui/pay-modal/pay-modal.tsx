@@ -286,11 +286,27 @@ function ReceiptAmount({ receipt }: { receipt: Receipt }) {
 }
 
 /** What is being paid: the amount large, and where it goes below. */
-export function PaySummary({ amount, currency, to }: { amount: string; currency: string; to?: string }) {
+/** The amount and the payee before the PIN; `note` is a line more, such as a fee (docs/decisions/sbp.md#fees). */
+export function PaySummary({
+  amount,
+  currency,
+  to,
+  note,
+}: {
+  amount: string;
+  currency: string;
+  to?: string;
+  note?: string;
+}) {
   return (
     <div className="pay-summary">
       <p className="pay-summary__amount">{formatMoney(amount, currency, currentLanguage())}</p>
       {to && <p className="pay-summary__to">{to}</p>}
+      {note && (
+        <p className="pay-summary__to" data-testid="pay-summary-note">
+          {note}
+        </p>
+      )}
     </div>
   );
 }

@@ -95,6 +95,8 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
       formatMoney(receipt.amount.replace(/^-/, ''), receipt.currency_code, language),
     ],
   ];
+  if (receipt.fee)
+    rows.push([t('payModal.receipt.fee'), formatMoney(receipt.fee, receipt.currency_code, language)]);
   if (receipt.card) rows.push([t('payModal.receipt.card'), readableCardMasks(receipt.card)]);
   // An exchange's other side is the money that arrived in the person's own account.
   if (receipt.counterparty)
