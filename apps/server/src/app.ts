@@ -247,7 +247,7 @@ export async function buildApp(
 
 /**
  * The public app's security headers, as helmet makes them, worked out once: they are the same for every
- * request of a kind (rebuilding them per request cost a seventh of the server's CPU; docs/performance.md).
+ * request of a kind (rebuilding them per request cost a seventh of the server's CPU; docs/performance.md#security-headers-worked-out-once).
  * Pages get the full set; the API's JSON answers, never rendered as documents, get the set OWASP's REST
  * guidance names (docs/security.md).
  */

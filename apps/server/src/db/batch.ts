@@ -2,7 +2,7 @@
  * Reads by key, batched across concurrent requests: every key asked for during one turn of the
  * event loop is read by one query (DataLoader, scheduled with setImmediate so that all requests
  * parsed in one poll phase share it): one round trip for a whole turn instead of one per request
- * (docs/performance.md).
+ * (docs/performance.md#reads-batched-per-turn).
  *
  * Nothing is cached: a batch is read after every request in it arrived, so each still sees every
  * write committed before it. Only reads on the database itself are batched; inside a transaction

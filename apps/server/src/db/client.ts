@@ -136,7 +136,7 @@ function bigintParam(value: unknown): unknown {
 /**
  * Every session plans a prepared statement once, for any parameters, the named statements here and
  * those inside the PL/pgSQL functions alike: the app's statements look rows up by key or walk one
- * user's index range, so a plan made without the values is the same plan (docs/performance.md).
+ * user's index range, so a plan made without the values is the same plan (docs/performance.md#plans-made-once).
  */
 const PLAN_CACHE_MODE = 'force_generic_plan';
 

@@ -282,7 +282,7 @@ export interface AccountSummary {
 /**
  * Every account of each user asked for, one query for all (batched across concurrent requests),
  * in the order the wallet shows them. Only the columns shown, and the time as text, written by
- * PostgreSQL (cheaper than a Date parsed and written out again; docs/performance.md).
+ * PostgreSQL (cheaper than a Date parsed and written out again; docs/performance.md#the-account-list-as-it-is-shown).
  */
 const SUMMARIES_SQL = `SELECT id, user_id AS "userId", currency, ledger_available(a) AS available,
          to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"

@@ -1,6 +1,6 @@
 /**
  * Sessions recently read, kept in memory by each server instance, so that most authenticated
- * requests make no database round trip for their token (docs/performance.md). Correctness comes first:
+ * requests make no database round trip for their token (docs/performance.md#no-round-trip-for-the-token). Correctness comes first:
  *
  * - An entry is trusted only while this instance follows the database's `sessions_changed`
  *   notices (db/functions/sessions.sql: every revocation, expiry change, idling or removal of a session

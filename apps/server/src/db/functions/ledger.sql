@@ -81,10 +81,10 @@ $$;
 -- for an opening step ('single' or 'hold') the transfer itself (a plain insert: a used id is an error,
 -- which ledger_open asks about first; a speculative insert cost every movement a WAL record), then both accounts' balances and versions and one entry
 -- per side with the balances after it, and the people's live events (as the one writer of entries,
--- it tells them itself: a trigger's transition table cost every movement more; docs/performance.md). The debit account's monthly figure (limits.sql) moves in the
+-- it tells them itself: a trigger's transition table cost every movement more; docs/performance.md#the-ledgers-movement). The debit account's monthly figure (limits.sql) moves in the
 -- same UPDATE: a counted debit of a later month starts it again, of the kept month adds to it, and a
 -- void of a hold opened in the kept month takes it back. The transfer comes as its columns (t_...):
--- a composite argument cost a conversion and its domain checks on every call (docs/performance.md).
+-- a composite argument cost a conversion and its domain checks on every call (docs/performance.md#the-ledgers-movement).
 DROP FUNCTION IF EXISTS ledger_move(ledger_transfers, text, timestamptz);
 DROP FUNCTION IF EXISTS ledger_move(uuid, uuid, uuid, bigint, text, text, text, boolean, text, text, text, jsonb,
   timestamptz, timestamptz, text, timestamptz);

@@ -13,7 +13,7 @@ import { OperatorFacts } from '../../../shared/terms/operator-facts.tsx';
 import landingImageUrl from '../assets/landing.svg';
 
 // Loaded only right after a closing: its date formatting (date-fns' locales) stays out of the
-// sign-in pages' first script, which has a budget (docs/performance.md).
+// sign-in pages' first script, which has a budget (docs/performance.md#initial-javascript-budgets).
 const ClosedWalletPage = lazy(async () => ({
   default: (await import('../components/closed-wallet-page.tsx')).ClosedWalletPage,
 }));
