@@ -22,6 +22,7 @@ import {
   PIN,
   person,
   settledPerson,
+  trustedPair,
   withdraw,
 } from './withdrawal-helpers.ts';
 
@@ -55,20 +56,6 @@ describe(`antifraud on every path that reaches the money (${databaseLabel})`, ()
       token: who.token,
       body: { pin: PIN, confirm_code: await ownCode(server, who, 'close_wallet'), ...(pan ? { pan } : {}) },
     });
-  async function trustedPair(who: Person, threshold: string): Promise<Person> {
-    const olga = await person(server, { level: 'full' });
-    const named = await server.call('PUT', '/v2/wallet/trusted-person', {
-      token: who.token,
-      body: { phone: olga.phone, threshold, new_payees: false },
-    });
-    expect(named.status, JSON.stringify(named.body)).toBe(200);
-    const accepted = await server.call('POST', '/v2/wallet/trusted-person/accept', {
-      token: olga.token,
-      body: { id: who.userId },
-    });
-    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-    return olga;
-  }
 
   describe('1. every outgoing path is judged with its session; a card or an account is a payee', () => {
     it('holds a fresh session’s 18 000 ₽ withdrawal to a never-used card and GOST payment to a never-used account', async () => {
@@ -143,7 +130,7 @@ describe(`antifraud on every path that reaches the money (${databaseLabel})`, ()
   describe('3. closing the wallet is an outgoing payment', () => {
     it('is refused while a trusted person is in force, saying what to do; nothing is paid', async () => {
       const anna = await settled(25_000);
-      await trustedPair(anna, '1000');
+      await trustedPair(server, anna, '1000');
       const preview = await server.call('GET', '/v2/wallet/close', { token: anna.token });
       expect(preview.body.problems.map((p: { code: string }) => p.code)).toEqual(['WALLET_CLOSE_TRUSTED']);
       const refused = await close(anna, GOOD_CARD);
@@ -200,7 +187,7 @@ describe(`antifraud on every path that reaches the money (${databaseLabel})`, ()
 
     it('refuses the trusted person’s approval and an operator’s release of a closed wallet’s money', async () => {
       const anna = await settled(25_000);
-      const olga = await trustedPair(anna, '1000');
+      const olga = await trustedPair(server, anna, '1000');
       const petr = await person(server, { level: 'full' });
       const awaiting = await send(anna, petr.phone, '2000.00');
       expect(awaiting.status).toBe(202);

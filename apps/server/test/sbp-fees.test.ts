@@ -11,7 +11,7 @@ import { PayoutUnavailable } from '../src/providers/payouts/payouts-provider.ts'
 import { SANDBOX_SBP_DECLINES, SANDBOX_SBP_PAYS } from '../src/providers/payouts/sandbox-sbp.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
-import { balance, key, type Person, PIN, person } from './withdrawal-helpers.ts';
+import { balance, key, type Person, PIN, person, settledPerson, trustedPair } from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
 const PAYEE = '+79161234567';
@@ -139,20 +139,8 @@ describe(`СБП fees (${databaseLabel})`, () => {
   });
 
   it('a transfer held by the antifraud check takes its fee when its trusted person approves', async () => {
-    const anna = await person(server, { level: 'full', rub: rub(50_000) });
-    await server.ctx.db.query(
-      `UPDATE sessions SET created_at = created_at - interval '2 days' WHERE user_id = $1`,
-      [anna.userId],
-    );
-    const olga = await person(server, { level: 'full' });
-    await server.call('PUT', '/v2/wallet/trusted-person', {
-      token: anna.token,
-      body: { phone: olga.phone, threshold: '1000', new_payees: false },
-    });
-    await server.call('POST', '/v2/wallet/trusted-person/accept', {
-      token: olga.token,
-      body: { id: anna.userId },
-    });
+    const anna = await settledPerson(server, 50_000);
+    const olga = await trustedPair(server, anna, '1000');
     const waiting = await send(anna, { amount: '5000' });
     expect(waiting.status, JSON.stringify(waiting.body)).toBe(202);
     // Only the amount waits for the approval.

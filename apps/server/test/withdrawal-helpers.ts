@@ -50,6 +50,22 @@ export async function settledPerson(server: TestServer, roubles: number): Promis
   return who;
 }
 
+/** Names a new full-level person as `who`'s trusted person at `threshold` roubles, and has them accept. */
+export async function trustedPair(server: TestServer, who: Person, threshold: string): Promise<Person> {
+  const olga = await person(server, { level: 'full' });
+  const named = await server.call('PUT', '/v2/wallet/trusted-person', {
+    token: who.token,
+    body: { phone: olga.phone, threshold, new_payees: false },
+  });
+  expect(named.status, JSON.stringify(named.body)).toBe(200);
+  const accepted = await server.call('POST', '/v2/wallet/trusted-person/accept', {
+    token: olga.token,
+    body: { id: who.userId },
+  });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  return olga;
+}
+
 /** Sberbank's BIC and a payee's account of it with a valid control key (a GOST code's requisites). */
 export const GOST_BIC = '044525225';
 export function gostAccount(account: string): string {
