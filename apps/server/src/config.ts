@@ -218,6 +218,11 @@ const Env = z.object({
    * hundredths of a percent (150: 1.5%), at most 10%.
    */
   MERCHANT_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(1000).default(150),
+  /**
+   * The hour (0-23, Moscow time) the daily job pays each active merchant's whole available balance to its
+   * bank account (docs/decisions/merchants.md#settlement).
+   */
+  MERCHANT_SETTLEMENT_HOUR: z.coerce.number().int().min(0).max(23).default(10),
   /** Caps per client address: receipt checks (/verify/<code>) per minute. */
   VERIFY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Caps per client address: SMS codes per hour. */

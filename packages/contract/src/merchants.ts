@@ -105,6 +105,30 @@ export const MerchantNotification = z.object({
 });
 export const MerchantNotificationList = z.object({ results: z.array(MerchantNotification) });
 
+/**
+ * A settlement (docs/decisions/merchants.md#settlement): the merchant's money paid out to its bank account
+ * by the payouts provider, on demand (the whole available balance unless an amount is given) or daily.
+ */
+export const MerchantSettle = s.confirmedBy({ amount: s.Amount.optional() });
+export const MERCHANT_SETTLEMENT_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export const MerchantSettlement = z.object({
+  id: s.Id,
+  status: z.enum(MERCHANT_SETTLEMENT_STATUSES),
+  amount: s.AmountOut,
+  currency: z.literal('RUB'),
+  bank_bic: z.string(),
+  bank_account: z.string(),
+  origin: z.enum(['manual', 'daily']).describe("'daily' when the daily job made it"),
+  failure_reason: z.string().nullable().describe('why the bank did not take it: the money is back'),
+  created_at: s.DateTime,
+  settled_at: s.DateTime.nullable(),
+});
+export const MerchantSettleAnswer = z.object({
+  status: z.literal('success'),
+  settlement: MerchantSettlement,
+});
+export const MerchantSettlementList = z.object({ results: z.array(MerchantSettlement) });
+
 // ---------- the merchant API ----------
 
 export const MerchantPaymentCreate = z.strictObject({
@@ -263,6 +287,25 @@ export const merchantCalls = {
     summary: 'Send a notification again',
     params: s.IdParams,
     answer: MerchantNotification,
+  }),
+  merchantSettle: def({
+    method: 'POST',
+    path: '/v2/wallet/merchant/settlements',
+    access: 'token',
+    tag: 'merchants',
+    summary:
+      "Pay the merchant's balance (all of it, or `amount`) out to its bank account, confirmed with the PIN or a passkey",
+    body: MerchantSettle,
+    answer: MerchantSettleAnswer,
+    idempotent: true,
+  }),
+  merchantSettlements: def({
+    method: 'GET',
+    path: '/v2/wallet/merchant/settlements',
+    access: 'token',
+    tag: 'merchants',
+    summary: "The merchant's settlements to its bank account, newest first, with their statuses",
+    answer: MerchantSettlementList,
   }),
   merchantPaymentCreate: def({
     method: 'POST',
