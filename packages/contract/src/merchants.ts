@@ -75,6 +75,10 @@ export const MerchantOwnAnswer = z.object({
     currency_code: z.literal('RUB'),
     webhook_secret: z.string().describe('signs the notifications (HMAC-SHA256)'),
     fee_percent: z.string().describe("the tariff: the percent of each payment taken as the wallet's fee"),
+    settlement_hour: z
+      .number()
+      .int()
+      .describe('the hour (Moscow time) the daily settlement pays the balance to the bank account'),
   }),
 });
 
@@ -123,10 +127,8 @@ export const MerchantSettlement = z.object({
   created_at: s.DateTime,
   settled_at: s.DateTime.nullable(),
 });
-export const MerchantSettleAnswer = z.object({
-  status: z.literal('success'),
-  settlement: MerchantSettlement,
-});
+/** As every payout's answer (its receipt, followed at GET /v2/wallet/withdrawal/:id), with the settlement. */
+export const MerchantSettleAnswer = s.MoneyAnswer.extend({ settlement: MerchantSettlement });
 export const MerchantSettlementList = z.object({ results: z.array(MerchantSettlement) });
 
 // ---------- the merchant API ----------

@@ -188,6 +188,7 @@ export async function ownMerchant(ctx: AppContext, userId: string): Promise<Answ
       webhook_secret: webhookSecretOf(ctx, row),
       // Basis points read as a percent with two decimals, in integers (150 -> '1.50').
       fee_percent: formatAmount(BigInt(ctx.config.MERCHANT_FEE_BASIS_POINTS), 'RUB'),
+      settlement_hour: ctx.config.MERCHANT_SETTLEMENT_HOUR,
     },
   };
 }

@@ -14,12 +14,16 @@ import { AppError } from '../../errors.ts';
 import { balanceOf } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { type Confirmer, type IdempotencyScope, requestHash } from '../money-calls/index.ts';
-import { payOut } from '../payouts/index.ts';
+import { payOut, payoutReceiptOf } from '../payouts/index.ts';
 import { type MerchantRow, merchantOfUser } from './profile.ts';
 
 type Settlement = AnswerOf<'merchantSettlements'>['results'][number];
 type Origin = Settlement['origin'];
 export const SETTLEMENT_QUEUE = 'merchant-settlement';
+const SETTLEMENT_MADE: Record<Language, string> = {
+  ru: 'Деньги отправлены на расчётный счёт',
+  en: 'The money is on its way to your bank account',
+};
 
 interface SettlementRow {
   id: string;
@@ -94,6 +98,8 @@ async function settle(
     },
     (payout) => ({
       status: 'success' as const,
+      message: SETTLEMENT_MADE[language],
+      receipt: payoutReceiptOf(payout, language),
       settlement: settlementOf({
         ...payout,
         payee_details: { bic: merchant.bank_bic, origin },

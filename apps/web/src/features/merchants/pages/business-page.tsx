@@ -1,7 +1,7 @@
 /**
  * `/business` ('Бизнес'): the application for a merchant account, its status, and once approved the
- * dashboard: the balance and tariff, the payments, the API keys, the notification URL and its deliveries
- * (docs/decisions/merchants.md#merchants).
+ * dashboard: the balance and tariff, the settlement to its bank (docs/decisions/merchants.md#settlement),
+ * the payments, the API keys, the notification URL and its deliveries (docs/decisions/merchants.md#merchants).
  */
 import '../merchants.css';
 import { useQuery } from '@tanstack/react-query';
@@ -14,6 +14,7 @@ import { AreaBoundary, AreaLoading } from '../../../shared/ui/area.tsx';
 import { merchantPaymentsQuery, merchantQuery } from '../api/merchants.ts';
 import { ApplyForm } from '../components/apply-form.tsx';
 import { KeysPanel } from '../components/keys-panel.tsx';
+import { SettlementPanel } from '../components/settlement-panel.tsx';
 import { WebhookPanel } from '../components/webhook-panel.tsx';
 
 function Payments() {
@@ -94,9 +95,14 @@ export function BusinessPage() {
             )}
           </section>
           {data?.status === 'active' && (
-            <AreaBoundary>
-              <Payments />
-            </AreaBoundary>
+            <>
+              <AreaBoundary>
+                <SettlementPanel merchant={data} />
+              </AreaBoundary>
+              <AreaBoundary>
+                <Payments />
+              </AreaBoundary>
+            </>
           )}
         </div>
         {data?.status === 'active' && (
