@@ -71,6 +71,8 @@ export const merchantsRu = {
     answerCode: 'ответ {{code}}',
     sendAgain: 'Отправить ещё раз',
     docs: 'Как подключить сайт: docs/merchants.md',
+    tillQr: 'QR-код для кассы',
+    tillQrHint: 'Распечатайте его: покупатель сканирует код в кошельке, вводит сумму и платит PIN-кодом.',
     settlement: {
       title: 'Вывод на расчётный счёт',
       account: 'Счёт {{account}}, БИК {{bic}}',
@@ -101,6 +103,9 @@ export const merchantsRu = {
         expired: 'Срок оплаты истёк',
       },
       until: 'Оплатить до {{date}}',
+      typeAmount: 'Введите сумму, которую назвал продавец',
+      comment: 'Комментарий (необязательно)',
+      next: 'Продолжить',
     },
   },
 };
@@ -173,6 +178,8 @@ export const merchantsEn: typeof merchantsRu = {
     answerCode: 'answer {{code}}',
     sendAgain: 'Send again',
     docs: 'How to connect a site: docs/merchants.md',
+    tillQr: 'QR code for your till',
+    tillQrHint: 'Print it: a buyer scans it in the wallet, types the amount and pays with the PIN.',
     settlement: {
       title: 'Settlement to your bank',
       account: 'Account {{account}}, BIC {{bic}}',
@@ -203,6 +210,9 @@ export const merchantsEn: typeof merchantsRu = {
         expired: 'The time to pay has passed',
       },
       until: 'Pay by {{date}}',
+      typeAmount: 'Type the amount the seller asked for',
+      comment: 'Comment (optional)',
+      next: 'Continue',
     },
   },
 };

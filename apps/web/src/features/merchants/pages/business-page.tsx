@@ -15,6 +15,7 @@ import { merchantPaymentsQuery, merchantQuery } from '../api/merchants.ts';
 import { ApplyForm } from '../components/apply-form.tsx';
 import { KeysPanel } from '../components/keys-panel.tsx';
 import { SettlementPanel } from '../components/settlement-panel.tsx';
+import { TillQr } from '../components/till-qr.tsx';
 import { WebhookPanel } from '../components/webhook-panel.tsx';
 
 function Payments() {
@@ -91,6 +92,7 @@ export function BusinessPage() {
                 <p>
                   {t('merchants.merchantId')}: <code data-testid="merchant-id">{data.id}</code>
                 </p>
+                {data.status === 'active' && <TillQr merchant={data.id} />}
               </div>
             )}
           </section>
