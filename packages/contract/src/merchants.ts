@@ -180,6 +180,7 @@ export const MerchantRefund = z.object({
   reason: z.string().nullable(),
   created_at: s.DateTime,
 });
+export const MerchantRefundList = z.object({ results: z.array(MerchantRefund) });
 
 // ---------- the payer's side ----------
 
@@ -289,6 +290,15 @@ export const merchantCalls = {
     summary: 'Send a notification again',
     params: s.IdParams,
     answer: MerchantNotification,
+  }),
+  merchantOwnRefunds: def({
+    method: 'GET',
+    path: '/v2/wallet/merchant/refunds',
+    access: 'token',
+    tag: 'merchants',
+    summary:
+      "The merchant's latest refunds for its dashboard, newest first, as the merchant API answers them",
+    answer: MerchantRefundList,
   }),
   merchantSettle: def({
     method: 'POST',

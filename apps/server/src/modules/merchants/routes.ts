@@ -22,7 +22,7 @@ import {
   staticPayment,
 } from './payments.ts';
 import { applyMerchant, type MerchantRow, merchantOfUser, ownMerchant, updateMerchant } from './profile.ts';
-import { refundOf, refundPayment } from './refunds.ts';
+import { latestRefunds, refundOf, refundPayment } from './refunds.ts';
 import { defineSettlementJobs, settlementsOf, settleNow } from './settlements.ts';
 
 export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -46,6 +46,11 @@ export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): v
       query,
     ),
   );
+  route(app, ctx, 'merchantOwnRefunds', async ({ auth }) => {
+    const merchant = await merchantOfUser(ctx.db, auth.userId);
+    if (!merchant) throw new AppError('MERCHANT_NOT_FOUND');
+    return latestRefunds(ctx, merchant);
+  });
   route(app, ctx, 'merchantSettle', ({ auth, body, idempotencyKey, language }) =>
     settleNow(ctx, auth.userId, body, { idempotencyKey, language }),
   );

@@ -73,6 +73,12 @@ export const merchantsRu = {
     docs: 'Как подключить сайт: docs/merchants.md',
     tillQr: 'QR-код для кассы',
     tillQrHint: 'Распечатайте его: покупатель сканирует код в кошельке, вводит сумму и платит PIN-кодом.',
+    refunds: {
+      title: 'Возвраты',
+      fee: 'Возврат уходит покупателю сразу с баланса магазина; комиссия {{percent}} % с платежа не возвращается.',
+      none: 'Возвратов не было',
+      of: 'платёж {{payment}}',
+    },
     settlement: {
       title: 'Вывод на расчётный счёт',
       account: 'Счёт {{account}}, БИК {{bic}}',
@@ -180,6 +186,12 @@ export const merchantsEn: typeof merchantsRu = {
     docs: 'How to connect a site: docs/merchants.md',
     tillQr: 'QR code for your till',
     tillQrHint: 'Print it: a buyer scans it in the wallet, types the amount and pays with the PIN.',
+    refunds: {
+      title: 'Refunds',
+      fee: "A refund reaches the buyer at once from the shop's balance; the {{percent}}% fee on the payment is not returned.",
+      none: 'No refunds yet',
+      of: 'payment {{payment}}',
+    },
     settlement: {
       title: 'Settlement to your bank',
       account: 'Account {{account}}, BIC {{bic}}',

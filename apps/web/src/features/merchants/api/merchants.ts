@@ -28,6 +28,10 @@ export const merchantDeliveriesQuery = queryOptions({
   queryFn: ({ signal }) => callOk('merchantNotifications', { signal }),
 });
 
+export const merchantRefundsQuery = queryOptions({
+  queryKey: ['merchant', 'refunds'],
+  queryFn: ({ signal }) => callOk('merchantOwnRefunds', { signal }),
+});
 export const merchantSettlementsQuery = queryOptions({
   queryKey: ['merchant', 'settlements'],
   queryFn: ({ signal }) => callOk('merchantSettlements', { signal }),

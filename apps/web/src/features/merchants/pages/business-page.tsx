@@ -14,9 +14,16 @@ import { AreaBoundary, AreaLoading } from '../../../shared/ui/area.tsx';
 import { merchantPaymentsQuery, merchantQuery } from '../api/merchants.ts';
 import { ApplyForm } from '../components/apply-form.tsx';
 import { KeysPanel } from '../components/keys-panel.tsx';
+import { RefundsPanel } from '../components/refunds-panel.tsx';
 import { SettlementPanel } from '../components/settlement-panel.tsx';
 import { TillQr } from '../components/till-qr.tsx';
 import { WebhookPanel } from '../components/webhook-panel.tsx';
+
+/** The tariff's percent as people read it: '1.50' is '1,5' in Russian and '1.5' in English. */
+function percentText(percent: string, language: string): string {
+  const short = percent.replace(/\.?0+$/, '');
+  return language === 'ru' ? short.replace('.', ',') : short;
+}
 
 function Payments() {
   const { t } = useTranslation();
@@ -88,7 +95,7 @@ export function BusinessPage() {
                   {t('merchants.balance')}:{' '}
                   <strong data-testid="merchant-balance">{formatMoney(data.balance, 'RUB', language)}</strong>
                 </p>
-                <p>{t('merchants.fee', { percent: data.fee_percent })}</p>
+                <p>{t('merchants.fee', { percent: percentText(data.fee_percent, language) })}</p>
                 <p>
                   {t('merchants.merchantId')}: <code data-testid="merchant-id">{data.id}</code>
                 </p>
@@ -103,6 +110,9 @@ export function BusinessPage() {
               </AreaBoundary>
               <AreaBoundary>
                 <Payments />
+              </AreaBoundary>
+              <AreaBoundary>
+                <RefundsPanel feePercent={percentText(data.fee_percent, language)} />
               </AreaBoundary>
             </>
           )}
