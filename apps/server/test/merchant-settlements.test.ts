@@ -115,6 +115,26 @@ describe(`merchant settlements (${databaseLabel})`, () => {
     expect(await balance(server, shop.owner)).toBe(wallet);
   });
 
+  it("the merchant account's statement: its payment, fee and settlement, for its owner only", async () => {
+    const shop = await approvedMerchant(server, back, compliance);
+    await paid(shop, 1000);
+    await settle(shop, { pin: PIN });
+    await runPayoutWorkerOnce(server.ctx);
+    const account = await merchantAccount(server, shop.id);
+    const own = await server.call('GET', '/v2/wallet/merchant', { token: shop.owner.token });
+    expect(own.body.merchant.account_id).toBe(account);
+    const url = `/v2/wallet/statement?account=${account}&date_from=2026-03-15&date_to=2026-03-15&format=csv`;
+    const read = (token: string) =>
+      server.app.inject({ method: 'GET', url, headers: { authorization: `Token ${token}` } });
+    const csv = await read(shop.owner.token);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain('Вывод на расчётный счёт');
+    expect(csv.body).toContain('-985');
+    expect(csv.body).toContain('-15');
+    const stranger = await read((await person(server)).token);
+    expect(stranger.statusCode).toBe(404);
+  });
+
   it('a part of it; a repeat with the same key answers the first and pays once', async () => {
     const shop = await approvedMerchant(server, back, compliance);
     await paid(shop, 1000);

@@ -75,6 +75,9 @@ export const MerchantOwnAnswer = z.object({
     currency_code: z.literal('RUB'),
     webhook_secret: z.string().describe('signs the notifications (HMAC-SHA256)'),
     fee_percent: z.string().describe("the tariff: the percent of each payment taken as the wallet's fee"),
+    account_id: s.Id.describe(
+      "the merchant's ledger account: its statement is GET /v2/wallet/statement?account=",
+    ),
     settlement_hour: z
       .number()
       .int()

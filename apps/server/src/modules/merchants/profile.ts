@@ -103,6 +103,19 @@ export async function merchantOfUser(q: Queryable, userId: string): Promise<Merc
   return rows[0] ?? null;
 }
 
+/** The person's merchant's ledger account when `accountId` names it, for its statement; else null. */
+export async function merchantAccountOfUser(
+  q: Queryable,
+  userId: string,
+  accountId: string,
+): Promise<{ id: string; currency: 'RUB' } | null> {
+  const { rows } = await q.query<{ id: string }>(
+    'SELECT account_id AS id FROM merchants WHERE user_id = $1 AND account_id::text = $2',
+    [userId, accountId],
+  );
+  return rows[0] ? { id: rows[0].id, currency: 'RUB' } : null;
+}
+
 export async function merchantById(q: Queryable, id: string, lock = false): Promise<MerchantRow | null> {
   const { rows } = await q.query<MerchantRow>(
     `SELECT ${COLUMNS} FROM merchants WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
@@ -189,6 +202,7 @@ export async function ownMerchant(ctx: AppContext, userId: string): Promise<Answ
       // Basis points read as a percent with two decimals, in integers (150 -> '1.50').
       fee_percent: formatAmount(BigInt(ctx.config.MERCHANT_FEE_BASIS_POINTS), 'RUB'),
       settlement_hour: ctx.config.MERCHANT_SETTLEMENT_HOUR,
+      account_id: row.account_id,
     },
   };
 }

@@ -72,6 +72,7 @@ export const merchantsRu = {
     sendAgain: 'Отправить ещё раз',
     docs: 'Как подключить сайт: docs/merchants.md',
     tillQr: 'QR-код для кассы',
+    statementAccount: 'Счёт магазина, ₽',
     tillQrHint: 'Распечатайте его: покупатель сканирует код в кошельке, вводит сумму и платит PIN-кодом.',
     refunds: {
       title: 'Возвраты',
@@ -185,6 +186,7 @@ export const merchantsEn: typeof merchantsRu = {
     sendAgain: 'Send again',
     docs: 'How to connect a site: docs/merchants.md',
     tillQr: 'QR code for your till',
+    statementAccount: 'Shop account, RUB',
     tillQrHint: 'Print it: a buyer scans it in the wallet, types the amount and pays with the PIN.',
     refunds: {
       title: 'Refunds',

@@ -7,6 +7,7 @@ import '../merchants.css';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api/api-error.ts';
+import { StatementSlot } from '../../../shared/documents/document-slots.tsx';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
@@ -100,6 +101,7 @@ export function BusinessPage() {
                   {t('merchants.merchantId')}: <code data-testid="merchant-id">{data.id}</code>
                 </p>
                 {data.status === 'active' && <TillQr merchant={data.id} />}
+                <StatementSlot accountId={data.account_id} accountLabel={t('merchants.statementAccount')} />
               </div>
             )}
           </section>
