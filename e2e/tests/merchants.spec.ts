@@ -183,6 +183,21 @@ test('a shop takes a payment: apply, approve, key, pay from the redirect, paid, 
       .toContain('зачислено');
     await expect(page.getByTestId('merchant-settlements')).toContainText(nbsp('727,50 ₽'));
     await shot(page, 'settled');
+
+    // The till's static QR: the buyer types the amount, pays with the PIN; the shop's balance has it.
+    await buyerPage.goto(`${ownServer.url}/pay/shop/${merchantId}`);
+    const till = buyerPage.getByTestId('pay-shop');
+    await till.getByRole('textbox').first().fill('100');
+    await shot(buyerPage, 'till');
+    await till.getByRole('button', { name: 'Продолжить' }).click();
+    await expect(buyerPage).toHaveURL(/\/pay\/m\/[0-9a-f-]{36}$/);
+    await expect(buyerPage.getByTestId('pay-merchant-amount')).toHaveText(nbsp('100,00 ₽'));
+    await buyerPage.getByTestId('pay-merchant').getByRole('button', { name: 'Оплатить' }).click();
+    await buyerPage.keyboard.type(PIN);
+    await buyerPage.getByRole('dialog').getByRole('button', { name: 'Подтвердить' }).click();
+    await expect(buyerPage.getByRole('dialog').getByText('Оплачено')).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId('merchant-balance')).toHaveText(nbsp('98,50 ₽'));
     await context.close();
   } finally {
     shop?.kill();

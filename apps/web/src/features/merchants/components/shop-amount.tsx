@@ -39,7 +39,7 @@ export function ShopAmount({ merchant }: { merchant: string }) {
     }
   };
   return (
-    <form className="merchant-form" onSubmit={submit} data-testid="pay-shop">
+    <form className="merchant-form merchant-shop" onSubmit={submit} data-testid="pay-shop">
       <p className="merchant-hint">{t('merchants.pay.typeAmount')}</p>
       <AmountField
         value={typed}
