@@ -327,6 +327,7 @@ export const en: Texts = {
       'rates-refresh': 'Exchange rates',
       'events-prune': 'Event clean-up',
       'merchant-notify': 'Notifications to shops',
+      'merchant-settlement': "Shops' daily settlement to their banks",
       'holds-sweep': 'Held operations and trusted persons falling due',
     },
   },

@@ -335,6 +335,7 @@ export const ru = {
       'rates-refresh': 'Курсы валют',
       'events-prune': 'Очистка событий',
       'merchant-notify': 'Уведомления магазинам',
+      'merchant-settlement': 'Ежедневный вывод денег магазинов в банки',
       'holds-sweep': 'Сроки приостановленных операций и доверенных лиц',
     },
   },
