@@ -8,7 +8,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runDailySettlements } from '../src/modules/merchants/settlements.ts';
 import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { PayoutRejected } from '../src/providers/payouts/payouts-provider.ts';
-import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
+import {
+  databaseLabel,
+  secondContext,
+  startTestServer,
+  TestClock,
+  type TestServer,
+  usePostgres,
+} from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import {
   accountBalance,
@@ -256,8 +263,17 @@ describe(`merchant settlements (${databaseLabel})`, () => {
     const b = await approvedMerchant(server, back, compliance);
     await paid(a, 100);
     await paid(b, 300);
-    const runs = await Promise.all([runDailySettlements(server.ctx), runDailySettlements(server.ctx)]);
-    expect(runs.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(2);
+    // Two runs at once; on PostgreSQL the second is another instance of the wallet.
+    const second = usePostgres ? await secondContext(server) : null;
+    try {
+      const runs = await Promise.all([
+        runDailySettlements(server.ctx),
+        runDailySettlements(second ?? server.ctx),
+      ]);
+      expect(runs.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(2);
+    } finally {
+      await second?.stop();
+    }
     expect(await list(a)).toEqual([expect.objectContaining({ amount: '98.50', origin: 'daily' })]);
     expect(await list(b)).toEqual([expect.objectContaining({ amount: '295.50', origin: 'daily' })]);
     // Paid again the same day: the day's run is done.
