@@ -249,7 +249,11 @@ export const ru = {
       none: 'Нет записи',
     },
     frozen: { self: 'пользователь', operator: 'оператор', none: 'не заблокирован' },
-    purpose: { withdrawal: 'Вывод на карту', payment: 'Оплата' },
+    purpose: {
+      withdrawal: 'Вывод на карту',
+      payment: 'Оплата',
+      settlement: 'Вывод магазина на расчётный счёт',
+    },
     problem: {
       missing_in_ledger: 'Нет в учёте',
       missing_at_provider: 'Нет у провайдера',
