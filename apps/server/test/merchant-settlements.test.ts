@@ -26,7 +26,7 @@ import {
   type TestMerchant,
 } from './merchant-helpers.ts';
 import { type OpsServer, operator, startOps, type TestOperator } from './ops-helpers.ts';
-import { balance, key, PIN, person } from './withdrawal-helpers.ts';
+import { balance, gostAccount, key, PIN, person } from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
 
@@ -140,6 +140,20 @@ describe(`merchant settlements (${databaseLabel})`, () => {
     expect(csv.body).toContain('-15');
     const stranger = await read((await person(server)).token);
     expect(stranger.statusCode).toBe(404);
+  });
+
+  it('a new settlement account is confirmed with the PIN; other changes are not', async () => {
+    const shop = await approvedMerchant(server, back, compliance);
+    const patch = (body: Record<string, unknown>) =>
+      server.call('PATCH', '/v2/wallet/merchant', { token: shop.owner.token, body });
+    const other = gostAccount('40802810000000000077');
+    expect((await patch({ bank_account: other })).body).toMatchObject({ code: 'FIELD_REQUIRED' });
+    expect((await patch({ bank_account: other, pin: '0000' })).body.code).toBe('PIN_INVALID');
+    expect((await patch({ bank_account: '40802810000000000078', pin: PIN })).body.code).toBe('FIELD_INVALID');
+    const changed = await patch({ bank_account: other, pin: PIN });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.merchant.bank_account).toBe(other);
+    expect((await patch({ name: 'Пироги', bank_account: other })).status).toBe(200);
   });
 
   it('a part of it; a repeat with the same key answers the first and pays once', async () => {

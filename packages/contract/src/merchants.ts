@@ -39,10 +39,13 @@ export const MerchantApply = z.strictObject({
   bank_account: BankAccount,
   notification_url: Url.optional(),
 });
-/** What a merchant may change: everything but its kind and INN (a new merchant is a new application). */
+/**
+ * What a merchant may change: everything but its kind and INN (a new merchant is a new application). A new
+ * settlement account is where the balance goes, so it is confirmed with the PIN or a passkey.
+ */
 export const MerchantUpdate = MerchantApply.omit({ kind: true, inn: true })
   .partial()
-  .extend({ notification_url: Url.nullable().optional() });
+  .extend({ notification_url: Url.nullable().optional(), ...s.Confirmation });
 
 export const Merchant = z.object({
   id: s.Id,
