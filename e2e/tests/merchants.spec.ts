@@ -3,14 +3,15 @@
  * the full level applies in 'Бизнес', an operator approves, the merchant makes a key and sets its
  * notification URL; the example shop (examples/shop) creates a payment and redirects the buyer to
  * /pay/m/<id>, who pays with the PIN and returns; the shop shows 'paid' after a verified notification;
- * the shop refunds half and the buyer's balance changes live.
+ * the shop refunds half and the buyer's balance changes live; the merchant pays its balance out to its bank
+ * account from the dashboard, with the PIN.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page } from '@playwright/test';
 import { browserBeside, createOperator, opsTest, signInOperator } from './backoffice-helpers.ts';
 import { freePort } from './brand-server.ts';
-import { levelUp, PIN, registerPerson, rubBalance, signIn, topUp } from './wallet-fixtures.ts';
+import { colorScheme, levelUp, PIN, registerPerson, rubBalance, signIn, topUp } from './wallet-fixtures.ts';
 
 const test = opsTest('merchants', {});
 test.use({ serviceWorkers: 'block' });
@@ -108,6 +109,9 @@ test('a shop takes a payment: apply, approve, key, pay from the redirect, paid, 
     await expect(card).toContainText('Торт «Наполеон»');
     await expect(buyerPage.getByTestId('pay-merchant-amount')).toHaveText(nbsp('1 500,00 ₽'));
     await shot(buyerPage, 'pay');
+    await colorScheme(buyerPage, 'dark');
+    await shot(buyerPage, 'pay-dark');
+    await colorScheme(buyerPage, 'light');
     await card.getByRole('button', { name: 'Оплатить' }).click();
     const modal = buyerPage.getByRole('dialog');
     await expect(modal.getByLabel('Цифра 1 из 4')).toBeFocused();
@@ -149,6 +153,51 @@ test('a shop takes a payment: apply, approve, key, pay from the redirect, paid, 
     await expect(page.getByTestId('merchant-deliveries')).toContainText('payment.succeeded');
     await expect(page.getByTestId('merchant-balance')).toHaveText(nbsp('727,50 ₽'));
     await shot(page, 'dashboard');
+    await colorScheme(page, 'dark');
+    await shot(page, 'dashboard-dark');
+    await colorScheme(page, 'light');
+
+    // The merchant pays its balance out to its bank account, with the PIN; the bank pays it in.
+    const settlement = page.getByTestId('merchant-settlement');
+    await expect(settlement.getByTestId('merchant-settlement-available')).toHaveText(nbsp('727,50 ₽'));
+    await expect(settlement).toContainText('Выводов ещё не было');
+    await settlement.getByRole('button', { name: 'Вывести сейчас' }).click();
+    const payOut = page.getByRole('dialog');
+    await expect(payOut).toContainText('40702810200000012345');
+    await expect(payOut.getByLabel('Цифра 1 из 4')).toBeFocused();
+    await page.keyboard.type(PIN);
+    await payOut.getByRole('button', { name: 'Подтвердить' }).click();
+    await expect(payOut.getByText('Деньги отправлены в банк')).toBeVisible();
+    await payOut.getByRole('button', { name: 'Готово' }).click();
+    await expect(page.getByTestId('merchant-balance')).toHaveText(nbsp('0,00 ₽'));
+    await expect(settlement.getByRole('button', { name: 'Вывести сейчас' })).toBeDisabled();
+    // The sandbox bank answers in seconds, through the payout's job.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByTestId('merchant-settlements').textContent();
+        },
+        { timeout: 45_000 },
+      )
+      .toContain('зачислено');
+    await expect(page.getByTestId('merchant-settlements')).toContainText(nbsp('727,50 ₽'));
+    await shot(page, 'settled');
+
+    // The till's static QR: the buyer types the amount, pays with the PIN; the shop's balance has it.
+    await buyerPage.goto(`${ownServer.url}/pay/shop/${merchantId}`);
+    const till = buyerPage.getByTestId('pay-shop');
+    await till.getByRole('textbox').first().fill('100');
+    await shot(buyerPage, 'till');
+    await till.getByRole('button', { name: 'Продолжить' }).click();
+    await expect(buyerPage).toHaveURL(/\/pay\/m\/[0-9a-f-]{36}$/);
+    await expect(buyerPage.getByTestId('pay-merchant-amount')).toHaveText(nbsp('100,00 ₽'));
+    await buyerPage.getByTestId('pay-merchant').getByRole('button', { name: 'Оплатить' }).click();
+    await buyerPage.keyboard.type(PIN);
+    await buyerPage.getByRole('dialog').getByRole('button', { name: 'Подтвердить' }).click();
+    await expect(buyerPage.getByRole('dialog').getByText('Оплачено')).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId('merchant-balance')).toHaveText(nbsp('98,50 ₽'));
     await context.close();
   } finally {
     shop?.kill();

@@ -236,6 +236,11 @@ const Env = z.object({
    */
   SBP_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(1000).default(0),
   SBP_FEE_MIN_KOPECKS: z.coerce.number().int().min(0).max(100_000).default(0),
+  /**
+   * The hour (0-23, Moscow time) the daily job pays each active merchant's whole available balance to its
+   * bank account (docs/decisions/merchants.md#settlement).
+   */
+  MERCHANT_SETTLEMENT_HOUR: z.coerce.number().int().min(0).max(23).default(10),
   /** Caps per client address: receipt checks (/verify/<code>) per minute. */
   VERIFY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Caps per client address: SMS codes per hour. */

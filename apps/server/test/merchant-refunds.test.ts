@@ -111,6 +111,12 @@ describe(`merchant refunds (${databaseLabel})`, () => {
     );
     const history = await server.call('GET', '/v2/wallet/transaction', { token: payer.token });
     expect(history.body.results[0].description).toContain('Торты Марины');
+    // The dashboard's list: the owner's merchant's refunds, newest first; none for another person.
+    const listed = await server.call('GET', '/v2/wallet/merchant/refunds', { token: shop.owner.token });
+    expect(listed.body.results).toContainEqual(half.body);
+    expect(listed.body.results).toHaveLength(2);
+    const stranger = await server.call('GET', '/v2/wallet/merchant/refunds', { token: payer.token });
+    expect(stranger.body.code).toBe('MERCHANT_NOT_FOUND');
   });
 
   it("refuses an unpaid or another merchant's payment and bad amounts, moving nothing", async () => {

@@ -54,6 +54,11 @@ export const MERCHANT_ERRORS = {
     ru: 'Нельзя оплатить свой же платёж',
     en: 'You cannot pay your own payment',
   },
+  MERCHANT_NOTHING_TO_SETTLE: {
+    http: 409,
+    ru: 'На балансе магазина нет денег для вывода',
+    en: "There is no money in the merchant's balance to pay out",
+  },
   MERCHANT_AMOUNT_TOO_SMALL: {
     http: 400,
     ru: 'Сумма платежа — не меньше {min}',

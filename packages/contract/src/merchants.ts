@@ -39,10 +39,13 @@ export const MerchantApply = z.strictObject({
   bank_account: BankAccount,
   notification_url: Url.optional(),
 });
-/** What a merchant may change: everything but its kind and INN (a new merchant is a new application). */
+/**
+ * What a merchant may change: everything but its kind and INN (a new merchant is a new application). A new
+ * settlement account is where the balance goes, so it is confirmed with the PIN or a passkey.
+ */
 export const MerchantUpdate = MerchantApply.omit({ kind: true, inn: true })
   .partial()
-  .extend({ notification_url: Url.nullable().optional() });
+  .extend({ notification_url: Url.nullable().optional(), ...s.Confirmation });
 
 export const Merchant = z.object({
   id: s.Id,
@@ -75,6 +78,13 @@ export const MerchantOwnAnswer = z.object({
     currency_code: z.literal('RUB'),
     webhook_secret: z.string().describe('signs the notifications (HMAC-SHA256)'),
     fee_percent: z.string().describe("the tariff: the percent of each payment taken as the wallet's fee"),
+    account_id: s.Id.describe(
+      "the merchant's ledger account: its statement is GET /v2/wallet/statement?account=",
+    ),
+    settlement_hour: z
+      .number()
+      .int()
+      .describe('the hour (Moscow time) the daily settlement pays the balance to the bank account'),
   }),
 });
 
@@ -104,6 +114,28 @@ export const MerchantNotification = z.object({
   last_attempt_at: s.DateTime.nullable(),
 });
 export const MerchantNotificationList = z.object({ results: z.array(MerchantNotification) });
+
+/**
+ * A settlement (docs/decisions/merchants.md#settlement): the merchant's money paid out to its bank account
+ * by the payouts provider, on demand (the whole available balance unless an amount is given) or daily.
+ */
+export const MerchantSettle = s.confirmedBy({ amount: s.Amount.optional() });
+export const MERCHANT_SETTLEMENT_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export const MerchantSettlement = z.object({
+  id: s.Id,
+  status: z.enum(MERCHANT_SETTLEMENT_STATUSES),
+  amount: s.AmountOut,
+  currency: z.literal('RUB'),
+  bank_bic: z.string(),
+  bank_account: z.string(),
+  origin: z.enum(['manual', 'daily']).describe("'daily' when the daily job made it"),
+  failure_reason: z.string().nullable().describe('why the bank did not take it: the money is back'),
+  created_at: s.DateTime,
+  settled_at: s.DateTime.nullable(),
+});
+/** As every payout's answer (its receipt, followed at GET /v2/wallet/withdrawal/:id), with the settlement. */
+export const MerchantSettleAnswer = s.MoneyAnswer.extend({ settlement: MerchantSettlement });
+export const MerchantSettlementList = z.object({ results: z.array(MerchantSettlement) });
 
 // ---------- the merchant API ----------
 
@@ -154,6 +186,7 @@ export const MerchantRefund = z.object({
   reason: z.string().nullable(),
   created_at: s.DateTime,
 });
+export const MerchantRefundList = z.object({ results: z.array(MerchantRefund) });
 
 // ---------- the payer's side ----------
 
@@ -263,6 +296,34 @@ export const merchantCalls = {
     summary: 'Send a notification again',
     params: s.IdParams,
     answer: MerchantNotification,
+  }),
+  merchantOwnRefunds: def({
+    method: 'GET',
+    path: '/v2/wallet/merchant/refunds',
+    access: 'token',
+    tag: 'merchants',
+    summary:
+      "The merchant's latest refunds for its dashboard, newest first, as the merchant API answers them",
+    answer: MerchantRefundList,
+  }),
+  merchantSettle: def({
+    method: 'POST',
+    path: '/v2/wallet/merchant/settlements',
+    access: 'token',
+    tag: 'merchants',
+    summary:
+      "Pay the merchant's balance (all of it, or `amount`) out to its bank account, confirmed with the PIN or a passkey",
+    body: MerchantSettle,
+    answer: MerchantSettleAnswer,
+    idempotent: true,
+  }),
+  merchantSettlements: def({
+    method: 'GET',
+    path: '/v2/wallet/merchant/settlements',
+    access: 'token',
+    tag: 'merchants',
+    summary: "The merchant's settlements to its bank account, newest first, with their statuses",
+    answer: MerchantSettlementList,
   }),
   merchantPaymentCreate: def({
     method: 'POST',

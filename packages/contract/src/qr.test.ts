@@ -154,6 +154,16 @@ describe('SBP links and anything else', () => {
       currency: 'RUB',
     });
   });
+  it("reads a merchant's codes as the app's pages: a payment's qr_payload and a till's static code", () => {
+    const id = '0b7c6d1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e';
+    expect(parseQr(`https://wallet.example/pay/m/${id}`)).toEqual({ kind: 'merchant', path: `/pay/m/${id}` });
+    expect(parseQr(`http://127.0.0.1:5310/pay/shop/${id.toUpperCase()}/`)).toEqual({
+      kind: 'merchant',
+      path: `/pay/shop/${id}`,
+    });
+    expect(parseQr(`https://wallet.example/pay/m/${id}/../../admin`)).toMatchObject({ kind: 'unsupported' });
+    expect(parseQr('https://wallet.example/pay/m/not-an-id')).toMatchObject({ kind: 'unsupported' });
+  });
   it('calls anything else unsupported and keeps what was read', () => {
     expect(parseQr('hello world')).toEqual({ kind: 'unsupported', text: 'hello world' });
     expect(parseQr('https://example.com/pay')).toMatchObject({ kind: 'unsupported' });

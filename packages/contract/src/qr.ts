@@ -31,6 +31,11 @@ export type QrParseResult =
       sum: bigint | null;
       currency: string | null;
     }
+  /**
+   * A merchant's code (docs/decisions/merchants.md#merchants): a payment's `qr_payload` (`/pay/m/<id>`), or
+   * the static code at a till (`/pay/shop/<merchant id>`), the amount typed by the payer; `path` is the app's.
+   */
+  | { kind: 'merchant'; path: string }
   | { kind: 'invalid'; format: 'wallet' | 'gost' | 'sbp'; reason: QrInvalidReason; field?: string }
   | { kind: 'unsupported'; text: string };
 
@@ -206,6 +211,10 @@ function parseSbp(text: string): QrParseResult {
   };
 }
 
+/** A merchant's code: the wallet's address of a payment or of a shop's till, whatever the host. */
+const MERCHANT_QR =
+  /^https?:\/\/[^/\s]+\/pay\/(m|shop)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
+
 /** Reads any QR content: the decoded text, or the raw bytes (needed for Windows-1251 / KOI8-R GOST codes). */
 export function parseQr(input: string | Uint8Array): QrParseResult {
   let text: string;
@@ -222,5 +231,8 @@ export function parseQr(input: string | Uint8Array): QrParseResult {
   if (trimmed.startsWith('ST0001')) return parseGost(trimmed);
   if (trimmed.toLowerCase().startsWith(WALLET_QR_PREFIX)) return parseWalletQr(trimmed);
   if (/^https:\/\/qr\.nspk\.ru\//i.test(trimmed)) return parseSbp(trimmed);
+  const merchant = MERCHANT_QR.exec(trimmed);
+  if (merchant)
+    return { kind: 'merchant', path: `/pay/${merchant[1]!.toLowerCase()}/${merchant[2]!.toLowerCase()}` };
   return { kind: 'unsupported', text: trimmed.slice(0, 500) };
 }

@@ -19,6 +19,8 @@ export const ROUTES = {
   Holds: '/wallet/holds',
   PayRequest: '/pay/r/:token',
   PayMerchant: '/pay/m/:id',
+  /** A merchant's static QR at the till: the payer types the amount. */
+  PayShop: '/pay/shop/:id',
   Business: '/business',
   WalletExchange: '/wallet/exchange',
   Savings: '/wallet/savings',

@@ -6,6 +6,7 @@
  *   ledger_goal      (payments.sql)               a move into or out of their savings goal
  *   ops_refund       (db/functions/ops.sql)       an operator's correcting transfer, under four eyes
  *   ledger_merchant_refund (db/functions/merchants.sql)  a merchant's refund to its payer
+ *   ledger_merchant_settle (merchants.sql)        a merchant's money held toward payout clearing
  * The person's doors take their call as one jsonb of named fields and share one prologue and one
  * epilogue with ops_refund (payments.sql).
  * Every rule is decided by the database; both doors answer alike (created | repeated | refused with
@@ -39,7 +40,8 @@ export type RefusalRule =
   | 'not_proposed'
   | 'four_eyes'
   | 'not_refundable'
-  | 'refund_exceeds';
+  | 'refund_exceeds'
+  | 'merchant_not_active';
 
 /** Why a door refuses, with the figures the message needs (minor units, as text, in RUB unless named). */
 export interface Refusal {
@@ -144,10 +146,28 @@ export interface MerchantRefund {
   at: Date;
 }
 
-export type Door = Payment | Exchange | Refund | GoalMove | MerchantRefund;
+/**
+ * A merchant's settlement (docs/decisions/merchants.md#settlement): its money held toward payout clearing
+ * for the payout `reference` names; the owner (`person`) owns the call's key and gives the PIN.
+ */
+export interface MerchantSettle {
+  door: 'merchantSettle';
+  id: string;
+  person: string;
+  merchant: string;
+  amount: bigint;
+  reference: { type: 'payout'; id: string };
+  description: SidedText;
+  at: Date;
+}
 
-/** A money call's name: the contract's call, or an operator's call of the back office. */
-export type MoneyCallName = CallName | 'opsRefundApprove';
+export type Door = Payment | Exchange | Refund | GoalMove | MerchantRefund | MerchantSettle;
+
+/**
+ * A money call's name: the contract's call, an operator's call of the back office, or the daily
+ * settlement's run (its door asks no PIN of it alone).
+ */
+export type MoneyCallName = CallName | 'opsRefundApprove' | 'merchantSettlementRun';
 
 /** What the pipeline adds to a door: the PIN's proof (null where none is asked) and the call. */
 export interface Confirmed {
@@ -177,6 +197,7 @@ const PAY_SQL = `SELECT ${ANSWER} FROM ledger_pay(call => $1::jsonb, rules => $2
 const EXCHANGE_SQL = `SELECT ${ANSWER} FROM ledger_exchange(call => $1::jsonb, rules => $2::jsonb, pin_proof => $3::bytea)`;
 const GOAL_SQL = `SELECT ${ANSWER} FROM ledger_goal(call => $1::jsonb, pin_proof => $2::bytea)`;
 const MERCHANT_REFUND_SQL = `SELECT ${ANSWER} FROM ledger_merchant_refund(call => $1::jsonb)`;
+const MERCHANT_SETTLE_SQL = `SELECT ${ANSWER} FROM ledger_merchant_settle(call => $1::jsonb, pin_proof => $2::bytea)`;
 const REFUND_SQL = `SELECT ${ANSWER} FROM ops_refund(refund_id => $1::uuid, approver => $2::uuid,
   movement_id => $3::uuid, rules => $4::jsonb, description => $5::jsonb, at => $6::timestamptz)`;
 
@@ -285,6 +306,22 @@ export async function openDoor(q: Queryable, door: Door, confirmed: Confirmed): 
           at: door.at,
           ...callFields(confirmed),
         }),
+      ]);
+      break;
+    case 'merchantSettle':
+      row = await statement(q, MERCHANT_SETTLE_SQL, [
+        callJson({
+          id: door.id,
+          person: door.person,
+          merchant: door.merchant,
+          amount: door.amount,
+          reference_type: door.reference.type,
+          reference_id: door.reference.id,
+          description: door.description,
+          at: door.at,
+          ...callFields(confirmed),
+        }),
+        confirmed.pinProof,
       ]);
       break;
   }

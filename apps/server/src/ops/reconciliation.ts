@@ -162,21 +162,32 @@ export async function reconciliation(ctx: AppContext, date: string): Promise<unk
 
 /**
  * Merchants (docs/decisions/merchants.md#merchants): each merchant's ledger balance against its own
- * records, its paid payments less their refunds and the fees taken; the total the wallet holds for them.
+ * records, its paid payments less their refunds, the fees taken and its settlements paid out; the total
+ * the wallet holds for them, and what their settlements hold on the way to their banks (the payouts'
+ * reconciliation above compares those with the provider).
  */
 async function merchantsCheck(ctx: AppContext): Promise<unknown> {
-  const { rows } = await ctx.db.query<{ id: string; name: string; balance: string; expected: string }>(
-    `SELECT m.id, m.name, a.balance,
+  const { rows } = await ctx.db.query<{
+    id: string;
+    name: string;
+    balance: string;
+    pending: string;
+    expected: string;
+  }>(
+    `SELECT m.id, m.name, a.balance, a.pending_debits AS pending,
        coalesce((SELECT sum(p.amount - p.refunded) FROM merchant_payments p
          WHERE p.merchant_id = m.id AND p.status = 'succeeded'), 0)
        - coalesce((SELECT sum(t.amount) FROM ledger_transfers t WHERE t.debit_account_id = a.id AND t.kind = 'fee'), 0)
+       - coalesce((SELECT sum(o.amount) FROM payouts o WHERE o.merchant_id = m.id AND o.status = 'succeeded'), 0)
          AS expected
      FROM merchants m JOIN ledger_accounts a ON a.id = m.account_id ORDER BY m.created_at, m.id`,
   );
   const total = rows.reduce((sum, row) => sum + BigInt(row.balance), 0n);
+  const settling = rows.reduce((sum, row) => sum + BigInt(row.pending), 0n);
   return {
     count: rows.length,
     balance: moneyText(total, 'RUB'),
+    settling: moneyText(settling, 'RUB'),
     differences: rows
       .filter((row) => BigInt(row.balance) !== BigInt(row.expected))
       .map((row) => ({

@@ -50,6 +50,7 @@ const PAGE_OF: Record<RouteName, RouteModuleName> = {
   Holds: 'HoldsPage',
   PayRequest: 'PayRequestPage',
   PayMerchant: 'PayMerchantPage',
+  PayShop: 'PayMerchantPage',
   Business: 'BusinessPage',
   WalletExchange: 'ExchangePage',
   Savings: 'SavingsPage',

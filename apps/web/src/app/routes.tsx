@@ -80,6 +80,7 @@ export const routes: RouteObject[] = [
       named('Holds', { path: 'wallet/holds', element: <HoldsPage /> }),
       named('PayRequest', { path: 'pay/r/:token', element: <PayRequestPage /> }),
       named('PayMerchant', { path: 'pay/m/:id', element: <PayMerchantPage /> }),
+      named('PayShop', { path: 'pay/shop/:id', element: <PayMerchantPage /> }),
       named('Business', { path: 'business', element: <BusinessPage /> }),
       named('Settings', { path: 'settings', element: <SettingsPage /> }),
       named('Support', { path: 'support', element: <SupportPage /> }),

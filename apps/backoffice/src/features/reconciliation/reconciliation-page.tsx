@@ -29,6 +29,8 @@ interface Answer {
   merchants: {
     count: number;
     balance: string;
+    /** What their settlements hold on the way to their banks. */
+    settling: string;
     differences: Array<{ merchant: string; name: string; ledger_balance: string; expected: string }>;
   };
 }
@@ -125,6 +127,7 @@ export function ReconciliationPage() {
             {t('reconciliationMerchants.total', {
               count: answer.data.merchants.count,
               balance: format.money(answer.data.merchants.balance, CASH_CURRENCY),
+              settling: format.money(answer.data.merchants.settling, CASH_CURRENCY),
             })}
           </p>
           <DataTable

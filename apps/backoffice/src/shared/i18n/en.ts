@@ -241,7 +241,11 @@ export const en: Texts = {
       none: 'No record',
     },
     frozen: { self: 'the user', operator: 'an operator', none: 'not frozen' },
-    purpose: { withdrawal: 'Withdrawal to a card', payment: 'Payment' },
+    purpose: {
+      withdrawal: 'Withdrawal to a card',
+      payment: 'Payment',
+      settlement: "A shop's settlement to its bank account",
+    },
     problem: {
       missing_in_ledger: 'Missing in the ledger',
       missing_at_provider: 'Missing at the provider',
@@ -327,6 +331,7 @@ export const en: Texts = {
       'rates-refresh': 'Exchange rates',
       'events-prune': 'Event clean-up',
       'merchant-notify': 'Notifications to shops',
+      'merchant-settlement': "Shops' daily settlement to their banks",
       'holds-sweep': 'Held operations and trusted persons falling due',
     },
   },

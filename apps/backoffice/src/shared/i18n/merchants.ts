@@ -3,9 +3,9 @@ export const merchantsRu = {
   merchantsNav: 'Магазины',
   reconciliationMerchants: {
     title: 'Магазины',
-    total: 'Магазинов: {{count}}, на их счетах {{balance}}',
+    total: 'Магазинов: {{count}}, на их счетах {{balance}}, из них выводится в банки {{settling}}',
     merchant: 'Магазин',
-    expected: 'По платежам, возвратам и комиссиям',
+    expected: 'По платежам, возвратам, комиссиям и выводам',
     noDifferences: 'У магазинов расхождений нет',
   },
   merchants: {
@@ -34,9 +34,9 @@ export const merchantsEn: typeof merchantsRu = {
   merchantsNav: 'Merchants',
   reconciliationMerchants: {
     title: 'Merchants',
-    total: 'Merchants: {{count}}, holding {{balance}}',
+    total: 'Merchants: {{count}}, holding {{balance}}, of which {{settling}} on the way to their banks',
     merchant: 'Merchant',
-    expected: 'By payments, refunds and fees',
+    expected: 'By payments, refunds, fees and settlements',
     noDifferences: 'No differences for merchants',
   },
   merchants: {

@@ -249,7 +249,11 @@ export const ru = {
       none: 'Нет записи',
     },
     frozen: { self: 'пользователь', operator: 'оператор', none: 'не заблокирован' },
-    purpose: { withdrawal: 'Вывод на карту', payment: 'Оплата' },
+    purpose: {
+      withdrawal: 'Вывод на карту',
+      payment: 'Оплата',
+      settlement: 'Вывод магазина на расчётный счёт',
+    },
     problem: {
       missing_in_ledger: 'Нет в учёте',
       missing_at_provider: 'Нет у провайдера',
@@ -335,6 +339,7 @@ export const ru = {
       'rates-refresh': 'Курсы валют',
       'events-prune': 'Очистка событий',
       'merchant-notify': 'Уведомления магазинам',
+      'merchant-settlement': 'Ежедневный вывод денег магазинов в банки',
       'holds-sweep': 'Сроки приостановленных операций и доверенных лиц',
     },
   },

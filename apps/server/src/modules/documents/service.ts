@@ -19,9 +19,12 @@ import { AppError } from '../../errors.ts';
 import type { OpaqueIds } from '../../http/opaque-id.ts';
 import type { SidedText, TransferKind, TransferStatus } from '../../ledger/index.ts';
 import { maskedName } from '../../policy/names.ts';
+import { merchantAccountOfUser } from '../merchants/index.ts';
 import { KIND_TEXTS, ownAccount, rangeOf } from '../wallet/index.ts';
 import {
   BALANCE_BEFORE_SQL,
+  MERCHANT_BALANCE_BEFORE_SQL,
+  MERCHANT_PERIOD_SQL,
   PERIOD_FIGURES_SQL,
   PERIOD_SQL,
   RECEIPT_SQL,
@@ -220,7 +223,10 @@ export async function statementHead(
   userId: string,
   query: QueryOut<'statement'>,
 ): Promise<StatementHead> {
-  const account = await ownAccount(q, userId, query.account);
+  // The person's own account, or their merchant's (its statement: payments, fees, refunds, settlements).
+  const merchant = await merchantAccountOfUser(q, userId, query.account);
+  const account = merchant ?? (await ownAccount(q, userId, query.account));
+  const owner = merchant ? null : userId;
   const { from, to } = rangeOf(query);
   if (!from || !to || from >= to || to.getTime() - from.getTime() > STATEMENT_MAX_DAYS * 86_400_000)
     throw new AppError('STATEMENT_PERIOD_INVALID', { days: STATEMENT_MAX_DAYS });
@@ -230,15 +236,16 @@ export async function statementHead(
     dateFrom: query.date_from,
     dateTo: query.date_to,
   };
-  const period = await q.query<{ first_version: bigint | null; last_version: bigint | null }>(PERIOD_SQL, [
-    userId,
-    account.id,
-    from,
-    to,
-  ]);
+  const period = await q.query<{ first_version: bigint | null; last_version: bigint | null }>(
+    merchant ? MERCHANT_PERIOD_SQL : PERIOD_SQL,
+    [owner, account.id, from, to],
+  );
   const { first_version: first, last_version: last } = period.rows[0] ?? {};
   if (first == null || last == null) {
-    const before = await q.query<{ balance_after: bigint }>(BALANCE_BEFORE_SQL, [userId, account.id, from]);
+    const before = await q.query<{ balance_after: bigint }>(
+      merchant ? MERCHANT_BALANCE_BEFORE_SQL : BALANCE_BEFORE_SQL,
+      [owner, account.id, from],
+    );
     const balance = BigInt(before.rows[0]?.balance_after ?? 0n);
     return {
       ...base,

@@ -60,6 +60,19 @@ WHERE user_id = $1::uuid AND created_at < $3 AND account_id = $2::uuid
 ORDER BY created_at DESC, id DESC LIMIT 1`;
 
 /**
+ * The same two for a merchant's account (docs/decisions/merchants.md#settlement), which no user owns: by the
+ * account's time index, once its owner's merchant was checked. `$1` is unused.
+ */
+export const MERCHANT_PERIOD_SQL = `
+SELECT min(account_version) AS first_version, max(account_version) AS last_version
+FROM ledger_entries
+WHERE $1::uuid IS NULL AND account_id = $2::uuid AND created_at >= $3 AND created_at < $4`;
+export const MERCHANT_BALANCE_BEFORE_SQL = `
+SELECT balance_after FROM ledger_entries
+WHERE $1::uuid IS NULL AND account_id = $2::uuid AND created_at < $3
+ORDER BY created_at DESC, id DESC LIMIT 1`;
+
+/**
  * The figures of a period, from the ledger: the balance before its first entry and after its
  * last, and what its posted entries ('single', 'post') moved in and out.
  */

@@ -7,5 +7,6 @@ import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
 export type { MerchantRow } from './profile.ts';
+export { merchantAccountOfUser } from './profile.ts';
 
 export const routes = modulePlugin('merchants', register);

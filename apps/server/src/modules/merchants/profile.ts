@@ -21,6 +21,7 @@ import { AppError } from '../../errors.ts';
 import { outboundProblem } from '../../http/outbound.ts';
 import { balanceOf, openMerchantAccount } from '../../ledger/index.ts';
 import { isValidTaxpayerInn } from '../../providers/kyc/documents.ts';
+import { checkConfirmation } from '../money-calls/index.ts';
 
 export interface MerchantRow {
   id: string;
@@ -101,6 +102,19 @@ export async function merchantOfUser(q: Queryable, userId: string): Promise<Merc
     userId,
   ]);
   return rows[0] ?? null;
+}
+
+/** The person's merchant's ledger account when `accountId` names it, for its statement; else null. */
+export async function merchantAccountOfUser(
+  q: Queryable,
+  userId: string,
+  accountId: string,
+): Promise<{ id: string; currency: 'RUB' } | null> {
+  const { rows } = await q.query<{ id: string }>(
+    'SELECT account_id AS id FROM merchants WHERE user_id = $1 AND account_id::text = $2',
+    [userId, accountId],
+  );
+  return rows[0] ? { id: rows[0].id, currency: 'RUB' } : null;
 }
 
 export async function merchantById(q: Queryable, id: string, lock = false): Promise<MerchantRow | null> {
@@ -188,6 +202,8 @@ export async function ownMerchant(ctx: AppContext, userId: string): Promise<Answ
       webhook_secret: webhookSecretOf(ctx, row),
       // Basis points read as a percent with two decimals, in integers (150 -> '1.50').
       fee_percent: formatAmount(BigInt(ctx.config.MERCHANT_FEE_BASIS_POINTS), 'RUB'),
+      settlement_hour: ctx.config.MERCHANT_SETTLEMENT_HOUR,
+      account_id: row.account_id,
     },
   };
 }
@@ -198,6 +214,17 @@ export async function updateMerchant(
   body: BodyOut<'merchantUpdate'>,
   language: Language,
 ): Promise<AnswerOf<'merchantUpdate'>> {
+  const { pin, passkey, ...changes } = body;
+  // A new settlement account is where the money goes (settlements.ts): the PIN or a passkey, checked
+  // before the row is locked, after the account's own check.
+  const before = await merchantOfUser(ctx.db, userId);
+  if (!before) throw new AppError('MERCHANT_NOT_FOUND');
+  const bank = { bank_bic: before.bank_bic, bank_account: before.bank_account, ...changes };
+  if (bank.bank_bic !== before.bank_bic || bank.bank_account !== before.bank_account) {
+    checkDetails(ctx, bank, language);
+    if (pin === undefined && passkey === undefined) throw new AppError('FIELD_REQUIRED', { field: 'pin' });
+    await checkConfirmation(ctx, userId, { ...(pin ? { pin } : {}), ...(passkey ? { passkey } : {}) });
+  }
   const row = await ctx.db.tx(async (q) => {
     const { rows } = await q.query<MerchantRow>(
       `SELECT ${COLUMNS} FROM merchants WHERE user_id = $1 FOR UPDATE`,
@@ -205,7 +232,7 @@ export async function updateMerchant(
     );
     const current = rows[0];
     if (!current) throw new AppError('MERCHANT_NOT_FOUND');
-    const next = { ...current, ...body };
+    const next = { ...current, ...changes };
     checkDetails(ctx, { ...next, inn: undefined }, language);
     const { rows: changed } = await q.query<MerchantRow>(
       `UPDATE merchants SET name = $2, mcc = $3, site_url = $4, bank_bic = $5, bank_account = $6,

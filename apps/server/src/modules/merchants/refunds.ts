@@ -5,6 +5,7 @@
  *
  *   refundPayment(ctx, merchant, body, key, language)   POST /merchant/v1/refunds
  *   refundOf(ctx, merchant, id)                         GET  /merchant/v1/refunds/:id
+ *   latestRefunds(ctx, merchant)                        GET  /v2/wallet/merchant/refunds (the dashboard)
  */
 import { randomUUID } from 'node:crypto';
 import { type AnswerOf, type BodyOut, formatAmount } from '@e-wallet/contract';
@@ -92,6 +93,19 @@ export async function refundPayment(
     },
     committed: () => dispatchNotification(ctx, notification),
   });
+}
+
+/** The latest refunds for the merchant's dashboard (GET /v2/wallet/merchant/refunds). */
+export async function latestRefunds(
+  ctx: AppContext,
+  merchant: MerchantRow,
+): Promise<AnswerOf<'merchantOwnRefunds'>> {
+  const { rows } = await ctx.db.query<RefundRow>(
+    `SELECT id, payment_id, amount, reason, created_at FROM merchant_refunds WHERE merchant_id = $1
+     ORDER BY created_at DESC, id DESC LIMIT 50`,
+    [merchant.id],
+  );
+  return { results: rows.map(refundAnswer) };
 }
 
 export async function refundOf(

@@ -1,6 +1,7 @@
 /**
  * Merchants' routes (docs/decisions/merchants.md#merchants):
  *   /v2/wallet/merchant, /v2/wallet/merchant/keys         the person's merchant account and its keys
+ *   /v2/wallet/merchant/settlements                       its balance paid out to its bank account
  *   /merchant/v1/payments                                 the merchant API (HTTP Basic: keys.ts)
  *   /v2/wallet/merchant-payments                          the payer's side
  */
@@ -21,10 +22,12 @@ import {
   staticPayment,
 } from './payments.ts';
 import { applyMerchant, type MerchantRow, merchantOfUser, ownMerchant, updateMerchant } from './profile.ts';
-import { refundOf, refundPayment } from './refunds.ts';
+import { latestRefunds, refundOf, refundPayment } from './refunds.ts';
+import { defineSettlementJobs, settlementsOf, settleNow } from './settlements.ts';
 
 export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): void {
   defineNotifyJobs(ctx);
+  defineSettlementJobs(ctx);
   route(app, ctx, 'merchantApply', ({ auth, body, language }) =>
     applyMerchant(ctx, auth.userId, body, language),
   );
@@ -43,6 +46,15 @@ export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): v
       query,
     ),
   );
+  route(app, ctx, 'merchantOwnRefunds', async ({ auth }) => {
+    const merchant = await merchantOfUser(ctx.db, auth.userId);
+    if (!merchant) throw new AppError('MERCHANT_NOT_FOUND');
+    return latestRefunds(ctx, merchant);
+  });
+  route(app, ctx, 'merchantSettle', ({ auth, body, idempotencyKey, language }) =>
+    settleNow(ctx, auth.userId, body, { idempotencyKey, language }),
+  );
+  route(app, ctx, 'merchantSettlements', ({ auth }) => settlementsOf(ctx, auth.userId));
   route(app, ctx, 'merchantWebhookSecret', ({ auth }) => rotateSecret(ctx, auth.userId));
   route(app, ctx, 'merchantNotifications', ({ auth }) => notificationLog(ctx, auth.userId));
   route(app, ctx, 'merchantNotificationResend', ({ auth, params }) =>

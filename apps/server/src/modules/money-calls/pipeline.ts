@@ -7,7 +7,7 @@
  *
  *   route -> module (declares a MoneyCall) -> moneyCall / runMoneyCall (this file)
  *         -> ledger openDoor (ledger/doors.ts)
- *         -> ledger_pay | ledger_exchange | ledger_goal | ops_refund | ledger_merchant_refund
+ *         -> ledger_pay | ledger_exchange | ledger_goal | ops_refund | ledger_merchant_refund | ledger_merchant_settle
  *            (db/functions/payments.sql, ops.sql, merchants.sql)
  *
  * Adding a money call is a declaration here plus its SQL (docs/architecture.md has an example).
@@ -60,6 +60,8 @@ export type Confirmer =
   | { operator: true }
   // A merchant's refund, made with its API key: its door checks the merchant and the payment (merchants.sql).
   | { merchantKey: true }
+  // A merchant's daily settlement: its own money to its own approved account; its door knows the run (merchants.sql).
+  | { settlementRun: true }
   | { released: true }
   // A savings goal's closing only returns the owner's money: its door asks no PIN (goals.sql).
   | { ownMoney: true };
@@ -141,6 +143,7 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
     'standingOrder' in call.confirmation ||
     'operator' in call.confirmation ||
     'merchantKey' in call.confirmation ||
+    'settlementRun' in call.confirmation ||
     'released' in call.confirmation ||
     'ownMoney' in call.confirmation
       ? null

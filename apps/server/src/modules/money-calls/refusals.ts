@@ -53,6 +53,8 @@ export function refusalError(refusal: Refusal): AppError {
         left: { amount: formatAmount(BigInt(refusal.left ?? '0'), currency), currency },
       });
     }
+    case 'merchant_not_active':
+      return new AppError('MERCHANT_NOT_ACTIVE');
     case 'pin':
       throw new Error('money-calls: the PIN is decided by modules/auth');
   }

@@ -75,6 +75,8 @@ function readQr(
 ): QrIntent {
   const parsed = parseQr(body.qr);
   switch (parsed.kind) {
+    // A merchant's code is paid on its own page (/pay/m, /pay/shop), never as a QR payment.
+    case 'merchant':
     case 'unsupported':
       throw new AppError('QR_UNSUPPORTED');
     case 'sbp':

@@ -1,6 +1,7 @@
 /**
  * Payouts: money leaving the wallet through the payouts provider, for a withdrawal to a card, a GOST QR
- * payment to a bank account, or an СБП transfer by phone (docs/decisions/sbp.md). One life for all:
+ * payment to a bank account, an СБП transfer by phone (docs/decisions/sbp.md), or a merchant's settlement to
+ * its bank account, held out of the merchant's account (docs/decisions/merchants.md#settlement). One life for all:
  *
  *   payOut(ctx, request, answerOf)   a money call (modules/money-calls): the door holds the money toward
  *                                    payout clearing under every rule of the limits, and the payout is
@@ -41,10 +42,10 @@ import {
   PayoutUnavailable,
 } from '../../providers/payouts/payouts-provider.ts';
 import { type AntifraudPayee, type HoldVerdict, payeeKey } from '../antifraud/index.ts';
-import { type Confirmation, type IdempotencyScope, moneyCall, onRelease } from '../money-calls/index.ts';
+import { type Confirmer, type IdempotencyScope, moneyCall, onRelease } from '../money-calls/index.ts';
 
 export type Receipt = AnswerOf<'withdrawalReceipt'>;
-export type PayoutPurpose = 'withdrawal' | 'payment';
+export type PayoutPurpose = 'withdrawal' | 'payment' | 'settlement';
 export type PayoutRecordStatus = 'created' | 'pending' | 'succeeded' | 'failed';
 
 /**
@@ -83,16 +84,24 @@ export interface PayoutRow {
   status: PayoutRecordStatus;
   failure_reason: string | null;
   created_at: Date;
+  /** A settlement's merchant, whose account the hold leaves; null for a person's payout. */
+  merchant_id: string | null;
 }
 
-const COLUMNS = `id, user_id, purpose, amount, currency, destination_type, destination, payee_name,
+const COLUMNS = `id, user_id, merchant_id, purpose, amount, currency, destination_type, destination, payee_name,
   CASE WHEN destination_type = 'sbp' THEN payee_details->>'bank_name' END AS bank_name, hold_transfer_id,
   fee, fee_transfer_id, provider, provider_ref, status, failure_reason, created_at`;
 
 /** A payout as a call asks for it, confirmed with the PIN under the call's idempotency. */
 export interface PayoutRequest {
   userId: string;
-  confirmation: Confirmation;
+  /** The PIN or a passkey; a merchant's daily settlement runs on its own (`settlementRun`). */
+  confirmation: Confirmer;
+  /**
+   * A merchant's settlement: the money is held out of this merchant's account (merchants.sql), not the
+   * person's; its own account, approved by an operator, is no payee for the antifraud check.
+   */
+  merchant?: { id: string };
   purpose: PayoutPurpose;
   amount: bigint;
   currency: CurrencyCode;
@@ -161,6 +170,7 @@ export async function payOut<A>(
     status: 'created',
     failure_reason: null,
     created_at: at,
+    merchant_id: request.merchant?.id ?? null,
   };
   const description = payoutDescription(payout);
   return moneyCall(ctx, {
@@ -173,32 +183,43 @@ export async function payOut<A>(
     ...(request.cannotWait ? { cannotWait: request.cannotWait } : {}),
     prepare: () => ({
       answer: answerOf(payout),
-      door: {
-        door: 'pay',
-        id: payout.hold_transfer_id,
-        payer: userId,
-        payee: null,
-        currency: payout.currency,
-        amount: payout.amount,
-        kind: payout.purpose,
-        reference: { type: 'payout', id: payout.id },
-        description: {
-          debit: description,
-          credit: description,
-          ...(payout.destination_type === 'sbp' ? { way: 'sbp' as const } : {}),
-        },
-        at,
-        rules: ctx.config.levelRulesJson,
-        ...(payout.fee_transfer_id
-          ? {
-              payoutFee: {
-                amount: payout.fee,
-                id: payout.fee_transfer_id,
-                description: { debit: FEE_DESCRIPTION, credit: FEE_DESCRIPTION },
-              },
-            }
-          : {}),
-      },
+      door: request.merchant
+        ? {
+            door: 'merchantSettle',
+            id: payout.hold_transfer_id,
+            person: userId,
+            merchant: request.merchant.id,
+            amount: payout.amount,
+            reference: { type: 'payout', id: payout.id },
+            description: { debit: description, credit: description },
+            at,
+          }
+        : {
+            door: 'pay',
+            id: payout.hold_transfer_id,
+            payer: userId,
+            payee: null,
+            currency: payout.currency,
+            amount: payout.amount,
+            kind: payout.purpose === 'withdrawal' ? 'withdrawal' : 'payment',
+            reference: { type: 'payout', id: payout.id },
+            description: {
+              debit: description,
+              credit: description,
+              ...(payout.destination_type === 'sbp' ? { way: 'sbp' as const } : {}),
+            },
+            at,
+            rules: ctx.config.levelRulesJson,
+            ...(payout.fee_transfer_id
+              ? {
+                  payoutFee: {
+                    amount: payout.fee,
+                    id: payout.fee_transfer_id,
+                    description: { debit: FEE_DESCRIPTION, credit: FEE_DESCRIPTION },
+                  },
+                }
+              : {}),
+          },
     }),
     // The money held and the payout recorded in one transaction, or neither.
     after: async (q, outcome) => {
@@ -223,13 +244,17 @@ export async function payOut<A>(
       );
     },
     // A card or an account is judged as a person is: the fraud database, the trusted person, the signs.
-    antifraud: {
-      payee: payeeOf(request.destination, request.payeeName ?? request.shownDestination),
-      amount: payout.amount,
-      currency: payout.currency,
-      sessionId: request.sessionId ?? null,
-      language: request.language ?? 'ru',
-    },
+    ...(request.merchant
+      ? {}
+      : {
+          antifraud: {
+            payee: payeeOf(request.destination, request.payeeName ?? request.shownDestination),
+            amount: payout.amount,
+            currency: payout.currency,
+            sessionId: request.sessionId ?? null,
+            language: request.language ?? 'ru',
+          },
+        }),
   });
 }
 
@@ -290,6 +315,7 @@ const payoutRelease = {
       status: 'created',
       failure_reason: null,
       created_at: door.at,
+      merchant_id: null,
     };
     await recordPayout(ctx, q, payout, kept.destination, kept.payeeDetails);
     return () => handOver(ctx, payout, kept.destination, kept.providerDescription);
@@ -321,8 +347,8 @@ async function recordPayout(
   await q.query(
     `INSERT INTO payouts (id, user_id, purpose, amount, currency, destination_type, destination, payee_name,
        payee_details, hold_transfer_id, provider, status, created_at, updated_at, next_check_at, payee_key,
-       fee, fee_transfer_id, sealed_phone)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13, $14, $15, $16, $17)`,
+       fee, fee_transfer_id, sealed_phone, merchant_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'created', $12, $12, $13, $14, $15, $16, $17, $18)`,
     [
       payout.id,
       payout.user_id,
@@ -341,6 +367,7 @@ async function recordPayout(
       payout.fee,
       payout.fee_transfer_id,
       sealedPhone,
+      payout.merchant_id,
     ],
   );
 }
@@ -626,6 +653,11 @@ export function payoutDescription(
   }
   if (payout.purpose === 'withdrawal')
     return { ru: `Вывод на карту ${payout.destination}`, en: `Withdrawal to card ${payout.destination}` };
+  if (payout.purpose === 'settlement')
+    return {
+      ru: `Вывод на расчётный счёт ${payout.destination}`,
+      en: `Settlement to account ${payout.destination}`,
+    };
   const payee = payout.payee_name ?? payout.destination;
   return { ru: `Оплата по QR-коду: ${payee}`, en: `QR payment: ${payee}` };
 }
@@ -636,7 +668,8 @@ const FEE_DESCRIPTION: LocalText = { ru: 'Комиссия за перевод �
 export function payoutReceiptOf(payout: PayoutRow, language: Language): Receipt {
   return {
     id: payout.id,
-    kind: payout.purpose,
+    // A settlement is money out to a bank account, as a withdrawal is.
+    kind: payout.purpose === 'settlement' ? 'withdrawal' : payout.purpose,
     status: RECEIPT_STATUS[payout.status],
     amount: formatAmount(payout.amount, payout.currency),
     currency_code: payout.currency,

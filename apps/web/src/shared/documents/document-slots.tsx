@@ -17,6 +17,8 @@ export interface ReceiptSlotProps {
 export interface StatementSlotProps {
   /** The account chosen on the screen; the dialog lets the person choose another. */
   accountId?: string | null;
+  /** An account that is not among the person's (a merchant's): offered alone, under this name. */
+  accountLabel?: string;
 }
 
 export interface DocumentSlots {

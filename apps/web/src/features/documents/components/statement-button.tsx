@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { StatementSlotProps } from '../../../shared/documents/document-slots.tsx';
 import { StatementDialog } from './statement-dialog.tsx';
 
-export function StatementButton({ accountId }: StatementSlotProps) {
+export function StatementButton({ accountId, accountLabel }: StatementSlotProps) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
@@ -30,7 +30,9 @@ export function StatementButton({ accountId }: StatementSlotProps) {
         </svg>
         <span className="button__label">{t('documents.statement')}</span>
       </button>
-      {open && <StatementDialog accountId={accountId} onClose={() => setOpen(false)} />}
+      {open && (
+        <StatementDialog accountId={accountId} accountLabel={accountLabel} onClose={() => setOpen(false)} />
+      )}
     </>
   );
 }

@@ -36,7 +36,11 @@ export function presetDates(preset: Exclude<Preset, 'custom'>, now: Date): { fro
   }
 }
 
-export function StatementDialog({ accountId, onClose }: StatementSlotProps & { onClose: () => void }) {
+export function StatementDialog({
+  accountId,
+  accountLabel,
+  onClose,
+}: StatementSlotProps & { onClose: () => void }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const accounts = useAccounts();
@@ -88,16 +92,18 @@ export function StatementDialog({ accountId, onClose }: StatementSlotProps & { o
             className="statement-form__select"
             value={account ?? ''}
             onChange={(event) => setChosen(event.target.value)}
-            disabled={!accounts.data?.length}
+            disabled={!accounts.data?.length || accountLabel !== undefined}
           >
-            {accounts.data?.map((option) => (
-              <option key={option.id} value={option.id}>
-                {t('documents.accountOption', {
-                  currency: option.currency_code,
-                  balance: formatMoney(option.balance, option.currency_code, language),
-                })}
-              </option>
-            ))}
+            {accountLabel !== undefined && accountId && <option value={accountId}>{accountLabel}</option>}
+            {accountLabel === undefined &&
+              accounts.data?.map((option) => (
+                <option key={option.id} value={option.id}>
+                  {t('documents.accountOption', {
+                    currency: option.currency_code,
+                    balance: formatMoney(option.balance, option.currency_code, language),
+                  })}
+                </option>
+              ))}
           </select>
         </label>
         <fieldset className="statement-form__group">

@@ -1,5 +1,6 @@
 /**
- * The merchant account's calls (GET/POST/PATCH /v2/wallet/merchant, its keys, payments, notifications)
+ * The merchant account's calls (GET/POST/PATCH /v2/wallet/merchant, its keys, payments, notifications,
+ * settlements: PIN or passkey, Idempotency-Key)
  * and the payer's side (GET /v2/wallet/merchant-payments/:id, paying it: PIN or passkey, Idempotency-Key).
  */
 import type { BodyOf } from '@e-wallet/contract';
@@ -27,6 +28,15 @@ export const merchantDeliveriesQuery = queryOptions({
   queryFn: ({ signal }) => callOk('merchantNotifications', { signal }),
 });
 
+export const merchantRefundsQuery = queryOptions({
+  queryKey: ['merchant', 'refunds'],
+  queryFn: ({ signal }) => callOk('merchantOwnRefunds', { signal }),
+});
+export const merchantSettlementsQuery = queryOptions({
+  queryKey: ['merchant', 'settlements'],
+  queryFn: ({ signal }) => callOk('merchantSettlements', { signal }),
+});
+
 export const applyMerchant = (body: BodyOf<'merchantApply'>) => callOk('merchantApply', { body });
 export const updateMerchant = (body: BodyOf<'merchantUpdate'>) => callOk('merchantUpdate', { body });
 export const makeKey = (name: string) => callOk('merchantKeyCreate', { body: { name } });
@@ -45,4 +55,10 @@ export const merchantPaymentQuery = (id: string) =>
 export function startMerchantPay(id: string): (confirmation: Confirmation) => Promise<PayOutcome> {
   const attempt = startMoneyAttempt('merchantPaymentPay');
   return (confirmation) => payOutcomeOf(attempt.send({ params: { id }, body: confirmation }));
+}
+
+/** A settlement of the whole available balance: one opening of the PIN modal, one key. */
+export function startSettlement(): (confirmation: Confirmation) => Promise<PayOutcome> {
+  const attempt = startMoneyAttempt('merchantSettle');
+  return (confirmation) => payOutcomeOf(attempt.send({ body: confirmation }));
 }

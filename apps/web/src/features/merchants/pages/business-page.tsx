@@ -1,12 +1,13 @@
 /**
  * `/business` ('Бизнес'): the application for a merchant account, its status, and once approved the
- * dashboard: the balance and tariff, the payments, the API keys, the notification URL and its deliveries
- * (docs/decisions/merchants.md#merchants).
+ * dashboard: the balance and tariff, the settlement to its bank (docs/decisions/merchants.md#settlement),
+ * the payments, the API keys, the notification URL and its deliveries (docs/decisions/merchants.md#merchants).
  */
 import '../merchants.css';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api/api-error.ts';
+import { StatementSlot } from '../../../shared/documents/document-slots.tsx';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
@@ -14,7 +15,16 @@ import { AreaBoundary, AreaLoading } from '../../../shared/ui/area.tsx';
 import { merchantPaymentsQuery, merchantQuery } from '../api/merchants.ts';
 import { ApplyForm } from '../components/apply-form.tsx';
 import { KeysPanel } from '../components/keys-panel.tsx';
+import { RefundsPanel } from '../components/refunds-panel.tsx';
+import { SettlementPanel } from '../components/settlement-panel.tsx';
+import { TillQr } from '../components/till-qr.tsx';
 import { WebhookPanel } from '../components/webhook-panel.tsx';
+
+/** The tariff's percent as people read it: '1.50' is '1,5' in Russian and '1.5' in English. */
+function percentText(percent: string, language: string): string {
+  const short = percent.replace(/\.?0+$/, '');
+  return language === 'ru' ? short.replace('.', ',') : short;
+}
 
 function Payments() {
   const { t } = useTranslation();
@@ -86,17 +96,27 @@ export function BusinessPage() {
                   {t('merchants.balance')}:{' '}
                   <strong data-testid="merchant-balance">{formatMoney(data.balance, 'RUB', language)}</strong>
                 </p>
-                <p>{t('merchants.fee', { percent: data.fee_percent })}</p>
+                <p>{t('merchants.fee', { percent: percentText(data.fee_percent, language) })}</p>
                 <p>
                   {t('merchants.merchantId')}: <code data-testid="merchant-id">{data.id}</code>
                 </p>
+                {data.status === 'active' && <TillQr merchant={data.id} />}
+                <StatementSlot accountId={data.account_id} accountLabel={t('merchants.statementAccount')} />
               </div>
             )}
           </section>
           {data?.status === 'active' && (
-            <AreaBoundary>
-              <Payments />
-            </AreaBoundary>
+            <>
+              <AreaBoundary>
+                <SettlementPanel merchant={data} />
+              </AreaBoundary>
+              <AreaBoundary>
+                <Payments />
+              </AreaBoundary>
+              <AreaBoundary>
+                <RefundsPanel feePercent={percentText(data.fee_percent, language)} />
+              </AreaBoundary>
+            </>
           )}
         </div>
         {data?.status === 'active' && (

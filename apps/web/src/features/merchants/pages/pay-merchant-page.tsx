@@ -1,14 +1,15 @@
 /**
  * `/pay/m/:id`: a merchant's payment as its payer sees it (docs/decisions/merchants.md#merchants): the
  * trading name with the verified mark, its INN, the amount, the description, no fee; paid with the PIN or
- * a passkey in the pay modal, then back to the shop's return address with the payment's id.
+ * a passkey in the pay modal, then back to the shop's return address with the payment's id. `/pay/shop/:id`,
+ * a merchant's static QR, asks the amount first (shop-amount.tsx).
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
 import '../merchants.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import { ApiError } from '../../../shared/api/api-error.ts';
 import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
@@ -19,6 +20,7 @@ import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
 import { merchantPaymentQuery, startMerchantPay } from '../api/merchants.ts';
+import { ShopAmount } from '../components/shop-amount.tsx';
 
 /** The shop's return address with the payment's id, or null when it is not a web address. */
 function returnTo(url: string | null, id: string): string | null {
@@ -35,9 +37,25 @@ function returnTo(url: string | null, id: string): string | null {
 
 export function PayMerchantPage() {
   const { t } = useTranslation();
+  const { id = '' } = useParams();
+  // A static QR at the till names the merchant, not a payment: the amount is typed first.
+  const shop = useLocation().pathname.toLowerCase().startsWith('/pay/shop/');
+  if (shop)
+    return (
+      <div className="home-page money-page money-flow">
+        <h1 className="home-page__title">{t('merchants.pay.title')}</h1>
+        <section className="panel money-flow__panel">
+          <ShopAmount merchant={id} />
+        </section>
+      </div>
+    );
+  return <MerchantPayment id={id} />;
+}
+
+function MerchantPayment({ id }: { id: string }) {
+  const { t } = useTranslation();
   const language = currentLanguage();
   const queryClient = useQueryClient();
-  const { id = '' } = useParams();
   const payment = useQuery(merchantPaymentQuery(id));
   const [send, setSend] = useState<((confirmation: Confirmation) => Promise<PayOutcome>) | null>(null);
   const data = payment.data;

@@ -9,6 +9,7 @@ import { type CurrencyCode, isCurrencyCode } from '@e-wallet/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
 import { ApiError } from '../../../shared/api/api-error.ts';
 import { callOk } from '../../../shared/api/client.ts';
 import type { WalletAccount } from '../../../shared/api/wallet.ts';
@@ -80,6 +81,8 @@ function NotPayable({ view }: { view: Exclude<QrPaymentView, { kind: 'wallet' | 
       </>
     );
   }
+  // A merchant's code opens its payment page: the payment, or the till's typed amount.
+  if (view.kind === 'merchant') return <Navigate to={view.path} />;
   if (view.kind === 'invalid') {
     const reason = t(`payment.details.reasons.${view.reason}`, { field: view.field });
     return (

@@ -26,6 +26,7 @@ export type QrPaymentView =
     }
   | { kind: 'sbp'; qr: string; bank: string | null; amount: string | null; currency: string }
   | { kind: 'invalid'; qr: string; reason: QrInvalidReason; field: string }
+  | { kind: 'merchant'; qr: string; path: string }
   | { kind: 'unsupported'; qr: string };
 
 /** Payable kinds: a send button and, when the code names no amount, an amount field. */
@@ -67,6 +68,8 @@ export function qrPaymentView(text: string): QrPaymentView {
       };
     case 'invalid':
       return { kind: 'invalid', qr: text, reason: parsed.reason, field: parsed.field ?? '' };
+    case 'merchant':
+      return { kind: 'merchant', qr: text, path: parsed.path };
     case 'unsupported':
       return { kind: 'unsupported', qr: parsed.text };
   }
