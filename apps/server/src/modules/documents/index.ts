@@ -5,7 +5,6 @@
 import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
-export { operatorOf } from './operator.ts';
 export { type PdfSection, sectionsPdf } from './pdf.ts';
 export { printedTime } from './texts.ts';
 

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { formatAmount, formatMoney, type Language } from '@e-wallet/contract';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import type { Operator } from './operator.ts';
+import type { Operator } from '../../policy/operator.ts';
 import { describeEntry, type ReceiptFacts, type StatementHead, type StatementLine } from './service.ts';
 import { printedDate, printedTime, textsOf } from './texts.ts';
 

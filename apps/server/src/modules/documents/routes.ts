@@ -12,9 +12,9 @@ import type { AppContext } from '../../context.ts';
 import { languageOf } from '../../http/errors.ts';
 import { opaqueIds } from '../../http/opaque-id.ts';
 import { route } from '../../http/route.ts';
+import { operatorOf } from '../../policy/operator.ts';
 import { addressKey, hit } from '../limits/index.ts';
 import { statementCsv } from './csv.ts';
-import { operatorOf } from './operator.ts';
 import { receiptPdf, statementPdf } from './pdf.ts';
 import {
   ownReceiptFacts,

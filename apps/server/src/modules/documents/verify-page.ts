@@ -5,7 +5,7 @@
  * or an account.
  */
 import { formatAmount, formatMoney, type Language } from '@e-wallet/contract';
-import type { Operator } from './operator.ts';
+import type { Operator } from '../../policy/operator.ts';
 import { partiesOf } from './pdf.ts';
 import type { ReceiptFacts } from './service.ts';
 import { printedTime, textsOf } from './texts.ts';

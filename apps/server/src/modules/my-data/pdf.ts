@@ -1,6 +1,7 @@
 /** One's own data as a PDF: each part of the JSON export a titled section, its records label and value rows. */
 import { formatPhone, type Language } from '@e-wallet/contract';
-import { operatorOf, type PdfSection, printedTime, sectionsPdf } from '../documents/index.ts';
+import { operatorOf } from '../../policy/operator.ts';
+import { type PdfSection, printedTime, sectionsPdf } from '../documents/index.ts';
 import { deviceName } from '../notifications/index.ts';
 import type { PersonalData } from './service.ts';
 import { AUTHORS, GENERATED, LABELS, NO, NONE, PAGE, SECTIONS, TITLE, YES } from './texts.ts';

@@ -5,14 +5,9 @@
 import { modulePlugin } from '../../http/module.ts';
 import register from './routes.ts';
 
-export {
-  PAYOUT_STUCK_AFTER_MS,
-  payOut,
-  payoutReceipt,
-  payoutReceiptOf,
-  sbpRepeatOf,
-  settlePayout,
-  shownDestinationSql,
-} from './service.ts';
+export { settlePayout } from './provider.ts';
+export { payoutReceipt, payoutReceiptOf, sbpRepeatOf, shownDestinationSql } from './receipts.ts';
+export { payOut } from './service.ts';
+export { PAYOUT_STUCK_AFTER_MS } from './store.ts';
 
 export const routes = modulePlugin('payouts', register);

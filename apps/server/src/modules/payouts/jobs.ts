@@ -7,7 +7,8 @@
  * the commit and the job's sending).
  */
 import type { AppContext } from '../../context.ts';
-import { checkPayout, openPayouts, PAYOUT_QUEUE, sendPayoutCheck } from './service.ts';
+import { checkPayout, openPayouts, sendPayoutCheck } from './provider.ts';
+import { PAYOUT_QUEUE } from './store.ts';
 
 interface PayoutJob {
   payout_id: string;

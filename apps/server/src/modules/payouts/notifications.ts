@@ -5,7 +5,8 @@
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { PayoutState } from '../../providers/payouts/payouts-provider.ts';
-import { REASON_PROVIDER_REJECTED, settlePayout } from './service.ts';
+import { settlePayout } from './provider.ts';
+import { REASON_PROVIDER_REJECTED } from './store.ts';
 
 export async function applyPayoutNotification(ctx: AppContext, state: PayoutState): Promise<void> {
   const { rows } = await ctx.db.query<{ id: string }>(

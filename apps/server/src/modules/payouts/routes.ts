@@ -15,7 +15,7 @@ import { inProcessTransport } from '../../providers/sandbox-webhooks.ts';
 import { registerSignedRoutes } from '../../providers/signature.ts';
 import { definePayoutJobs } from './jobs.ts';
 import { applyPayoutNotification } from './notifications.ts';
-import { handlePayoutWebhook } from './service.ts';
+import { handlePayoutWebhook } from './provider.ts';
 
 export default async function payoutsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   ctx.payouts.setTransport?.(inProcessTransport(app, 'payout'));

@@ -5,7 +5,7 @@
  * is the job system's (jobs.ts and the sandbox provider's queue, docs/decisions/jobs.md#one-job-system).
  */
 import type { AppContext } from '../../context.ts';
-import { reconcilePayouts } from './service.ts';
+import { reconcilePayouts } from './provider.ts';
 
 /** Answers how many payouts it settled. */
 export async function runPayoutWorkerOnce(ctx: AppContext): Promise<number> {

@@ -10,7 +10,7 @@ import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { operatorOf } from '../documents/index.ts';
+import { operatorOf } from '../../policy/operator.ts';
 import { tariffsUrl } from './tariffs.ts';
 
 /**

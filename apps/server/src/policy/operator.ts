@@ -12,7 +12,7 @@ export interface Operator {
   details: string[];
 }
 
-const BRANDS = new URL('../../../../web/brands/', import.meta.url);
+const BRANDS = new URL('../../../web/brands/', import.meta.url);
 const cache = new Map<string, { name: LocalText; details: LocalText[] }>();
 
 export function operatorOf(brand: string, language: Language): Operator {
