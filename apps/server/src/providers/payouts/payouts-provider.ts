@@ -2,7 +2,7 @@
  * A payouts provider: sends money out of the wallet to a bank card or a bank account, and reports the
  * outcome by signed webhook (POST /v2/wallet/webhooks/payouts, contract call payoutsWebhook) and on
  * request (`fetch`). A real adapter (YooKassa payouts) implements the same interface; the sandbox is the
- * default. Providers are called only from services (modules/payouts/service.ts).
+ * default. Providers are called only from services (modules/payouts/provider.ts).
  */
 
 import type { CurrencyCode } from '@e-wallet/contract';
