@@ -1,6 +1,6 @@
 /**
  * СБП payouts in the back office (docs/decisions/sbp.md#sending-by-sbp): the payouts list and the day's
- * reconciliation name an СБП payout's bank and masked phone, never the full number.
+ * reconciliation name an СБП payout's bank and masked phone, never the full number; the list shows its fee.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
@@ -13,7 +13,7 @@ describe(`СБП payouts in the back office (${databaseLabel})`, () => {
   let finance: TestOperator;
   const clock = new TestClock(Date.parse('2026-03-20T09:00:00Z'));
   beforeAll(async () => {
-    server = await startTestServer({ clock });
+    server = await startTestServer({ clock, env: { SBP_FEE_BASIS_POINTS: '100' } });
     back = await startOps(server);
     finance = await operator(server, back, 'finance');
   }, 180_000);
@@ -32,7 +32,12 @@ describe(`СБП payouts in the back office (${databaseLabel})`, () => {
     const listed = await back.call('GET', '/ops/v1/payouts?status=open', { token: finance.token });
     expect(listed.status).toBe(200);
     const row = listed.body.results.find((p: { id: string }) => p.id === sent.body.receipt.id);
-    expect(row).toMatchObject({ destination: 'СБП · Сбербанк · +7 916 ***-**-67', destination_type: 'sbp' });
+    expect(row).toMatchObject({
+      destination: 'СБП · Сбербанк · +7 916 ***-**-67',
+      destination_type: 'sbp',
+      amount: '100.00',
+      fee: '1.00',
+    });
     expect(JSON.stringify(listed.body)).not.toContain('9161234567');
 
     // The provider paid it while the ledger still holds it: the difference names where it went.

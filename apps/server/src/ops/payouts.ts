@@ -51,8 +51,14 @@ export async function payoutsPage(
   const status = query.status ?? 'stuck';
   if (!['stuck', 'open', 'all'].includes(status)) throw new AppError('FIELD_INVALID', { field: 'status' });
   const { after, limit } = bounds(ctx, query);
-  const { rows } = await ctx.db.query<{ id: string; created_at: Date; amount: bigint; currency: string }>(
-    `SELECT p.id, p.user_id, u.first_name, u.last_name, u.phone, p.purpose, p.amount, p.currency,
+  const { rows } = await ctx.db.query<{
+    id: string;
+    created_at: Date;
+    amount: bigint;
+    fee: bigint;
+    currency: string;
+  }>(
+    `SELECT p.id, p.user_id, u.first_name, u.last_name, u.phone, p.purpose, p.amount, p.fee, p.currency,
        ${shownDestinationSql('p')} AS destination, p.destination_type, p.provider, p.provider_ref, p.status, p.failure_reason, p.created_at, p.updated_at
      FROM payouts p JOIN users u ON u.id = p.user_id
      WHERE ($1 = 'all' OR (p.status IN ('created', 'pending') AND ($1 = 'open' OR p.created_at <= $2)))
@@ -69,6 +75,11 @@ export async function payoutsPage(
   const page = pageOf(ctx, rows, limit, (row) => ({ createdAt: row.created_at, id: row.id }));
   return {
     ...page,
-    results: page.results.map((row) => ({ ...row, amount: moneyText(row.amount, row.currency) })),
+    // An СБП payout's fee (docs/decisions/sbp.md#fees) is held and settled with it: shown beside the amount.
+    results: page.results.map((row) => ({
+      ...row,
+      amount: moneyText(row.amount, row.currency),
+      fee: BigInt(row.fee) > 0n ? moneyText(row.fee, row.currency) : null,
+    })),
   };
 }

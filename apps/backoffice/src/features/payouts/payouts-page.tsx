@@ -15,6 +15,7 @@ interface Payout {
   phone: string;
   purpose: string;
   amount: string;
+  fee: string | null;
   currency: string;
   destination: string;
   provider: string;
@@ -69,6 +70,9 @@ export function PayoutsPage() {
                   {p.destination}
                 </span>,
               ],
+              ...(p.fee
+                ? ([[t('payouts.fee'), format.money(p.fee, p.currency)]] as Array<[string, string]>)
+                : []),
               [t('payouts.provider'), p.provider],
               [t('payouts.status'), names('status', p.status)],
               [t('payouts.created'), format.dateTime(p.created_at)],

@@ -141,6 +141,7 @@ export const en: Texts = {
     all: 'All',
     none: 'No payouts',
     destination: 'To',
+    fee: 'Fee, held with it',
     provider: 'Provider',
     purpose: 'Purpose',
     status: 'Status',

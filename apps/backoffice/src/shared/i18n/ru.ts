@@ -144,6 +144,7 @@ export const ru = {
     all: 'Все',
     none: 'Выплат нет',
     destination: 'Куда',
+    fee: 'Комиссия, удержана вместе с ней',
     provider: 'Провайдер',
     purpose: 'Назначение',
     status: 'Статус',
