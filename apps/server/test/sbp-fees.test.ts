@@ -11,7 +11,16 @@ import { PayoutUnavailable } from '../src/providers/payouts/payouts-provider.ts'
 import { SANDBOX_SBP_DECLINES, SANDBOX_SBP_PAYS } from '../src/providers/payouts/sandbox-sbp.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
-import { balance, key, type Person, PIN, person, settledPerson, trustedPair } from './withdrawal-helpers.ts';
+import {
+  balance,
+  key,
+  type Person,
+  PIN,
+  person,
+  settledPerson,
+  trustedPair,
+  withPayoutCall,
+} from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
 const PAYEE = '+79161234567';
@@ -120,14 +129,13 @@ describe(`СБП fees (${databaseLabel})`, () => {
 
   it('a provider that times out: amount and fee stay held, then both return once the payout is known never made', async () => {
     const ivan = await person(server, { rub: rub(100) });
-    const provider = server.ctx.payouts;
-    const payoutCall = provider.payout;
-    provider.payout = async () => {
-      throw new PayoutUnavailable('timeout');
-    };
-    const sent = await send(ivan, { amount: '40' }).finally(() => {
-      provider.payout = payoutCall;
-    });
+    const sent = await withPayoutCall(
+      server,
+      () => async () => {
+        throw new PayoutUnavailable('timeout');
+      },
+      () => send(ivan, { amount: '40' }),
+    );
     expect(sent.status).toBe(200);
     expect(await balance(server, ivan)).toBe('50.00');
     expect(await runPayoutWorkerOnce(server.ctx)).toBe(0);

@@ -30,6 +30,7 @@ import {
   tablesContaining,
   trustedPair,
   withdraw,
+  withPayoutCall,
 } from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
@@ -301,14 +302,13 @@ describe(`СБП transfers (${databaseLabel})`, () => {
 
   it('a provider that times out: the money stays held, then returns once the payout is known never made', async () => {
     const ivan = await person(server, { rub: rub(100) });
-    const provider = server.ctx.payouts;
-    const payoutCall = provider.payout;
-    provider.payout = async () => {
-      throw new PayoutUnavailable('timeout');
-    };
-    const sent = await send(ivan, { amount: '40' }).finally(() => {
-      provider.payout = payoutCall;
-    });
+    const sent = await withPayoutCall(
+      server,
+      () => async () => {
+        throw new PayoutUnavailable('timeout');
+      },
+      () => send(ivan, { amount: '40' }),
+    );
     expect(sent.status).toBe(200);
     expect(await balance(server, ivan)).toBe('60.00');
     expect(await runPayoutWorkerOnce(server.ctx)).toBe(0);
@@ -320,17 +320,18 @@ describe(`СБП transfers (${databaseLabel})`, () => {
 
   it('chaos: a provider failing mid-call leaves the money held, then settled or returned, never both', async () => {
     const ivan = await person(server, { rub: rub(1000) });
-    const provider = server.ctx.payouts;
-    const payoutCall = provider.payout;
     // The provider makes the payout, then the answer is lost.
-    provider.payout = async (request) => {
-      await payoutCall.call(provider, request);
-      throw new PayoutUnavailable('connection reset after the request');
-    };
-    const paid = await send(ivan, { amount: '100' });
-    const declined = await send(ivan, { amount: '200', bank_id: SANDBOX_SBP_DECLINES }).finally(() => {
-      provider.payout = payoutCall;
-    });
+    const [paid, declined] = await withPayoutCall(
+      server,
+      (real) => async (request) => {
+        await real(request);
+        throw new PayoutUnavailable('connection reset after the request');
+      },
+      async () => [
+        await send(ivan, { amount: '100' }),
+        await send(ivan, { amount: '200', bank_id: SANDBOX_SBP_DECLINES }),
+      ],
+    );
     expect([paid.status, declined.status]).toEqual([200, 200]);
     expect(await balance(server, ivan)).toBe('700.00');
     const statuses = async () => {

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { EntryPhase, TransferKind } from '../src/ledger/index.ts';
 import { moneyNotice, noticeEntrySql } from '../src/modules/notifications/service.ts';
 import type { LevelName } from '../src/policy/levels.ts';
+import type { PayoutsProvider } from '../src/providers/payouts/payouts-provider.ts';
 import { signPayload } from '../src/providers/signature.ts';
 import { registeredUser } from './auth-helpers.ts';
 import { fund } from './fund.ts';
@@ -149,4 +150,23 @@ export async function tablesContaining(server: TestServer, needle: string): Prom
     if (rows[0]!.n > 0) found.push(table_name);
   }
   return found;
+}
+
+/**
+ * Runs `call` with the payouts provider's payout call replaced (a time-out, an answer lost after the
+ * payout), `replace` given the real one; the real one is back afterwards, whatever `call` did.
+ */
+export async function withPayoutCall<T>(
+  server: TestServer,
+  replace: (real: PayoutsProvider['payout']) => PayoutsProvider['payout'],
+  call: () => Promise<T>,
+): Promise<T> {
+  const provider = server.ctx.payouts;
+  const real = provider.payout;
+  provider.payout = replace(real.bind(provider));
+  try {
+    return await call();
+  } finally {
+    provider.payout = real;
+  }
 }

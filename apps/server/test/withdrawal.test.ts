@@ -21,6 +21,7 @@ import {
   person,
   tablesContaining,
   withdraw,
+  withPayoutCall,
 } from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
@@ -348,14 +349,13 @@ describe(`withdrawal (${databaseLabel})`, () => {
   it('a payout that never reached the provider is released by the worker after the grace period', async () => {
     const ivan = await person(server, { rub: rub(100) });
     // The provider's call never arrived (as if the server stopped between holding the money and calling it).
-    const provider = server.ctx.payouts;
-    const payoutCall = provider.payout;
-    provider.payout = async () => {
-      throw new PayoutUnavailable('connection reset');
-    };
-    const created = await withdraw(server, ivan, { amount: '40' }).finally(() => {
-      provider.payout = payoutCall;
-    });
+    const created = await withPayoutCall(
+      server,
+      () => async () => {
+        throw new PayoutUnavailable('connection reset');
+      },
+      () => withdraw(server, ivan, { amount: '40' }),
+    );
     const payout = created.body.receipt;
     expect(await balance(server, ivan)).toBe('60.00');
     expect(await runPayoutWorkerOnce(server.ctx)).toBe(0);
