@@ -7,10 +7,11 @@
  * monthly limit, freeze, terms, PIN or passkey apply as to any payment.
  */
 import { randomUUID } from 'node:crypto';
-import { type AnswerOf, formatAmount, type Language } from '@e-wallet/contract';
+import type { AnswerOf, Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { type Confirmation, moneyCall, requestHash } from '../money-calls/index.ts';
+import { transferReceipt } from '../transfer/index.ts';
 import { dispatchNotification, recordNotification } from './notify.ts';
 import { type PaymentRow, payablePayment, paymentAnswer, SELECT_PAYMENT, unpayable } from './payments.ts';
 import { feeOf, type MerchantRow } from './profile.ts';
@@ -62,18 +63,18 @@ export async function payMerchantPayment(
         answer: {
           status: 'success' as const,
           message: PAID[options.language],
-          receipt: {
-            id: transferId,
-            kind: 'payment' as const,
-            status: 'complete' as const,
-            amount: formatAmount(row.amount, 'RUB'),
-            currency_code: 'RUB' as const,
-            created_at: now.toISOString(),
-            description: description.debit[options.language],
-            counterparty: shop[options.language],
-            card: null,
-            failure_reason: null,
-          },
+          receipt: transferReceipt(
+            {
+              id: transferId,
+              kind: 'payment',
+              amount: row.amount,
+              currency: 'RUB',
+              createdAt: now,
+              description,
+            },
+            shop[options.language],
+            options.language,
+          ),
         },
         door: {
           door: 'pay' as const,

@@ -135,7 +135,7 @@ export async function payQr(
       (moved, recipient) => ({
         status: 'success' as const,
         message: PAYMENT_DONE[language],
-        receipt: transferReceipt(moved, recipient, language),
+        receipt: transferReceipt(moved, recipient.name, language),
       }),
     );
   }

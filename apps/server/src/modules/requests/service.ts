@@ -41,7 +41,7 @@ import {
   requestHash,
 } from '../money-calls/index.ts';
 import { notify } from '../notifications/index.ts';
-import { findRecipient, type Recipient } from '../transfer/index.ts';
+import { findRecipient, type Recipient, transferReceipt } from '../transfer/index.ts';
 
 /**
  * How long a request may be paid
@@ -382,18 +382,18 @@ export async function payRequest(
         answer: {
           status: 'success' as const,
           message: REQUEST_PAID_TEXT[options.language],
-          receipt: {
-            id: transferId,
-            kind: 'transfer' as const,
-            status: 'complete' as const,
-            amount: formatAmount(request.amount, request.currency),
-            currency_code: request.currency,
-            created_at: now.toISOString(),
-            description: description.debit[options.language],
-            counterparty: requester,
-            card: null,
-            failure_reason: null,
-          },
+          receipt: transferReceipt(
+            {
+              id: transferId,
+              kind: 'transfer',
+              amount: request.amount,
+              currency: request.currency,
+              createdAt: now,
+              description,
+            },
+            requester,
+            options.language,
+          ),
         },
         door: {
           door: 'pay' as const,

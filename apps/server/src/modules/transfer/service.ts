@@ -214,7 +214,8 @@ export async function payUser<A>(
   });
 }
 
-export function transferReceipt(moved: Movement, recipient: Recipient, language: Language): Receipt {
+/** The receipt of a payment posted at once (to a person, a request, a merchant), naming its `counterparty`. */
+export function transferReceipt(moved: Movement, counterparty: string, language: Language): Receipt {
   const description = moved.description?.debit[language] ?? '';
   return {
     id: moved.id,
@@ -224,7 +225,7 @@ export function transferReceipt(moved: Movement, recipient: Recipient, language:
     currency_code: moved.currency,
     created_at: moved.createdAt.toISOString(),
     description,
-    counterparty: recipient.name,
+    counterparty,
     card: null,
     failure_reason: null,
   };
@@ -262,7 +263,7 @@ export async function transferMoney(
     (moved, recipient) => ({
       status: 'success' as const,
       message: TRANSFER_SENT[options.language],
-      receipt: transferReceipt(moved, recipient, options.language),
+      receipt: transferReceipt(moved, recipient.name, options.language),
     }),
   );
 }
