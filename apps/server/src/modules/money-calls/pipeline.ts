@@ -29,6 +29,7 @@ import {
   type Door,
   type DoorOutcome,
   type MoneyCallName,
+  newTransferId,
   openDoor,
   type Payment,
   type Refusal,
@@ -325,7 +326,7 @@ function heldOf<A>(call: MoneyCall<A>, held: Held, door: Payment, answer: A): Ne
     payeeLabel: call.antifraud!.payee.label,
     door,
     answer,
-    holdTransferId: randomUUID(),
+    holdTransferId: newTransferId(),
     verdict: held.verdict,
     at: door.at,
   };

@@ -11,7 +11,6 @@
  *   transferMoney(ctx, userId, body, options)   POST /v2/wallet/transfer
  *   checkTransfer(ctx, userId, body, language)  POST /v2/wallet/transfer/check: the same rules, before the PIN
  */
-import { randomUUID } from 'node:crypto';
 import {
   ACCOUNT_CURRENCIES,
   type AnswerOf,
@@ -26,7 +25,7 @@ import { batchedRead } from '../../db/batch.ts';
 import type { Db } from '../../db/client.ts';
 import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError, isAppError } from '../../errors.ts';
-import { findTransfer, type SidedText, type Transfer } from '../../ledger/index.ts';
+import { findTransfer, newTransferId, type SidedText, type Transfer } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
 import { hit } from '../limits/index.ts';
@@ -176,7 +175,7 @@ export async function payUser<A>(
   }
   const payee = recipient;
   const at = ctx.clock.now();
-  const moved: Movement = { id: randomUUID(), kind, amount, currency, createdAt: at, description: null };
+  const moved: Movement = { id: newTransferId(), kind, amount, currency, createdAt: at, description: null };
   const language = payment.language ?? 'ru';
   return moneyCall(ctx, {
     call: scope.call,
