@@ -188,6 +188,8 @@ function historyFilter(
   if (filter.from) {
     params.push(filter.from);
     where.push(`${time} >= $${params.length}`);
+    // Money completed from `from` was written from then on: the person's index range starts there (0470).
+    if (entries === 'completed') where.push(`e.created_at >= $${params.length}`);
   }
   if (filter.to) {
     params.push(filter.to);
