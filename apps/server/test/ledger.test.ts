@@ -378,7 +378,7 @@ describe(`ledger (${databaseLabel})`, () => {
     expect(plans).toHaveLength(6);
     // One index of a person's entries serves them all (migration 0470).
     expect(plans[0]).toContain('ledger_entries_person');
-    expect(plans[1]).toMatch(/ledger_entries_(account_time|person)/);
+    expect(plans[1]).toContain('ledger_entries_person');
     // Limits and statistics never join the transfers, and read the index alone.
     expect(plans[2]).toContain('ledger_entries_person');
     expect(plans[3]).toMatch(/Index Only Scan using ledger_entries_person/);

@@ -61,7 +61,7 @@ ORDER BY created_at DESC, id DESC LIMIT 1`;
 
 /**
  * The same two for a merchant's account (docs/decisions/merchants.md#settlement), which no user owns: by the
- * account's time index, once its owner's merchant was checked. `$1` is unused.
+ * account's versions, filtered by time, once its owner's merchant was checked. `$1` is unused.
  */
 export const MERCHANT_PERIOD_SQL = `
 SELECT min(account_version) AS first_version, max(account_version) AS last_version

@@ -238,7 +238,7 @@ export async function transactionOfEntry(
        t.description, e.balance_after - e.pending_debits_after AS available_after
      FROM ledger_entries e
      JOIN ledger_entries o ON o.transfer_id = e.transfer_id AND o.account_id = e.account_id
-       AND o.phase IN ('single', 'hold')
+       AND o.phase IN ('single', 'hold') AND o.user_id = e.user_id AND o.created_at = e.opened_at
      JOIN ledger_transfers t ON t.id = e.transfer_id
      WHERE e.id = $1 AND e.user_id = $2`,
     [entryId, userId],
