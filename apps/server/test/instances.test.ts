@@ -207,10 +207,11 @@ describe.skipIf(!enabled)('two server instances on one PostgreSQL', () => {
     expect(killed).toBe(true);
     expect(acked.size).toBe(CLIENTS * PER_CLIENT);
 
-    // Every acknowledged transfer exists exactly once: its ledger transfer, and its key's one answer.
+    // Every acknowledged transfer exists exactly once: its ledger transfer, and its key's one answer
+    // (the transfer's id, which the key keeps for the receipt).
     const { rows } = await db.query<{ id: string; key: string; answer_id: string }>(
-      `SELECT t.id, k.key, k.answer->'receipt'->>'id' AS answer_id
-       FROM idempotency_keys k JOIN ledger_transfers t ON t.id = (k.answer->'receipt'->>'id')::uuid
+      `SELECT t.id, k.key, k.answer->>'kept' AS answer_id
+       FROM idempotency_keys k JOIN ledger_transfers t ON t.id = (k.answer->>'kept')::uuid
        WHERE k.call = 'transfer'`,
     );
     expect(rows.length).toBe(acked.size);

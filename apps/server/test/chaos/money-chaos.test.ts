@@ -449,9 +449,11 @@ describe.skipIf(!enabled)('money chaos: randomized operations while the server i
     check(orders.size === acked('topup'), `orders: ${orders.size} stored, ${acked('topup')} acknowledged`);
     const credits = moved.rows.filter((r) => r.kind === 'topup' && r.reference_id !== null);
     check(new Set(credits.map((r) => r.reference_id)).size === credits.length, 'an order was credited twice');
-    // No idempotency key moved money twice: each key's stored answer names one operation, each used once.
+    // No idempotency key moved money twice: each key's stored answer names one operation, each used once
+    // (a payment's key keeps its transfer's id, `kept`; a withdrawal's its receipt; a top-up's its order).
     const { rows: keys } = await db.query<{ key: string; id: string | null }>(
-      `SELECT key, coalesce(answer->'receipt'->>'id', answer->>'order') AS id FROM idempotency_keys WHERE key LIKE 'chaos-%'`,
+      `SELECT key, coalesce(answer->>'kept', answer->'receipt'->>'id', answer->>'order') AS id
+       FROM idempotency_keys WHERE key LIKE 'chaos-%'`,
     );
     const byKey = new Map(acks.map((a) => [a.key, a.kind === 'topup' ? a.order : a.id]));
     check(keys.length === byKey.size, `${keys.length} keys stored, ${byKey.size} acknowledged`);
