@@ -1,0 +1,137 @@
+/**
+ * Issue 53's finding 1 on the paths that came after it (docs/security.md, 'Antifraud and the trusted
+ * person: which paths are judged'): paying a merchant is judged by the same signs and the trusted person
+ * as a transfer is, a merchant never paid before is a new payee, and a held payment is paid to the
+ * merchant only when released. Written as the attack: a session and PIN in a scammer's hands paying a
+ * mule's approved merchant.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ownCode } from './auth-helpers.ts';
+import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
+import { expectLedgerSound } from './invariants.ts';
+import { accountBalance, approvedMerchant, merchantAccount, type TestMerchant } from './merchant-helpers.ts';
+import { type OpsServer, operator, startOps, type TestOperator } from './ops-helpers.ts';
+import { balance, type Person, PIN, person, settledPerson, trustedPair } from './withdrawal-helpers.ts';
+
+const rub = (roubles: number) => BigInt(roubles) * 100n;
+const HOUR = 3_600_000;
+
+describe(`antifraud on paying a merchant (${databaseLabel})`, () => {
+  let server: TestServer;
+  let back: OpsServer;
+  let compliance: TestOperator;
+  let mule: TestMerchant;
+  const clock = new TestClock(Date.parse('2026-03-15T12:00:00Z'));
+  beforeAll(async () => {
+    server = await startTestServer({ clock, env: { ANTIFRAUD_SIGNS: 'on' } });
+    back = await startOps(server);
+    compliance = await operator(server, back, 'compliance');
+    mule = await approvedMerchant(server, back, compliance, { name: 'Гаджеты оптом' });
+  });
+  afterEach(() => expectLedgerSound(server));
+  afterAll(() => server.close());
+
+  const bill = async (shop: TestMerchant, amount: string) => {
+    const made = await shop.api('POST', '/merchant/v1/payments', {
+      body: {
+        amount,
+        currency: 'RUB',
+        description: 'Заказ',
+        order_id: `o-${randomUUID()}`,
+        return_url: 'https://gadgets.example.ru/done',
+      },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    return made.body.id as string;
+  };
+  const pay = (who: Person, id: string) =>
+    server.call('POST', `/v2/wallet/merchant-payments/${id}/pay`, {
+      token: who.token,
+      body: { pin: PIN },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+  const paymentStatus = async (id: string) =>
+    (await mule.api('GET', `/merchant/v1/payments/${id}`)).body.status as string;
+
+  it('holds a fresh session’s 18 000 ₽ to a merchant never paid; the merchant is paid only on release', async () => {
+    const ivan = await person(server, { level: 'full', rub: rub(40_000) });
+    const account = await merchantAccount(server, mule.id);
+    const before = await accountBalance(server, account);
+    const id = await bill(mule, '18000.00');
+    const held = await pay(ivan, id);
+    expect(held.status, JSON.stringify(held.body)).toBe(202);
+    expect(held.body.reasons).toContain('new_session');
+    expect(await balance(server, ivan)).toBe('22000.00');
+    expect(await accountBalance(server, account)).toBe(before);
+    expect(await paymentStatus(id)).toBe('pending');
+    // The person confirms it with an SMS code and the PIN: now the merchant is paid, once.
+    const confirmed = await server.call('POST', `/v2/wallet/holds/${held.body.hold_id}/confirm`, {
+      token: ivan.token,
+      body: { confirm_code: await ownCode(server, ivan, { hold: held.body.hold_id }), pin: PIN },
+    });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(await paymentStatus(id)).toBe('succeeded');
+    expect(await accountBalance(server, account)).toBeGreaterThan(before);
+    expect(await balance(server, ivan)).toBe('22000.00');
+  });
+
+  it('a 1 ₽ payment to the merchant does not make it known to the same fresh session', async () => {
+    const ivan = await person(server, { level: 'full', rub: rub(40_000) });
+    expect((await pay(ivan, await bill(mule, '1.00'))).status).toBe(200);
+    const large = await pay(ivan, await bill(mule, '18000.00'));
+    expect(large.status, JSON.stringify(large.body)).toBe(202);
+    expect(large.body.reasons).toContain('new_session');
+  });
+
+  it('knows a merchant paid before the session, and judges another merchant as new', async () => {
+    const known = await person(server, { level: 'full', rub: rub(60_000) });
+    const other = await approvedMerchant(server, back, compliance, { name: 'Другой магазин' });
+    expect((await pay(known, await bill(mule, '9000.00'))).status).toBe(200);
+    // A day on, the session is settled; a new payee's sign with it: a security change just now.
+    clock.advance(25 * HOUR);
+    await server.ctx.db.query('UPDATE users SET security_changed_at = $2 WHERE id = $1', [
+      known.userId,
+      clock.now(),
+    ]);
+    const again = await pay(known, await bill(mule, '15000.00'));
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const fresh = await pay(known, await bill(other, '15000.00'));
+    expect(fresh.status, JSON.stringify(fresh.body)).toBe(202);
+    expect(fresh.body.reasons).toEqual(['security_change']);
+  });
+
+  it('waits for the trusted person from their threshold; their approval pays the merchant', async () => {
+    const anna = await settledPerson(server, 25_000);
+    const olga = await trustedPair(server, anna, '1000');
+    const id = await bill(mule, '5000.00');
+    const waiting = await pay(anna, id);
+    expect(waiting.status, JSON.stringify(waiting.body)).toBe(202);
+    expect(waiting.body.status).toBe('awaiting_approval');
+    expect(await paymentStatus(id)).toBe('pending');
+    expect(await balance(server, anna)).toBe('20000.00');
+    const approved = await server.call('POST', `/v2/wallet/approvals/${waiting.body.hold_id}/approve`, {
+      token: olga.token,
+      body: { pin: PIN },
+    });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(await paymentStatus(id)).toBe('succeeded');
+  });
+
+  it('a payment paid or closed while held is not paid twice: the release is refused, the money stays held', async () => {
+    const anna = await settledPerson(server, 25_000);
+    const olga = await trustedPair(server, anna, '1000');
+    const id = await bill(mule, '5000.00');
+    const waiting = await pay(anna, id);
+    expect(waiting.status).toBe(202);
+    expect((await mule.api('POST', `/merchant/v1/payments/${id}/cancel`)).status).toBe(200);
+    const approved = await server.call('POST', `/v2/wallet/approvals/${waiting.body.hold_id}/approve`, {
+      token: olga.token,
+      body: { pin: PIN },
+    });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(409);
+    expect(approved.body.code).toBe('MERCHANT_PAYMENT_CLOSED');
+    expect(await balance(server, anna)).toBe('20000.00');
+    expect(await paymentStatus(id)).toBe('canceled');
+  });
+});
