@@ -7,12 +7,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runDailySettlements } from '../src/modules/merchants/settlements.ts';
 import { ownCode } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
 import { accountBalance, approvedMerchant, merchantAccount, type TestMerchant } from './merchant-helpers.ts';
 import { type OpsServer, operator, startOps, type TestOperator } from './ops-helpers.ts';
-import { balance, type Person, PIN, person, settledPerson, trustedPair } from './withdrawal-helpers.ts';
+import {
+  balance,
+  gostAccount,
+  notificationKinds,
+  type Person,
+  PIN,
+  person,
+  settledPerson,
+  trustedPair,
+} from './withdrawal-helpers.ts';
 
 const rub = (roubles: number) => BigInt(roubles) * 100n;
 const HOUR = 3_600_000;
@@ -22,12 +32,15 @@ describe(`antifraud on paying a merchant (${databaseLabel})`, () => {
   let back: OpsServer;
   let compliance: TestOperator;
   let mule: TestMerchant;
+  let bakery: TestMerchant;
   const clock = new TestClock(Date.parse('2026-03-15T12:00:00Z'));
   beforeAll(async () => {
     server = await startTestServer({ clock, env: { ANTIFRAUD_SIGNS: 'on' } });
     back = await startOps(server);
     compliance = await operator(server, back, 'compliance');
     mule = await approvedMerchant(server, back, compliance, { name: 'Гаджеты оптом' });
+    // Made now: the operators' sessions do not outlive the tests' later days.
+    bakery = await approvedMerchant(server, back, compliance, { name: 'Пекарня' });
   });
   afterEach(() => expectLedgerSound(server));
   afterAll(() => server.close());
@@ -133,5 +146,43 @@ describe(`antifraud on paying a merchant (${databaseLabel})`, () => {
     expect(approved.body.code).toBe('MERCHANT_PAYMENT_CLOSED');
     expect(await balance(server, anna)).toBe('20000.00');
     expect(await paymentStatus(id)).toBe('canceled');
+  });
+
+  it('a settlement account set with the session and PIN receives nothing for a day; the owner is told', async () => {
+    const shop = bakery;
+    const buyer = await person(server, { level: 'full', rub: rub(5000) });
+    expect((await pay(buyer, await bill(shop, '5000.00'))).status).toBe(200);
+    const account = await merchantAccount(server, shop.id);
+    const before = await accountBalance(server, account);
+    // The thief, with the owner's session and PIN, points the settlements at a mule's account.
+    const muleAccount = gostAccount('40802810000000000555');
+    const changed = await server.call('PATCH', '/v2/wallet/merchant', {
+      token: shop.owner.token,
+      body: { bank_account: muleAccount, pin: PIN },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const now = await server.call('POST', '/v2/wallet/merchant/settlements', {
+      token: shop.owner.token,
+      body: { pin: PIN },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(now.status, JSON.stringify(now.body)).toBe(409);
+    expect(now.body.code).toBe('MERCHANT_ACCOUNT_NEW');
+    await runDailySettlements(server.ctx);
+    const payouts = async () =>
+      (
+        await server.ctx.db.query<{ destination: string }>(
+          'SELECT destination FROM payouts WHERE merchant_id = $1',
+          [shop.id],
+        )
+      ).rows;
+    expect(await payouts()).toEqual([]);
+    expect(await accountBalance(server, account)).toBe(before);
+    // The owner hears of it, and has the day to freeze the wallet ('Это не я').
+    expect(await notificationKinds(server, shop.owner)).toContain('security_settlement_account_changed');
+    // A day on, the account is the owner's as any other: the daily run pays it.
+    clock.advance(25 * HOUR);
+    await runDailySettlements(server.ctx);
+    expect(await payouts()).toEqual([{ destination: muleAccount }]);
   });
 });
