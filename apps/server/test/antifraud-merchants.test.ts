@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runDailySettlements } from '../src/modules/merchants/settlements.ts';
+import { runPayoutWorkerOnce } from '../src/modules/payouts/worker.ts';
 import { ownCode } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
 import { expectLedgerSound } from './invariants.ts';
@@ -33,6 +34,7 @@ describe(`antifraud on paying a merchant (${databaseLabel})`, () => {
   let compliance: TestOperator;
   let mule: TestMerchant;
   let bakery: TestMerchant;
+  let cafe: TestMerchant;
   const clock = new TestClock(Date.parse('2026-03-15T12:00:00Z'));
   beforeAll(async () => {
     server = await startTestServer({ clock, env: { ANTIFRAUD_SIGNS: 'on' } });
@@ -41,6 +43,7 @@ describe(`antifraud on paying a merchant (${databaseLabel})`, () => {
     mule = await approvedMerchant(server, back, compliance, { name: 'Гаджеты оптом' });
     // Made now: the operators' sessions do not outlive the tests' later days.
     bakery = await approvedMerchant(server, back, compliance, { name: 'Пекарня' });
+    cafe = await approvedMerchant(server, back, compliance, { name: 'Кафе' });
   });
   afterEach(() => expectLedgerSound(server));
   afterAll(() => server.close());
@@ -184,5 +187,40 @@ describe(`antifraud on paying a merchant (${databaseLabel})`, () => {
     clock.advance(25 * HOUR);
     await runDailySettlements(server.ctx);
     expect(await payouts()).toEqual([{ destination: muleAccount }]);
+  });
+
+  it('nothing moves through a closed owner’s merchant: closing waits for its money, then it takes none', async () => {
+    const shop = cafe;
+    const buyer = await person(server, { level: 'full', rub: rub(5000) });
+    expect((await pay(buyer, await bill(shop, '1000.00'))).status).toBe(200);
+    const pending = await bill(shop, '500.00');
+    const close = async () =>
+      server.call('POST', '/v2/wallet/close', {
+        token: shop.owner.token,
+        body: { pin: PIN, confirm_code: await ownCode(server, shop.owner, 'close_wallet') },
+      });
+    const refused = await close();
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.code).toBe('WALLET_CLOSE_MERCHANT');
+    // Paid out (the payout settled), the merchant's balance is nothing: now the wallet closes.
+    const account = await merchantAccount(server, shop.id);
+    const settled = await server.call('POST', '/v2/wallet/merchant/settlements', {
+      token: shop.owner.token,
+      body: { pin: PIN },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(settled.status, JSON.stringify(settled.body)).toBe(200);
+    // Its payout on the way is an operation in progress: closing still waits.
+    expect((await close()).body.code).toBe('WALLET_CLOSE_PENDING');
+    await runPayoutWorkerOnce(server.ctx);
+    expect(await accountBalance(server, account)).toBe(0n);
+    const closed = await close();
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    // A payment made before the closing cannot be paid into it, and its key no longer works.
+    const late = await pay(buyer, pending);
+    expect([late.status, late.body.code]).toEqual([409, 'RECIPIENT_UNAVAILABLE']);
+    expect(await accountBalance(server, account)).toBe(0n);
+    expect((await shop.api('GET', `/merchant/v1/payments/${pending}`)).status).toBe(401);
+    expect(await balance(server, buyer)).toBe('4000.00');
   });
 });
