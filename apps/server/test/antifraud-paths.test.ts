@@ -7,6 +7,7 @@
 import { errorMessage, walletQrText } from '@e-wallet/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { settlePayout } from '../src/modules/payouts/index.ts';
+import { SANDBOX_SBP_PAYS } from '../src/providers/payouts/sandbox-sbp.ts';
 import { ownCode } from './auth-helpers.ts';
 import { fund } from './fund.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer } from './helpers.ts';
@@ -72,6 +73,19 @@ describe(`antifraud on every path that reaches the money (${databaseLabel})`, ()
         [ivan.userId],
       );
       expect(rows.map((row) => row.kind)).toEqual(['payment', 'withdrawal']);
+    });
+
+    it('holds a fresh session’s СБП transfer to a phone at another bank, however it was primed', async () => {
+      const ivan = await person(server, { level: 'full', rub: rub(40_000) });
+      const sbp = (amount: string) =>
+        server.call('POST', '/v2/wallet/sbp/transfer', {
+          token: ivan.token,
+          body: { phone: '+79165550101', bank_id: SANDBOX_SBP_PAYS, amount, pin: PIN },
+        });
+      expect((await sbp('1.00')).status).toBe(200);
+      const large = await sbp('18000.00');
+      expect(large.status, JSON.stringify(large.body)).toBe(202);
+      expect(large.body.reasons).toContain('new_session');
     });
 
     it('knows a card paid before the session, and no other card by it', async () => {

@@ -2,11 +2,13 @@
  * One plain-text rule for every free text (issue 53, finding 9), as the attack was: a direction override
  * (U+202E) or another direction control in a category's, goal's or template's name, a support message, a
  * request's comment, a report's reason or an operator's reason was kept and shown to operators. Each is
- * now a 400 FIELD_INVALID naming the field, in the person's language, and nothing is stored.
+ * now a 400 FIELD_INVALID naming the field, in the person's language, and nothing is stored; so are the
+ * merchants' and СБП's free texts, which came after (a payment's metadata among them).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseLabel, startTestServer, type TestServer, uniquePhone } from './helpers.ts';
+import { application, approvedMerchant } from './merchant-helpers.ts';
 import { type OpsServer, operator, startOps, type TestOperator } from './ops-helpers.ts';
 import { type Person, person } from './withdrawal-helpers.ts';
 
@@ -110,6 +112,87 @@ describe(`free text refuses direction and control characters (${databaseLabel})`
     expect(await stored()).toBe(before);
     const frozen = await server.ctx.db.query('SELECT frozen_at FROM users WHERE id = $1', [ivan.userId]);
     expect(frozen.rows[0]).toEqual({ frozen_at: null });
+  });
+});
+
+describe(`plain text on the merchants' and СБП's free text (${databaseLabel})`, () => {
+  let server: TestServer;
+  let back: OpsServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+    back = await startOps(server);
+  }, 180_000);
+  afterAll(async () => {
+    await back.app.close();
+    await server.close();
+  });
+
+  it('a merchant’s names, descriptions, metadata and reasons and an СБП comment refuse a direction override', async () => {
+    const shop = await approvedMerchant(server, back, await operator(server, back, 'compliance'));
+    const payments = async () =>
+      (await server.ctx.db.query('SELECT id FROM merchant_payments WHERE merchant_id = $1', [shop.id])).rows
+        .length;
+    const payment = {
+      amount: '10.00',
+      currency: 'RUB',
+      description: 'Торт',
+      order_id: 'o-1',
+      return_url: 'https://a.ru/',
+    };
+    const owner = { token: shop.owner.token };
+    const answers: Array<[string, { status: number; body: any }]> = [
+      [
+        'apply',
+        await server.call('POST', '/v2/wallet/merchant', {
+          ...owner,
+          body: application({ name: `Торты${RLO}` }),
+        }),
+      ],
+      [
+        'key',
+        await server.call('POST', '/v2/wallet/merchant/keys', { ...owner, body: { name: `ключ${RLO}` } }),
+      ],
+      [
+        'description',
+        await shop.api('POST', '/merchant/v1/payments', { body: { ...payment, description: `Торт${RLO}` } }),
+      ],
+      [
+        'metadata',
+        await shop.api('POST', '/merchant/v1/payments', {
+          body: { ...payment, metadata: { note: `заказ${RLO}moc` } },
+        }),
+      ],
+      [
+        'metadata key',
+        await shop.api('POST', '/merchant/v1/payments', {
+          body: { ...payment, metadata: { [`n${RLO}`]: 'x' } },
+        }),
+      ],
+      [
+        'refund',
+        await shop.api('POST', '/merchant/v1/refunds', {
+          body: { payment_id: randomUUID(), amount: '1.00', reason: `брак${RLO}` },
+        }),
+      ],
+      [
+        'sbp',
+        await server.call('POST', '/v2/wallet/sbp/transfer', {
+          ...owner,
+          body: {
+            phone: uniquePhone(),
+            bank_id: '100000000004',
+            amount: '1',
+            pin: '1234',
+            comment: `за обед${RLO}`,
+          },
+        }),
+      ],
+    ];
+    for (const [what, answer] of answers) {
+      expect(answer.status, what).toBe(400);
+      expect(answer.body, what).toMatchObject({ code: 'FIELD_INVALID' });
+    }
+    expect(await payments()).toBe(0);
   });
 });
 

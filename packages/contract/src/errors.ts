@@ -121,6 +121,11 @@ export const ERRORS = {
     ru: 'У кошелька есть доверенное лицо: остаток уходит только с его одобрения. Сначала выведите остаток на карту (вывод дождётся одобрения доверенного лица) или удалите доверенное лицо: удаление вступит в силу через 48 часов',
     en: 'Your wallet has a trusted person: the balance leaves only with their approval. Withdraw the balance to a card first (the withdrawal waits for their approval), or remove the trusted person: the removal takes effect in 48 hours',
   },
+  WALLET_CLOSE_MERCHANT: {
+    http: 409,
+    ru: 'На бизнес-аккаунте остались деньги: сначала выведите их на расчётный счёт и дождитесь зачисления',
+    en: 'Your merchant account still holds money: pay it out to its bank account first and wait until it arrives',
+  },
   WALLET_CLOSE_CHECK: {
     http: 409,
     ru: 'Закрытие остановлено для проверки: {reason}. Сначала выведите остаток на карту и подтвердите вывод кодом из SMS, затем закройте кошелёк',

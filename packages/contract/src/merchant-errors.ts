@@ -54,6 +54,11 @@ export const MERCHANT_ERRORS = {
     ru: 'Нельзя оплатить свой же платёж',
     en: 'You cannot pay your own payment',
   },
+  MERCHANT_ACCOUNT_NEW: {
+    http: 409,
+    ru: 'Выплаты на новый расчётный счёт начнутся через сутки после его изменения',
+    en: 'Payouts to a new settlement account start a day after it was set',
+  },
   MERCHANT_NOTHING_TO_SETTLE: {
     http: 409,
     ru: 'На балансе магазина нет денег для вывода',

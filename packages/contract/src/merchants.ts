@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { CallDef } from './calls.ts';
 import { MERCHANT_MCCS, type MerchantMcc } from './merchant-codes.ts';
 import type { OpsCallDef } from './ops.ts';
-import { PlainText, plainTextCall } from './plain-text.ts';
+import { PlainText, PlainTextRecord, plainTextCall } from './plain-text.ts';
 import * as s from './schemas.ts';
 
 export { MERCHANT_MCCS, type MerchantMcc };
@@ -145,7 +145,7 @@ export const MerchantPaymentCreate = z.strictObject({
   description: PlainText(128),
   order_id: PlainText(64),
   return_url: Url,
-  metadata: z.record(z.string().max(40), z.string().max(200)).optional(),
+  metadata: PlainTextRecord(40, 200).optional(),
   /** Seconds the payment may be paid: from a minute to a week; a day unless given. */
   expires_in: z.number().int().min(60).max(604_800).optional(),
 });

@@ -21,14 +21,24 @@ export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
  * cannot read as something else to an operator. A 400 FIELD_INVALID naming the field otherwise.
  */
 export function PlainText(max: number, min = 1) {
-  return z
-    .string()
-    .trim()
-    .min(min)
-    .max(max)
-    .refine((text) => !CONTROL_CHARACTERS.test(text) && !BIDI_CONTROLS.test(text), {
-      message: 'control and direction characters are not allowed',
-    });
+  return z.string().trim().min(min).max(max).refine(isPlainText, PLAIN_TEXT_ONLY);
+}
+
+/** Whether a text holds no control or direction character: PlainText's rule, for text kept as written. */
+export function isPlainText(text: string): boolean {
+  return !CONTROL_CHARACTERS.test(text) && !BIDI_CONTROLS.test(text);
+}
+const PLAIN_TEXT_ONLY = { message: 'control and direction characters are not allowed' };
+
+/**
+ * A merchant's own key-value notes (a payment's metadata), kept exactly as written (not trimmed), under
+ * the same plain-text rule as any free text.
+ */
+export function PlainTextRecord(keyMax: number, valueMax: number) {
+  return z.record(
+    z.string().max(keyMax).refine(isPlainText, PLAIN_TEXT_ONLY),
+    z.string().max(valueMax).refine(isPlainText, PLAIN_TEXT_ONLY),
+  );
 }
 /** Controls, format characters (bidi embeddings, overrides, isolates and marks, zero-width, BOM) and Hangul fillers. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\u115f\u1160\u3164\uffa0]/gu;

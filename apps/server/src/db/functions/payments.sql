@@ -172,6 +172,7 @@ DECLARE
   merchant uuid := (call->>'merchant_account')::uuid;
   fee bigint := coalesce((call->>'fee')::bigint, 0);
   fees ledger_accounts;
+  merchant_closed boolean := false;
   hold boolean := payee IS NULL AND merchant IS NULL;
   locked record;
   claim record;
@@ -187,6 +188,9 @@ BEGIN
   IF merchant IS NOT NULL THEN
     SELECT * INTO credit FROM ledger_accounts a
     WHERE a.id = merchant AND a.purpose = 'merchant' AND a.currency = currency FOR NO KEY UPDATE;
+    -- Read under the account's lock, which closing takes too: a closed owner's merchant takes nothing.
+    SELECT u.closed_at IS NOT NULL INTO merchant_closed FROM merchants m JOIN users u ON u.id = m.user_id
+    WHERE m.account_id = merchant;
   ELSIF payee IS NULL THEN
     SELECT * INTO credit FROM ledger_accounts a
     WHERE a.user_id IS NULL AND a.purpose = toward AND a.currency = currency FOR NO KEY UPDATE;
@@ -214,7 +218,8 @@ BEGIN
   END IF;
 
   -- 2. The rules.
-  refusals := door_closed(locked.payer_closed, payee IS NOT NULL AND locked.payee_closed);
+  refusals := door_closed(locked.payer_closed,
+    (payee IS NOT NULL AND locked.payee_closed) OR coalesce(merchant_closed, false));
   IF locked.frozen THEN
     refusals := refusals || jsonb_build_object('rule', 'wallet_frozen');
   END IF;

@@ -32,8 +32,10 @@ import { antifraudWatch, LIST_IN_FORCE, type ListedRecipient } from './watch.ts'
 
 /** What the pipeline tells the check about a money call's payee. */
 export interface AntifraudPayee {
-  /** The wallet user paid, or null (a card, a bank account). */
+  /** The wallet user paid, or null (a card, a bank account, a merchant). */
   userId: string | null;
+  /** A merchant paid: a payee of its own, whatever bank account it settles to. */
+  merchantId?: string | null;
   phone?: string | null;
   /** The card's 16 digits, in memory only. */
   card?: string | null;
@@ -104,9 +106,10 @@ export function cardKey(ctx: AppContext, card: string): string {
  */
 export function payeeKey(
   ctx: AppContext,
-  payee: Pick<AntifraudPayee, 'userId' | 'card' | 'account' | 'phone'>,
+  payee: Pick<AntifraudPayee, 'userId' | 'merchantId' | 'card' | 'account' | 'phone'>,
 ): string {
   if (payee.userId) return payee.userId;
+  if (payee.merchantId) return `merchant:${payee.merchantId}`;
   if (payee.card) return `card:${cardKey(ctx, payee.card)}`;
   // An СБП payee's phone is kept masked on its payout, so 'paid before' keeps only its keyed hash.
   if (payee.phone)
@@ -330,6 +333,10 @@ async function signsOf(
        UNION ALL
        SELECT p.payee_key, p.created_at, p.amount, p.currency, p.hold_transfer_id FROM payouts p
        WHERE p.user_id = $1 AND p.payee_key IS NOT NULL AND p.status <> 'failed'
+       UNION ALL
+       -- A merchant's account is no person's, so its payments are read from their own rows.
+       SELECT 'merchant:' || m.merchant_id::text, m.paid_at, m.amount, m.currency, m.transfer_id
+       FROM merchant_payments m WHERE m.payer_id = $1 AND m.status = 'succeeded'
      ), paid AS (
        -- A held payment released (the person's SMS code, the trusted person, an operator) was judged:
        -- its payee is known at once and it is not summed again.

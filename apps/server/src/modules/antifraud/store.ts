@@ -71,27 +71,30 @@ export const HOLD_COLUMNS = `id, user_id, call_name, kind, payee_id, payee_label
   hold_transfer_id, movement_id, reasons, status, approver_id, expires_at, created_at, decided_at, decided_by`;
 
 /** A person's door as JSON: the amounts as text, the time given again when it is opened. */
-export type StoredDoor = Omit<Payment, 'amount' | 'at' | 'payoutFee'> & {
+export type StoredDoor = Omit<Payment, 'amount' | 'at' | 'payoutFee' | 'merchant'> & {
   amount: string;
   payoutFee?: Omit<NonNullable<Payment['payoutFee']>, 'amount'> & { amount: string };
+  merchant?: Omit<NonNullable<Payment['merchant']>, 'fee'> & { fee: string };
 };
 
 export function storedDoor(door: Payment): StoredDoor {
-  const { amount, at: _at, payoutFee, ...rest } = door;
+  const { amount, at: _at, payoutFee, merchant, ...rest } = door;
   return {
     ...rest,
     amount: amount.toString(),
     ...(payoutFee ? { payoutFee: { ...payoutFee, amount: payoutFee.amount.toString() } } : {}),
+    ...(merchant ? { merchant: { ...merchant, fee: merchant.fee.toString() } } : {}),
   };
 }
 
 export function doorOf(stored: StoredDoor, at: Date): Payment {
-  const { payoutFee, ...rest } = stored;
+  const { payoutFee, merchant, ...rest } = stored;
   return {
     ...rest,
     amount: BigInt(stored.amount),
     at,
     ...(payoutFee ? { payoutFee: { ...payoutFee, amount: BigInt(payoutFee.amount) } } : {}),
+    ...(merchant ? { merchant: { ...merchant, fee: BigInt(merchant.fee) } } : {}),
   };
 }
 

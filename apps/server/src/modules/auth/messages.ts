@@ -51,6 +51,10 @@ const MESSAGES = {
     ru: 'E-Wallet: уведомления о безопасности выключены. Если это были не вы, заблокируйте кошелёк в приложении или обратитесь в поддержку.',
     en: 'E-Wallet: security notifications were switched off. If it was not you, freeze your wallet in the app or contact support.',
   },
+  sms_settlement_account_changed: {
+    ru: 'E-Wallet: расчётный счёт бизнес-аккаунта изменён, выплаты на него начнутся через сутки. Если это были не вы, заблокируйте кошелёк в приложении или обратитесь в поддержку.',
+    en: 'E-Wallet: your merchant settlement account was changed; payouts to it start in a day. If it was not you, freeze your wallet in the app or contact support.',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageName = keyof typeof MESSAGES;

@@ -24,7 +24,9 @@ export type SecurityChange =
   | 'passkey_removed'
   | 'pin_changed'
   | 'push_added'
-  | 'alerts_reduced';
+  | 'alerts_reduced'
+  // Where a merchant's settlements go (docs/decisions/merchants.md#settlement).
+  | 'settlement_account_changed';
 
 /**
  * The PIN (counted by its own guard, as for money) or the live SMS code of the person's own phone

@@ -56,6 +56,8 @@ interface ClosingState {
   topUps: number;
   /** Held operations and those awaiting the trusted person (docs/decisions/antifraud-paths.md). */
   holds: number;
+  /** The person's merchant holds money, or has a settlement on its way (docs/decisions/merchants.md#settlement). */
+  merchantMoney: boolean;
   trusted: boolean;
   schedules: number;
   requests: number;
@@ -75,6 +77,7 @@ async function stateOf(q: Queryable, userId: string, at: Date): Promise<ClosingS
     payouts: number;
     top_ups: number;
     holds: number;
+    merchant_money: boolean;
     schedules: number;
     requests: number;
   }>(
@@ -83,6 +86,7 @@ async function stateOf(q: Queryable, userId: string, at: Date): Promise<ClosingS
        (SELECT count(*)::integer FROM topup_orders o WHERE o.user_id = u.id AND o.status = 'pending') AS top_ups,
        (SELECT count(*)::integer FROM money_holds h
          WHERE h.user_id = u.id AND h.status IN ('held', 'awaiting_approval', 'releasing')) AS holds,
+       ${MERCHANT_MONEY} AS merchant_money,
        (SELECT count(*)::integer FROM scheduled_transfers s
          WHERE s.user_id = u.id AND s.status IN ('active', 'paused')) AS schedules,
        (SELECT count(*)::integer FROM payment_requests r
@@ -104,12 +108,17 @@ async function stateOf(q: Queryable, userId: string, at: Date): Promise<ClosingS
     payouts: row.payouts,
     topUps: row.top_ups,
     holds: row.holds,
+    merchantMoney: row.merchant_money,
     trusted: await trustedPersonInForce(q, userId, at),
     schedules: row.schedules,
     requests: row.requests,
     goals: await goalsHoldingMoney(q, userId),
   };
 }
+
+/** Whether the person's merchant (docs/decisions/merchants.md#settlement) holds money or is paying it out. */
+const MERCHANT_MONEY = `EXISTS (SELECT 1 FROM merchants m JOIN ledger_accounts a ON a.id = m.account_id
+  WHERE m.user_id = u.id AND (a.balance <> 0 OR a.pending_debits <> 0))`;
 
 const isZero = (balance: string) => /^-?0+(\.0+)?$/.test(balance);
 
@@ -124,6 +133,8 @@ function problemsOf(ctx: AppContext, state: ClosingState, language: Language): A
   ];
   if (inProgress.length > 0)
     problems.push(new AppError('WALLET_CLOSE_PENDING', { operations: inProgress.join(', ') }));
+  // A merchant's money leaves only by its settlement, which a closed wallet can no longer make.
+  if (state.merchantMoney) problems.push(new AppError('WALLET_CLOSE_MERCHANT'));
   // A goal's money returns to the account when the goal is deleted; then it leaves with the rest.
   if (state.goals > 0) problems.push(new AppError('WALLET_CLOSE_GOALS'));
   const foreign = state.accounts.filter((a) => a.currency_code !== 'RUB' && !isZero(a.balance));
@@ -239,6 +250,13 @@ export async function closeWallet(
     );
     if (open[0]!.holds > 0)
       throw new AppError('WALLET_CLOSE_PENDING', { operations: TEXTS.operations.held[language] });
+    // The merchant's account locked as a payment into it locks it: none lands after this reads it empty.
+    const { rows: merchant } = await q.query<{ money: boolean }>(
+      `SELECT a.balance <> 0 OR a.pending_debits <> 0 AS money FROM merchants m
+       JOIN ledger_accounts a ON a.id = m.account_id WHERE m.user_id = $1 FOR UPDATE OF a`,
+      [userId],
+    );
+    if (merchant[0]?.money) throw new AppError('WALLET_CLOSE_MERCHANT');
     await q.query(
       `UPDATE users SET closed_at = $2, closed_phone = phone, phone = 'closed:' || id::text WHERE id = $1`,
       [userId, now],
@@ -260,6 +278,12 @@ export async function closeWallet(
     await endTrustedRoles(q, userId, 'closed', now);
     await endOwnTrustedPerson(q, userId, now);
     await q.query('DELETE FROM passkeys WHERE user_id = $1', [userId]);
+    // The merchant's keys end with the wallet, as its sessions do: its API takes nothing more.
+    await q.query(
+      `UPDATE merchant_keys SET revoked_at = $2
+       WHERE merchant_id IN (SELECT id FROM merchants WHERE user_id = $1) AND revoked_at IS NULL`,
+      [userId, now],
+    );
     await q.query('DELETE FROM push_subscriptions WHERE user_id = $1', [userId]);
     await revokeAllSessions(q, userId, now);
   });

@@ -8,9 +8,10 @@
  */
 import type { AnswerOf, Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
+import type { Queryable } from '../../db/client.ts';
+import { AppError, isAppError } from '../../errors.ts';
 import { newTransferId } from '../../ledger/index.ts';
-import { type Confirmation, moneyCall, requestHash } from '../money-calls/index.ts';
+import { type Confirmation, moneyCall, onRelease, requestHash } from '../money-calls/index.ts';
 import { transferReceipt } from '../transfer/index.ts';
 import { dispatchNotification, recordNotification } from './notify.ts';
 import { type PaymentRow, payablePayment, paymentAnswer, SELECT_PAYMENT, unpayable } from './payments.ts';
@@ -102,23 +103,17 @@ export async function payMerchantPayment(
     },
     after: async (q, outcome) => {
       if (outcome.outcome !== 'created') return;
-      await q.query(
-        `UPDATE merchant_payments SET status = 'succeeded', payer_id = $2, transfer_id = $3, paid_at = $4
-         WHERE id = $1`,
-        [id, userId, transferId, now],
-      );
-      const { rows } = await q.query<PaymentRow>(`${SELECT_PAYMENT} WHERE p.id = $1`, [id]);
-      notification = await recordNotification(
-        q,
-        ctx,
-        row.merchant_id,
-        'payment.succeeded',
-        paymentAnswer(ctx, rows[0]!),
-      );
+      notification = await markPaid(ctx, q, { id, payer: userId, transferId, at: now });
     },
     committed: () => dispatchNotification(ctx, notification),
+    // A merchant is a payee of its own, judged as a person is; its settlement account is asked of the lists.
     antifraud: {
-      payee: { userId: null, label: seen.merchant.name },
+      payee: {
+        userId: null,
+        merchantId: seen.merchant.id,
+        account: seen.merchant.bank_account,
+        label: seen.merchant.name,
+      },
       amount: seen.row.amount,
       currency: 'RUB',
       sessionId: options.sessionId ?? null,
@@ -126,3 +121,43 @@ export async function payMerchantPayment(
     },
   });
 }
+
+/** The payment marked paid by this movement, and the merchant's notification recorded: its id to send. */
+async function markPaid(
+  ctx: AppContext,
+  q: Queryable,
+  paid: { id: string; payer: string; transferId: string; at: Date },
+): Promise<string | null> {
+  await q.query(
+    `UPDATE merchant_payments SET status = 'succeeded', payer_id = $2, transfer_id = $3, paid_at = $4
+     WHERE id = $1`,
+    [paid.id, paid.payer, paid.transferId, paid.at],
+  );
+  const { rows } = await q.query<PaymentRow>(`${SELECT_PAYMENT} WHERE p.id = $1`, [paid.id]);
+  const row = rows[0]!;
+  return recordNotification(q, ctx, row.merchant_id, 'payment.succeeded', paymentAnswer(ctx, row));
+}
+
+// A held payment (docs/decisions/antifraud.md#antifraud-and-the-trusted-person) is paid to the merchant only
+// when released: a payment paid, cancelled or expired meanwhile refuses the release, and the money stays
+// held until the hold is cancelled or expires.
+onRelease('merchantPaymentPay', {
+  before: async (q, door) => {
+    try {
+      const { row } = await payablePayment(q, door.payer, door.reference!.id, true);
+      return unpayable(row, door.at) ?? undefined;
+    } catch (error) {
+      if (isAppError(error)) return error;
+      throw error;
+    }
+  },
+  after: async (q, door, ctx) => {
+    const notification = await markPaid(ctx, q, {
+      id: door.reference!.id,
+      payer: door.payer,
+      transferId: door.id,
+      at: door.at,
+    });
+    return () => dispatchNotification(ctx, notification);
+  },
+});

@@ -21,6 +21,7 @@ import { AppError } from '../../errors.ts';
 import { outboundProblem } from '../../http/outbound.ts';
 import { balanceOf, openMerchantAccount } from '../../ledger/index.ts';
 import { isValidTaxpayerInn } from '../../providers/kyc/documents.ts';
+import { securityChanged } from '../auth/index.ts';
 import { checkConfirmation } from '../money-calls/index.ts';
 
 export interface MerchantRow {
@@ -224,6 +225,9 @@ export async function updateMerchant(
     checkDetails(ctx, bank, language);
     if (pin === undefined && passkey === undefined) throw new AppError('FIELD_REQUIRED', { field: 'pin' });
     await checkConfirmation(ctx, userId, { ...(pin ? { pin } : {}), ...(passkey ? { passkey } : {}) });
+    // Told to the owner and recorded before the account changes, so no settlement reaches it unseen
+    // for a day (settlements.ts, `accountSetLately`).
+    await securityChanged(ctx, userId, 'settlement_account_changed', 'pin', language);
   }
   const row = await ctx.db.tx(async (q) => {
     const { rows } = await q.query<MerchantRow>(

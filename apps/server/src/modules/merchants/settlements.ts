@@ -20,6 +20,8 @@ import { type MerchantRow, merchantOfUser } from './profile.ts';
 type Settlement = AnswerOf<'merchantSettlements'>['results'][number];
 type Origin = Settlement['origin'];
 export const SETTLEMENT_QUEUE = 'merchant-settlement';
+/** How long a settlement account set by its owner waits before it is paid: the antifraud signs' day. */
+const ACCOUNT_SETTLES_AFTER_MS = 24 * 3_600_000;
 const SETTLEMENT_MADE: Record<Language, string> = {
   ru: 'Деньги отправлены на расчётный счёт',
   en: 'The money is on its way to your bank account',
@@ -68,6 +70,7 @@ async function settle(
   // A merchant not approved hears so before 'nothing to pay out' (its door says it again under the lock).
   if (merchant.status !== 'active') throw new AppError('MERCHANT_NOT_ACTIVE');
   if (whole <= 0n) throw new AppError('MERCHANT_NOTHING_TO_SETTLE');
+  if (await accountSetLately(ctx, merchant.user_id)) throw new AppError('MERCHANT_ACCOUNT_NEW');
   const purpose = language === 'en' ? 'Settlement of wallet payments' : 'Перечисление платежей кошелька';
   return payOut(
     ctx,
@@ -107,6 +110,21 @@ async function settle(
       }),
     }),
   );
+}
+
+/**
+ * Whether the owner set the settlement account within the last day: a session and PIN in a thief's hands
+ * could have, so it receives nothing until the owner has had a day to freeze the wallet
+ * (docs/decisions/merchants.md#settlement).
+ */
+async function accountSetLately(ctx: AppContext, userId: string): Promise<boolean> {
+  const since = new Date(ctx.clock.now().getTime() - ACCOUNT_SETTLES_AFTER_MS);
+  const { rows } = await ctx.db.query(
+    `SELECT 1 FROM security_changes
+     WHERE user_id = $1 AND kind = 'settlement_account_changed' AND created_at > $2 LIMIT 1`,
+    [userId, since],
+  );
+  return rows.length > 0;
 }
 
 export async function settleNow(

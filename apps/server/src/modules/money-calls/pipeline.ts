@@ -204,8 +204,10 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
           id: hold.holdTransferId,
           payee: null,
           toward: 'antifraud_hold',
-          // Only the amount waits; a payout's fee is held with the payout when it is released.
+          // Only the amount waits; a payout's fee is held with the payout when it is released, and a
+          // merchant is paid (its fee taken) only then.
           payoutFee: undefined,
+          merchant: undefined,
           // A run keeps its standing order's reference, which the door asks for without a PIN (payments.sql).
           reference: standing ? door.reference : { type: 'money_hold', id: hold.id },
           description: heldDescription(door),

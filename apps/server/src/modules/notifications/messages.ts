@@ -104,6 +104,10 @@ export const NOTIFICATION_MESSAGES = {
     ru: 'Уведомления о безопасности выключены. Если это были не вы, заблокируйте кошелёк',
     en: 'Security notifications were switched off. If it was not you, freeze your wallet',
   },
+  security_settlement_account_changed: {
+    ru: 'Расчётный счёт бизнес-аккаунта изменён, выплаты на него начнутся через сутки. Если это были не вы, заблокируйте кошелёк',
+    en: 'Your merchant settlement account was changed; payouts to it start in a day. If it was not you, freeze your wallet',
+  },
   // A monthly budget's thresholds (db/functions/budgets.sql), told once a month each.
   budget_80: {
     ru: 'Потрачено 80% бюджета «{category}» на месяц',
