@@ -88,12 +88,18 @@ test('send by СБП to another bank: the name before the PIN, then the receipt 
   expect(await rubBalance(request, person)).toBe('4296.50');
 
   await page.goto('/history');
-  await expect(page.getByText('Комиссия за перевод по СБП').first()).toBeVisible();
-  await expect(page.getByText('Перевод по СБП: Тестовый банк, +7 916 ***-**-67').first()).toBeVisible();
+  // One row for the transfer, its fee on it (docs/decisions/sbp.md#fees); no row of its own.
+  const row = page
+    .locator('.transaction')
+    .filter({ hasText: 'Перевод по СБП: Тестовый банк, +7 916 ***-**-67' });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId('transaction-fee')).toHaveText(`комиссия ${nbsp('3,50 ₽')}`);
+  await expect(page.getByText('Комиссия за перевод по СБП')).toHaveCount(0);
   await shots(page, 'history');
 
   // 'Повторить' opens the СБП form filled: the phone, the bank, the amount; the PIN is still asked.
-  await page.getByText('Перевод по СБП: Тестовый банк, +7 916 ***-**-67').first().click();
+  await row.click();
+  await expect(page.getByTestId('operation-fee')).toHaveText(nbsp('3,50 ₽'));
   await page.getByRole('link', { name: /Повторить операцию/ }).click();
   const again = page.getByTestId('sbp-form');
   await expect(again.getByLabel('Сумма', { exact: true })).toHaveValue('700,00');
