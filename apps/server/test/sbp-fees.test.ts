@@ -108,6 +108,15 @@ describe(`СБП fees (${databaseLabel})`, () => {
     expect(await balance(server, ivan)).toBe('890.00');
     expect(await feeTransfers(ivan)).toEqual(['posted:1000']);
     expect((await feesBalance()) - before).toBe(1000n);
+    // Statistics count one operation: the fee is spent with its transfer, not an 'other' operation.
+    const stat = await server.call('GET', '/v2/wallet/stat', { token: ivan.token });
+    const byType = Object.fromEntries(
+      (stat.body.results as { wallet_transaction_type: string; amount_out: string; count: number }[]).map(
+        (row) => [row.wallet_transaction_type, [row.amount_out, row.count]],
+      ),
+    );
+    expect(byType.withdrawal).toEqual(['110.00', 1]);
+    expect(byType.other).toEqual(['0.00', 0]);
     // The fee is the wallet's, not money sent: the monthly limit counts the 100 ₽ alone.
     expect((await check(ivan, { amount: '1' })).body.limits.monthly_outgoing_used).toBe('100.00');
   });

@@ -408,10 +408,11 @@ export async function statOf(
   // goal's move only move one's own money between accounts, as the monthly limit also reads them.
   const counted = { in: 0n, out: 0n };
   for (const row of rows) {
-    const entry = byType.get(transactionType(row.kind))!;
+    // A payout's fee is spent with its payout, one operation (FEE_COLUMN): its type, no count of its own.
+    const entry = byType.get(row.kind === 'fee' ? 'withdrawal' : transactionType(row.kind))!;
     if (row.out) entry.out += BigInt(row.amount);
     else entry.in += BigInt(row.amount);
-    entry.count += row.count;
+    if (row.kind !== 'fee') entry.count += row.count;
     if (row.kind === 'exchange' || row.kind === 'savings') continue;
     if (row.out) counted.out += BigInt(row.amount);
     else counted.in += BigInt(row.amount);
