@@ -140,6 +140,25 @@ test('top up by СБП through the sandbox page: a QR, pay, the money is in', as
   expect(await rubBalance(request, person)).toBe('300.00');
 });
 
+test('in English the СБП recipient is named in Latin letters before the PIN', async ({ page, request }) => {
+  const person = await registerPerson(request);
+  await topUp(request, person, '5000');
+  await upgradeToSimplified(request, person);
+  await page.addInitScript(() => localStorage.setItem('e-wallet-language', 'en'));
+  await signIn(page, person, '/wallet/save');
+  await page.getByRole('button', { name: 'SBP', exact: true }).click();
+  const form = page.getByTestId('sbp-form');
+  await form.getByLabel('Amount', { exact: true }).fill('700');
+  await form.getByLabel('Recipient’s phone').fill('9161234567');
+  // The sandbox's banks are named in Russian only (as its directory has them).
+  await form.getByLabel('Find a bank').fill('тестовый');
+  await form.getByRole('button', { name: 'Тестовый банк', exact: true }).click();
+  const recipient = page.getByTestId('sbp-recipient');
+  await expect(recipient.locator('.recipient-card__name')).toHaveText(/^[A-Za-z'-]+ [A-Z]\.$/);
+  await expectNoAxeViolations(page);
+  await shots(page, 'transfer-en');
+});
+
 test('the tariffs page states the СБП fee and the merchants’ fee as configured', async ({
   page,
   request,
