@@ -100,6 +100,8 @@ test('send by СБП to another bank: the name before the PIN, then the receipt 
   // 'Повторить' opens the СБП form filled: the phone, the bank, the amount; the PIN is still asked.
   await row.click();
   await expect(page.getByTestId('operation-fee')).toHaveText(nbsp('3,50 ₽'));
+  await expectNoAxeViolations(page);
+  await shots(page, 'operation');
   await page.getByRole('link', { name: /Повторить операцию/ }).click();
   const again = page.getByTestId('sbp-form');
   await expect(again.getByLabel('Сумма', { exact: true })).toHaveValue('700,00');
