@@ -222,6 +222,7 @@ export async function measureBig(
       statYear: await explain(
         `SELECT e.kind, sum(abs(e.amount))::bigint AS amount, count(*)::integer AS count FROM ledger_entries e
          WHERE e.user_id = $1 AND e.phase IN ('single', 'post') AND e.currency = $2 AND e.opened_at >= $3
+           AND e.created_at >= $3
          GROUP BY e.kind`,
         [userId, 'RUB', yearAgo],
       ),

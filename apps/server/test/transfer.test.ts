@@ -400,6 +400,16 @@ describe(`transfers (${databaseLabel})`, () => {
     const second = await send(ivan, petr.phone, { amount: '300' }, k);
     expect(first.status).toBe(200);
     expect(second.body).toEqual(first.body);
+    // The key keeps a reference to the transfer, which holds the receipt; the repeat made it again.
+    const stored = await server.ctx.db.query<{ answer: Record<string, string> }>(
+      'SELECT answer FROM idempotency_keys WHERE key = $1',
+      [k],
+    );
+    expect(stored.rows[0]!.answer).toEqual({
+      kept: first.body.receipt.id,
+      counterparty: expect.any(String),
+      language: 'ru',
+    });
     expect(await balance(server, ivan)).toBe('700.00');
     expect(await balance(server, petr)).toBe('300.00');
     expect((await send(ivan, petr.phone, { amount: '301' }, k)).body.code).toBe('IDEMPOTENCY_CONFLICT');

@@ -37,6 +37,7 @@
  */
 
 import { type CurrencyCode, ID_PATTERN, MAX_MINOR } from '@e-wallet/contract';
+import { v7 as uuidv7 } from 'uuid';
 import { batchedRead } from '../db/batch.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
@@ -339,6 +340,15 @@ export async function balanceOf(q: Queryable, accountId: string): Promise<Balanc
 }
 
 // ---------- transfers ----------
+
+/**
+ * A new transfer's id, made by its caller before the door: time-ordered (UUIDv7), so the transfers'
+ * primary key grows at its right edge rather than writing a random page per payment
+ * (docs/performance.md#what-each-change-gained).
+ */
+export function newTransferId(): string {
+  return uuidv7();
+}
 
 export async function findTransfer(q: Queryable, id: string): Promise<Transfer | null> {
   if (!ID_PATTERN.test(id)) return null;

@@ -3,11 +3,11 @@
  * correcting transfer, another approves it as a money call (modules/money-calls) through ops_refund
  * (db/functions/ops.sql), which decides eligibility, four eyes and the limits; every step audited.
  */
-import { randomUUID } from 'node:crypto';
 import { type CurrencyCode, parseAmount } from '@e-wallet/contract';
 import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError, isAppError } from '../errors.ts';
+import { newTransferId } from '../ledger/index.ts';
 import { runMoneyCall } from '../modules/money-calls/index.ts';
 import { writeAudit } from './audit.ts';
 import { secondOperatorRefusal } from './four-eyes.ts';
@@ -89,7 +89,7 @@ const REFUND_TEXT = { ru: 'Возврат ошибочной операции', 
  * is audited too.
  */
 export async function approveRefund(ctx: AppContext, by: Operator, id: string): Promise<unknown> {
-  const movementId = randomUUID();
+  const movementId = newTransferId();
   const refusedByRule = (rule: string) =>
     writeAudit(ctx.db, ctx, by, {
       action: 'refund_approve_refused',

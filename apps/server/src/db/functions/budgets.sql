@@ -34,7 +34,8 @@ DECLARE
 BEGIN
   RETURN (SELECT coalesce(-sum(e.amount), 0)::bigint
     FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
-    WHERE e.user_id = person AND e.opened_at >= month AND limits_month(e.opened_at) = month
+    WHERE e.user_id = person AND e.created_at >= month AND e.opened_at >= month
+      AND limits_month(e.opened_at) = month
       AND e.phase IN ('single', 'hold') AND t.status <> 'voided' AND e.currency = currency
       AND category_spending(e) AND (category IS NULL OR category_of(person, t) = category));
 END

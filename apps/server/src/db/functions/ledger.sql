@@ -132,7 +132,9 @@ BEGIN
     INSERT INTO ledger_entries (transfer_id, account_id, user_id, phase, amount, currency, kind, balance_after,
       pending_debits_after, account_version, created_at, opened_at)
     SELECT t_id, c.id, c.user_id, step, c.entry_amount, t_currency, t_kind, c.balance,
-      c.pending_debits, c.version, at, t_created_at
+      -- Never written before its transfer opened (instances' clocks differ by a little): readers range
+      -- the one person's index by the writing time from the opening time (migration 0470).
+      c.pending_debits, c.version, greatest(at, t_created_at), t_created_at
     FROM changed c ORDER BY c.ord
     RETURNING id, user_id
   )

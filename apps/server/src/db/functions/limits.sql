@@ -55,7 +55,8 @@ BEGIN
   RETURN (SELECT coalesce(sum(CASE WHEN e.phase = 'void' THEN e.amount ELSE -e.amount END), 0)::bigint
     FROM ledger_entries e
     WHERE e.user_id = account.user_id AND e.account_id = account.id AND e.amount < 0
-      AND e.phase IN ('single', 'hold', 'void') AND e.opened_at >= month AND limits_month(e.opened_at) = month
+      AND e.phase IN ('single', 'hold', 'void') AND e.created_at >= month AND e.opened_at >= month
+      AND limits_month(e.opened_at) = month
       AND limits_counts_outgoing(e.kind, e.currency));
 END
 $$;

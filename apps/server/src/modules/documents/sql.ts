@@ -5,7 +5,7 @@
 
 /**
  * One side of a transfer as a receipt tells it: the user's opening entry (its `opened_at` is the
- * transfer's creation, so the user's `ledger_entries_user_opened` range finds it), the other side's
+ * transfer's creation, and so is its writing time: the person's index finds it), the other side's
  * owner and, for money paid out, the payout. `$1` the user (or null from a verify code), `$2` the
  * transfer, `$3` the side's sign: -1 debit, 1 credit, 0 whichever side is the user's.
  */
@@ -17,7 +17,7 @@ SELECT t.id, t.kind, t.status, t.currency, t.created_at, t.description,
   p.purpose AS payout_purpose, p.destination AS payout_destination, p.payee_name AS payout_payee,
   coalesce(p.fee, 0) AS fee
 FROM ledger_transfers t
-JOIN ledger_entries e ON e.transfer_id = t.id AND e.opened_at = t.created_at
+JOIN ledger_entries e ON e.transfer_id = t.id AND e.created_at = t.created_at AND e.opened_at = t.created_at
   AND e.phase IN ('single', 'hold') AND e.user_id IS NOT NULL
   AND ($1::uuid IS NULL OR e.user_id = $1::uuid)
   AND ($3::integer = 0 OR sign(e.amount) = $3::integer)
@@ -61,7 +61,7 @@ ORDER BY created_at DESC, id DESC LIMIT 1`;
 
 /**
  * The same two for a merchant's account (docs/decisions/merchants.md#settlement), which no user owns: by the
- * account's time index, once its owner's merchant was checked. `$1` is unused.
+ * account's versions, filtered by time, once its owner's merchant was checked. `$1` is unused.
  */
 export const MERCHANT_PERIOD_SQL = `
 SELECT min(account_version) AS first_version, max(account_version) AS last_version

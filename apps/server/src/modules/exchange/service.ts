@@ -23,7 +23,7 @@ import {
 } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import type { SidedText } from '../../ledger/index.ts';
+import { newTransferId, type SidedText } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { checkConfirmation, moneyCall, requestHash } from '../money-calls/index.ts';
 import {
@@ -250,7 +250,7 @@ export async function exchangeMoney(
   const amount = BigInt(quote.amount);
   const receive = BigInt(quote.receive_amount);
   const at = ctx.clock.now();
-  const outId = randomUUID();
+  const outId = newTransferId();
   const title = exchangeTitle(from, to);
   const answer: AnswerOf<'exchange'> = {
     status: 'success',
@@ -282,7 +282,7 @@ export async function exchangeMoney(
         quoteId: quote.id,
         person: userId,
         outId,
-        inId: randomUUID(),
+        inId: newTransferId(),
         description: {
           ...title,
           exchange: {

@@ -15,7 +15,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { accountsOf, type GoalMove } from '../../ledger/index.ts';
+import { accountsOf, type GoalMove, newTransferId } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { checkConfirmation, moneyCall, requestHash } from '../money-calls/index.ts';
 
@@ -247,7 +247,7 @@ export async function moveGoalMoney(
     throw new AppError('NOT_FOUND');
   }
   const amount = body ? amountOf(body.amount, goal.currency) : BigInt(goal.saved);
-  const movementId = randomUUID();
+  const movementId = newTransferId();
   const answer: AnswerOf<'goalDeposit'> = {
     status: 'success',
     message: MOVED[direction][options.language],

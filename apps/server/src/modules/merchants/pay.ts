@@ -6,10 +6,10 @@
  * A payment to a merchant is allowed at every identification level (no transfer to a person); the
  * monthly limit, freeze, terms, PIN or passkey apply as to any payment.
  */
-import { randomUUID } from 'node:crypto';
 import type { AnswerOf, Language } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
+import { newTransferId } from '../../ledger/index.ts';
 import {
   type CheckAnswer,
   type Confirmation,
@@ -40,7 +40,7 @@ export async function payMerchantPayment(
   options: { idempotencyKey: string | null; language: Language; sessionId?: string },
 ): Promise<AnswerOf<'merchantPaymentPay'>> {
   const now = ctx.clock.now();
-  const transferId = randomUUID();
+  const transferId = newTransferId();
   // The payee for the antifraud check, read before the call (the row is locked again in `before`).
   const seen = await payablePayment(ctx.db, userId, id);
   let row: PaymentRow;
@@ -98,7 +98,7 @@ export async function payMerchantPayment(
           merchant: {
             account: merchant.account_id,
             fee,
-            feeId: randomUUID(),
+            feeId: newTransferId(),
             feeDescription: {
               debit: { ru: 'Комиссия за приём платежа', en: 'Fee for the payment taken' },
               credit: { ru: `Комиссия: ${merchant.name}`, en: `Fee: ${merchant.name}` },

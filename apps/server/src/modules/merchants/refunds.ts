@@ -12,6 +12,7 @@ import { type AnswerOf, type BodyOut, formatAmount } from '@e-wallet/contract';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { newTransferId } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { moneyCall, requestHash } from '../money-calls/index.ts';
 import { dispatchNotification, recordNotification } from './notify.ts';
@@ -47,7 +48,7 @@ export async function refundPayment(
   const amount = amountOf(body.amount, 'RUB');
   const now = ctx.clock.now();
   const id = randomUUID();
-  const transferId = randomUUID();
+  const transferId = newTransferId();
   let notification: string | null = null;
   const row: RefundRow = {
     id,

@@ -2,7 +2,8 @@
  * Idempotency of money calls (docs/decisions/api.md#the-api, TigerBeetle's reliable submission): the
  * client makes an Idempotency-Key and keeps it for every retry. There is one store, `idempotency_keys`,
  * behind one pair of SQL functions (db/functions/idempotency.sql): `idempotency_claim` stores the key
- * with the call's fingerprint and its answer, made before the work, in the transaction that does the
+ * with the call's fingerprint and its answer (or, for a payment whose transfer holds its receipt, what
+ * makes it again: `KeptAnswer` in pipeline.ts), made before the work, in the transaction that does the
  * work; `idempotency_release` gives a refused call's key back. A repeat gets the stored answer and
  * does nothing; the same key with a different request is IDEMPOTENCY_CONFLICT. No module reads the
  * table: a door claims inside its statement (door_claim, payments.sql), every other keyed call through

@@ -16,6 +16,7 @@ export {
   type Before,
   type Confirmer,
   checkConfirmation,
+  type KeptAnswer,
   type MoneyCall,
   type MoneyCallResult,
   moneyCall,

@@ -29,6 +29,7 @@ import {
   type Door,
   type DoorOutcome,
   type MoneyCallName,
+  newTransferId,
   openDoor,
   type Payment,
   type Refusal,
@@ -48,6 +49,29 @@ import { type Confirmation, confirmer } from './confirmation.ts';
 import { claimKey, repeatedAnswer, type StoredAnswer } from './idempotency.ts';
 import { refusalError } from './refusals.ts';
 import { releaseWorkOf } from './release.ts';
+
+/**
+ * What the key keeps of an answer its transfer holds: the transfer's id (`kept`) and what the transfer
+ * does not say (the counterparty's name, the answer's language).
+ */
+export interface KeptAnswer {
+  kept: string;
+  [part: string]: string;
+}
+
+function isKept(answer: unknown): answer is KeptAnswer {
+  return !!answer && typeof answer === 'object' && typeof (answer as KeptAnswer).kept === 'string';
+}
+
+/** A repeat's answer: the first call's, made again from its transfer where only a part was kept. */
+async function firstAnswer<A>(
+  q: Queryable,
+  call: MoneyCall<A>,
+  first: StoredAnswer<A | KeptAnswer>,
+): Promise<A> {
+  const answer = repeatedAnswer(call, first);
+  return isKept(answer) && call.answerOfKept ? call.answerOfKept(q, answer) : (answer as A);
+}
 
 /**
  * Who confirmed a call: the person with the PIN or a passkey; a schedule's run, authorised by its
@@ -83,7 +107,12 @@ export interface MoneyCall<A> {
    * The door's arguments and the call's answer, once the signer is known (their name is in texts) and
    * after `before` has read the call's own row.
    */
-  prepare(signer: PinSigner | null): { door: Door; answer: A };
+  prepare(signer: PinSigner | null): { door: Door; answer: A; kept?: KeptAnswer };
+  /**
+   * A call whose answer its transfer already holds (a payment's receipt) keeps only `kept` with its key
+   * (docs/performance.md#what-each-change-gained) and makes the same answer again from it on a repeat.
+   */
+  answerOfKept?(q: Queryable, kept: KeptAnswer): Promise<A>;
   /**
    * The call's own row, locked in the door's transaction before it: its refusal (a paid request,
    * answered by a repeat's stored answer where the key was used) or a skip (a stale schedule's run).
@@ -164,7 +193,7 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
       const prepared = call.prepare(proof?.signer ?? null);
       answer = prepared.answer;
       let door = prepared.door;
-      let stored: unknown = answer;
+      let stored: unknown = prepared.kept ?? answer;
       if (held && door.door === 'pay') {
         // The money waits toward the antifraud account; the key answers the 202
         // (docs/decisions/antifraud.md#antifraud-and-the-trusted-person).
@@ -224,7 +253,7 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
         // The first caller gets what every repeat will get: the answer as stored.
         return { outcome: 'created', answer: JSON.parse(JSON.stringify(answer)) as A };
       case 'repeated': {
-        const first = repeatedAnswer<A>(call, {
+        const first = await firstAnswer(ctx.db, call, {
           request_hash: outcome.requestHash,
           answer: outcome.answer as A,
         });
@@ -297,7 +326,7 @@ function heldOf<A>(call: MoneyCall<A>, held: Held, door: Payment, answer: A): Ne
     payeeLabel: call.antifraud!.payee.label,
     door,
     answer,
-    holdTransferId: randomUUID(),
+    holdTransferId: newTransferId(),
     verdict: held.verdict,
     at: door.at,
   };
@@ -325,7 +354,7 @@ async function answerOrRefuse<A>(
   if (call.key !== null) {
     const scope = { userId: call.person, call: call.call, key: call.key, requestHash: call.requestHash };
     const claim = await claimKey<A | null>(q, scope, null, ctx.clock.now());
-    if (!claim.claimed) return repeatedAnswer(call, claim.first as StoredAnswer<A>);
+    if (!claim.claimed) return firstAnswer(q, call, claim.first as StoredAnswer<A>);
   }
   throw refusal;
 }

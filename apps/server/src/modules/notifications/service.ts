@@ -117,8 +117,8 @@ const IN_KEYS: Partial<Record<Transfer['kind'], NotificationMessageKey>> = {
 
 /**
  * The ledger entries that are notifications, as `ledger_entry_notifies` (db/functions/wallet_events.sql)
- * decides, read from `ledger_entries_user_time` (0055), which includes the phase and the amount it
- * reads. System accounts hear nothing.
+ * decides, read from the person's index of entries (`ledger_entries_person`, migration 0470), which
+ * includes the phase and the amount it reads. System accounts hear nothing.
  */
 export function noticeEntrySql(e: string): string {
   return `${e}.user_id IS NOT NULL AND ledger_entry_notifies(${e}.phase, ${e}.amount)`;

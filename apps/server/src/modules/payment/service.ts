@@ -132,10 +132,10 @@ export async function payQr(
         language,
         ...(options.sessionId ? { sessionId: options.sessionId } : {}),
       },
-      (moved, recipient) => ({
+      (moved, counterparty, language) => ({
         status: 'success' as const,
         message: PAYMENT_DONE[language],
-        receipt: transferReceipt(moved, recipient.name, language),
+        receipt: transferReceipt(moved, counterparty, language),
       }),
     );
   }

@@ -28,7 +28,7 @@ import type { AppContext } from '../../context.ts';
 import { open, payoutsKey, seal } from '../../crypto/sealed.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { AppError } from '../../errors.ts';
-import type { Payment } from '../../ledger/index.ts';
+import { newTransferId, type Payment } from '../../ledger/index.ts';
 import type { PayoutDestination } from '../../providers/payouts/payouts-provider.ts';
 import { type AntifraudPayee, type HoldVerdict, payeeKey } from '../antifraud/index.ts';
 import { type Confirmer, type IdempotencyScope, moneyCall, onRelease } from '../money-calls/index.ts';
@@ -105,9 +105,9 @@ export async function payOut<A>(
     destination: request.shownDestination,
     payee_name: request.payeeName,
     bank_name: bankNameOf(request.destination, request.payeeDetails),
-    hold_transfer_id: randomUUID(),
+    hold_transfer_id: newTransferId(),
     fee: request.fee ?? 0n,
-    fee_transfer_id: request.fee ? randomUUID() : null,
+    fee_transfer_id: request.fee ? newTransferId() : null,
     provider: ctx.payouts.id,
     provider_ref: null,
     status: 'created',

@@ -28,7 +28,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
-import { userAccount } from '../../ledger/index.ts';
+import { newTransferId, userAccount } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
 import {
@@ -338,7 +338,7 @@ export async function payRequest(
   options: { idempotencyKey: string | null; language: Language; sessionId?: string },
 ): Promise<AnswerOf<'requestPay'>> {
   const now = ctx.clock.now();
-  const transferId = randomUUID();
+  const transferId = newTransferId();
   let row: RequestRow | undefined;
   // The payee for the antifraud check, read before the call (its row is locked again in `before`).
   const { rows: asked } = await ctx.db.query<{

@@ -30,6 +30,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { CallHeld } from '../../http/held.ts';
+import { newTransferId } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
 import { goalMove, goalRow } from '../goals/index.ts';
@@ -267,7 +268,7 @@ export async function runSchedule(
   index: number,
 ): Promise<{ outcome: RunOutcome; next: NextRun | null }> {
   const now = ctx.clock.now();
-  const transferId = randomUUID();
+  const transferId = newTransferId();
   // The payer, payee and amount never change: read first for the antifraud check, locked again in `before`.
   const asked = await scheduleById(ctx.db, id);
   if (asked?.status !== 'active' || asked.next_index !== index) return { outcome: 'stale', next: null };

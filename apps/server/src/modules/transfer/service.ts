@@ -11,7 +11,6 @@
  *   transferMoney(ctx, userId, body, options)   POST /v2/wallet/transfer
  *   checkTransfer(ctx, userId, body, language)  POST /v2/wallet/transfer/check: the same rules, before the PIN
  */
-import { randomUUID } from 'node:crypto';
 import {
   ACCOUNT_CURRENCIES,
   type AnswerOf,
@@ -26,7 +25,7 @@ import { batchedRead } from '../../db/batch.ts';
 import type { Db } from '../../db/client.ts';
 import { hintsPerDatabase } from '../../db/hints.ts';
 import { AppError, isAppError } from '../../errors.ts';
-import type { SidedText, Transfer } from '../../ledger/index.ts';
+import { findTransfer, newTransferId, type SidedText, type Transfer } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
 import { hit } from '../limits/index.ts';
@@ -165,7 +164,7 @@ export interface UserPayment extends SendInput {
 export async function payUser<A>(
   ctx: AppContext,
   payment: UserPayment,
-  answerOf: (moved: Movement, recipient: Recipient) => A,
+  answerOf: (moved: Movement, counterparty: string, language: Language) => A,
 ): Promise<A> {
   const { senderId, amount, currency, kind, scope } = payment;
   const recipient = await userByPhone(ctx.db, payment.phone);
@@ -176,7 +175,8 @@ export async function payUser<A>(
   }
   const payee = recipient;
   const at = ctx.clock.now();
-  const moved: Movement = { id: randomUUID(), kind, amount, currency, createdAt: at, description: null };
+  const moved: Movement = { id: newTransferId(), kind, amount, currency, createdAt: at, description: null };
+  const language = payment.language ?? 'ru';
   return moneyCall(ctx, {
     call: scope.call,
     person: senderId,
@@ -187,7 +187,9 @@ export async function payUser<A>(
       // The sender's name comes with the PIN's proof.
       moved.description = describe(kind, payee.name, maskedName(signer!.firstName, signer!.lastName));
       return {
-        answer: answerOf(moved, payee),
+        answer: answerOf(moved, payee.name, language),
+        // The receipt is the transfer's: the key keeps what the transfer does not say.
+        kept: { kept: moved.id, counterparty: payee.name, language },
         door: {
           door: 'pay',
           id: moved.id,
@@ -202,6 +204,11 @@ export async function payUser<A>(
         },
       };
     },
+    answerOfKept: async (q, kept) => {
+      const first = await findTransfer(q, kept.kept);
+      if (!first) throw new Error(`kept answer without its transfer ${kept.kept}`);
+      return answerOf(first, kept.counterparty ?? '', (kept.language ?? 'ru') as Language);
+    },
     // A refusal tells that the phone is a wallet user without moving money: counted as a lookup.
     refused: () => countLookup(ctx, senderId),
     antifraud: {
@@ -209,7 +216,7 @@ export async function payUser<A>(
       amount,
       currency,
       sessionId: payment.sessionId ?? null,
-      language: payment.language ?? 'ru',
+      language,
     },
   });
 }
@@ -260,10 +267,10 @@ export async function transferMoney(
       language: options.language,
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
     },
-    (moved, recipient) => ({
+    (moved, counterparty, language) => ({
       status: 'success' as const,
-      message: TRANSFER_SENT[options.language],
-      receipt: transferReceipt(moved, recipient.name, options.language),
+      message: TRANSFER_SENT[language],
+      receipt: transferReceipt(moved, counterparty, language),
     }),
   );
 }

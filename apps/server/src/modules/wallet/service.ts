@@ -197,6 +197,8 @@ function historyFilter(
   if (filter.from) {
     params.push(filter.from);
     where.push(`${time} >= $${params.length}`);
+    // Money completed from `from` was written from then on: the person's index range starts there (0470).
+    if (entries === 'completed') where.push(`e.created_at >= $${params.length}`);
   }
   if (filter.to) {
     params.push(filter.to);
@@ -246,7 +248,7 @@ export async function transactionOfEntry(
        t.description, e.balance_after - e.pending_debits_after AS available_after
      FROM ledger_entries e
      JOIN ledger_entries o ON o.transfer_id = e.transfer_id AND o.account_id = e.account_id
-       AND o.phase IN ('single', 'hold')
+       AND o.phase IN ('single', 'hold') AND o.user_id = e.user_id AND o.created_at = e.opened_at
      JOIN ledger_transfers t ON t.id = e.transfer_id
      WHERE e.id = $1 AND e.user_id = $2`,
     [entryId, userId],
