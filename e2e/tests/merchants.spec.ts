@@ -9,9 +9,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.ts';
 import { browserBeside, createOperator, opsTest, signInOperator } from './backoffice-helpers.ts';
 import { freePort } from './brand-server.ts';
-import { colorScheme, levelUp, PIN, registerPerson, rubBalance, signIn, topUp } from './wallet-fixtures.ts';
+import {
+  colorScheme,
+  levelUp,
+  lightAndDark,
+  PIN,
+  registerPerson,
+  rubBalance,
+  signIn,
+  topUp,
+} from './wallet-fixtures.ts';
 
 const test = opsTest('merchants', {});
 test.use({ serviceWorkers: 'block' });
@@ -30,7 +40,8 @@ test('a shop takes a payment: apply, approve, key, pay from the redirect, paid, 
   request,
   ownServer,
 }) => {
-  test.setTimeout(120_000);
+  // Two people, the shop, the back office and a short buyer read by axe in both themes and languages.
+  test.setTimeout(240_000);
   const owner = await registerPerson(request, { firstName: 'Марина', lastName: 'Белова' });
   await levelUp(request, owner, 'simplified');
   await levelUp(request, owner, 'full');
@@ -183,6 +194,31 @@ test('a shop takes a payment: apply, approve, key, pay from the redirect, paid, 
       .toContain('зачислено');
     await expect(page.getByTestId('merchant-settlements')).toContainText(nbsp('727,50 ₽'));
     await shot(page, 'settled');
+
+    // A buyer without the money learns it before any PIN, with the way to top up, in either language.
+    const broke = await registerPerson(request, { firstName: 'Олег', lastName: 'Сидоров' });
+    const brokeContext = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
+    const brokePage = await brokeContext.newPage();
+    await signIn(brokePage, broke, `/pay/shop/${merchantId}`);
+    await brokePage.getByTestId('pay-shop').getByRole('textbox').first().fill('100');
+    await brokePage.getByTestId('pay-shop').getByRole('button', { name: 'Продолжить' }).click();
+    await expect(brokePage).toHaveURL(/\/pay\/m\/[0-9a-f-]{36}$/);
+    const unpaid = brokePage.getByTestId('pay-merchant');
+    await expect(unpaid.locator('[data-code="INSUFFICIENT_FUNDS"]')).toBeVisible();
+    await expect(unpaid.getByRole('button', { name: 'Оплатить' })).toBeDisabled();
+    await expect(unpaid.getByRole('link', { name: 'Пополнить кошелёк' })).toBeVisible();
+    for (const language of ['ru', 'en'] as const) {
+      await brokePage.evaluate((value) => localStorage.setItem('e-wallet-language', value), language);
+      await brokePage.reload();
+      await expect(unpaid.locator('[data-code="INSUFFICIENT_FUNDS"]')).toBeVisible();
+      await lightAndDark(brokePage, async (scheme) => {
+        await expectNoAxeViolations(brokePage, { serious: true });
+        await shot(brokePage, `pay-short-${language}${scheme}`);
+      });
+      await colorScheme(brokePage, 'light');
+    }
+    await expect(unpaid.getByRole('link', { name: 'Top up the wallet' })).toBeVisible();
+    await brokeContext.close();
 
     // The till's static QR: the buyer types the amount, pays with the PIN; the shop's balance has it.
     await buyerPage.goto(`${ownServer.url}/pay/shop/${merchantId}`);

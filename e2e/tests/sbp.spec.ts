@@ -88,12 +88,20 @@ test('send by СБП to another bank: the name before the PIN, then the receipt 
   expect(await rubBalance(request, person)).toBe('4296.50');
 
   await page.goto('/history');
-  await expect(page.getByText('Комиссия за перевод по СБП').first()).toBeVisible();
-  await expect(page.getByText('Перевод по СБП: Тестовый банк, +7 916 ***-**-67').first()).toBeVisible();
+  // One row for the transfer, its fee on it (docs/decisions/sbp.md#fees); no row of its own.
+  const row = page
+    .locator('.transaction')
+    .filter({ hasText: 'Перевод по СБП: Тестовый банк, +7 916 ***-**-67' });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId('transaction-fee')).toHaveText(`комиссия ${nbsp('3,50 ₽')}`);
+  await expect(page.getByText('Комиссия за перевод по СБП')).toHaveCount(0);
   await shots(page, 'history');
 
   // 'Повторить' opens the СБП form filled: the phone, the bank, the amount; the PIN is still asked.
-  await page.getByText('Перевод по СБП: Тестовый банк, +7 916 ***-**-67').first().click();
+  await row.click();
+  await expect(page.getByTestId('operation-fee')).toHaveText(nbsp('3,50 ₽'));
+  await expectNoAxeViolations(page);
+  await shots(page, 'operation');
   await page.getByRole('link', { name: /Повторить операцию/ }).click();
   const again = page.getByTestId('sbp-form');
   await expect(again.getByLabel('Сумма', { exact: true })).toHaveValue('700,00');
@@ -132,6 +140,25 @@ test('top up by СБП through the sandbox page: a QR, pay, the money is in', as
   await expect(modal.getByText('Кошелёк пополнен')).toBeVisible({ timeout: 15_000 });
   await expect(modal.getByTestId('top-up-amount')).toHaveText(nbsp('Зачислено 300,00 ₽'));
   expect(await rubBalance(request, person)).toBe('300.00');
+});
+
+test('in English the СБП recipient is named in Latin letters before the PIN', async ({ page, request }) => {
+  const person = await registerPerson(request);
+  await topUp(request, person, '5000');
+  await upgradeToSimplified(request, person);
+  await page.addInitScript(() => localStorage.setItem('e-wallet-language', 'en'));
+  await signIn(page, person, '/wallet/save');
+  await page.getByRole('button', { name: 'SBP', exact: true }).click();
+  const form = page.getByTestId('sbp-form');
+  await form.getByLabel('Amount', { exact: true }).fill('700');
+  await form.getByLabel('Recipient’s phone').fill('9161234567');
+  // The sandbox's banks are named in Russian only (as its directory has them).
+  await form.getByLabel('Find a bank').fill('тестовый');
+  await form.getByRole('button', { name: 'Тестовый банк', exact: true }).click();
+  const recipient = page.getByTestId('sbp-recipient');
+  await expect(recipient.locator('.recipient-card__name')).toHaveText(/^[A-Za-z'-]+ [A-Z]\.$/);
+  await expectNoAxeViolations(page);
+  await shots(page, 'transfer-en');
 });
 
 test('the tariffs page states the СБП fee and the merchants’ fee as configured', async ({

@@ -217,4 +217,33 @@ describe(`paying a merchant (${databaseLabel})`, () => {
     });
     expect(own.body.code).toBe('MERCHANT_PAYMENT_OWN');
   });
+
+  it('says before the PIN what would refuse the pay: too little money, a frozen wallet, one already paid', async () => {
+    const check = (who: Person, id: string, language = 'ru') =>
+      server.call('POST', `/v2/wallet/merchant-payments/${id}/pay/check`, {
+        token: who.token,
+        headers: { 'accept-language': language },
+      });
+    const codes = (answer: { body: { problems: { code: string }[] } }) =>
+      answer.body.problems.map((p) => p.code);
+    const payer = await person(server, { rub: rub(500) });
+    const id = await create('1000.00');
+    const short = await check(payer, id);
+    expect(short.status, JSON.stringify(short.body)).toBe(200);
+    expect(short.body.ok).toBe(false);
+    expect(codes(short)).toEqual(['INSUFFICIENT_FUNDS']);
+    expect((await check(payer, id, 'en')).body.problems[0].message).toMatch(/[A-Za-z]/);
+    const cheap = await create('100.00');
+    const fine = await check(payer, cheap);
+    expect(fine.body).toMatchObject({ ok: true, problems: [] });
+    // Nothing moved by asking.
+    expect(await balance(server, payer)).toBe('500.00');
+    expect((await pay(payer, cheap)).status).toBe(200);
+    expect(codes(await check(payer, cheap))).toEqual(['MERCHANT_PAYMENT_PAID']);
+    expect(codes(await check(shop.owner, await create('10.00')))).toEqual(['MERCHANT_PAYMENT_OWN']);
+    const frozen = await server.call('POST', '/v2/wallet/freeze', { token: payer.token, body: {} });
+    expect(frozen.status).toBe(200);
+    expect(codes(await check(payer, await create('10.00')))).toContain('WALLET_FROZEN');
+    expect((await check(payer, randomUUID())).body.code).toBe('MERCHANT_PAYMENT_NOT_FOUND');
+  });
 });

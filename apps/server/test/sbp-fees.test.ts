@@ -96,7 +96,9 @@ describe(`СБП fees (${databaseLabel})`, () => {
     expect(await balance(server, ivan)).toBe('890.00');
     expect(await feeTransfers(ivan)).toEqual(['pending:1000']);
     const history = await server.call('GET', '/v2/wallet/transaction', { token: ivan.token });
-    expect(JSON.stringify(history.body)).toContain('Комиссия за перевод по СБП');
+    // One row, the fee on it (docs/decisions/sbp.md#fees).
+    expect(history.body.results[0]).toMatchObject({ amount: '-100.00', fee: '10.00' });
+    expect(JSON.stringify(history.body)).not.toContain('Комиссия за перевод по СБП');
     expect(await runPayoutWorkerOnce(server.ctx)).toBe(1);
     expect(await receiptOf(ivan, sent.body.receipt.id)).toMatchObject({ status: 'complete', fee: '10.00' });
     const document = await server.call('GET', `/v2/wallet/transaction/${sent.body.receipt.id}/receipt`, {
@@ -106,8 +108,59 @@ describe(`СБП fees (${databaseLabel})`, () => {
     expect(await balance(server, ivan)).toBe('890.00');
     expect(await feeTransfers(ivan)).toEqual(['posted:1000']);
     expect((await feesBalance()) - before).toBe(1000n);
+    // Statistics count one operation: the fee is spent with its transfer, not an 'other' operation.
+    const stat = await server.call('GET', '/v2/wallet/stat', { token: ivan.token });
+    const byType = Object.fromEntries(
+      (stat.body.results as { wallet_transaction_type: string; amount_out: string; count: number }[]).map(
+        (row) => [row.wallet_transaction_type, [row.amount_out, row.count]],
+      ),
+    );
+    expect(byType.withdrawal).toEqual(['110.00', 1]);
+    expect(byType.other).toEqual(['0.00', 0]);
     // The fee is the wallet's, not money sent: the monthly limit counts the 100 ₽ alone.
     expect((await check(ivan, { amount: '1' })).body.limits.monthly_outgoing_used).toBe('100.00');
+  });
+
+  it('the fee is part of its transfer: one history row carrying it, one notice each way, none for the fee', async () => {
+    const ivan = await person(server, { rub: rub(1000) });
+    const sent = await send(ivan, { bank_id: SANDBOX_SBP_DECLINES });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const rows = async () =>
+      (await server.call('GET', '/v2/wallet/transaction', { token: ivan.token })).body.results as {
+        id: string;
+        amount: string;
+        fee?: string;
+        status: string;
+      }[];
+    const [row, ...rest] = await rows();
+    expect(rest).toHaveLength(1);
+    expect(row).toMatchObject({ amount: '-100.00', fee: '10.00', status: 'pending', way: 'sbp' });
+    const one = await server.call('GET', `/v2/wallet/transaction/${row!.id}`, { token: ivan.token });
+    expect(one.body).toEqual(row);
+    const notices = async () =>
+      (await server.call('GET', '/v2/wallet/user/notification?limit=100', { token: ivan.token })).body as {
+        results: { message: string; kind: string; about: { id?: string } }[];
+        unread: number;
+      };
+    const money = (page: Awaited<ReturnType<typeof notices>>) =>
+      page.results.filter((n) => n.kind === 'money_out' || n.kind === 'money_in').slice(0, -1);
+    const sentNotices = await notices();
+    expect(money(sentNotices).map((n) => n.about.id)).toEqual([row!.id]);
+    expect(money(sentNotices)[0]!.message).toBe('Перевод по СБП: 100,00\u00a0₽, комиссия 10,00\u00a0₽');
+    expect(sentNotices.unread).toBe(sentNotices.results.length);
+    // Declined by the bank: the same row failed, and one notice of the money back (amount and fee).
+    clock.advance(60_000);
+    expect(await runPayoutWorkerOnce(server.ctx)).toBe(1);
+    const after = await rows();
+    expect(after).toHaveLength(2);
+    expect(after[0]).toMatchObject({ id: row!.id, fee: '10.00', status: 'failed' });
+    const told = await notices();
+    expect(money(told).map((n) => n.about.id)).toEqual([row!.id, row!.id]);
+    expect(told.results.some((n) => /Комиссия/.test(n.message))).toBe(false);
+    expect(money(told)[0]!.message).toMatch(/110,00\u00a0₽ возвращены на счёт/);
+    expect(told.unread).toBe(told.results.length);
+    await server.call('POST', '/v2/wallet/user/notification/read', { token: ivan.token, body: {} });
+    expect((await notices()).unread).toBe(0);
   });
 
   it('a declined payout returns the amount and the fee exactly once; a repeated key holds nothing more', async () => {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeText } from '../src/modules/auth/code-texts.ts';
+import { SANDBOX_SBP_PAYS } from '../src/providers/payouts/sandbox-sbp.ts';
 import { smsSegments } from '../src/providers/sms/segments.ts';
 import { PERSON } from './auth-helpers.ts';
 import { databaseLabel, startTestServer, TestClock, type TestServer, uniquePhone } from './helpers.ts';
@@ -136,6 +137,34 @@ describe(`what each SMS code confirms (${databaseLabel})`, () => {
     expect(closed.status).toBe(409);
     expect(closed.body.code).toBe('HOLD_CLOSED');
     await expectLedgerSound(server);
+  });
+
+  it('a held СБП transfer’s code says it is an СБП transfer, with the amount and the masked payee', async () => {
+    const anna = await settled(50_000);
+    const held = await server.call('POST', '/v2/wallet/sbp/transfer', {
+      token: anna.token,
+      body: { phone: '+79161234567', bank_id: SANDBOX_SBP_PAYS, amount: '12000.00', pin: PIN },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(202);
+    clock.advance(61_000);
+    await server.call('POST', `/v2/wallet/holds/${held.body.hold_id}/code`, { token: anna.token });
+    const ru = await lastText(anna.phone);
+    expect(ru.text).toMatch(
+      new RegExp(
+        `^Код ${ru.code}: перевод по СБП 12${NB}000${NB}₽ \\p{Lu}\\p{Ll}+ \\p{Lu}\\. Никому не сообщайте\\.$`,
+        'u',
+      ),
+    );
+    clock.advance(61_000);
+    await server.call('POST', `/v2/wallet/holds/${held.body.hold_id}/code`, {
+      token: anna.token,
+      headers: EN,
+    });
+    const en = await lastText(anna.phone);
+    expect(en.text).toMatch(
+      new RegExp(`^Code ${en.code}: SBP transfer of ₽12,000 to [A-Z][a-z]+ [A-Z]\\. Never share it\\.$`),
+    );
+    await server.call('POST', `/v2/wallet/holds/${held.body.hold_id}/cancel`, { token: anna.token });
   });
 
   it('a trusted person’s reason names them and their threshold, in both languages', async () => {

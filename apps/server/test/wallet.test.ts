@@ -314,11 +314,12 @@ describe(`wallet accounts, history and statistics (${databaseLabel})`, () => {
     const by = Object.fromEntries(stat.body.results.map((r: any) => [r.wallet_transaction_type, r]));
     expect(by.topup.amount).toBe('1000.00');
     expect(by.payment.amount).toBe('333.33');
-    expect(by.withdrawal.amount).toBe('131.11');
+    // A fee is spent with its payout (docs/decisions/sbp.md#fees): in the withdrawals, not an operation.
+    expect(by.withdrawal.amount).toBe('141.11');
     expect(by.withdrawal.count).toBe(2);
-    expect(by.other.amount).toBe('10.00');
+    expect(by.other.amount).toBe('0.00');
     expect(stat.body.total).toBe('1474.44');
-    // In and out apart: 1000.00 came in; 333.33 + 131.11 + 10.00 went out.
+    // In and out apart: 1000.00 came in; 333.33 + 131.11 + 10.00 (the fee) went out.
     expect(stat.body.total_in).toBe('1000.00');
     expect(stat.body.total_out).toBe('474.44');
     expect(by.topup).toMatchObject({ amount_in: '1000.00', amount_out: '0.00' });

@@ -403,6 +403,16 @@ export const merchantCalls = {
     answer: s.MoneyAnswer,
     idempotent: true,
   }),
+  merchantPaymentPayCheck: def({
+    method: 'POST',
+    path: '/v2/wallet/merchant-payments/:id/pay/check',
+    access: 'token',
+    tag: 'merchants',
+    summary:
+      "Whether paying a merchant's payment can go through, before the PIN: its problems and the limits; moves nothing",
+    params: s.IdParams,
+    answer: s.CheckAnswer,
+  }),
   merchantStaticPayment: def({
     method: 'POST',
     path: '/v2/wallet/merchant-payments',

@@ -202,8 +202,10 @@ const REFUND_SQL = `SELECT ${ANSWER} FROM ops_refund(refund_id => $1::uuid, appr
   movement_id => $3::uuid, rules => $4::jsonb, description => $5::jsonb, at => $6::timestamptz)`;
 
 /** A payment as the door is asked it before the PIN: without its id, PIN and call. */
-export type PaymentCheck = Omit<Payment, 'door' | 'id' | 'description' | 'payoutFee'> & {
+export type PaymentCheck = Omit<Payment, 'door' | 'id' | 'description' | 'payoutFee' | 'merchant'> & {
   description?: SidedText;
+  /** Before the PIN a merchant's account and fee, without the fee's transfer. */
+  merchant?: { account: string; fee: bigint; feeId?: string; feeDescription?: SidedText };
   /** Before the PIN only the fee's amount matters (the money must cover it too). */
   payoutFee?: { amount: bigint; id?: string; description?: SidedText };
 };

@@ -61,6 +61,8 @@ export const Transaction = z.object({
   status: z.enum(['pending', 'complete', 'failed']),
   /** An СБП transfer: 'Повторить' opens the СБП form (docs/decisions/sbp.md#saved-payees-and-repeat). */
   way: z.literal('sbp').optional(),
+  /** A payout's fee, part of its one row: held, paid or returned with it (docs/decisions/sbp.md#fees). */
+  fee: AmountOut.optional(),
   /**
    * Money spent: its category (docs/decisions/managing-money.md#managing-money-categories-budgets-goals);
    * null for money in and one's own moves.

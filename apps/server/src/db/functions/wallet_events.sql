@@ -49,7 +49,8 @@ BEGIN
   WITH due AS (
     INSERT INTO push_due (user_id, kind, ref)
     SELECT e.user_id, 'entry', e.id::text FROM ledger_entries e
-    WHERE e.id = ANY (entry_ids) AND ledger_entry_notifies(e.phase, e.amount)
+    -- A payout's fee is told by its payout's notice (docs/decisions/sbp.md#fees).
+    WHERE e.id = ANY (entry_ids) AND ledger_entry_notifies(e.phase, e.amount) AND e.kind <> 'fee'
       AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = e.user_id)
     RETURNING user_id
   )

@@ -13,7 +13,7 @@ export type CodeAction = 'sign_in' | 'register' | 'unfreeze' | 'close_wallet';
 
 /** A held operation confirmed with a code: its kind, amount and the payee as the person saw them. */
 export interface CodeForMoney {
-  kind: 'transfer' | 'payment' | 'withdrawal';
+  kind: 'transfer' | 'payment' | 'withdrawal' | 'sbp';
   amount: bigint;
   currency: CurrencyCode;
   payee: string;
@@ -32,6 +32,7 @@ const MONEY: Record<CodeForMoney['kind'], Record<Language, string>> = {
   transfer: { ru: 'перевод {amount} {payee}', en: 'transfer of {amount} to {payee}' },
   payment: { ru: 'оплата {amount} {payee}', en: 'payment of {amount} to {payee}' },
   withdrawal: { ru: 'вывод {amount} на {payee}', en: 'withdrawal of {amount} to {payee}' },
+  sbp: { ru: 'перевод по СБП {amount} {payee}', en: 'SBP transfer of {amount} to {payee}' },
 };
 
 const WARNING: Record<Language, string> = { ru: 'Никому не сообщайте.', en: 'Never share it.' };

@@ -181,7 +181,8 @@ export async function sendHoldCode(
   if (hold.status !== 'held') throw new AppError('HOLD_CLOSED');
   const { rows } = await ctx.db.query<{ phone: string }>('SELECT phone FROM users WHERE id = $1', [userId]);
   return sendCodeForMoney(ctx, rows[0]!.phone, client, {
-    kind: hold.kind,
+    // An СБП transfer is a payout to a person, said as such, not as a withdrawal 'to' them.
+    kind: hold.call_name === 'sbpTransfer' ? 'sbp' : hold.kind,
     amount: hold.amount,
     currency: hold.currency,
     payee: hold.payee_label,

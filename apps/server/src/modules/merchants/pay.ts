@@ -11,7 +11,15 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { newTransferId } from '../../ledger/index.ts';
-import { type Confirmation, moneyCall, onRelease, requestHash } from '../money-calls/index.ts';
+import {
+  type CheckAnswer,
+  type Confirmation,
+  checkAnswer,
+  moneyCall,
+  onRelease,
+  paymentProblemsOf,
+  requestHash,
+} from '../money-calls/index.ts';
 import { transferReceipt } from '../transfer/index.ts';
 import { dispatchNotification, recordNotification } from './notify.ts';
 import { type PaymentRow, payablePayment, paymentAnswer, SELECT_PAYMENT, unpayable } from './payments.ts';
@@ -161,3 +169,29 @@ onRelease('merchantPaymentPay', {
     return () => dispatchNotification(ctx, notification);
   },
 });
+
+/**
+ * Whether paying the payment can go through, before the PIN (as a request's pay check): the payment's own
+ * state, then the payment door's rules for this payer, this merchant and amount, asked of the door itself.
+ */
+export async function checkMerchantPaymentPay(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  language: Language,
+): Promise<CheckAnswer> {
+  const { row, merchant } = await payablePayment(ctx.db, userId, id);
+  if (merchant.user_id === userId)
+    return checkAnswer(ctx, userId, [new AppError('MERCHANT_PAYMENT_OWN')], language);
+  const refusal = unpayable(row, ctx.clock.now());
+  if (refusal) return checkAnswer(ctx, userId, [refusal], language);
+  const problems = await paymentProblemsOf(ctx, {
+    payer: userId,
+    payee: null,
+    currency: 'RUB',
+    amount: row.amount,
+    kind: 'payment',
+    merchant: { account: merchant.account_id, fee: feeOf(ctx, row.amount) },
+  });
+  return checkAnswer(ctx, userId, problems, language);
+}

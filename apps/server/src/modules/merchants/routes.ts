@@ -3,7 +3,7 @@
  *   /v2/wallet/merchant, /v2/wallet/merchant/keys         the person's merchant account and its keys
  *   /v2/wallet/merchant/settlements                       its balance paid out to its bank account
  *   /merchant/v1/payments                                 the merchant API (HTTP Basic: keys.ts)
- *   /v2/wallet/merchant-payments                          the payer's side
+ *   /v2/wallet/merchant-payments                          the payer's side (view, check before the PIN, pay)
  */
 import type { CallName } from '@e-wallet/contract';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +12,7 @@ import { AppError } from '../../errors.ts';
 import { type CallRequest, route } from '../../http/route.ts';
 import { authenticateMerchant, createKey, listKeys, merchantOf, revokeKey } from './keys.ts';
 import { defineNotifyJobs, notificationLog, resendNotification, rotateSecret } from './notify.ts';
-import { payMerchantPayment } from './pay.ts';
+import { checkMerchantPaymentPay, payMerchantPayment } from './pay.ts';
 import {
   cancelPayment,
   createPayment,
@@ -84,6 +84,9 @@ export default function merchantRoutes(app: FastifyInstance, ctx: AppContext): v
   merchantCall('merchantRefund', (merchant, { params }) => refundOf(ctx, merchant, params.id));
 
   route(app, ctx, 'merchantPaymentView', ({ auth, params }) => paymentView(ctx, auth.userId, params.id));
+  route(app, ctx, 'merchantPaymentPayCheck', ({ auth, params, language }) =>
+    checkMerchantPaymentPay(ctx, auth.userId, params.id, language),
+  );
   route(app, ctx, 'merchantStaticPayment', ({ auth, body }) => staticPayment(ctx, auth.userId, body));
   route(app, ctx, 'merchantPaymentPay', ({ auth, params, body, idempotencyKey, language }) =>
     payMerchantPayment(ctx, auth.userId, params.id, body, {

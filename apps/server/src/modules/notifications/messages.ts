@@ -25,6 +25,11 @@ export const NOTIFICATION_MESSAGES = {
   },
   money_out_transfer: { ru: 'Перевод {amount}', en: 'Transfer of {amount}' },
   money_out_payment: { ru: 'Оплата {amount}', en: 'Payment of {amount}' },
+  money_out_sbp: { ru: 'Перевод по СБП: {amount}', en: 'SBP transfer of {amount}' },
+  money_out_sbp_fee: {
+    ru: 'Перевод по СБП: {amount}, комиссия {fee}',
+    en: 'SBP transfer of {amount}, fee {fee}',
+  },
   money_out_fee: { ru: 'Комиссия {amount}', en: 'Fee of {amount}' },
   money_out_exchange: { ru: 'Обмен: списано {amount}', en: 'Exchange: {amount} out' },
   money_in_exchange: { ru: 'Обмен: зачислено {amount}', en: 'Exchange: {amount} in' },

@@ -135,6 +135,19 @@ function heldMoneySql(e: string): string {
       WHERE h.movement_id = ${e}.transfer_id AND h.user_id = ${e}.user_id)))`;
 }
 
+/** A withdrawal's payout: its way and its fee, for the page's notices of money out (render). */
+const PAYOUT_SQL = (transfer: string) => `LEFT JOIN LATERAL (
+  SELECT t.description ->> 'way' AS way, p.fee::text AS fee FROM ledger_transfers t
+  LEFT JOIN payouts p ON p.hold_transfer_id = t.id AND p.fee > 0
+  WHERE t.id = ${transfer}
+) payout ON true`;
+
+/**
+ * A payout's fee tells nothing itself: its payout's notice is the operation's (docs/decisions/sbp.md#fees).
+ * Apart from noticeEntrySql, so the unread count's read of the user's entries stays index-only.
+ */
+const NOT_FEE_SQL = (e: string) => `${e}.kind <> 'fee'`;
+
 /** What a notifying entry says: its kind and message, by the movement's kind, phase and side. */
 export function moneyNotice(
   kind: Transfer['kind'],
@@ -179,6 +192,9 @@ interface NotificationRow {
   /** An incoming transfer's sender (the debited account's owner). */
   sender_first_name: string | null;
   sender_last_name: string | null;
+  /** A payout's way ('sbp') and fee (PAYOUT_SQL), for an outgoing withdrawal's notice. */
+  way?: string | null;
+  fee?: string | null;
 }
 
 function render(row: NotificationRow, language: Language, ids: OpaqueIds): NotificationView {
@@ -190,6 +206,19 @@ function render(row: NotificationRow, language: Language, ids: OpaqueIds): Notif
     ({ kind, messageKey } = moneyNotice(row.entry_kind, row.phase, amount));
     params.amount_minor = (amount < 0n ? -amount : amount).toString();
     params.currency = row.currency;
+    // An СБП transfer says so, and its fee is told with it (NOT_FEE_SQL): left, or back with the amount.
+    if (row.way === 'sbp' && messageKey === 'money_out_withdrawal') messageKey = 'money_out_sbp';
+    if (row.fee) {
+      if (messageKey === 'money_returned')
+        params.amount_minor = String(BigInt(params.amount_minor) + BigInt(row.fee));
+      else
+        params.fee = formatMoney(
+          formatAmount(BigInt(row.fee), row.currency as CurrencyCode),
+          row.currency as CurrencyCode,
+          language,
+        );
+      if (messageKey === 'money_out_sbp') messageKey = 'money_out_sbp_fee';
+    }
     if (messageKey === 'money_in_transfer' && row.sender_first_name !== null) {
       messageKey = 'money_in_transfer_from';
       params.sender = maskedName(row.sender_first_name, row.sender_last_name ?? '');
@@ -218,7 +247,8 @@ function render(row: NotificationRow, language: Language, ids: OpaqueIds): Notif
  * render: the entry's own id never leaves the server. $5 is the cursor's source, $3 its stored
  * notification's id, $6 its entry id.
  */
-const PAGE_SQL = `SELECT page.*, sender.first_name AS sender_first_name, sender.last_name AS sender_last_name
+const PAGE_SQL = `SELECT page.*, sender.first_name AS sender_first_name, sender.last_name AS sender_last_name,
+  payout.way, payout.fee
 FROM (SELECT * FROM (
   (SELECT n.id, NULL::bigint AS entry_id, n.kind, n.message_key, n.params, n.created_at,
      n.read_at IS NOT NULL AS is_read,
@@ -234,7 +264,7 @@ FROM (SELECT * FROM (
      EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id),
      e.kind, e.phase, e.amount, e.currency, 0, e.transfer_id
    FROM ledger_entries e
-   WHERE e.user_id = $1 AND ${noticeEntrySql('e')} AND NOT ${heldMoneySql('e')}
+   WHERE e.user_id = $1 AND ${noticeEntrySql('e')} AND NOT ${heldMoneySql('e')} AND ${NOT_FEE_SQL('e')}
      AND e.created_at <= coalesce($2::timestamptz, 'infinity')
      AND ($2::timestamptz IS NULL OR e.created_at < $2::timestamptz
           OR $5::integer = 1 OR e.id < $6::bigint)
@@ -248,6 +278,7 @@ LEFT JOIN LATERAL (
   JOIN users u ON u.id = a.user_id
   WHERE t.id = page.transfer_id
 ) sender ON page.entry_kind = 'transfer' AND page.amount > 0
+${PAYOUT_SQL("CASE WHEN page.entry_kind = 'withdrawal' THEN page.transfer_id END")}
 ORDER BY page.created_at DESC, page.source DESC, page.id DESC NULLS LAST, page.entry_id DESC NULLS LAST`;
 
 /**
@@ -260,6 +291,9 @@ const UNREAD_SQL = `SELECT (SELECT count(*) FROM notifications WHERE user_id = $
   - (SELECT count(*) FROM notification_reads WHERE user_id = $1)
   - (SELECT count(*) FROM ledger_entries e WHERE EXISTS (SELECT 1 FROM money_holds WHERE user_id = $1)
       AND e.user_id = $1 AND ${noticeEntrySql('e')} AND ${heldMoneySql('e')}
+      AND NOT EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id))
+  - (SELECT count(*) FROM ledger_entries e WHERE EXISTS (SELECT 1 FROM payouts WHERE user_id = $1 AND fee > 0)
+      AND e.user_id = $1 AND ${noticeEntrySql('e')} AND NOT ${NOT_FEE_SQL('e')} AND NOT ${heldMoneySql('e')}
       AND NOT EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id)) AS unread`;
 
 export async function listNotifications(
@@ -370,14 +404,16 @@ export async function notificationOf(
       : `SELECT NULL::uuid AS id, e.id AS entry_id, NULL AS kind, NULL AS message_key, NULL AS params, e.created_at,
            EXISTS (SELECT 1 FROM notification_reads r WHERE r.user_id = $1 AND r.entry_id = e.id) AS is_read,
            e.kind AS entry_kind, e.phase, e.amount, e.currency, 0 AS source, e.transfer_id,
-           sender.first_name AS sender_first_name, sender.last_name AS sender_last_name
+           sender.first_name AS sender_first_name, sender.last_name AS sender_last_name, payout.way, payout.fee
          FROM ledger_entries e
          LEFT JOIN LATERAL (
            SELECT u.first_name, u.last_name FROM ledger_transfers t
            JOIN ledger_accounts a ON a.id = t.debit_account_id JOIN users u ON u.id = a.user_id
            WHERE t.id = e.transfer_id
          ) sender ON e.kind = 'transfer' AND e.amount > 0
-         WHERE e.id = $2::bigint AND e.user_id = $1 AND ${noticeEntrySql('e')} AND NOT ${heldMoneySql('e')}`,
+         ${PAYOUT_SQL("CASE WHEN e.kind = 'withdrawal' THEN e.transfer_id END")}
+         WHERE e.id = $2::bigint AND e.user_id = $1 AND ${noticeEntrySql('e')} AND NOT ${heldMoneySql('e')}
+           AND ${NOT_FEE_SQL('e')}`,
     [userId, 'notificationId' in source ? source.notificationId : source.entryId],
   );
   const row = rows[0];

@@ -147,6 +147,8 @@ export interface HistoryRow {
   /** A held operation's hold, when the row stands for one (OPERATION_FROM). */
   hold_id?: string | null;
   hold_status?: NonNullable<TransactionView['hold']>['status'] | null;
+  /** A payout's fee, shown on its row (FEE_COLUMN). */
+  fee?: bigint | null;
 }
 
 /**
@@ -159,10 +161,17 @@ const OPERATION_FROM = `ledger_entries e
   JOIN ledger_transfers t ON t.id = CASE WHEN h.status = 'released' THEN h.movement_id ELSE e.transfer_id END`;
 const NOT_RELEASED_MONEY = `NOT EXISTS (SELECT 1 FROM money_holds r
   WHERE r.movement_id = e.transfer_id AND r.user_id = e.user_id)`;
+/**
+ * A payout's fee is part of its operation (docs/decisions/sbp.md#fees): its own transfer of kind 'fee' is
+ * no row of its own (NOT_FEE), its amount stands on the payout's row.
+ */
+const FEE_COLUMN = `CASE WHEN t.kind = 'withdrawal' THEN (SELECT p.fee FROM payouts p
+  WHERE p.hold_transfer_id = t.id AND p.fee > 0) END AS fee`;
+const NOT_FEE = `e.kind <> 'fee'`;
 /** The row's columns over OPERATION_FROM: the operation's own words, not the held money's. */
 const OPERATION_COLUMNS = `e.id AS entry_id, t.id AS transfer_id, e.account_id, e.amount, e.currency, e.kind,
   e.created_at, t.status, coalesce(h.door -> 'description', t.description) AS description, h.id AS hold_id,
-  CASE WHEN h.status = 'releasing' THEN 'held' ELSE h.status END AS hold_status`;
+  CASE WHEN h.status = 'releasing' THEN 'held' ELSE h.status END AS hold_status, ${FEE_COLUMN}`;
 
 /** The conditions every history and statistics query shares: the user's opening entries, filtered. */
 function historyFilter(
@@ -217,6 +226,7 @@ function transactionView(row: HistoryRow, language: Language): TransactionView {
     ...(row.kind === 'exchange' && row.description?.exchange ? { exchange: row.description.exchange } : {}),
     ...(row.description?.way === 'sbp' ? { way: 'sbp' as const } : {}),
     ...(row.hold_id && row.hold_status ? { hold: { id: row.hold_id, status: row.hold_status } } : {}),
+    ...(row.fee ? { fee: formatAmount(BigInt(row.fee), row.currency) } : {}),
   };
 }
 
@@ -275,7 +285,7 @@ export async function transactionsOf(
   // An exchange is one operation: the whole history lists it once, by the money that left
   // (docs/decisions/exchange.md#exchange-between-ones-own-accounts); an account's history lists its own leg.
   if (!query.account) where.push(`NOT (e.kind = 'exchange' AND e.amount > 0)`);
-  where.push(NOT_RELEASED_MONEY);
+  where.push(NOT_RELEASED_MONEY, NOT_FEE);
   if (query.category) {
     params.push(query.category);
     where.push(`e.amount < 0 AND category_of(e.user_id, t) = $${params.length}`);
@@ -332,7 +342,7 @@ export async function transactionOf(
     `SELECT row.*, CASE WHEN row.category IS NOT NULL THEN category_name(row.category, $3) END AS category_name
      FROM (SELECT ${OPERATION_COLUMNS}, CASE WHEN e.amount < 0 THEN category_of(e.user_id, t) END AS category
        FROM ${OPERATION_FROM}
-       WHERE e.user_id = $1 AND e.phase IN ('single', 'hold') AND ${NOT_RELEASED_MONEY}
+       WHERE e.user_id = $1 AND e.phase IN ('single', 'hold') AND ${NOT_RELEASED_MONEY} AND ${NOT_FEE}
          AND e.transfer_id = coalesce((SELECT m.hold_transfer_id FROM money_holds m
            WHERE m.movement_id = $2 AND m.user_id = $1), $2)
        ORDER BY e.amount, e.id LIMIT 1) row`,
@@ -400,10 +410,11 @@ export async function statOf(
   // goal's move only move one's own money between accounts, as the monthly limit also reads them.
   const counted = { in: 0n, out: 0n };
   for (const row of rows) {
-    const entry = byType.get(transactionType(row.kind))!;
+    // A payout's fee is spent with its payout, one operation (FEE_COLUMN): its type, no count of its own.
+    const entry = byType.get(row.kind === 'fee' ? 'withdrawal' : transactionType(row.kind))!;
     if (row.out) entry.out += BigInt(row.amount);
     else entry.in += BigInt(row.amount);
-    entry.count += row.count;
+    if (row.kind !== 'fee') entry.count += row.count;
     if (row.kind === 'exchange' || row.kind === 'savings') continue;
     if (row.out) counted.out += BigInt(row.amount);
     else counted.in += BigInt(row.amount);

@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useAuthInfo } from '../api/auth-info.ts';
 import { formatMoney } from '../format/money.ts';
 import { formatPhone } from '../format/person.ts';
+import { useName } from '../format/person-name.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { phoneValueOf } from '../phone/from-e164.ts';
 import { isMaskComplete, toE164 } from '../phone/masks.ts';
@@ -106,7 +107,9 @@ export function SbpForm({
     checkSbp,
   );
   const answer = check.answer as SbpCheckAnswer | null;
-  const name = check.ready ? (answer?.recipient_name ?? null) : null;
+  // In Latin letters on an English screen (docs/decisions/language-and-format.md#names-on-english-screens).
+  const named = useName();
+  const name = check.ready && answer?.recipient_name ? named(answer.recipient_name) : null;
   const fee = check.ready && typed.ok ? (answer?.fee ?? null) : null;
   const disabled = !e164 || !bank || !amountField.value.trim() || (typed.ok && !check.ready);
 

@@ -10,7 +10,7 @@ import { Link } from 'react-router';
 import type { Transaction, TransactionFilter } from '../api/transactions.ts';
 import { useTransactions } from '../api/transactions.ts';
 import { formatDateTime } from '../format/date.ts';
-import { formatSignedMoney } from '../format/money.ts';
+import { formatMoney, formatSignedMoney } from '../format/money.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { operationStatus, readableCardMasks, transactionLook } from '../money/transaction-display.ts';
 import { pathTo } from '../routes.ts';
@@ -67,6 +67,13 @@ export function TransactionRow({ transaction }: { transaction: Transaction }) {
                     transaction.exchange.from_currency,
                     language,
                   )}
+            </span>
+          )}
+          {transaction.fee && (
+            <span className="transaction__counter" data-testid="transaction-fee">
+              {t('operation.feeShort', {
+                amount: formatMoney(transaction.fee, transaction.currency_code, language),
+              })}
             </span>
           )}
           {status ? (

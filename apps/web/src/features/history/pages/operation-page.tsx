@@ -11,7 +11,7 @@ import { ApiError } from '../../../shared/api/api-error.ts';
 import { useTransaction } from '../../../shared/api/transactions.ts';
 import { ReceiptSlot } from '../../../shared/documents/document-slots.tsx';
 import { formatDateTime } from '../../../shared/format/date.ts';
-import { formatSignedMoney } from '../../../shared/format/money.ts';
+import { formatMoney, formatSignedMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import {
   operationStatus,
@@ -88,9 +88,20 @@ export function OperationPage() {
             <dt>{t('operation.status')}</dt>
             <dd data-testid="operation-status">
               {status ? t(status.key) : t('transactions.status.complete')}
-              {failed && operation.hold && ` · ${t('operation.returned')}`}
+              {failed &&
+                (operation.hold || operation.kind === 'withdrawal') &&
+                ` · ${t('operation.returned')}`}
             </dd>
           </div>
+          {operation.fee && (
+            // A payout's fee is part of the operation (docs/decisions/sbp.md#fees), returned with it.
+            <div>
+              <dt>{t('operation.fee')}</dt>
+              <dd data-testid="operation-fee">
+                {formatMoney(operation.fee, operation.currency_code, language)}
+              </dd>
+            </div>
+          )}
           {operation.category && (
             <div>
               <dt>{t('operation.category')}</dt>

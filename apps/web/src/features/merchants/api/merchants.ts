@@ -52,6 +52,10 @@ export const merchantPaymentQuery = (id: string) =>
   });
 
 /** One opening of the PIN modal is one attempt: every confirmation in it carries the same key. */
+/** POST .../:id/pay/check: what would refuse paying it, asked before the PIN. */
+export const checkMerchantPay = (body: { id: string }, signal: AbortSignal) =>
+  callOk('merchantPaymentPayCheck', { params: { id: body.id }, signal });
+
 export function startMerchantPay(id: string): (confirmation: Confirmation) => Promise<PayOutcome> {
   const attempt = startMoneyAttempt('merchantPaymentPay');
   return (confirmation) => payOutcomeOf(attempt.send({ params: { id }, body: confirmation }));

@@ -5,6 +5,7 @@
  * a merchant's static QR, asks the amount first (shop-amount.tsx).
  */
 import '../../../shared/ui/pay-modal/money-flow.css';
+import '../../../shared/ui/money-ui.css';
 import '../merchants.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,10 +17,11 @@ import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
+import { CheckNextSteps, CheckProblems, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
 import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
-import { merchantPaymentQuery, startMerchantPay } from '../api/merchants.ts';
+import { checkMerchantPay, merchantPaymentQuery, startMerchantPay } from '../api/merchants.ts';
 import { ShopAmount } from '../components/shop-amount.tsx';
 
 /** The shop's return address with the payment's id, or null when it is not a web address. */
@@ -65,6 +67,12 @@ function MerchantPayment({ id }: { id: string }) {
       : t('common.networkError')
     : null;
   const back = data ? returnTo(data.return_url, data.id) : null;
+  // What would refuse the pay is said before the PIN (docs/decisions/account.md#self-protection-and-the-answers-before-the-pin).
+  const check = useMoneyCheck(
+    'merchantPay',
+    data?.status === 'pending' ? { id: data.id } : null,
+    checkMerchantPay,
+  );
 
   return (
     <div className="home-page money-page money-flow">
@@ -96,9 +104,19 @@ function MerchantPayment({ id }: { id: string }) {
                 ` · ${t('merchants.pay.until', { date: formatDate(data.expires_at, language) })}`}
             </p>
             {data.status === 'pending' && (
-              <Button type="button" block onClick={() => setSend(() => startMerchantPay(data.id))}>
-                {t('merchants.pay.button')}
-              </Button>
+              <>
+                <CheckProblems problems={check.problems} />
+                <CheckNextSteps problems={check.problems} />
+                <Button
+                  type="button"
+                  block
+                  disabled={!check.ready}
+                  busy={check.checking && !check.problems.length}
+                  onClick={() => setSend(() => startMerchantPay(data.id))}
+                >
+                  {t('merchants.pay.button')}
+                </Button>
+              </>
             )}
             {data.status === 'succeeded' && back && (
               <a className="button button--primary button--block" href={back} data-testid="pay-merchant-back">
