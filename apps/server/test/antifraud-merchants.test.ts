@@ -151,6 +151,30 @@ describe(`antifraud on paying a merchant (${databaseLabel})`, () => {
     expect(await paymentStatus(id)).toBe('canceled');
   });
 
+  it('a payment waiting in a hold is not held again: the check before the PIN and the pay say so', async () => {
+    const anna = await settledPerson(server, 25_000);
+    const olga = await trustedPair(server, anna, '1000');
+    const id = await bill(mule, '5000.00');
+    const waiting = await pay(anna, id);
+    expect(waiting.status).toBe(202);
+    const check = await server.call('POST', `/v2/wallet/merchant-payments/${id}/pay/check`, {
+      token: anna.token,
+    });
+    expect(check.body.problems.map((p: { code: string }) => p.code)).toEqual(['HOLD_WAITING']);
+    const again = await pay(anna, id);
+    expect(again.status, JSON.stringify(again.body)).toBe(409);
+    expect(again.body.code).toBe('HOLD_WAITING');
+    // One hold keeps the money; the trusted person's approval pays the merchant once.
+    expect(await balance(server, anna)).toBe('20000.00');
+    const approved = await server.call('POST', `/v2/wallet/approvals/${waiting.body.hold_id}/approve`, {
+      token: olga.token,
+      body: { pin: PIN },
+    });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(await paymentStatus(id)).toBe('succeeded');
+    expect(await balance(server, anna)).toBe('20000.00');
+  });
+
   it('a settlement account set with the session and PIN receives nothing for a day; the owner is told', async () => {
     const shop = bakery;
     const buyer = await person(server, { level: 'full', rub: rub(5000) });

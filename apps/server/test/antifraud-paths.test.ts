@@ -237,6 +237,31 @@ describe(`antifraud on every path that reaches the money (${databaseLabel})`, ()
       expect(rows.map((row) => row.status)).toEqual(['awaiting_approval', 'held']);
     });
 
+    it('a request whose pay waits in a hold is not paid again meanwhile', async () => {
+      const anna = await settled(25_000);
+      await trustedPair(server, anna, '1000');
+      const oleg = await person(server, { level: 'full' });
+      const asked = await server.call('POST', '/v2/wallet/request', {
+        token: oleg.token,
+        body: { amount: '5000.00', currency_code: 'RUB', phone: anna.phone },
+      });
+      expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+      const payRequest = () =>
+        server.call('POST', `/v2/wallet/request/${asked.body.id}/pay`, {
+          token: anna.token,
+          body: { pin: PIN },
+        });
+      expect((await payRequest()).status).toBe(202);
+      const check = await server.call('POST', `/v2/wallet/request/${asked.body.id}/pay/check`, {
+        token: anna.token,
+      });
+      expect(check.body.problems.map((p: { code: string }) => p.code)).toEqual(['HOLD_WAITING']);
+      const again = await payRequest();
+      expect(again.status, JSON.stringify(again.body)).toBe(409);
+      expect(again.body.code).toBe('HOLD_WAITING');
+      expect(await balance(server, anna)).toBe('20000.00');
+    });
+
     it('refuses a request’s payment to a closed wallet as the recipient unable to accept', async () => {
       const ivan = await person(server, { level: 'full', rub: rub(1000) });
       const oleg = await person(server, { level: 'full' });

@@ -14,6 +14,11 @@ export const ANTIFRAUD_ERRORS = {
     ru: 'Решение по этой операции уже принято',
     en: 'This operation has already been decided',
   },
+  HOLD_WAITING: {
+    http: 409,
+    ru: 'Эта оплата уже ждёт подтверждения. Откройте её в истории, чтобы подтвердить или отменить',
+    en: 'This payment is already waiting to be confirmed. Open it in History to confirm or cancel it',
+  },
   HOLD_EXPIRED: {
     http: 409,
     ru: 'Время на подтверждение вышло: деньги возвращены на счёт',

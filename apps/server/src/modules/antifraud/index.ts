@@ -28,6 +28,7 @@ export {
   type HoldStatus,
   heldAnswerOf,
   holdParams,
+  holdWaitsFor,
   type NewHold,
   recordHold,
   tellHeld,

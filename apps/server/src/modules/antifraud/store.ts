@@ -31,6 +31,25 @@ import {
   type TrustedNamed,
 } from './texts.ts';
 
+/**
+ * Whether the person's earlier call of `callName` on the same row (a request, a merchant's payment) waits
+ * in a hold: the row stays payable until the hold is released, and a second pay would hold the money twice.
+ */
+export async function holdWaitsFor(
+  q: Queryable,
+  person: string,
+  callName: string,
+  reference: { type: string; id: string },
+): Promise<boolean> {
+  const { rows } = await q.query<{ waits: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM money_holds WHERE user_id = $1 AND call_name = $2
+       AND status IN ('held', 'awaiting_approval', 'releasing')
+       AND door -> 'reference' ->> 'type' = $3 AND door -> 'reference' ->> 'id' = $4) AS waits`,
+    [person, callName, reference.type, reference.id],
+  );
+  return rows[0]!.waits;
+}
+
 /** How long a held operation waits for the person, and an approval for the trusted person. */
 export const HOLD_HOURS = 48;
 export const APPROVAL_HOURS = 12;

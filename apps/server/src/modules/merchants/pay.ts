@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { newTransferId } from '../../ledger/index.ts';
+import { holdWaitsFor } from '../antifraud/index.ts';
 import {
   type CheckAnswer,
   type Confirmation,
@@ -54,6 +55,7 @@ export async function payMerchantPayment(
     confirmation,
     key: options.idempotencyKey,
     requestHash: requestHash(ctx, { id }),
+    paysOnce: true,
     before: async (q) => {
       ({ row, merchant } = await payablePayment(q, userId, id, true));
       if (merchant.user_id === userId) throw new AppError('MERCHANT_PAYMENT_OWN');
@@ -185,6 +187,8 @@ export async function checkMerchantPaymentPay(
     return checkAnswer(ctx, userId, [new AppError('MERCHANT_PAYMENT_OWN')], language);
   const refusal = unpayable(row, ctx.clock.now());
   if (refusal) return checkAnswer(ctx, userId, [refusal], language);
+  if (await holdWaitsFor(ctx.db, userId, 'merchantPaymentPay', { type: 'merchant_payment', id: row.id }))
+    return checkAnswer(ctx, userId, [new AppError('HOLD_WAITING')], language);
   const problems = await paymentProblemsOf(ctx, {
     payer: userId,
     payee: null,

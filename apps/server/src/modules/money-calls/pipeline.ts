@@ -39,6 +39,7 @@ import {
   assessCall,
   type HoldVerdict,
   heldAnswerOf,
+  holdWaitsFor,
   type NewHold,
   recordHold,
   tellHeld,
@@ -144,6 +145,11 @@ export interface MoneyCall<A> {
    */
   antifraud?: AntifraudCall;
   /**
+   * A call that pays its own row once (a request, a merchant's payment), named by its door's reference:
+   * while an earlier pay of the row waits in a hold, another is refused (HOLD_WAITING), not held again.
+   */
+  paysOnce?: true;
+  /**
    * A call that cannot wait in a hold (closing the wallet, which ends the wallet after it): judged
    * as any other, and refused with this error where another call would be held.
    */
@@ -189,10 +195,12 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
   for (let tries = 1; ; tries++) {
     let answer!: A;
     let hold = null as NewHold | null;
-    const open = (q: Queryable) => {
+    const open = async (q: Queryable) => {
       const prepared = call.prepare(proof?.signer ?? null);
       answer = prepared.answer;
       let door = prepared.door;
+      if (call.paysOnce && door.door === 'pay' && door.reference)
+        await refuseWhileHeld(q, call, door.reference);
       let stored: unknown = prepared.kept ?? answer;
       if (held && door.door === 'pay') {
         // The money waits toward the antifraud account; the key answers the 202
@@ -276,6 +284,15 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
         };
     }
   }
+}
+
+/** A row paid once is not paid again while its earlier pay waits in a hold (`paysOnce`), in the call's transaction. */
+async function refuseWhileHeld<A>(
+  q: Queryable,
+  call: MoneyCall<A>,
+  reference: { type: string; id: string },
+): Promise<void> {
+  if (await holdWaitsFor(q, call.person, call.call, reference)) throw new AppError('HOLD_WAITING');
 }
 
 /** A call's verdict with its 202 answer, made once before the door. */

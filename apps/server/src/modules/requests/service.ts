@@ -31,6 +31,7 @@ import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { newTransferId, userAccount } from '../../ledger/index.ts';
 import { amountOf } from '../../policy/amounts.ts';
 import { maskedName } from '../../policy/names.ts';
+import { holdWaitsFor } from '../antifraud/index.ts';
 import {
   type CheckAnswer,
   type Confirmation,
@@ -315,6 +316,8 @@ export async function checkRequestPay(
       [new AppError(status === 'paid' ? 'REQUEST_PAID' : 'REQUEST_CLOSED')],
       language,
     );
+  if (await holdWaitsFor(ctx.db, userId, 'requestPay', { type: 'payment_request', id: row.id }))
+    return checkAnswer(ctx, userId, [new AppError('HOLD_WAITING')], language);
   const problems = await paymentProblemsOf(ctx, {
     payer: userId,
     payee: row.requester_id,
@@ -360,6 +363,7 @@ export async function payRequest(
     confirmation,
     key: options.idempotencyKey,
     requestHash: requestHash(ctx, { id }),
+    paysOnce: true,
     before: async (q) => {
       const { rows } = await q.query<RequestRow>(`${SELECT_REQUEST} WHERE r.id = $1 FOR UPDATE OF r`, [id]);
       row = rows[0];
