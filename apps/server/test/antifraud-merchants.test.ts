@@ -67,6 +67,12 @@ describe(`antifraud on paying a merchant (${databaseLabel})`, () => {
       body: { pin: PIN },
       headers: { 'idempotency-key': randomUUID() },
     });
+  /** The trusted person's approval of a held payment, with their PIN. */
+  const approve = (trusted: Person, holdId: string) =>
+    server.call('POST', `/v2/wallet/approvals/${holdId}/approve`, {
+      token: trusted.token,
+      body: { pin: PIN },
+    });
   const paymentStatus = async (id: string) =>
     (await mule.api('GET', `/merchant/v1/payments/${id}`)).body.status as string;
 
@@ -126,10 +132,7 @@ describe(`antifraud on paying a merchant (${databaseLabel})`, () => {
     expect(waiting.body.status).toBe('awaiting_approval');
     expect(await paymentStatus(id)).toBe('pending');
     expect(await balance(server, anna)).toBe('20000.00');
-    const approved = await server.call('POST', `/v2/wallet/approvals/${waiting.body.hold_id}/approve`, {
-      token: olga.token,
-      body: { pin: PIN },
-    });
+    const approved = await approve(olga, waiting.body.hold_id);
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(await paymentStatus(id)).toBe('succeeded');
   });
@@ -141,10 +144,7 @@ describe(`antifraud on paying a merchant (${databaseLabel})`, () => {
     const waiting = await pay(anna, id);
     expect(waiting.status).toBe(202);
     expect((await mule.api('POST', `/merchant/v1/payments/${id}/cancel`)).status).toBe(200);
-    const approved = await server.call('POST', `/v2/wallet/approvals/${waiting.body.hold_id}/approve`, {
-      token: olga.token,
-      body: { pin: PIN },
-    });
+    const approved = await approve(olga, waiting.body.hold_id);
     expect(approved.status, JSON.stringify(approved.body)).toBe(409);
     expect(approved.body.code).toBe('MERCHANT_PAYMENT_CLOSED');
     expect(await balance(server, anna)).toBe('20000.00');
@@ -166,10 +166,7 @@ describe(`antifraud on paying a merchant (${databaseLabel})`, () => {
     expect(again.body.code).toBe('HOLD_WAITING');
     // One hold keeps the money; the trusted person's approval pays the merchant once.
     expect(await balance(server, anna)).toBe('20000.00');
-    const approved = await server.call('POST', `/v2/wallet/approvals/${waiting.body.hold_id}/approve`, {
-      token: olga.token,
-      body: { pin: PIN },
-    });
+    const approved = await approve(olga, waiting.body.hold_id);
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(await paymentStatus(id)).toBe('succeeded');
     expect(await balance(server, anna)).toBe('20000.00');

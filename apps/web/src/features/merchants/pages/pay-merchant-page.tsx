@@ -16,8 +16,7 @@ import { formatDate } from '../../../shared/format/date.ts';
 import { formatMoney } from '../../../shared/format/money.ts';
 import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { AreaLoading } from '../../../shared/ui/area.tsx';
-import { Button } from '../../../shared/ui/button.tsx';
-import { CheckNextSteps, CheckProblems, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
+import { CheckedPay, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
 import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
@@ -104,19 +103,9 @@ function MerchantPayment({ id }: { id: string }) {
                 ` · ${t('merchants.pay.until', { date: formatDate(data.expires_at, language) })}`}
             </p>
             {data.status === 'pending' && (
-              <>
-                <CheckProblems problems={check.problems} />
-                <CheckNextSteps problems={check.problems} />
-                <Button
-                  type="button"
-                  block
-                  disabled={!check.ready}
-                  busy={check.checking && !check.problems.length}
-                  onClick={() => setSend(() => startMerchantPay(data.id))}
-                >
-                  {t('merchants.pay.button')}
-                </Button>
-              </>
+              <CheckedPay check={check} onPay={() => setSend(() => startMerchantPay(data.id))}>
+                {t('merchants.pay.button')}
+              </CheckedPay>
             )}
             {data.status === 'succeeded' && back && (
               <a className="button button--primary button--block" href={back} data-testid="pay-merchant-back">

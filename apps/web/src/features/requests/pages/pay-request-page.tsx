@@ -16,7 +16,7 @@ import { currentLanguage } from '../../../shared/i18n/i18n.ts';
 import { pathTo } from '../../../shared/routes.ts';
 import { AreaLoading } from '../../../shared/ui/area.tsx';
 import { Button } from '../../../shared/ui/button.tsx';
-import { CheckNextSteps, CheckProblems, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
+import { CheckedPay, useMoneyCheck } from '../../../shared/ui/pay-modal/money-check.tsx';
 import { type Confirmation, PayModal, PaySummary } from '../../../shared/ui/pay-modal/pay-modal.tsx';
 import type { PayOutcome } from '../../../shared/ui/pay-modal/pay-outcome.ts';
 import { refreshAfterMoney } from '../../../shared/ui/pay-modal/refresh.ts';
@@ -70,17 +70,9 @@ export function PayRequestPage() {
             </p>
             {data.status === 'pending' && data.direction === 'incoming' && (
               <>
-                <CheckProblems problems={check.problems} />
-                <CheckNextSteps problems={check.problems} />
-                <Button
-                  type="button"
-                  block
-                  disabled={!check.ready}
-                  busy={check.checking && !check.problems.length}
-                  onClick={() => setSend(() => startRequestPay(data.id))}
-                >
+                <CheckedPay check={check} onPay={() => setSend(() => startRequestPay(data.id))}>
                   {t('requests.pay')}
-                </Button>
+                </CheckedPay>
                 <Button
                   type="button"
                   variant="secondary"

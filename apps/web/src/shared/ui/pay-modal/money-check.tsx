@@ -5,6 +5,7 @@
  */
 import type { AnswerOf } from '@e-wallet/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuthInfo } from '../../api/auth-info.ts';
@@ -12,6 +13,7 @@ import { formatMoney } from '../../format/money.ts';
 import { useDebounced } from '../../hooks/use-debounced.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { pathTo } from '../../routes.ts';
+import { Button } from '../button.tsx';
 
 export type CheckAnswer = AnswerOf<'transferCheck'>;
 export type Limits = CheckAnswer['limits'];
@@ -100,6 +102,36 @@ export function CheckNextSteps({ problems }: { problems: CheckAnswer['problems']
         </Link>
       )}
     </div>
+  );
+}
+
+/**
+ * Paying one row (a request, a merchant's payment), whose check needs no input: the check's problems,
+ * the next step, and the button the check enables.
+ */
+export function CheckedPay({
+  check,
+  onPay,
+  children,
+}: {
+  check: Pick<ReturnType<typeof useMoneyCheck>, 'problems' | 'ready' | 'checking'>;
+  onPay: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <CheckProblems problems={check.problems} />
+      <CheckNextSteps problems={check.problems} />
+      <Button
+        type="button"
+        block
+        disabled={!check.ready}
+        busy={check.checking && !check.problems.length}
+        onClick={onPay}
+      >
+        {children}
+      </Button>
+    </>
   );
 }
 
