@@ -41,7 +41,8 @@ CREATE OR REPLACE FUNCTION category_by_rule(t ledger_transfers) RETURNS text
 LANGUAGE sql STABLE AS $$
   SELECT CASE
     WHEN t.kind IN ('exchange', 'savings') THEN NULL
-    -- An СБП transfer is a withdrawal in the ledger but money sent to a person (docs/decisions/sbp.md).
+    -- An СБП transfer is a withdrawal in the ledger but money sent to a person
+    -- (docs/decisions/managing-money.md#managing-money-categories-budgets-goals).
     WHEN t.kind = 'withdrawal' AND t.reference_type = 'payout' AND EXISTS
       (SELECT 1 FROM payouts p WHERE p.id::text = t.reference_id AND p.destination_type = 'sbp') THEN 'people'
     WHEN t.kind = 'withdrawal' THEN 'cash'
