@@ -120,6 +120,9 @@ test('send by СБП to another bank: the name before the PIN, then the receipt 
     .locator('.transaction')
     .filter({ hasText: 'Перевод по СБП: Тестовый банк, +7 916 ***-**-67' });
   await expect(row).toHaveCount(1);
+  // Money sent to a person, not taken to one's own card.
+  await expect(row).toContainText('Переводы людям');
+  await expect(row).not.toContainText('Снятие на карту');
   await expect(row.getByTestId('transaction-fee')).toHaveText(`комиссия ${nbsp('3,50 ₽')}`);
   await expect(page.getByText('Комиссия за перевод по СБП')).toHaveCount(0);
   await shots(page, 'history');
