@@ -3,7 +3,9 @@
  * Russian and English, light and dark, on a phone and a desktop: a held transfer is one history row
  * whose status changes; its notice opens it; the row opens the operation's page with its actions (none
  * that move money once it failed); statistics list only what moved; the person whose trusted person
- * stepped down reads so in Settings. Screenshots go to /tmp/shots/trust-*.png.
+ * stepped down reads so in Settings; a transfer waiting for the trusted person is one row 'waiting for
+ * approval', the trusted person approves it on Home and reads what they did, and the same row is done.
+ * Screenshots go to /tmp/shots/trust-*.png.
  */
 import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
@@ -37,6 +39,11 @@ const TEXTS = {
     maria: 'Мария С.',
     olga: 'Ольга И.',
     topups: 'Пополнения',
+    awaiting: 'Ждёт одобрения',
+    complete: 'Выполнено',
+    approve: 'Одобрить',
+    pinDigit: 'Цифра 1 из 4 PIN-кода',
+    approved: 'Вы одобрили операцию Мария С. на 2\u00a0000,00\u00a0₽: деньги отправлены.',
   },
   en: {
     held: 'On hold',
@@ -53,6 +60,11 @@ const TEXTS = {
     maria: 'Mariia S.',
     olga: 'Olga I.',
     topups: 'Top-ups',
+    awaiting: 'Awaiting approval',
+    complete: 'Completed',
+    approve: 'Approve',
+    pinDigit: 'Digit 1 of 4 of the PIN',
+    approved: /^You approved Mariia S\.’s operation of (₽\s?2,000\.00|2,000\.00\s?₽): the money is sent\.$/,
   },
 } as const;
 
@@ -139,6 +151,72 @@ for (const language of ['ru', 'en'] as const) {
     await expect(rows).toHaveCount(2);
     await expect(rows.first()).toContainText(text.cancelled);
     await shot(page, `history-cancelled-${language}`, true);
+  });
+
+  test(`${language}: a transfer waiting for approval is one row; the trusted person approves, reads what they did, and the row is done`, async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(150_000);
+    await page.addInitScript((value) => localStorage.setItem('e-wallet-language', value), language);
+    const { person, payee } = await payer(request, '5000');
+    const trusted = await registerPerson(request, { firstName: 'Ольга', lastName: 'Иванова' });
+    const named = await request.put('/v2/wallet/trusted-person', {
+      headers: auth(person),
+      data: { phone: trusted.phone, threshold: '1000', new_payees: false },
+    });
+    expect(named.ok(), await named.text()).toBe(true);
+    const asked = await (await request.get('/v2/wallet/trusted-person', { headers: auth(trusted) })).json();
+    const accepted = await request.post('/v2/wallet/trusted-person/accept', {
+      headers: auth(trusted),
+      data: { id: asked.trusting[0].id },
+    });
+    expect(accepted.ok(), await accepted.text()).toBe(true);
+    // Over the trusted person's threshold: it waits for their approval.
+    const waiting = await request.post('/v2/wallet/transfer', {
+      headers: { ...auth(person), 'Idempotency-Key': randomUUID() },
+      data: { phone: payee.phone, amount: '2000', currency_code: 'RUB', pin: PIN },
+    });
+    expect(waiting.status(), await waiting.text()).toBe(202);
+    expect((await waiting.json()).status).toBe('awaiting_approval');
+
+    // The person's history: the top-up and one row for the transfer, waiting for approval.
+    await signIn(page, person, '/history');
+    const rows = page.locator('.transaction');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.first().getByTestId('transaction-status')).toHaveText(text.awaiting);
+    await lightAndDark(page, async (scheme) => {
+      await noAxeViolations(page);
+      await shot(page, `history-awaiting-${language}${scheme}`, true);
+    });
+
+    // The trusted person approves on Home; the card gives way to what was done.
+    await signIn(page, trusted, '/');
+    const approvals = page.getByTestId('approvals');
+    await expect(approvals).toContainText(text.maria);
+    await approvals.getByRole('button', { name: text.approve }).click();
+    const dialog = page.getByTestId('approval-confirm');
+    await expect(dialog.getByLabel(text.pinDigit)).toBeFocused();
+    await page.keyboard.type(PIN);
+    await dialog.getByRole('button', { name: text.approve }).click();
+    await expect(approvals.getByTestId('approval-card')).toHaveCount(0);
+    await expect(approvals.getByTestId('approval-done')).toHaveText(text.approved);
+    await lightAndDark(page, async (scheme) => {
+      await noAxeViolations(page);
+      await shot(page, `approved-${language}${scheme}`);
+    });
+
+    // The same row, now done: still two rows, no status left to show; the operation says it is done.
+    await signIn(page, person, '/history');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.first()).not.toContainText(text.awaiting);
+    await expect(rows.first().getByTestId('transaction-status')).toHaveCount(0);
+    await lightAndDark(page, async (scheme) => {
+      await noAxeViolations(page);
+      await shot(page, `history-approved-${language}${scheme}`, true);
+    });
+    await rows.first().click();
+    await expect(page.getByTestId('operation-status')).toHaveText(text.complete);
   });
 
   test(`${language}: a trusted person steps down; the person who named them reads so in Settings`, async ({

@@ -6,7 +6,7 @@
  * in the receipt; repeats it from the history into the СБП form and saves the payee as a template; and tops
  * up by СБП through the sandbox's СБП page (a QR, pay). Light and dark screenshots go to /tmp/shots/sbp-*.png.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.ts';
 import {
   lightAndDark,
@@ -27,6 +27,23 @@ async function shots(page: Page, name: string) {
   await lightAndDark(page, async (scheme) => {
     await page.screenshot({ path: `/tmp/shots/sbp-${name}-${width}${scheme}.png` });
   });
+}
+
+/** The words of these elements that lie on more than one line. */
+function brokenWords(names: Locator): Promise<string[]> {
+  return names.evaluateAll((nodes) =>
+    nodes.flatMap((node) => {
+      const text = node.firstChild;
+      if (!text || text.nodeType !== Node.TEXT_NODE) return [];
+      return [...(text.textContent ?? '').matchAll(/\S+/g)].flatMap((word) => {
+        const range = document.createRange();
+        range.setStart(text, word.index);
+        range.setEnd(text, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+        return tops.size > 1 ? [word[0]] : [];
+      });
+    }),
+  );
 }
 
 async function enterPin(page: Page, pin: string) {
@@ -52,6 +69,16 @@ test('send by СБП to another bank: the name before the PIN, then the receipt 
   // The bank by search: the list narrows as the name is typed.
   await form.getByLabel('Найти банк').fill('тестовый');
   await expect(form.getByRole('button', { name: 'Сбербанк' })).toHaveCount(0);
+  // Each bank's name wraps at its spaces: no word broken in the middle ('получател|я').
+  await expect(form.locator('.sbp-banks__name')).toHaveCount(3);
+  expect(await brokenWords(form.locator('.sbp-banks__name'))).toEqual([]);
+  // In the middle of the screen: the phone's bottom menu would cover the last row.
+  await form.locator('.sbp-banks').evaluate((node) => node.scrollIntoView({ block: 'center' }));
+  await lightAndDark(page, async (scheme) => {
+    await form.locator('.sbp-banks').screenshot({
+      path: `/tmp/shots/sbp-banks-${page.viewportSize()?.width ?? 0}${scheme}.png`,
+    });
+  });
   await form.getByRole('button', { name: 'Тестовый банк', exact: true }).click();
   const recipient = page.getByTestId('sbp-recipient');
   await expect(recipient).toContainText('Получатель в банке Тестовый банк');
@@ -93,6 +120,9 @@ test('send by СБП to another bank: the name before the PIN, then the receipt 
     .locator('.transaction')
     .filter({ hasText: 'Перевод по СБП: Тестовый банк, +7 916 ***-**-67' });
   await expect(row).toHaveCount(1);
+  // Money sent to a person, not taken to one's own card.
+  await expect(row).toContainText('Переводы людям');
+  await expect(row).not.toContainText('Снятие на карту');
   await expect(row.getByTestId('transaction-fee')).toHaveText(`комиссия ${nbsp('3,50 ₽')}`);
   await expect(page.getByText('Комиссия за перевод по СБП')).toHaveCount(0);
   await shots(page, 'history');

@@ -166,6 +166,11 @@ describe(`СБП transfers (${databaseLabel})`, () => {
     expect(await balance(server, ivan)).toBe('749.50');
     const history = await server.call('GET', '/v2/wallet/transaction', { token: ivan.token });
     expect(JSON.stringify(history.body)).toContain('Перевод по СБП: Тестовый банк, +7 916 ***-**-67');
+    // Money sent to a person, not taken to one's card (issue 55): its category is 'Переводы людям'.
+    const row = history.body.results.find((each: { description: string }) =>
+      each.description.startsWith('Перевод по СБП'),
+    );
+    expect(row.category).toEqual({ id: 'people', name: 'Переводы людям' });
     // The full phone is never kept: only the masked one.
     expect(await tablesContaining(server, '79161234567')).toEqual([]);
     const english = await send(ivan, { amount: '1' }, undefined, 'en');

@@ -61,7 +61,7 @@ export function HoldsPage() {
             to={filter === 'open' ? '/holds' : `/holds?status=${filter}`}
             end
             className={() => (status === filter ? 'active' : '')}
-            aria-current={status === filter ? 'page' : undefined}
+            aria-current={status === filter ? 'page' : 'false'}
           >
             {t(`antifraud.holds.${filter}`)}
           </NavLink>

@@ -32,7 +32,7 @@ export function MerchantsPage() {
             to={filter === 'pending' ? '/merchants' : `/merchants?status=${filter}`}
             end
             className={() => (status === filter ? 'active' : '')}
-            aria-current={status === filter ? 'page' : undefined}
+            aria-current={status === filter ? 'page' : 'false'}
           >
             {t(`merchants.${filter}`)}
           </NavLink>

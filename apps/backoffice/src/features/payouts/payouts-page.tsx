@@ -47,7 +47,7 @@ export function PayoutsPage() {
             to={filter === 'stuck' ? '/payouts' : `/payouts?status=${filter}`}
             end
             className={() => (status === filter ? 'active' : '')}
-            aria-current={status === filter ? 'page' : undefined}
+            aria-current={status === filter ? 'page' : 'false'}
           >
             {t(`payouts.${filter}`)}
           </NavLink>

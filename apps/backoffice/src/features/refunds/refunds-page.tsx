@@ -43,14 +43,14 @@ export function RefundsPage() {
           to="/refunds"
           end
           className={() => (status === 'proposed' ? 'active' : '')}
-          aria-current={status === 'proposed' ? 'page' : undefined}
+          aria-current={status === 'proposed' ? 'page' : 'false'}
         >
           {t('refunds.proposals')}
         </NavLink>
         <NavLink
           to="/refunds?status=all"
           className={() => (status === 'all' ? 'active' : '')}
-          aria-current={status === 'all' ? 'page' : undefined}
+          aria-current={status === 'all' ? 'page' : 'false'}
         >
           {t('refunds.all')}
         </NavLink>

@@ -46,7 +46,7 @@ export function SupportPage() {
             to={filter === 'open' ? '/support' : `/support?status=${filter}`}
             end
             className={() => (status === filter ? 'active' : '')}
-            aria-current={status === filter ? 'page' : undefined}
+            aria-current={status === filter ? 'page' : 'false'}
           >
             {t(`support.${filter}`)}
           </NavLink>

@@ -1,7 +1,7 @@
 -- The category of a person's outgoing operation
 -- (docs/decisions/managing-money.md#managing-money-categories-budgets-goals), decided here and only here: the
 -- person's choice for the operation; else the choice they remembered for its payee before the operation was
--- made; else the rule: a GOST payee's MCC or purpose, a withdrawal, a transfer to a person, a payment (a QR
+-- made; else the rule: a GOST payee's MCC or purpose, a withdrawal, a transfer to a person (an СБП one too), a payment (a QR
 -- merchant) 'other'. An exchange and a savings move are one's own money: no category, not spending. Fixed
 -- categories are codes (the app names them); a person's own is its id.
 
@@ -41,6 +41,10 @@ CREATE OR REPLACE FUNCTION category_by_rule(t ledger_transfers) RETURNS text
 LANGUAGE sql STABLE AS $$
   SELECT CASE
     WHEN t.kind IN ('exchange', 'savings') THEN NULL
+    -- An СБП transfer is a withdrawal in the ledger but money sent to a person
+    -- (docs/decisions/managing-money.md#managing-money-categories-budgets-goals).
+    WHEN t.kind = 'withdrawal' AND t.reference_type = 'payout' AND EXISTS
+      (SELECT 1 FROM payouts p WHERE p.id::text = t.reference_id AND p.destination_type = 'sbp') THEN 'people'
     WHEN t.kind = 'withdrawal' THEN 'cash'
     WHEN t.kind = 'transfer' THEN 'people'
     WHEN t.kind = 'payment' AND t.reference_type = 'payout' THEN
