@@ -11,8 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.ts';
 import {
+  auth,
   lightAndDark,
-  type Person,
+  nameTrustedPerson,
   PIN,
   registerPerson,
   rubBalance,
@@ -22,8 +23,6 @@ import {
 } from './wallet-fixtures.ts';
 
 test.use({ serviceWorkers: 'block' });
-
-const auth = (person: Person) => ({ Authorization: `Token ${person.token}` });
 
 async function shot(page: Page, name: string) {
   const width = page.viewportSize()?.width ?? 0;
@@ -165,17 +164,7 @@ test('closing the wallet while a trusted person is in force is refused, saying w
 }) => {
   const { payer } = await twoPeople(request, '5000');
   const trusted = await registerPerson(request, { firstName: 'Ольга', lastName: 'Иванова' });
-  const named = await request.put('/v2/wallet/trusted-person', {
-    headers: auth(payer),
-    data: { phone: trusted.phone, threshold: '1000', new_payees: false },
-  });
-  expect(named.ok(), await named.text()).toBe(true);
-  const asked = await (await request.get('/v2/wallet/trusted-person', { headers: auth(trusted) })).json();
-  const accepted = await request.post('/v2/wallet/trusted-person/accept', {
-    headers: auth(trusted),
-    data: { id: asked.trusting[0].id },
-  });
-  expect(accepted.ok(), await accepted.text()).toBe(true);
+  await nameTrustedPerson(request, payer, trusted, '1000');
 
   await signIn(page, payer, '/settings');
   await page.getByTestId('close-wallet').getByRole('button', { name: 'Закрыть кошелёк' }).click();

@@ -11,8 +11,9 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { expectNoAxeViolations } from './axe.ts';
 import { expectScreenInLanguage, type ScreenLanguage } from './language-check.ts';
 import {
+  auth,
   lightAndDark,
-  type Person,
+  nameTrustedPerson,
   PIN,
   registerPerson,
   signIn,
@@ -24,7 +25,6 @@ test.use({ serviceWorkers: 'block' });
 // Every screen is read by axe in light and dark: more than the default minute on a busy machine.
 test.describe.configure({ timeout: 180_000 });
 
-const auth = (person: Person) => ({ Authorization: `Token ${person.token}` });
 const nbsp = (text: string) => text.replace(/ (?=\d{3}\b|₽)/g, '\u00a0');
 
 async function shot(page: Page, name: string) {
@@ -191,21 +191,7 @@ test('a transfer waiting for the trusted person lists its reasons, follows the a
   ]);
   await Promise.all([upgradeToSimplified(request, payer), upgradeToSimplified(request, payee)]);
   await topUp(request, payer, '5000');
-  const named = await request.put('/v2/wallet/trusted-person', {
-    headers: auth(payer),
-    data: { phone: olga.phone, threshold: '1000', new_payees: false },
-  });
-  expect(named.ok(), await named.text()).toBe(true);
-  const payerId = (
-    (await (await request.get('/v2/wallet/trusted-person', { headers: auth(olga) })).json()) as {
-      trusting: { id: string }[];
-    }
-  ).trusting[0]!.id;
-  const accepted = await request.post('/v2/wallet/trusted-person/accept', {
-    headers: auth(olga),
-    data: { id: payerId },
-  });
-  expect(accepted.ok(), await accepted.text()).toBe(true);
+  await nameTrustedPerson(request, payer, olga, '1000');
 
   await signIn(page, payer, '/wallet/save');
   await page.getByLabel('Телефон получателя').fill(payee.national);

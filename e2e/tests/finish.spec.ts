@@ -12,9 +12,15 @@ import {
   expectThumbTargets,
   type ScreenLanguage,
 } from './language-check.ts';
-import { type Person, PIN, registerPerson, signIn, topUp, upgradeToSimplified } from './wallet-fixtures.ts';
-
-const auth = (person: Person) => ({ Authorization: `Token ${person.token}` });
+import {
+  auth,
+  type Person,
+  PIN,
+  registerPerson,
+  signIn,
+  topUp,
+  upgradeToSimplified,
+} from './wallet-fixtures.ts';
 
 async function post(request: APIRequestContext, person: Person, path: string, data: object) {
   const answer = await request.post(path, {

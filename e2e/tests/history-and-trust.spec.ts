@@ -11,8 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.ts';
 import {
+  auth,
   lightAndDark,
-  type Person,
+  nameTrustedPerson,
   PIN,
   registerPerson,
   signIn,
@@ -21,8 +22,6 @@ import {
 } from './wallet-fixtures.ts';
 
 test.use({ serviceWorkers: 'block' });
-
-const auth = (person: Person) => ({ Authorization: `Token ${person.token}` });
 
 const TEXTS = {
   ru: {
@@ -161,17 +160,7 @@ for (const language of ['ru', 'en'] as const) {
     await page.addInitScript((value) => localStorage.setItem('e-wallet-language', value), language);
     const { person, payee } = await payer(request, '5000');
     const trusted = await registerPerson(request, { firstName: 'Ольга', lastName: 'Иванова' });
-    const named = await request.put('/v2/wallet/trusted-person', {
-      headers: auth(person),
-      data: { phone: trusted.phone, threshold: '1000', new_payees: false },
-    });
-    expect(named.ok(), await named.text()).toBe(true);
-    const asked = await (await request.get('/v2/wallet/trusted-person', { headers: auth(trusted) })).json();
-    const accepted = await request.post('/v2/wallet/trusted-person/accept', {
-      headers: auth(trusted),
-      data: { id: asked.trusting[0].id },
-    });
-    expect(accepted.ok(), await accepted.text()).toBe(true);
+    await nameTrustedPerson(request, person, trusted, '1000');
     // Over the trusted person's threshold: it waits for their approval.
     const waiting = await request.post('/v2/wallet/transfer', {
       headers: { ...auth(person), 'Idempotency-Key': randomUUID() },
@@ -228,18 +217,7 @@ for (const language of ['ru', 'en'] as const) {
       registerPerson(request, { firstName: 'Мария', lastName: 'Соколова' }),
       registerPerson(request, { firstName: 'Ольга', lastName: 'Иванова' }),
     ]);
-    const named = await request.put('/v2/wallet/trusted-person', {
-      headers: auth(person),
-      data: { phone: trusted.phone, threshold: '1000', new_payees: false },
-    });
-    expect(named.ok(), await named.text()).toBe(true);
-    // The person's id is what the trusted person's list names.
-    const asked = await (await request.get('/v2/wallet/trusted-person', { headers: auth(trusted) })).json();
-    const accepted = await request.post('/v2/wallet/trusted-person/accept', {
-      headers: auth(trusted),
-      data: { id: asked.trusting[0].id },
-    });
-    expect(accepted.ok(), await accepted.text()).toBe(true);
+    await nameTrustedPerson(request, person, trusted, '1000');
 
     await signIn(page, trusted, '/settings');
     const panel = page.getByTestId('trusted-person');

@@ -79,7 +79,8 @@ export async function registerPerson(
   return { ...person, token };
 }
 
-const auth = (person: Person) => ({ Authorization: `Token ${person.token}` });
+/** The API's token header for a person. */
+export const auth = (person: Person) => ({ Authorization: `Token ${person.token}` });
 
 export async function rubBalance(request: APIRequestContext, person: Person): Promise<string> {
   const answer = await request.get('/v2/wallet', { headers: auth(person) });
@@ -202,4 +203,29 @@ export async function lightAndDark(page: Page, look: (scheme: '' | '-dark') => P
   await colorScheme(page, 'dark');
   await look('-dark');
   await colorScheme(page, 'light');
+}
+
+/** `person` names `trusted` their trusted person from `threshold` roubles, and `trusted` accepts, as Settings does. */
+export async function nameTrustedPerson(
+  request: APIRequestContext,
+  person: Person,
+  trusted: Person,
+  threshold = '1000',
+): Promise<void> {
+  const named = await request.put('/v2/wallet/trusted-person', {
+    headers: auth(person),
+    data: { phone: trusted.phone, threshold, new_payees: false },
+  });
+  expect(named.ok(), await named.text()).toBe(true);
+  // The person's id is what the trusted person's list names.
+  const asked = (await (
+    await request.get('/v2/wallet/trusted-person', { headers: auth(trusted) })
+  ).json()) as {
+    trusting: { id: string }[];
+  };
+  const accepted = await request.post('/v2/wallet/trusted-person/accept', {
+    headers: auth(trusted),
+    data: { id: asked.trusting[0]!.id },
+  });
+  expect(accepted.ok(), await accepted.text()).toBe(true);
 }
