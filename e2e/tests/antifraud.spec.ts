@@ -112,6 +112,8 @@ test('a trusted person approves, from their own session, a transfer waiting for 
   page,
   request,
 }) => {
+  // Two people registered, Settings and Home each checked by axe in both themes: over a minute on a busy machine.
+  test.setTimeout(120_000);
   const { payer, payee } = await twoPeople(request, '5000');
   const trusted = await registerPerson(request, { firstName: 'Ольга', lastName: 'Иванова' });
   const named = await request.put('/v2/wallet/trusted-person', {
