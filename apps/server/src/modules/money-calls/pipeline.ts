@@ -199,8 +199,9 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
       const prepared = call.prepare(proof?.signer ?? null);
       answer = prepared.answer;
       let door = prepared.door;
+      // A row paid once is not paid again while its earlier pay waits in a hold (`paysOnce`).
       if (call.paysOnce && door.door === 'pay' && door.reference)
-        await refuseWhileHeld(q, call, door.reference);
+        if (await holdWaitsFor(q, call.person, call.call, door.reference)) throw new AppError('HOLD_WAITING');
       let stored: unknown = prepared.kept ?? answer;
       if (held && door.door === 'pay') {
         // The money waits toward the antifraud account; the key answers the 202
@@ -284,15 +285,6 @@ export async function runMoneyCall<A>(ctx: AppContext, call: MoneyCall<A>): Prom
         };
     }
   }
-}
-
-/** A row paid once is not paid again while its earlier pay waits in a hold (`paysOnce`), in the call's transaction. */
-async function refuseWhileHeld<A>(
-  q: Queryable,
-  call: MoneyCall<A>,
-  reference: { type: string; id: string },
-): Promise<void> {
-  if (await holdWaitsFor(q, call.person, call.call, reference)) throw new AppError('HOLD_WAITING');
 }
 
 /** A call's verdict with its 202 answer, made once before the door. */
